@@ -1,0 +1,342 @@
+// movegen.go: legal move generation with pin and check masks, and its counting twin for
+// perft's bulk counting. This is the hot code: it allocates nothing.
+
+package chesscore
+
+// castle describes one of the four castlings.
+type castle struct {
+	right            CastlingRights
+	kingFrom, kingTo Square
+	rookFrom, rookTo Square
+	empty            Bitboard // squares between king and rook, which must be empty
+	safe             Bitboard // squares the king crosses or lands on, which must not be attacked
+}
+
+var castles = [4]castle{
+	{WhiteKingSide, E1, G1, H1, F1, F1.Bitboard() | G1.Bitboard(), F1.Bitboard() | G1.Bitboard()},
+	{WhiteQueenSide, E1, C1, A1, D1, B1.Bitboard() | C1.Bitboard() | D1.Bitboard(), C1.Bitboard() | D1.Bitboard()},
+	{BlackKingSide, E8, G8, H8, F8, F8.Bitboard() | G8.Bitboard(), F8.Bitboard() | G8.Bitboard()},
+	{BlackQueenSide, E8, C8, A8, D8, B8.Bitboard() | C8.Bitboard() | D8.Bitboard(), C8.Bitboard() | D8.Bitboard()},
+}
+
+// castlingKeep[sq] is the set of rights that survive a move from or to sq.
+var castlingKeep [64]CastlingRights
+
+// rookRays and bishopRays are slider attacks on an empty board.
+var rookRays, bishopRays [64]Bitboard
+
+func init() {
+	for sq := range castlingKeep {
+		castlingKeep[sq] = AllCastling
+	}
+	castlingKeep[E1] &^= WhiteKingSide | WhiteQueenSide
+	castlingKeep[H1] &^= WhiteKingSide
+	castlingKeep[A1] &^= WhiteQueenSide
+	castlingKeep[E8] &^= BlackKingSide | BlackQueenSide
+	castlingKeep[H8] &^= BlackKingSide
+	castlingKeep[A8] &^= BlackQueenSide
+	for sq := A1; sq <= H8; sq++ {
+		rookRays[sq] = RookAttacks(sq, 0)
+		bishopRays[sq] = BishopAttacks(sq, 0)
+	}
+}
+
+// Pawn geometry by colour.
+var (
+	pawnRank3    = [2]Bitboard{Rank3, Rank6} // where a single push lands before a double push
+	pawnLastRank = [2]Bitboard{Rank8, Rank1}
+	pawnUp       = [2]int{8, -8}
+)
+
+func pushUp(b Bitboard, c Color) Bitboard {
+	if c == White {
+		return b << 8
+	}
+	return b >> 8
+}
+
+// pinnedPieces returns the pieces of colour us that are pinned to their king on ksq.
+func (p *Position) pinnedPieces(ksq Square, us Color, occ Bitboard) Bitboard {
+	them := p.byColor[us^1]
+	snipers := them & ((rookRays[ksq] & (p.byType[Rook] | p.byType[Queen])) |
+		(bishopRays[ksq] & (p.byType[Bishop] | p.byType[Queen])))
+	var pinned Bitboard
+	for snipers != 0 {
+		s := snipers.PopFirst()
+		b := betweenBB[ksq][s] & occ
+		if b != 0 && b&(b-1) == 0 {
+			pinned |= b
+		}
+	}
+	return pinned & p.byColor[us]
+}
+
+// epLegal reports whether the pawn of the side to move on from may capture en passant onto
+// ep without leaving its king attacked. It covers every case at once: the horizontal pin,
+// a diagonal pin, and en passant as an evasion of check.
+func (p *Position) epLegal(from, ep Square, ksq Square) bool {
+	us := p.turn
+	capsq := Square(int(ep) - pawnUp[us])
+	occ := p.byType[0] ^ from.Bitboard() ^ capsq.Bitboard() | ep.Bitboard()
+	return p.AttackersTo(ksq, us^1, occ)&^capsq.Bitboard() == 0
+}
+
+// LegalMoves fills ml with every legal move of the side to move.
+func (p *Position) LegalMoves(ml *MoveList) {
+	ml.N = 0
+	us, them := p.turn, p.turn^1
+	occ := p.byType[0]
+	ours := p.byColor[us]
+	ksq := (p.byType[King] & ours).First()
+	checkers := p.AttackersTo(ksq, them, occ)
+
+	occNoKing := occ ^ ksq.Bitboard()
+	for b := kingAttacks[ksq] &^ ours; b != 0; {
+		to := b.PopFirst()
+		if !p.attacked(to, them, occNoKing) {
+			ml.add(NewMove(ksq, to))
+		}
+	}
+	if checkers&(checkers-1) != 0 {
+		return // double check: only the king moves
+	}
+	var target Bitboard
+	if checkers != 0 {
+		target = betweenBB[ksq][checkers.First()] | checkers
+	} else {
+		target = ^ours
+		for i := 2 * int(us); i < 2*int(us)+2; i++ {
+			c := &castles[i]
+			if p.castling&c.right != 0 && occ&c.empty == 0 &&
+				!p.attacked(c.kingTo, them, occ) && !p.attacked(c.rookTo, them, occ) {
+				ml.add(NewCastling(c.kingFrom, c.kingTo))
+			}
+		}
+	}
+	pinned := p.pinnedPieces(ksq, us, occ)
+
+	for b := p.byType[Knight] & ours &^ pinned; b != 0; {
+		from := b.PopFirst()
+		for t := knightAttacks[from] & target; t != 0; {
+			ml.add(NewMove(from, t.PopFirst()))
+		}
+	}
+	for b := (p.byType[Bishop] | p.byType[Queen]) & ours; b != 0; {
+		from := b.PopFirst()
+		t := BishopAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		for t != 0 {
+			ml.add(NewMove(from, t.PopFirst()))
+		}
+	}
+	for b := (p.byType[Rook] | p.byType[Queen]) & ours; b != 0; {
+		from := b.PopFirst()
+		t := RookAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		for t != 0 {
+			ml.add(NewMove(from, t.PopFirst()))
+		}
+	}
+
+	// Pawns: the unpinned ones set-wise, the pinned ones one by one along their pin line.
+	pawns := p.byType[Pawn] & ours
+	theirs := p.byColor[them]
+	empty := ^occ
+	up := pawnUp[us]
+	last := pawnLastRank[us]
+	free := pawns &^ pinned
+	single := pushUp(free, us) & empty
+	double := pushUp(single&pawnRank3[us], us) & empty & target
+	single &= target
+	for b := single &^ last; b != 0; {
+		to := b.PopFirst()
+		ml.add(NewMove(Square(int(to)-up), to))
+	}
+	for b := single & last; b != 0; {
+		to := b.PopFirst()
+		addPromotions(ml, Square(int(to)-up), to)
+	}
+	for b := double; b != 0; {
+		to := b.PopFirst()
+		ml.add(NewMove(Square(int(to)-2*up), to))
+	}
+	for _, side := range [2]int{-1, 1} {
+		var caps Bitboard
+		if side < 0 {
+			caps = pushUp(free&^FileA, us) >> 1
+		} else {
+			caps = pushUp(free&^FileH, us) << 1
+		}
+		caps &= theirs & target
+		delta := up + side
+		for b := caps &^ last; b != 0; {
+			to := b.PopFirst()
+			ml.add(NewMove(Square(int(to)-delta), to))
+		}
+		for b := caps & last; b != 0; {
+			to := b.PopFirst()
+			addPromotions(ml, Square(int(to)-delta), to)
+		}
+	}
+	for b := pawns & pinned; b != 0; {
+		from := b.PopFirst()
+		line := lineBB[ksq][from]
+		to := Square(int(from) + up)
+		if empty.Has(to) && line.Has(to) {
+			if target.Has(to) {
+				if last.Has(to) {
+					addPromotions(ml, from, to)
+				} else {
+					ml.add(NewMove(from, to))
+				}
+			}
+			if to2 := Square(int(to) + up); pawnRank3[us].Has(to) && empty.Has(to2) && target.Has(to2) {
+				ml.add(NewMove(from, to2))
+			}
+		}
+		for t := pawnAttacks[us][from] & theirs & target & line; t != 0; {
+			to := t.PopFirst()
+			if last.Has(to) {
+				addPromotions(ml, from, to)
+			} else {
+				ml.add(NewMove(from, to))
+			}
+		}
+	}
+	if p.ep != NoSquare {
+		for b := pawnAttacks[them][p.ep] & pawns; b != 0; {
+			from := b.PopFirst()
+			if p.epLegal(from, p.ep, ksq) {
+				ml.add(NewEnPassant(from, p.ep))
+			}
+		}
+	}
+}
+
+func addPromotions(ml *MoveList, from, to Square) {
+	base := Move(from) | Move(to)<<6 | Move(PromotionMove)<<14
+	ml.Moves[ml.N] = base | 3<<12
+	ml.Moves[ml.N+1] = base | 0<<12
+	ml.Moves[ml.N+2] = base | 2<<12
+	ml.Moves[ml.N+3] = base | 1<<12
+	ml.N += 4
+}
+
+// CountLegalMoves returns the number of legal moves without listing them: the same
+// generation as LegalMoves with population counts in place of move lists. Perft uses it
+// at the last ply (bulk counting).
+func (p *Position) CountLegalMoves() int {
+	us, them := p.turn, p.turn^1
+	occ := p.byType[0]
+	ours := p.byColor[us]
+	ksq := (p.byType[King] & ours).First()
+	checkers := p.AttackersTo(ksq, them, occ)
+
+	n := 0
+	occNoKing := occ ^ ksq.Bitboard()
+	for b := kingAttacks[ksq] &^ ours; b != 0; {
+		if !p.attacked(b.PopFirst(), them, occNoKing) {
+			n++
+		}
+	}
+	if checkers&(checkers-1) != 0 {
+		return n
+	}
+	var target Bitboard
+	if checkers != 0 {
+		target = betweenBB[ksq][checkers.First()] | checkers
+	} else {
+		target = ^ours
+		for i := 2 * int(us); i < 2*int(us)+2; i++ {
+			c := &castles[i]
+			if p.castling&c.right != 0 && occ&c.empty == 0 &&
+				!p.attacked(c.kingTo, them, occ) && !p.attacked(c.rookTo, them, occ) {
+				n++
+			}
+		}
+	}
+	pinned := p.pinnedPieces(ksq, us, occ)
+
+	for b := p.byType[Knight] & ours &^ pinned; b != 0; {
+		n += (knightAttacks[b.PopFirst()] & target).Count()
+	}
+	for b := (p.byType[Bishop] | p.byType[Queen]) & ours; b != 0; {
+		from := b.PopFirst()
+		t := BishopAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		n += t.Count()
+	}
+	for b := (p.byType[Rook] | p.byType[Queen]) & ours; b != 0; {
+		from := b.PopFirst()
+		t := RookAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= lineBB[ksq][from]
+		}
+		n += t.Count()
+	}
+
+	pawns := p.byType[Pawn] & ours
+	theirs := p.byColor[them]
+	empty := ^occ
+	up := pawnUp[us]
+	last := pawnLastRank[us]
+	free := pawns &^ pinned
+	single := pushUp(free, us) & empty
+	double := pushUp(single&pawnRank3[us], us) & empty & target
+	single &= target
+	capsW := pushUp(free&^FileA, us) >> 1 & theirs & target
+	capsE := pushUp(free&^FileH, us) << 1 & theirs & target
+	n += (single &^ last).Count() + double.Count() + (capsW &^ last).Count() + (capsE &^ last).Count() +
+		4*((single&last).Count()+(capsW&last).Count()+(capsE&last).Count())
+	for b := pawns & pinned; b != 0; {
+		from := b.PopFirst()
+		line := lineBB[ksq][from]
+		to := Square(int(from) + up)
+		if empty.Has(to) && line.Has(to) {
+			if target.Has(to) {
+				if last.Has(to) {
+					n += 4
+				} else {
+					n++
+				}
+			}
+			if to2 := Square(int(to) + up); pawnRank3[us].Has(to) && empty.Has(to2) && target.Has(to2) {
+				n++
+			}
+		}
+		t := pawnAttacks[us][from] & theirs & target & line
+		if t&last != 0 {
+			n += 4 * t.Count()
+		} else {
+			n += t.Count()
+		}
+	}
+	if p.ep != NoSquare {
+		for b := pawnAttacks[them][p.ep] & pawns; b != 0; {
+			if p.epLegal(b.PopFirst(), p.ep, ksq) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// HasLegalMove reports whether the side to move has at least one legal move.
+func (p *Position) HasLegalMove() bool {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	return ml.N > 0
+}
+
+// IsLegal reports whether m is a legal move in the position.
+func (p *Position) IsLegal(m Move) bool {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	return ml.Contains(m)
+}
