@@ -13,7 +13,6 @@ var writeMagics = flag.Bool("write-magics", false, "search for magic multipliers
 
 //go:generate go test -run=^TestWriteMagics$ -write-magics .
 
-
 // findMagic searches (deterministically, from the given state) for a multiplier that maps
 // every occupancy subset of sq's mask to an index without a harmful collision.
 func findMagic(sq Square, dirs *[4][2]int, rng *uint64) uint64 {
