@@ -82,6 +82,9 @@ func (p *Position) parsePlacement(s string) error {
 				}
 				continue
 			}
+			if c == '0' || c == '9' {
+				return fenError("empty-square count %q on rank %d, want 1 to 8", string(rune(c)), rank+1)
+			}
 			pc, ok := pieceFromLetter(c)
 			if !ok {
 				return fenError("bad piece letter %q on rank %d", string(rune(c)), rank+1)

@@ -15,12 +15,12 @@ var (
 	ErrPeak = errors.New("peak rating below current rating")
 	// ErrK reports a forced K that is not positive.
 	ErrK = errors.New("K must be positive")
-	// ErrRD reports a rating deviation that is not a positive finite number.
-	ErrRD = errors.New("rating deviation must be positive and finite")
-	// ErrVolatility reports a volatility that is not a positive finite number.
-	ErrVolatility = errors.New("volatility must be positive and finite")
-	// ErrTau reports a Glicko-2 system constant tau that is not a positive finite number.
-	ErrTau = errors.New("tau must be positive and finite")
+	// ErrRD reports a rating deviation that is not in (0, MaxRD].
+	ErrRD = errors.New("rating deviation out of range")
+	// ErrVolatility reports a volatility that is not in (0, MaxVolatility].
+	ErrVolatility = errors.New("volatility out of range")
+	// ErrTau reports a Glicko-2 system constant tau that is not in (0, MaxTau].
+	ErrTau = errors.New("tau out of range")
 	// ErrPercent reports a percentage score outside 0..100.
 	ErrPercent = errors.New("percentage score must be between 0 and 100")
 	// ErrNoConvergence reports that the Glicko-2 volatility iteration did not converge.

@@ -1,6 +1,9 @@
 package rating
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Thresholds of the FIDE Rating Regulations.
 const (
@@ -160,6 +163,14 @@ func FIDECappedDifference(player, opponent int) int {
 // table 8.1.2 applied to the difference of [FIDECappedDifference].
 func FIDEExpected(player, opponent int) float64 {
 	return FIDEProbability(FIDECappedDifference(player, opponent))
+}
+
+// LogisticExpected returns 1 / (1 + 10^(−d/400)), the logistic expected
+// score of a player rated d points above the opponent. FIDE does not use it
+// (its table 8.1.2 comes from the normal distribution); within the 400-point
+// limit the two differ by less than 0.015.
+func LogisticExpected(d float64) float64 {
+	return 1 / (1 + math.Pow(10, -d/400))
 }
 
 // FIDEChange rates one period of games for a rated player (Article 8.3):

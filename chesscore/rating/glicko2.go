@@ -18,6 +18,14 @@ const (
 	glicko2MaxIterations = 1000
 )
 
+// Bounds accepted by Glicko2Update besides [MinRating] and [MaxRating]. They
+// are far beyond what the system produces and keep the arithmetic finite.
+const (
+	MaxRD         = 5000.0
+	MaxVolatility = 10.0
+	MaxTau        = 10.0
+)
+
 // Defaults the paper suggests for an unrated player.
 const (
 	Glicko2DefaultRating     = 1500.0
@@ -50,8 +58,8 @@ func checkFloatRating(r float64) error {
 
 // checkRD reports whether rd is an acceptable rating deviation.
 func checkRD(rd float64) error {
-	if !(rd > 0) || math.IsInf(rd, 0) {
-		return fmt.Errorf("RD %v: %w", rd, ErrRD)
+	if !(rd > 0 && rd <= MaxRD) {
+		return fmt.Errorf("RD %v not in (0, %v]: %w", rd, MaxRD, ErrRD)
 	}
 	return nil
 }
@@ -64,8 +72,8 @@ func (p Glicko2Player) Validate() error {
 	if err := checkRD(p.RD); err != nil {
 		return err
 	}
-	if !(p.Volatility > 0) || math.IsInf(p.Volatility, 0) {
-		return fmt.Errorf("volatility %v: %w", p.Volatility, ErrVolatility)
+	if !(p.Volatility > 0 && p.Volatility <= MaxVolatility) {
+		return fmt.Errorf("volatility %v not in (0, %v]: %w", p.Volatility, MaxVolatility, ErrVolatility)
 	}
 	return nil
 }
@@ -111,8 +119,8 @@ func Glicko2Update(p Glicko2Player, games []Glicko2Game, tau float64) (Glicko2Pl
 	if err := p.Validate(); err != nil {
 		return Glicko2Player{}, fmt.Errorf("player: %w", err)
 	}
-	if !(tau > 0) || math.IsInf(tau, 0) {
-		return Glicko2Player{}, fmt.Errorf("tau %v: %w", tau, ErrTau)
+	if !(tau > 0 && tau <= MaxTau) {
+		return Glicko2Player{}, fmt.Errorf("tau %v not in (0, %v]: %w", tau, MaxTau, ErrTau)
 	}
 	for i, g := range games {
 		if err := g.Validate(); err != nil {
