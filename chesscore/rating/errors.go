@@ -17,7 +17,7 @@ var (
 	ErrK = errors.New("K must be positive")
 	// ErrRD reports a rating deviation that is not in (0, MaxRD].
 	ErrRD = errors.New("rating deviation out of range")
-	// ErrVolatility reports a volatility that is not in (0, MaxVolatility].
+	// ErrVolatility reports a volatility that is not in [MinVolatility, MaxVolatility].
 	ErrVolatility = errors.New("volatility out of range")
 	// ErrTau reports a Glicko-2 system constant tau that is not in (0, MaxTau].
 	ErrTau = errors.New("tau out of range")

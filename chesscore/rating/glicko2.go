@@ -22,6 +22,7 @@ const (
 // are far beyond what the system produces and keep the arithmetic finite.
 const (
 	MaxRD         = 5000.0
+	MinVolatility = 1e-9
 	MaxVolatility = 10.0
 	MaxTau        = 10.0
 )
@@ -72,8 +73,8 @@ func (p Glicko2Player) Validate() error {
 	if err := checkRD(p.RD); err != nil {
 		return err
 	}
-	if !(p.Volatility > 0 && p.Volatility <= MaxVolatility) {
-		return fmt.Errorf("volatility %v not in (0, %v]: %w", p.Volatility, MaxVolatility, ErrVolatility)
+	if !(p.Volatility >= MinVolatility && p.Volatility <= MaxVolatility) {
+		return fmt.Errorf("volatility %v not in [%v, %v]: %w", p.Volatility, MinVolatility, MaxVolatility, ErrVolatility)
 	}
 	return nil
 }

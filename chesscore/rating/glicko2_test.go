@@ -122,11 +122,15 @@ func TestGlicko2Errors(t *testing.T) {
 		{"RD negative", Glicko2Player{1500, -1, 0.06}, nil, 0.5, ErrRD},
 		{"RD NaN", Glicko2Player{1500, math.NaN(), 0.06}, nil, 0.5, ErrRD},
 		{"RD infinite", Glicko2Player{1500, math.Inf(1), 0.06}, nil, 0.5, ErrRD},
+		{"RD too large", Glicko2Player{1500, MaxRD * 1.01, 0.06}, nil, 0.5, ErrRD},
 		{"volatility zero", Glicko2Player{1500, 200, 0}, nil, 0.5, ErrVolatility},
+		{"volatility too small", Glicko2Player{1500, 200, MinVolatility / 2}, nil, 0.5, ErrVolatility},
+		{"volatility too large", Glicko2Player{1500, 200, MaxVolatility * 2}, nil, 0.5, ErrVolatility},
 		{"rating NaN", Glicko2Player{math.NaN(), 200, 0.06}, nil, 0.5, ErrRating},
 		{"rating too high", Glicko2Player{5000, 200, 0.06}, nil, 0.5, ErrRating},
 		{"tau zero", good, nil, 0, ErrTau},
 		{"tau NaN", good, nil, math.NaN(), ErrTau},
+		{"tau too large", good, nil, MaxTau + 1, ErrTau},
 		{"score 0.7", good, []Glicko2Game{{1500, 100, 0.7}}, 0.5, ErrScore},
 		{"opponent RD zero", good, []Glicko2Game{{1500, 0, 1}}, 0.5, ErrRD},
 		{"opponent rating negative", good, []Glicko2Game{{-3, 100, 1}}, 0.5, ErrRating},
@@ -169,4 +173,36 @@ func TestGlicko2VolatilityRoot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// At every combination of extreme accepted inputs the result stays finite,
+// with a positive RD and volatility.
+func TestGlicko2FiniteAtBounds(t *testing.T) {
+	vals := func(xs ...float64) []float64 { return xs }
+	for _, r := range vals(MinRating, 1500, MaxRating) {
+		for _, rd := range vals(1e-300, 1e-5, 30, 350, MaxRD) {
+			for _, vol := range vals(MinVolatility, 1e-3, 0.06, 1, MaxVolatility) {
+				for _, tau := range vals(1e-300, 1e-6, 0.5, 3, MaxTau) {
+					for _, ord := range vals(1e-300, 30, MaxRD) {
+						for _, or := range vals(MinRating, MaxRating) {
+							for _, s := range vals(0, 0.5, 1) {
+								gs := []Glicko2Game{{or, ord, s}, {or, ord, s}}
+								got, err := Glicko2Update(Glicko2Player{r, rd, vol}, gs, tau)
+								if err != nil || !finite(got) {
+									t.Errorf("r %g RD %g σ %g τ %g, two games %v against %g/%g: %+v, %v",
+										r, rd, vol, tau, s, or, ord, got, err)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// finite reports whether p has a finite rating and a positive finite RD and volatility.
+func finite(p Glicko2Player) bool {
+	ok := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	return ok(p.Rating) && ok(p.RD) && ok(p.Volatility) && p.RD > 0 && p.Volatility > 0
 }

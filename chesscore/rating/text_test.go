@@ -114,7 +114,7 @@ func FuzzParseGame(f *testing.F) {
 // FuzzParseGlicko2Game checks the same for ParseGlicko2Game.
 func FuzzParseGlicko2Game(f *testing.F) {
 	for _, s := range []string{"1400:30:1", "1550:100:0", "1700:300:0", "1700.5:.25:1/2", "1400:30",
-		"1400:0:1", "1e3:30:1", "NaN:1:1", "-0:1:1", "4000.0000000000001:1:1", "::", "1400:30:½"} {
+		"1400:0:1", "1e3:30:1", "NaN:1:1", "-0:1:1", "4000.0000000000001:1:1", "::", "1400:30:½", "1400:5000:1", "1400:5000.1:1", "0:0.0000001:0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -122,8 +122,9 @@ func FuzzParseGlicko2Game(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := Glicko2Update(Glicko2Player{Rating: 1500, RD: 200, Volatility: 0.06}, []Glicko2Game{g}, 0.5); err != nil {
-			t.Fatalf("ParseGlicko2Game(%q) = %+v, which Glicko2Update rejects: %v", s, g, err)
+		p, err := Glicko2Update(Glicko2Player{Rating: 1500, RD: 200, Volatility: 0.06}, []Glicko2Game{g}, 0.5)
+		if err != nil || !finite(p) {
+			t.Fatalf("ParseGlicko2Game(%q) = %+v, which Glicko2Update rates as %+v, %v", s, g, p, err)
 		}
 		again, err := ParseGlicko2Game(g.String())
 		if err != nil || again != g {
