@@ -8,10 +8,10 @@ import (
 )
 
 const (
-	second  = time.Second
-	minute  = time.Minute
-	hour = time.Hour
-	day  = 24 * time.Hour
+	second = time.Second
+	minute = time.Minute
+	hour   = time.Hour
+	day    = 24 * time.Hour
 )
 
 // live builds a live control from periods.
