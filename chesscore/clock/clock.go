@@ -19,7 +19,7 @@ const (
 	NotStarted State = iota // made by New, waiting for Start
 	Running                 // the side to move's clock is running
 	Paused                  // stopped by Pause, waiting for Resume
-	Stopped                 // the game is over; the clock no longer changes
+	Stopped                 // the game is over; the clock no longer runs
 )
 
 // String returns "not started", "running", "paused" or "stopped".
@@ -240,7 +240,8 @@ func (c *Clock) Resume(now time.Time) error {
 
 // Stop ends the clock at now, as when the game is over: the side to move is
 // charged the time used on this move (without increment; to the flag at
-// most), and the clock no longer changes. Stopping a stopped clock does
+// most); afterwards Press and Pause fail with ErrNotRunning, Resume with
+// ErrNotPaused and Start with ErrStarted. Stopping a stopped clock does
 // nothing; stopping one that never started charges nothing.
 func (c *Clock) Stop(now time.Time) {
 	switch c.State {

@@ -12,16 +12,16 @@ import (
 
 // Limits on a time control. Parse, ParsePGN, Validate and New enforce them.
 const (
-	MinBase         = time.Second      // shortest base time of a period
-	MaxBase         = 5 * time.Hour    // longest base time of a period
-	MaxIncrement    = 60 * time.Second // longest increment (the FIDE Laws' upper bound)
-	MaxDelay        = 60 * time.Second // longest delay
-	MinPeriodMoves  = 2                // fewest moves a period with a move count may have
-	MaxPeriodMoves  = 200              // most moves a period with a move count may have
-	MaxPeriods      = 5                // most periods in one control
-	MinPerMove      = time.Hour        // shortest correspondence allowance
-	MaxPerMove      = 30 * 24 * time.Hour
-	maxNotationSize = 120 // longest input Parse and ParsePGN accept, in bytes
+	MinBase         = time.Second         // shortest base time of a period
+	MaxBase         = 5 * time.Hour       // longest base time of a period
+	MaxIncrement    = 60 * time.Second    // longest increment (the FIDE Laws' upper bound)
+	MaxDelay        = 60 * time.Second    // longest delay
+	MinPeriodMoves  = 2                   // fewest moves a period with a move count may have
+	MaxPeriodMoves  = 200                 // most moves a period with a move count may have
+	MaxPeriods      = 5                   // most periods in one control
+	MinPerMove      = time.Hour           // shortest correspondence allowance
+	MaxPerMove      = 30 * 24 * time.Hour // longest correspondence allowance
+	maxNotationSize = 120                 // longest input Parse and ParsePGN accept, in bytes
 )
 
 // Kind says what sort of time control a TimeControl is.

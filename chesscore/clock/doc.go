@@ -70,7 +70,8 @@
 //
 // # The clock
 //
-// New makes a stopped Clock; Start sets the side to move running. Press
+// New makes a Clock that has not started; Start sets the side to move's
+// clock running. Press
 // completes a move: it charges the mover the time used (less any simple
 // delay), adds the increment of the period the move belongs to (or gives
 // back a Bronstein delay), adds the next period's base time when the move

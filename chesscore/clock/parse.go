@@ -165,7 +165,13 @@ func (sc *scanner) amount() (a amount, ok bool, err error) {
 		}
 	case r == '¼' || r == '½' || r == '¾':
 		sc.next()
-		quarters := map[rune]int64{'¼': 1, '½': 2, '¾': 3}[r]
+		quarters := int64(1) // ¼
+		switch r {
+		case '½':
+			quarters = 2
+		case '¾':
+			quarters = 3
+		}
 		a.num, a.den = a.num*4+quarters, 4
 		digits++
 	}

@@ -119,13 +119,14 @@ func parsePGN(tag string) (TimeControl, error) {
 	return tc, nil
 }
 
-// pgnNumber reads a non-negative decimal integer of at most 10 digits; at
+// pgnNumber reads a non-negative decimal integer of at most 9 digits (so that
+// seconds cannot overflow a time.Duration); at
 // names the period in errors.
 func pgnNumber(s, at, what string) (int64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("%smissing %s", at, what)
 	}
-	if len(s) > 10 {
+	if len(s) > 9 {
 		return 0, fmt.Errorf("%s%s %q is too long", at, what, s)
 	}
 	var n int64

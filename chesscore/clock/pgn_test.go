@@ -89,7 +89,7 @@ func TestParsePGNErrors(t *testing.T) {
 		{"300:60", `period 1 lasts for the rest of the game but period 2 follows it`},
 		{"300 +3", `seconds "300 " is not a whole number`},
 		{"-300", `seconds "-300" is not a whole number`},
-		{"12345678901", `too long`},
+		{"1234567890", `seconds "1234567890" is too long`},
 		{"1:2:3:4:5:6", `6 periods is more than 5`},
 		{"40/5400+30:1800+30:", `period 3: missing seconds`},
 	}
