@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -65,13 +66,13 @@ func waitForLeaks(timeout time.Duration) string {
 // testHeartbeat keeps heartbeats frequent without flooding a shared CPU.
 const testHeartbeat = 250 * time.Millisecond
 
-func newFake(t *testing.T, opts ...Option) *Fake {
+func newFake(t testing.TB, opts ...Option) *Fake {
 	t.Helper()
 	return New(t, append([]Option{WithHeartbeatInterval(testHeartbeat)}, opts...)...)
 }
 
 // open connects a real discordgo session to f; setup runs before Open.
-func open(t *testing.T, f *Fake, setup func(s *discordgo.Session)) *discordgo.Session {
+func open(t testing.TB, f *Fake, setup func(s *discordgo.Session)) *discordgo.Session {
 	t.Helper()
 	s, err := discordgo.New("Bot " + f.Token)
 	if err != nil {
@@ -86,7 +87,7 @@ func open(t *testing.T, f *Fake, setup func(s *discordgo.Session)) *discordgo.Se
 	if err := s.Open(); err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { s.Close() })
+	t.Cleanup(func() { discordnet.Close(s) })
 	return s
 }
 
@@ -160,7 +161,7 @@ var testCommands = []*discordgo.ApplicationCommand{
 	}},
 }
 
-func register(t *testing.T, s *discordgo.Session, f *Fake) {
+func register(t testing.TB, s *discordgo.Session, f *Fake) {
 	t.Helper()
 	if _, err := s.ApplicationCommandBulkOverwrite(f.AppID, "", testCommands); err != nil {
 		t.Fatalf("bulk overwrite: %v", err)
@@ -1022,4 +1023,35 @@ func TestUnknownRoutes(t *testing.T) {
 	if id, ok := f.DMChannel(f.User.ID); !ok || id != dm.ID || len(f.Messages(dm.ID)) != 1 {
 		t.Errorf("DMChannel = %s %v", id, ok)
 	}
+}
+
+// BenchmarkInteractionRoundTrip measures the fake and a real discordgo
+// session together: INTERACTION_CREATE out, callback back, with a handler
+// that answers at once. It bounds what an end-to-end benchmark of the bot
+// can measure.
+func BenchmarkInteractionRoundTrip(b *testing.B) {
+	f := newFake(b)
+	s := open(b, f, func(s *discordgo.Session) {
+		s.AddHandler(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+			s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Content: "pong"},
+			})
+		})
+	})
+	register(b, s, f)
+	ctx := context.Background()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		res, err := f.SendInteraction(ctx, Command("ping"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, res.Latency)
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	ms := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))]) / float64(time.Millisecond) }
+	b.ReportMetric(ms(0.5), "p50-ms")
+	b.ReportMetric(ms(0.99), "p99-ms")
 }

@@ -100,6 +100,23 @@ func Configure(s *discordgo.Session, restURL, gatewayURL string) error {
 	return nil
 }
 
+// Close closes s's gateway connection for good. discordgo v0.29's
+// Session.Close holds the session lock for a second while its heartbeat
+// goroutine may still tick; that goroutine then finds the connection gone
+// and reconnects, leaving a session running after Close. Close turns off
+// ShouldReconnectOnError first, which stops that reconnect. A reconnect
+// loop already under way (after a failed dial) is not stopped by this; it
+// ends when a dial succeeds.
+func Close(s *discordgo.Session) error {
+	s.Lock()
+	s.ShouldReconnectOnError = false
+	s.Unlock()
+	if err := s.Close(); err != nil {
+		return fmt.Errorf("close discord session: %w", err)
+	}
+	return nil
+}
+
 func parseRESTURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -323,3 +323,13 @@ func FuzzAPIRelativePath(f *testing.F) {
 		}
 	})
 }
+
+func TestCloseStopsReconnects(t *testing.T) {
+	s := newSession(t)
+	if err := Close(s); err != nil {
+		t.Fatalf("Close of an unopened session: %v", err)
+	}
+	if s.ShouldReconnectOnError {
+		t.Error("Close left ShouldReconnectOnError on")
+	}
+}
