@@ -5,6 +5,7 @@ package render
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	"math"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/fogleman/gg"
 	"github.com/gambitchess/gambit/chesscore"
 	"golang.org/x/image/font"
+	"golang.org/x/image/math/fixed"
 )
 
 // PlayerBar is what a player bar shows about one side.
@@ -52,38 +54,29 @@ func (b *board) drawBars(img *image.Paletted, pos *chesscore.Position) error {
 	return nil
 }
 
-// barImage draws the bar of side c in full colour; a nil bar is an empty strip.
+// barImage draws the bar of side c in full colour; a nil bar is an empty strip. Text
+// goes straight onto the image through font.Drawer, which is much cheaper than gg's
+// transformed glyphs.
 func (b *board) barImage(bar *PlayerBar, c chesscore.Color, pos *chesscore.Position) (*image.RGBA, error) {
 	w, h := float64(b.side), float64(b.barH)
 	dc := gg.NewContext(b.side, b.barH)
 	dc.SetColor(barBack)
 	dc.Clear()
+	img := dc.Image().(*image.RGBA)
 	if bar == nil {
-		return dc.Image().(*image.RGBA), nil
+		return img, nil
 	}
-	nameFace, err := face(bold, h*0.4)
+	fs, err := newFaces(map[string]faceSpec{"name": {bold, h * 0.4}, "small": {regular, h * 0.36}, "clock": {monoBold, h * 0.46}})
 	if err != nil {
 		return nil, err
 	}
-	defer nameFace.Close()
-	smallFace, err := face(regular, h*0.36)
-	if err != nil {
-		return nil, err
-	}
-	defer smallFace.Close()
-	clockFace, err := face(monoBold, h*0.46)
-	if err != nil {
-		return nil, err
-	}
-	defer clockFace.Close()
+	defer fs.close()
 
 	pad := h * 0.3
 	right := w - pad*0.6 // left edge of what is drawn at the right end
 	if bar.HasClock {
-		dc.SetFontFace(clockFace)
 		text := FormatClock(bar.Clock)
-		tw, _ := dc.MeasureString(text)
-		bw, bh := tw+h*0.5, h*0.72
+		bw, bh := textWidth(fs["clock"], text)+h*0.5, h*0.72
 		bx := w - bw - h*0.14
 		box, ink := barBox, barDim
 		if pos.Turn() == c {
@@ -92,34 +85,44 @@ func (b *board) barImage(bar *PlayerBar, c chesscore.Color, pos *chesscore.Posit
 		dc.SetColor(box)
 		dc.DrawRoundedRectangle(bx, (h-bh)/2, bw, bh, h*0.1)
 		dc.Fill()
-		dc.SetColor(ink)
-		dc.DrawStringAnchored(text, bx+bw/2, h/2, 0.5, 0.35)
+		drawText(img, fs["clock"], ink, text, bx+bw/2, h/2, 0.5, 0.35)
 		right = bx - pad*0.6
 	}
 
 	x := pad
-	dc.SetFontFace(nameFace)
-	name := fitText(dc, cleanName(bar.Name), right-x-h*2)
-	dc.SetColor(barText)
-	dc.DrawStringAnchored(name, x, h/2, 0, 0.35)
-	nw, _ := dc.MeasureString(name)
-	x += nw + h*0.22
+	name := fitText(fs["name"], cleanName(bar.Name), right-x-h*2)
+	x += drawText(img, fs["name"], barText, name, x, h/2, 0, 0.35) + h*0.22
 	if bar.Rating != 0 {
-		dc.SetFontFace(smallFace)
 		r := fmt.Sprint(bar.Rating)
 		if bar.Provisional {
 			r += "?"
 		}
-		if rw, _ := dc.MeasureString(r); x+rw < right {
-			dc.SetColor(barDim)
-			dc.DrawStringAnchored(r, x, h/2, 0, 0.35)
+		if rw := textWidth(fs["small"], r); x+rw < right {
+			drawText(img, fs["small"], barDim, r, x, h/2, 0, 0.35)
 			x += rw + h*0.3
 		}
 	}
 	if !bar.HideMaterial {
-		b.drawMaterial(dc, smallFace, pos, c, x, right)
+		b.drawMaterial(img, fs["small"], pos, c, x, right)
 	}
-	return dc.Image().(*image.RGBA), nil
+	return img, nil
+}
+
+// textWidth is the advance width of s in pixels.
+func textWidth(f font.Face, s string) float64 {
+	return float64(font.MeasureString(f, s)) / 64
+}
+
+// drawText draws s onto img with its left edge at x minus ax times its width and its
+// baseline at y plus ay times the face's line height, and returns its width.
+func drawText(img *image.RGBA, f font.Face, col color.Color, s string, x, y, ax, ay float64) float64 {
+	tw := textWidth(f, s)
+	x -= ax * tw
+	y += ay * float64(f.Metrics().Height) / 64
+	d := font.Drawer{Dst: img, Src: image.NewUniform(col), Face: f,
+		Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(y * 64)}}
+	d.DrawString(s)
+	return tw
 }
 
 // pieceValues are the usual material points, used for the "+N" of a bar.
@@ -142,12 +145,11 @@ func Material(pos *chesscore.Position, c chesscore.Color) (up [7]int, points int
 
 // drawMaterial draws silhouettes of the opponent's pieces that side c is up, then its lead in points,
 // between x and right, the points in face f.
-func (b *board) drawMaterial(dc *gg.Context, f font.Face, pos *chesscore.Position, c chesscore.Color, x, right float64) {
+func (b *board) drawMaterial(img *image.RGBA, f font.Face, pos *chesscore.Position, c chesscore.Color, x, right float64) {
 	up, points := Material(pos, c)
 	h := float64(b.barH)
 	icon := int(math.Round(h * 0.62))
 	art := arts.get(icon, func() *pieceArt { return newPieceArt(icon) })
-	img := dc.Image().(*image.RGBA)
 	step := float64(icon) * 0.5
 	for t := chesscore.Queen; t >= chesscore.Pawn; t-- {
 		for range up[t] {
@@ -157,7 +159,7 @@ func (b *board) drawMaterial(dc *gg.Context, f font.Face, pos *chesscore.Positio
 			pc := chesscore.MakePiece(c.Other(), t)
 			at := image.Pt(int(x), (b.barH-icon)/2)
 			// A silhouette in the dim colour reads on the dark bar whatever the piece colour.
-			draw.DrawMask(img, art.img[pc].Rect.Add(at), image.NewUniform(barDim), image.Point{}, art.img[pc], image.Point{}, draw.Over)
+			draw.DrawMask(img, art.mask[pc].Rect.Add(at), image.NewUniform(barDim), image.Point{}, art.mask[pc], image.Point{}, draw.Over)
 			x += step
 		}
 		if up[t] > 0 {
@@ -167,12 +169,10 @@ func (b *board) drawMaterial(dc *gg.Context, f font.Face, pos *chesscore.Positio
 	if points == 0 {
 		return
 	}
-	dc.SetFontFace(f)
 	x += step * 0.7
 	text := fmt.Sprintf("+%d", points)
-	if tw, _ := dc.MeasureString(text); x+tw <= right {
-		dc.SetColor(barDim)
-		dc.DrawStringAnchored(text, x, h/2, 0, 0.35)
+	if x+textWidth(f, text) <= right {
+		drawText(img, f, barDim, text, x, h/2, 0, 0.35)
 	}
 }
 
@@ -187,16 +187,16 @@ func cleanName(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// fitText shortens s with an ellipsis until it fits in width with the current face.
-func fitText(dc *gg.Context, s string, width float64) string {
-	if w, _ := dc.MeasureString(s); w <= width {
+// fitText shortens s with an ellipsis until it fits in width pixels in face f.
+func fitText(f font.Face, s string, width float64) string {
+	if textWidth(f, s) <= width {
 		return s
 	}
 	r := []rune(s)
 	for len(r) > 0 {
 		r = r[:len(r)-1]
 		t := strings.TrimSpace(string(r)) + "…"
-		if w, _ := dc.MeasureString(t); w <= width {
+		if textWidth(f, t) <= width {
 			return t
 		}
 	}

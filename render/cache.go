@@ -38,8 +38,9 @@ var allPieces = [...]chesscore.Piece{
 // pieceArt is every piece drawn once at one tile size on a transparent background.
 type pieceArt struct {
 	size int
-	img  [16]*image.RGBA // by chesscore.Piece; nil for values that are not pieces
-	runs [16][][]span    // by piece, then row: the runs of pixels the piece covers
+	img  [16]*image.RGBA  // by chesscore.Piece; nil for values that are not pieces
+	mask [16]*image.Alpha // the coverage of each piece, for silhouettes
+	runs [16][][]span     // by piece, then row: the runs of pixels the piece covers
 }
 
 func newPieceArt(size int) *pieceArt {
@@ -49,6 +50,10 @@ func newPieceArt(size int) *pieceArt {
 		drawPiece(dc, pc, 0, 0, float64(size), pieceColor)
 		img := dc.Image().(*image.RGBA)
 		a.img[pc] = img
+		a.mask[pc] = image.NewAlpha(img.Rect)
+		for i := range a.mask[pc].Pix {
+			a.mask[pc].Pix[i] = img.Pix[4*i+3]
+		}
 		a.runs[pc] = coverRuns(img)
 	}
 	return a
@@ -229,7 +234,7 @@ func (s *boardSet) buildBase(flip, coords bool) ([numKinds]*image.Paletted, erro
 // drawCoordinates writes the file letters along the bottom edge and the rank numbers
 // along the left edge, in the colour of the other kind of square.
 func (s *boardSet) drawCoordinates(img *image.Paletted, k squareKind, flip bool, q *quantizer) error {
-	f, err := face(bold, math.Max(9, float64(s.sq)*0.22))
+	f, err := face(bold, labelSize(s.sq))
 	if err != nil {
 		return err
 	}
@@ -248,17 +253,27 @@ func (s *boardSet) drawCoordinates(img *image.Paletted, k squareKind, flip bool,
 		dc.DrawImage(s.bg[k][c], 0, 0)
 		dc.SetFontFace(f)
 		dc.SetColor(s.squareColor(plainSquare, 1-c))
-		pad := float64(s.sq) * 0.06
-		if onLeft {
-			dc.DrawStringAnchored(string(rune('1'+sq.Rank())), pad, pad*0.6, 0, 1)
-		}
-		if onBottom {
-			dc.DrawStringAnchored(string(rune('a'+sq.File())), float64(s.sq)-pad, float64(s.sq)-pad*1.3, 1, 0)
-		}
+		drawLabels(dc, sq, 0, 0, s.sq, onLeft, onBottom)
 		x, y := squareOrigin(sq, s.sq, flip)
 		q.quantize(img, dc.Image().(*image.RGBA), image.Pt(x, y))
 	}
 	return nil
+}
+
+// labelSize is the pixel height of the coordinate labels on squares sq pixels wide:
+// small enough that a file letter stays clear of a piece's base.
+func labelSize(sq int) float64 { return math.Max(8, float64(sq)*0.21) }
+
+// drawLabels writes the rank number (top left) and the file letter (bottom right) of
+// square s, whose top-left corner is at (x, y), in the current face and colour.
+func drawLabels(dc *gg.Context, s chesscore.Square, x, y, sq int, rank, file bool) {
+	pad := float64(sq) * 0.045
+	if rank {
+		dc.DrawStringAnchored(string(rune('1'+s.Rank())), float64(x)+pad, float64(y)+pad*0.6, 0, 1)
+	}
+	if file {
+		dc.DrawStringAnchored(string(rune('a'+s.File())), float64(x+sq)-pad, float64(y+sq)-pad*1.2, 1, 0)
+	}
 }
 
 // lru is a small cache of values built once per key. Building happens outside the lock,

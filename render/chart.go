@@ -54,7 +54,8 @@ func RatingChart(w io.Writer, points []RatingPoint, opt ChartOptions) error {
 	pts := slices.Clone(points)
 	slices.SortStableFunc(pts, func(a, b RatingPoint) int { return a.Time.Compare(b.Time) })
 
-	u := math.Min(float64(width)/800, float64(height)/400) // one unit of the 800×400 layout
+	// One unit of the 800×400 layout; small charts keep their text readable.
+	u := math.Max(0.7, math.Min(float64(width)/800, float64(height)/400))
 	dc := gg.NewContext(width, height)
 	dc.SetColor(cardBack)
 	dc.Clear()
@@ -77,7 +78,7 @@ func RatingChart(w io.Writer, points []RatingPoint, opt ChartOptions) error {
 	W, H := float64(width), float64(height)
 	dc.SetFontFace(titleFace)
 	dc.SetColor(cardText)
-	dc.DrawStringAnchored(fitText(dc, cleanName(opt.Title), W*0.6), 24*u, 34*u, 0, 0)
+	dc.DrawStringAnchored(fitText(titleFace, cleanName(opt.Title), W*0.6), 24*u, 34*u, 0, 0)
 	if len(pts) == 0 {
 		dc.SetFontFace(labelFace)
 		dc.SetColor(cardDim)

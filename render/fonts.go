@@ -4,6 +4,7 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/golang/freetype/truetype"
@@ -28,9 +29,31 @@ var (
 	fontsErr  error
 )
 
-// face returns a new face of the style at a height of px pixels. Faces cache glyphs
-// and are not safe for concurrent use, so each drawing makes its own; the parsed
-// fonts behind them are shared.
+// faceKey identifies a pool of faces.
+type faceKey struct {
+	style fontStyle
+	px    float64
+}
+
+// facePools holds, per style and size, faces that are not in use. A face caches the
+// glyphs it has drawn, so reusing faces makes text cheap after the first picture.
+var facePools sync.Map // faceKey → *sync.Pool
+
+// pooledFace is a face borrowed from a pool; Close gives it back.
+type pooledFace struct {
+	font.Face
+	pool *sync.Pool
+}
+
+// Close returns the face to its pool; the face must not be used afterwards.
+func (f *pooledFace) Close() error {
+	f.pool.Put(f)
+	return nil
+}
+
+// face returns a face of the style at a height of px pixels, for one goroutine until it
+// is closed. Faces are not safe for concurrent use; the parsed fonts behind them are
+// shared.
 func face(style fontStyle, px float64) (font.Face, error) {
 	fontsOnce.Do(func() {
 		for i, ttf := range [][]byte{goregular.TTF, gobold.TTF, gomonobold.TTF} {
@@ -45,7 +68,19 @@ func face(style fontStyle, px float64) (font.Face, error) {
 	if fontsErr != nil {
 		return nil, fontsErr
 	}
-	return truetype.NewFace(fonts[style], &truetype.Options{Size: px, DPI: 72, Hinting: font.HintingFull}), nil
+	key := faceKey{style, math.Round(px*4) / 4}
+	p, ok := facePools.Load(key)
+	if !ok {
+		pool := &sync.Pool{}
+		pool.New = func() any {
+			return &pooledFace{
+				Face: truetype.NewFace(fonts[key.style], &truetype.Options{Size: key.px, DPI: 72, Hinting: font.HintingNone}),
+				pool: pool,
+			}
+		}
+		p, _ = facePools.LoadOrStore(key, pool)
+	}
+	return p.(*sync.Pool).Get().(*pooledFace), nil
 }
 
 // faceSpec is a style and a pixel height.

@@ -67,16 +67,16 @@ func LeaderboardCard(w io.Writer, rows []LeaderboardRow, opt LeaderboardOptions)
 	pad := 24 * u
 	use("title")
 	dc.SetColor(cardText)
-	dc.DrawStringAnchored(fitText(dc, cleanName(opt.Title), W-2*pad), pad, 42*u, 0, 0)
+	dc.DrawStringAnchored(fitText(fs["title"], cleanName(opt.Title), W-2*pad), pad, 42*u, 0, 0)
 	use("sub")
 	dc.SetColor(cardDim)
-	dc.DrawStringAnchored(fitText(dc, cleanName(opt.Subtitle), W*0.6), pad, 66*u, 0, 0)
-	dc.DrawStringAnchored("rating", W-pad-130*u, 84*u, 1, 0)
-	dc.DrawStringAnchored("W–D–L", W-pad, 84*u, 1, 0)
+	dc.DrawStringAnchored(fitText(fs["sub"], cleanName(opt.Subtitle), W*0.6), pad, 66*u, 0, 0)
 	if len(rows) == 0 {
 		dc.DrawStringAnchored("No rated players yet", W/2, headH+rowH/2, 0.5, 0.35)
 		return encodePNG(w, dc.Image())
 	}
+	dc.DrawStringAnchored("rating", W-pad-130*u, 84*u, 1, 0)
+	dc.DrawStringAnchored("W–D–L", W-pad, 84*u, 1, 0)
 	for i, r := range rows {
 		top := headH + float64(i)*rowH
 		mid := top + rowH/2
@@ -101,7 +101,7 @@ func LeaderboardCard(w io.Writer, rows []LeaderboardRow, opt LeaderboardOptions)
 		use("name")
 		dc.SetColor(cardText)
 		nameX := pad + 44*u
-		dc.DrawStringAnchored(fitText(dc, cleanName(r.Name), W-nameX-pad-230*u), nameX, mid, 0, 0.35)
+		dc.DrawStringAnchored(fitText(fs["name"], cleanName(r.Name), W-nameX-pad-230*u), nameX, mid, 0, 0.35)
 		// Rating and record.
 		use("num")
 		rating := fmt.Sprint(r.Rating)

@@ -8,16 +8,19 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"sync/atomic"
 )
 
 // maxColors is the palette budget: 255 opaque colours, leaving one GIF slot for
 // the transparent colour of difference frames.
 const maxColors = 255
 
-// palette is a theme's colour table. It is immutable once built.
+// palette is a theme's colour table. The colours are immutable once built; memo is a
+// lock-free cache of nearest-colour answers shared by every goroutine.
 type palette struct {
 	colors color.Palette
 	rgba   []color.RGBA
+	memo   [1 << 12]atomic.Uint64 // 1<<32 | rgb<<8 | index, in the slot of rgb's hash
 }
 
 // colorPairs lists the pairs of colours that meet at an antialiased edge somewhere in
@@ -36,6 +39,7 @@ func colorPairs(t *theme) [][2]color.RGBA {
 		[2]color.RGBA{t.light, t.dark}, [2]color.RGBA{t.lastLight, t.dark}, [2]color.RGBA{t.lastDark, t.light},
 		// The check glow fades into the square.
 		[2]color.RGBA{t.check, t.light}, [2]color.RGBA{t.check, t.dark},
+		[2]color.RGBA{t.check, pieceEdge},
 		// Player bars.
 		[2]color.RGBA{barBack, barText}, [2]color.RGBA{barBack, barDim}, [2]color.RGBA{barBack, barBox},
 		[2]color.RGBA{barBack, pieceEdge}, [2]color.RGBA{barBack, whiteFill}, [2]color.RGBA{barBack, blackFill},
@@ -84,23 +88,40 @@ func distance(a, b color.RGBA) float64 {
 	return math.Sqrt(dr*dr + dg*dg + db*db)
 }
 
-// quantizer maps colours to the nearest palette entry, remembering its answers. It is
-// not safe for concurrent use: make one per goroutine.
+// quantizer maps colours to the nearest palette entry. It is not safe for concurrent
+// use: make one per goroutine (they share the palette's memo).
 type quantizer struct {
-	p    *palette
-	memo map[color.RGBA]uint8
+	p *palette
+	// The last answer: neighbouring pixels are mostly the same colour.
+	last    color.RGBA
+	lastIdx uint8
 }
 
 func (p *palette) quantizer() *quantizer {
-	return &quantizer{p: p, memo: make(map[color.RGBA]uint8, 256)}
+	return &quantizer{p: p, last: p.rgba[0]}
 }
 
 // index returns the palette index nearest to the opaque colour c, weighting green most
 // as the eye does.
 func (q *quantizer) index(c color.RGBA) uint8 {
-	if i, ok := q.memo[c]; ok {
-		return i
+	if c == q.last {
+		return q.lastIdx
 	}
+	rgb := uint64(c.R)<<16 | uint64(c.G)<<8 | uint64(c.B)
+	slot := &q.p.memo[uint32(rgb)*0x9e3779b1>>20]
+	var i uint8
+	if e := slot.Load(); e>>8 == 1<<24|rgb {
+		i = uint8(e)
+	} else {
+		i = q.nearest(c)
+		slot.Store((1<<24|rgb)<<8 | uint64(i))
+	}
+	q.last, q.lastIdx = c, i
+	return i
+}
+
+// nearest searches the palette.
+func (q *quantizer) nearest(c color.RGBA) uint8 {
 	best, bestD := 0, math.MaxInt
 	for i, e := range q.p.rgba {
 		dr, dg, db := int(c.R)-int(e.R), int(c.G)-int(e.G), int(c.B)-int(e.B)
@@ -112,7 +133,6 @@ func (q *quantizer) index(c color.RGBA) uint8 {
 			}
 		}
 	}
-	q.memo[c] = uint8(best)
 	return uint8(best)
 }
 

@@ -189,7 +189,12 @@ func (e *encoderPool) Get() *png.EncoderBuffer {
 
 func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
 
+// encodePNG writes img as a PNG: paletted pictures with the board coder, others with
+// the standard encoder at its fastest level.
 func encodePNG(w io.Writer, img image.Image) error {
+	if p, ok := img.(*image.Paletted); ok {
+		return writePalettedPNG(w, p)
+	}
 	if err := encoder.Encode(w, img); err != nil {
 		return fmt.Errorf("encode png: %w", err)
 	}
