@@ -1055,3 +1055,134 @@ func BenchmarkInteractionRoundTrip(b *testing.B) {
 	b.ReportMetric(ms(0.5), "p50-ms")
 	b.ReportMetric(ms(0.99), "p99-ms")
 }
+
+func TestDMInteractionAndChannels(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	if _, err := f.Dispatch("TYPING_START", "", map[string]any{}); !errors.Is(err, ErrNoSession) {
+		t.Errorf("Dispatch before any session: %v, want ErrNoSession", err)
+	}
+	seen := make(chan *discordgo.InteractionCreate, 2)
+	var herr errs
+	s := open(t, f, func(s *discordgo.Session) {
+		s.AddHandler(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+			seen <- i
+			herr.add(s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Content: "hi"},
+			}))
+		})
+	})
+	register(t, s, f)
+	ctx := ctxFor(t)
+	bob := f.NewUser("bob")
+	if _, err := f.SendInteraction(ctx, Command("ping").From(bob).InDM()); err != nil {
+		t.Fatalf("DM interaction: %v", err)
+	}
+	i := <-seen
+	if i.GuildID != "" || i.Member != nil || i.User == nil || i.User.ID != bob.ID {
+		t.Errorf("DM interaction = guild %q member %v user %v; want bob, no guild", i.GuildID, i.Member, i.User)
+	}
+	dm, ok := f.DMChannel(bob.ID)
+	if !ok || i.ChannelID != dm || len(f.Messages(dm)) != 1 {
+		t.Errorf("DM channel %s (%v), interaction channel %s", dm, ok, i.ChannelID)
+	}
+	cid, err := f.AddChannel(f.GuildID, "ladder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.SendInteraction(ctx, Command("ping", SubCommand("nope")).In(f.GuildID, cid)); !errors.Is(err, ErrUnknownCommand) {
+		t.Errorf("unknown option: %v, want ErrUnknownCommand", err)
+	}
+	if _, err := f.SendInteraction(ctx, Command("challenge", UserOpt("opponent", bob.ID), BoolOpt("rated", false)).In(f.GuildID, cid)); err != nil {
+		t.Fatalf("challenge: %v", err)
+	}
+	i = <-seen
+	d := i.ApplicationCommandData()
+	if i.ChannelID != cid || len(d.Options) != 2 || d.Options[1].Value != false || d.Resolved == nil || d.Resolved.Users[bob.ID] == nil {
+		t.Errorf("challenge data = %+v in %s; want opponent resolved and rated=false present", d, i.ChannelID)
+	}
+	if ch, ok := f.Channel(cid); !ok || ch.Name != "ladder" {
+		t.Errorf("Channel(%s) = %v, %v", cid, ch, ok)
+	}
+	if _, err := f.AddChannel("1", "x"); err == nil {
+		t.Error("AddChannel in an unknown guild succeeded")
+	}
+	herr.check(t)
+}
+
+func TestSubcommandsAndOptions(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	var herr errs
+	s := open(t, f, func(s *discordgo.Session) {
+		s.AddHandler(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+			content := "?"
+			if i.Type == discordgo.InteractionApplicationCommand {
+				group := i.ApplicationCommandData().Options[0]
+				join := group.Options[0]
+				o := join.Options
+				content = fmt.Sprintf("%s %s rating=%d k=%v where=%s", group.Name, join.Name, o[0].IntValue(), o[1].FloatValue(), o[2].ChannelValue(nil).ID)
+			} else {
+				content = "clicked " + i.Message.ID
+			}
+			herr.add(s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{Content: content},
+			}))
+		})
+	})
+	sub := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: "d", Options: opts}
+	}
+	_, err := s.ApplicationCommandBulkOverwrite(f.AppID, f.GuildID, []*discordgo.ApplicationCommand{{
+		Name: "game", Description: "Games",
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: "ladder", Description: "Ladder", Options: []*discordgo.ApplicationCommandOption{
+				sub("join",
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rating", Description: "d", Required: true,
+						Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "1500", Value: 1500}, {Name: "1200", Value: 1200}}},
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionNumber, Name: "k", Description: "d"},
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionChannel, Name: "where", Description: "d"},
+				),
+			}},
+			sub("show"),
+		},
+	}})
+	if err != nil {
+		t.Fatalf("overwrite: %v", err)
+	}
+	ctx := ctxFor(t)
+	join := func(rating int64) InteractionSpec {
+		return Command("game", SubCommandGroup("ladder", SubCommand("join", IntOpt("rating", rating), NumberOpt("k", 20.5), ChannelOpt("where", f.ChannelID))))
+	}
+	res, err := f.SendInteraction(ctx, join(1500))
+	if err != nil {
+		t.Fatalf("game ladder join: %v", err)
+	}
+	if want := "ladder join rating=1500 k=20.5 where=" + f.ChannelID; res.Callback.Data.Content != want {
+		t.Errorf("answer %q, want %q", res.Callback.Data.Content, want)
+	}
+	if _, err := f.SendInteraction(ctx, join(1600)); err == nil || !strings.Contains(err.Error(), "choices") {
+		t.Errorf("value outside the choices: %v", err)
+	}
+	if _, err := f.SendInteraction(ctx, Command("game", StringOpt("ladder", "x"))); err == nil {
+		t.Error("a string where a subcommand group belongs was accepted")
+	}
+
+	m, err := s.ChannelMessageSendComplex(f.ChannelID, &discordgo.MessageSend{Content: "board", Components: []discordgo.MessageComponent{
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "Flip", CustomID: "flip"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ChannelMessage(f.ChannelID, m.ID); err != nil || got.Content != "board" || len(got.Components) != 1 {
+		t.Errorf("GET message = %+v, %v", got, err)
+	}
+	click, err := f.SendInteraction(ctx, Button("flip").OnMessage(m.ID))
+	if err != nil || click.Callback.Data.Content != "clicked "+m.ID {
+		t.Errorf("click = %+v, %v", click, err)
+	}
+	if rec, ok := f.Message(m.ID); !ok || rec.Kind != KindChannel || rec.Kind.String() != "channel" {
+		t.Errorf("Message(%s) = %+v, %v", m.ID, rec, ok)
+	}
+	herr.check(t)
+}

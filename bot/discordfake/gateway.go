@@ -30,17 +30,17 @@ const (
 
 // Gateway close codes.
 const (
-	closeUnknownOpcode   = 4001
-	closeDecodeError     = 4002
-	closeNotAuthed       = 4003
-	closeAuthFailed      = 4004
-	closeAlreadyAuthed   = 4005
-	closeInvalidShard    = 4010
-	closeInvalidAPIVer   = 4012
-	writeTimeout         = 2 * time.Second
-	maxClientFrame       = 1 << 20
-	gatewayVersion       = 10
-	defaultLargeThresold = 50
+	closeUnknownOpcode    = 4001
+	closeDecodeError      = 4002
+	closeNotAuthed        = 4003
+	closeAuthFailed       = 4004
+	closeAlreadyAuthed    = 4005
+	closeInvalidShard     = 4010
+	closeInvalidAPIVer    = 4012
+	writeTimeout          = 2 * time.Second
+	maxClientFrame        = 1 << 20
+	gatewayVersion        = 10
+	defaultLargeThreshold = 50
 )
 
 // Identify records one op 2 Identify.
@@ -300,7 +300,7 @@ func (f *Fake) identify(c *gwConn, raw json.RawMessage) bool {
 	c.sess = s
 	lt := id.LargeThreshold
 	if lt == 0 {
-		lt = defaultLargeThresold
+		lt = defaultLargeThreshold
 	}
 	f.gw.identifies = append(f.gw.identifies, Identify{
 		ShardID: shard[0], ShardCount: shard[1], Intents: id.Intents, Compress: id.Compress, LargeThreshold: lt,

@@ -219,6 +219,7 @@ func (f *Fake) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /users/{user}", f.getUser)
 	mux.HandleFunc("POST /users/@me/channels", f.createDM)
 	mux.HandleFunc("GET /applications/@me", f.getApplication)
+	mux.HandleFunc("GET /oauth2/applications/@me", f.getApplication)
 	mux.HandleFunc("GET /applications/{app}/commands", f.getCommands)
 	mux.HandleFunc("PUT /applications/{app}/commands", f.putCommands)
 	mux.HandleFunc("GET /applications/{app}/guilds/{guild}/commands", f.getCommands)
