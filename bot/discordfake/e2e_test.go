@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -687,7 +688,7 @@ func TestChannelMessageWithFile(t *testing.T) {
 		t.Errorf("allowed mentions = %+v", got.AllowedMentions)
 	}
 	second, err := s.ChannelMessageSend(f.ChannelID, "second")
-	if err != nil || second.ID <= m.ID && len(second.ID) <= len(m.ID) {
+	if err != nil || !idAfter(second.ID, m.ID) {
 		t.Errorf("second message id %v not after %s (%v)", second, m.ID, err)
 	}
 	edited, err := s.ChannelMessageEdit(f.ChannelID, m.ID, "game over: 1-0")
@@ -1185,4 +1186,11 @@ func TestSubcommandsAndOptions(t *testing.T) {
 		t.Errorf("Message(%s) = %+v, %v", m.ID, rec, ok)
 	}
 	herr.check(t)
+}
+
+// idAfter reports whether snowflake a is greater than b.
+func idAfter(a, b string) bool {
+	x, err1 := strconv.ParseUint(a, 10, 64)
+	y, err2 := strconv.ParseUint(b, 10, 64)
+	return err1 == nil && err2 == nil && x > y
 }

@@ -22,7 +22,12 @@
 //	s, _ := discordgo.New("Bot " + f.Token)
 //	discordnet.Configure(s, f.RESTURL(), f.GatewayURL())
 //	s.Open()
+//	defer discordnet.Close(s) // not s.Close: see discordnet.Close
 //	res, err := f.SendInteraction(ctx, discordfake.Command("move", discordfake.StringOpt("san", "e4")))
+//
+// Close the session before the fake (t.Cleanup runs in reverse order, so
+// create the fake first); a session left open keeps reconnecting to a
+// fake that is gone.
 package discordfake
 
 import (

@@ -30,16 +30,23 @@ const (
 
 // Gateway close codes.
 const (
-	closeUnknownOpcode    = 4001
-	closeDecodeError      = 4002
-	closeNotAuthed        = 4003
-	closeAuthFailed       = 4004
-	closeAlreadyAuthed    = 4005
-	closeInvalidShard     = 4010
-	closeInvalidAPIVer    = 4012
-	writeTimeout          = 2 * time.Second
-	maxClientFrame        = 1 << 20
-	gatewayVersion        = 10
+	closeUnknownOpcode = 4001
+	closeDecodeError   = 4002
+	closeNotAuthed     = 4003
+	closeAuthFailed    = 4004
+	closeAlreadyAuthed = 4005
+	closeInvalidShard  = 4010
+	closeInvalidAPIVer = 4012
+)
+
+const (
+	// writeTimeout bounds one write to a client that stopped reading.
+	writeTimeout = 2 * time.Second
+	// maxClientFrame is the largest payload accepted from a client.
+	maxClientFrame = 1 << 20
+	// gatewayVersion is the v reported in READY.
+	gatewayVersion = 10
+	// defaultLargeThreshold is Discord's large_threshold when none is sent.
 	defaultLargeThreshold = 50
 )
 
