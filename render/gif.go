@@ -37,6 +37,18 @@ func FramesFromMoves(start chesscore.Position, moves []chesscore.Move) ([]Frame,
 	return frames, nil
 }
 
+// GameFrames returns the frames of a replay of g: its start position, then the
+// position after each move.
+func GameFrames(g *chesscore.Game) []Frame {
+	moves := g.Moves()
+	frames := make([]Frame, 0, len(moves)+1)
+	frames = append(frames, Frame{Position: g.Start()})
+	for i, m := range moves {
+		frames = append(frames, Frame{Position: g.PositionAt(i + 1), LastMove: m})
+	}
+	return frames
+}
+
 // GIFOptions says how to draw a replay. The zero value is a 512-pixel board in the
 // default theme, one second a move and three seconds on the final position.
 type GIFOptions struct {

@@ -143,6 +143,28 @@ func TestFramesFromMoves(t *testing.T) {
 	}
 }
 
+func TestGameFrames(t *testing.T) {
+	g := chesscore.NewGame(chesscore.StartPosition())
+	for _, san := range []string{"e4", "e5", "Nf3", "Nc6"} {
+		if _, err := g.PlaySAN(san); err != nil {
+			t.Fatal(err)
+		}
+	}
+	frames := GameFrames(g)
+	want, err := FramesFromMoves(g.Start(), g.Moves())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) != len(want) {
+		t.Fatalf("%d frames, want %d", len(frames), len(want))
+	}
+	for i := range frames {
+		if frames[i].LastMove != want[i].LastMove || frames[i].Position.FEN() != want[i].Position.FEN() {
+			t.Errorf("frame %d: %v %s, want %v %s", i, frames[i].LastMove, frames[i].Position.FEN(), want[i].LastMove, want[i].Position.FEN())
+		}
+	}
+}
+
 // The GIF palette is the board palette plus one transparent colour, within 256.
 func TestGIFPalette(t *testing.T) {
 	var buf bytes.Buffer
