@@ -60,7 +60,7 @@ func TestPerftSuite(t *testing.T) {
 			before := pos
 			for d := 1; d <= 7; d++ {
 				want, ok := c.counts[d]
-				if !ok || (testing.Short() && want > 5_000_000) || want > 200_000_000 {
+				if !ok || ((testing.Short() || raceEnabled) && want > 5_000_000) || want > 200_000_000 {
 					continue
 				}
 				if got := Perft(&pos, d); got != want {
@@ -83,7 +83,7 @@ func TestPerftMakesEveryMove(t *testing.T) {
 			t.Fatal(err)
 		}
 		limit := uint64(2_000_000)
-		if testing.Short() {
+		if testing.Short() || raceEnabled {
 			limit = 100_000
 		}
 		depth, want := 0, uint64(0)
