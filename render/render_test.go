@@ -388,3 +388,25 @@ func TestCleanAndFitNames(t *testing.T) {
 		t.Errorf("bars widened the picture to %d", img.Bounds().Dx())
 	}
 }
+
+// Every piece stays inside its square with a margin, so a tile holds all of it, and
+// covers a fair part of the square, so it reads at small sizes.
+func TestPieceArtInsideTile(t *testing.T) {
+	for _, size := range []int{32, 64, 128} {
+		art := newPieceArt(size)
+		for _, pc := range allPieces {
+			covered := 0
+			for y, runs := range art.runs[pc] {
+				for _, r := range runs {
+					if y == 0 || y == size-1 || r.x0 == 0 || int(r.x1) == size {
+						t.Errorf("%v at %d px touches the edge of its tile in row %d", pc, size, y)
+					}
+					covered += int(r.x1 - r.x0)
+				}
+			}
+			if f := float64(covered) / float64(size*size); f < 0.2 || f > 0.6 {
+				t.Errorf("%v at %d px covers %.0f%% of its square, want 20%% to 60%%", pc, size, 100*f)
+			}
+		}
+	}
+}
