@@ -1,30 +1,32 @@
 // lzw.go: the variable-width LZW coder of GIF image data, tuned for board frames.
 //
-// A board frame is long runs of a few colours, so the coder keeps its dictionary as a
-// dense table indexed by (prefix code, next byte) instead of a hash: one load per input
-// byte. Entries carry the epoch of the dictionary they belong to, so clearing the
-// dictionary is one increment, not a 4 MiB wipe.
+// A board frame is mostly long runs of one colour. The coder keeps, for each byte value,
+// the codes of its runs in order, so a run is matched in one step instead of byte by
+// byte; everything else goes through a small open-addressing hash of the dictionary that
+// stays in cache.
 
 package render
 
 import (
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"sync"
 )
 
 const (
-	lzwLitWidth = 8                     // bits per literal: palette indices
-	lzwClear    = 1 << lzwLitWidth      // the clear code
-	lzwEnd      = lzwClear + 1          // the end-of-information code
-	lzwMaxCode  = 1<<12 - 1             // GIF codes are at most 12 bits wide
-	lzwTable    = (lzwMaxCode + 1) << 8 // one slot per (prefix, byte)
+	lzwLitWidth = 8                // bits per literal: palette indices
+	lzwClear    = 1 << lzwLitWidth // the clear code
+	lzwEnd      = lzwClear + 1     // the end-of-information code
+	lzwMaxCode  = 1<<12 - 1        // GIF codes are at most 12 bits wide
+	lzwHashBits = 13               // dictionary slots: twice as many as codes
 )
 
 // lzwCoder compresses one stream at a time. It is not safe for concurrent use; take
 // one from lzwPool.
 type lzwCoder struct {
-	table []uint32 // epoch<<12 | code for (prefix<<8 | byte); other epochs are empty
-	epoch uint32
+	// table maps key = prefix<<8 | byte to a code: each slot is (key+1)<<12 | code, or 0.
+	table [1 << lzwHashBits]uint64
 
 	w     io.Writer
 	err   error
@@ -40,15 +42,11 @@ type lzwCoder struct {
 	runLen [256]int
 }
 
-var lzwPool = sync.Pool{New: func() any { return &lzwCoder{table: make([]uint32, lzwTable)} }}
+var lzwPool = sync.Pool{New: func() any { return new(lzwCoder) }}
 
 // reset starts an empty dictionary.
 func (c *lzwCoder) reset() {
-	c.epoch++
-	if c.epoch >= 1<<20 { // epoch<<12 must fit in 32 bits
-		clear(c.table)
-		c.epoch = 1
-	}
+	clear(c.table[:])
 	c.width = lzwLitWidth + 1
 	c.next = lzwEnd + 1
 	for b := range c.chain {
@@ -85,6 +83,18 @@ func (c *lzwCoder) flushBlock() {
 	c.block[0] = 0
 }
 
+// slot returns the table slot of key: the one holding it, or the empty one where it
+// would go.
+func (c *lzwCoder) slot(key uint32) *uint64 {
+	want := uint64(key+1) << 12
+	for h := key * 0x9e3779b1 >> (32 - lzwHashBits); ; h = (h + 1) & (1<<lzwHashBits - 1) {
+		e := &c.table[h]
+		if *e == 0 || *e&^lzwMaxCode == want {
+			return e
+		}
+	}
+}
+
 // runCode returns the code of t copies of byte b; the dictionary must hold it.
 func (c *lzwCoder) runCode(b byte, t int) uint32 {
 	if t == 1 {
@@ -101,7 +111,8 @@ func (c *lzwCoder) add(prefix uint32, b byte) {
 		c.chain[b] = append(c.chain[b], uint16(c.next))
 		c.runLen[b]++
 	}
-	c.table[prefix<<8|uint32(b)] = c.epoch<<12 | c.next
+	key := prefix<<8 | uint32(b)
+	*c.slot(key) = uint64(key+1)<<12 | uint64(c.next)
 	c.next++
 	if c.next > 1<<c.width && c.width < 12 {
 		c.width++
@@ -130,21 +141,16 @@ func (c *lzwCoder) encode(w io.Writer, pix []byte) error {
 	for i := 0; i < n; {
 		// A new match starts at i.
 		b := pix[i]
-		limit := min(n-i, c.runLen[b])
-		t := 1
-		for t < limit && pix[i+t] == b {
-			t++
-		}
+		t := runLength(pix[i:], b, min(n-i, c.runLen[b]))
 		prefix := c.runCode(b, t)
 		i += t
 		// Extend it through the dictionary.
-		tag := c.epoch << 12
 		for i < n {
-			e := c.table[prefix<<8|uint32(pix[i])]
-			if e&^lzwMaxCode != tag {
+			e := *c.slot(prefix<<8 | uint32(pix[i]))
+			if e == 0 {
 				break
 			}
-			prefix = e & lzwMaxCode
+			prefix = uint32(e & lzwMaxCode)
 			i++
 		}
 		c.emit(prefix)
@@ -168,4 +174,20 @@ func (c *lzwCoder) encode(w io.Writer, pix []byte) error {
 		_, c.err = w.Write([]byte{0})
 	}
 	return c.err
+}
+
+// runLength returns how many of the first limit bytes of p (limit ≥ 1, p[0] == b) are b.
+func runLength(p []byte, b byte, limit int) int {
+	pat := uint64(b) * 0x0101010101010101
+	t := 1
+	for t+8 <= limit {
+		if x := binary.LittleEndian.Uint64(p[t:]) ^ pat; x != 0 {
+			return t + bits.TrailingZeros64(x)/8
+		}
+		t += 8
+	}
+	for t < limit && p[t] == b {
+		t++
+	}
+	return t
 }
