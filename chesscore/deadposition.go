@@ -7,6 +7,7 @@ package chesscore
 
 import (
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -39,15 +40,16 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 const DefaultMateNodes = 20000
 
 // quickDeadNodes is the budget of the search Game runs after a move into a pawn blockade.
-const quickDeadNodes = 8000
+const quickDeadNodes = DefaultMateNodes
 
 // CanCheckmate reports whether colour c can checkmate the opponent's king by some series
 // of legal moves from p, the opponent co-operating (a helpmate), within DefaultMateNodes.
 //
 // Yes comes with a witness: the search found a line ending in checkmate by c. No is a
-// proof: either a static one (material that can never mate, or a pawn blockade that no
-// king can break) or a search that saw every position reachable from p. Unknown means the
-// budget ran out first. The verdict never says No where a mate exists.
+// proof: either a static one (material that can never mate, or pawns frozen for ever with
+// no square where c could ever close every flight of the enemy king) or a search that saw
+// every position reachable from p. Unknown means the budget ran out first. The verdict
+// never says No where a mate exists.
 //
 // The fifty- and seventy-five-move rules and repetitions are ignored, as FIDE 5.2.2 does.
 func CanCheckmate(p *Position, c Color) Verdict {
@@ -56,12 +58,24 @@ func CanCheckmate(p *Position, c Color) Verdict {
 
 // CanCheckmateWithin is CanCheckmate with a node budget of its own (at least 1).
 func CanCheckmateWithin(p *Position, c Color, nodes int) Verdict {
+	v, _ := Helpmate(p, c, nodes)
+	return v
+}
+
+// Helpmate is CanCheckmateWithin that also returns, with Yes, the witness: legal moves
+// from p (both sides' moves, alternately) that end with c checkmating. It is nil when the
+// position is already a mate by c.
+func Helpmate(p *Position, c Color, nodes int) (Verdict, []Move) {
 	if v, done := staticVerdict(p, c); done {
-		return v
+		return v, nil
 	}
 	s := searchers.Get().(*mateSearch)
 	defer searchers.Put(s)
-	return s.run(p, c, max(nodes, 1))
+	v := s.run(p, c, max(nodes, 1))
+	if v != Yes {
+		return v, nil
+	}
+	return v, slices.Clone(s.mate)
 }
 
 // IsDeadPosition reports whether p is a dead position (FIDE 5.2.2): neither side can
@@ -90,7 +104,7 @@ func deadWithin(p *Position, budget int) bool {
 }
 
 // staticVerdict settles what needs no search: a finished position, material that cannot
-// mate, a frozen pawn blockade.
+// mate, a frozen pawn blockade that rules a mate out.
 func staticVerdict(p *Position, c Color) (Verdict, bool) {
 	if !p.HasLegalMove() {
 		if p.InCheck() && p.turn != c {
@@ -98,17 +112,19 @@ func staticVerdict(p *Position, c Color) (Verdict, bool) {
 		}
 		return No, true // the game is over: mate against c, or stalemate
 	}
-	if cannotMateByMaterial(p, c) || frozenBlockade(p) {
+	if cannotMateByMaterial(p, c) || blockadeCannotMate(p, c) {
 		return No, true
 	}
 	return Unknown, false
 }
 
 // quickDead is the dead-position test run after every move of a Game: the static proofs,
-// and a search only where the position looks like a blockade (no queens, rooks or knights
-// and every pawn stuck behind another). It is cheap for ordinary positions.
+// and a search only where the position looks like a blockade the proofs do not settle (no
+// queens, rooks or knights, and every pawn stuck behind another). It costs nanoseconds in
+// ordinary positions.
 func quickDead(p *Position) bool {
-	if (cannotMateByMaterial(p, White) && cannotMateByMaterial(p, Black)) || frozenBlockade(p) {
+	if (cannotMateByMaterial(p, White) || blockadeCannotMate(p, White)) &&
+		(cannotMateByMaterial(p, Black) || blockadeCannotMate(p, Black)) {
 		return true
 	}
 	if p.byType[Queen]|p.byType[Rook]|p.byType[Knight] != 0 || p.byType[Pawn] == 0 {
@@ -163,13 +179,45 @@ func pawnAttacksOf(b Bitboard, c Color) Bitboard {
 	return b.south().east() | b.south().west()
 }
 
-// frozenBlockade reports a position of kings and pawns only where no pawn can ever move
-// again: every pawn stands behind a pawn, none can capture, and neither king can reach a
-// square from which it could take an enemy pawn (its walk avoids squares the enemy pawns
-// attack). Then the pawns stay put forever, no pawn can ever give check, and neither side
-// can mate.
-func frozenBlockade(p *Position) bool {
-	if p.byType[0]&^(p.byType[King]|p.byType[Pawn]) != 0 || p.byType[Pawn] == 0 || p.ep != NoSquare {
+// blockadeCannotMate reports a position of kings, pawns and bishops where the pawns are
+// frozen for ever (see blockade) and c still cannot mate: wherever the enemy king can go,
+// one of its neighbours can never be guarded by c nor filled by the enemy's own pieces.
+func blockadeCannotMate(p *Position, c Color) bool {
+	var b blockade
+	if !b.frozen(p) {
+		return false
+	}
+	l := c ^ 1
+	if b.bishopColors[c] == 0 {
+		return true // no piece of c can ever give check: pawns never move, kings never check
+	}
+	// Squares c may guard or the enemy may fill, over-estimated: c's pawn attacks, every
+	// square next to c's king's region, every square of a colour c has a bishop on; the
+	// enemy's pawns, and every square of a colour the enemy has a bishop on.
+	covered := b.pawnAttacks[c] | kingSpread(b.kingRegion[c]) | b.bishopColors[c] |
+		p.Pieces(l, Pawn) | b.bishopColors[l]
+	for r := b.kingRegion[l] & b.bishopColors[c]; r != 0; {
+		s := r.PopFirst()
+		if kingAttacks[s]&^covered == 0 {
+			return false // every flight square could be closed: a mate on s is not ruled out
+		}
+	}
+	return true
+}
+
+// blockade is the analysis of a position whose pawns may never move again.
+type blockade struct {
+	pawnAttacks  [2]Bitboard // squares each side's pawns attack
+	kingRegion   [2]Bitboard // squares each king can ever reach
+	bishopColors [2]Bitboard // the square colours (light, dark or both) of each side's bishops
+}
+
+// frozen fills b and reports whether p holds only kings, pawns and bishops, with pawns
+// that can never move again: every pawn stands behind a pawn; no pawn can capture now; no
+// bishop can ever take a pawn or stand where a pawn could take it; and no king can ever
+// reach an enemy pawn (its walk avoids squares the enemy pawns attack, and its own pawns).
+func (b *blockade) frozen(p *Position) bool {
+	if p.byType[0]&^(p.byType[King]|p.byType[Pawn]|p.byType[Bishop]) != 0 || p.byType[Pawn] == 0 || p.ep != NoSquare {
 		return false
 	}
 	wp, bp := p.Pieces(White, Pawn), p.Pieces(Black, Pawn)
@@ -177,20 +225,51 @@ func frozenBlockade(p *Position) bool {
 	if wp<<8&^pawns != 0 || bp>>8&^pawns != 0 {
 		return false
 	}
-	wa, ba := pawnAttacksOf(wp, White), pawnAttacksOf(bp, Black)
-	if wa&bp != 0 || ba&wp != 0 {
-		return false
-	}
+	b.pawnAttacks = [2]Bitboard{pawnAttacksOf(wp, White), pawnAttacksOf(bp, Black)}
 	for c := White; c <= Black; c++ {
-		own, enemy, enemyAtt := wp, bp, ba
-		if c == Black {
-			own, enemy, enemyAtt = bp, wp, wa
+		enemy := p.byColor[c^1]
+		if b.pawnAttacks[c]&enemy&^p.byType[King] != 0 {
+			return false // a pawn can take something now
 		}
-		if kingRegion(p.KingSquare(c), ^own&^enemyAtt)&enemy != 0 {
+		own, enemyPawns := p.Pieces(c, Pawn), p.Pieces(c^1, Pawn)
+		b.kingRegion[c] = kingRegion(p.KingSquare(c), ^own&^b.pawnAttacks[c^1])
+		if b.kingRegion[c]&enemyPawns != 0 {
 			return false
+		}
+		b.bishopColors[c] = 0
+		for bs := p.Pieces(c, Bishop); bs != 0; {
+			sq := bs.PopFirst()
+			region := bishopRegion(sq, ^pawns)
+			if bishopSpread(region)&enemyPawns != 0 || region&b.pawnAttacks[c^1] != 0 {
+				return false
+			}
+			if lightSquares.Has(sq) {
+				b.bishopColors[c] |= lightSquares
+			} else {
+				b.bishopColors[c] |= darkSquares
+			}
 		}
 	}
 	return true
+}
+
+// bishopRegion returns the squares a bishop on sq reaches by diagonal steps through
+// allowed squares (sq itself included).
+func bishopRegion(sq Square, allowed Bitboard) Bitboard {
+	region := sq.Bitboard()
+	for {
+		next := region | (bishopSpread(region) & allowed)
+		if next == region {
+			return region
+		}
+		region = next
+	}
+}
+
+// bishopSpread returns the squares one diagonal step from any square of b.
+func bishopSpread(b Bitboard) Bitboard {
+	n, s := b.north(), b.south()
+	return n.east() | n.west() | s.east() | s.west()
 }
 
 // kingRegion returns the squares a king on sq reaches by steps through allowed squares
@@ -222,8 +301,10 @@ type mateSearch struct {
 	w, l   Color
 	either bool // a mate by either side will do (the dead-position test)
 	arena  []Position
+	from   []openItem // from[i]: the parent and move that led to arena[i]
 	open   openList
 	seen   set128
+	mate   []Move // after Yes: the moves from the root to the mate
 }
 
 var searchers = sync.Pool{New: func() any { return new(mateSearch) }}
@@ -231,6 +312,8 @@ var searchers = sync.Pool{New: func() any { return new(mateSearch) }}
 func (s *mateSearch) run(root *Position, w Color, budget int) Verdict {
 	s.w, s.l = w, w^1
 	s.arena = append(s.arena[:0], *root)
+	s.from = append(s.from[:0], openItem{parent: -1})
+	s.mate = s.mate[:0]
 	s.open.items = s.open.items[:0]
 	s.seen.reset()
 	s.seen.add(positionKey(root))
@@ -250,10 +333,14 @@ func (s *mateSearch) run(root *Position, w Color, budget int) Verdict {
 				return Unknown
 			}
 			if (s.either || child.turn == s.l) && child.InCheck() && !child.HasLegalMove() {
+				s.mate = append(s.mate, m)
+				for i := idx; i > 0; i = s.from[i].parent {
+					s.mate = append(s.mate, s.from[i].move)
+				}
+				slices.Reverse(s.mate)
 				return Yes
 			}
-			if frozenBlockade(&child) || (cannotMateByMaterial(&child, w) &&
-				(!s.either || cannotMateByMaterial(&child, s.l))) {
+			if s.cannotMate(&child, w) && (!s.either || s.cannotMate(&child, s.l)) {
 				continue // proven: nothing below can be a mate (by w)
 			}
 			seq++
@@ -264,8 +351,15 @@ func (s *mateSearch) run(root *Position, w Color, budget int) Verdict {
 		}
 		it := s.open.pop()
 		s.arena = append(s.arena, s.arena[it.parent].Play(it.move))
+		s.from = append(s.from, it)
 		idx = int32(len(s.arena) - 1)
 	}
+}
+
+// cannotMate is the static proof that c cannot mate from p, cheap enough for every node.
+func (s *mateSearch) cannotMate(p *Position, c Color) bool {
+	return cannotMateByMaterial(p, c) ||
+		(p.byType[Queen]|p.byType[Rook]|p.byType[Knight] == 0 && blockadeCannotMate(p, c))
 }
 
 // score estimates how far p is from a mate by w (lower is closer): w keeps and promotes

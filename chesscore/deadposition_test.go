@@ -1,0 +1,371 @@
+package chesscore
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// python-chess's insufficient-material cases (facts: position, and whether each colour's
+// material can never mate).
+func TestCannotMateByMaterial(t *testing.T) {
+	tests := []struct {
+		fen          string
+		white, black bool
+	}{
+		{StartFEN, false, false},
+		{"k1K1B1B1/8/8/8/8/8/8/8 w - - 7 32", true, true},
+		{"kbK1B1B1/8/8/8/8/8/8/8 w - - 7 32", false, false},
+		{"8/5k2/8/8/8/8/3K4/8 w - - 0 1", true, true},
+		{"8/3k4/8/8/2N5/8/3K4/8 b - - 0 1", true, true},
+		{"8/4rk2/8/8/8/8/3K4/8 w - - 0 1", true, false},
+		{"8/4qk2/8/8/8/8/3K4/8 w - - 0 1", true, false},
+		{"8/4bk2/8/8/8/8/3KB3/8 w - - 0 1", false, false},
+		{"8/8/3Q4/2bK4/B7/8/1k6/8 w - - 1 68", false, false},
+		{"8/5k2/8/8/8/4B3/3K1B2/8 w - - 0 1", true, true},
+		{"5K2/8/8/1B6/8/k7/6b1/8 w - - 0 39", true, true},
+		{"8/8/8/4k3/5b2/3K4/8/2B5 w - - 0 33", true, true},
+		{"3b4/8/8/6b1/8/8/R7/K1k5 w - - 0 1", false, true},
+		// A knight against queens only cannot mate; against anything else it may.
+		{"8/8/8/4k3/8/8/q7/4K1N1 b - - 0 1", true, false},
+		{"8/8/8/4k3/8/8/p7/4K1N1 b - - 0 1", false, false},
+		{"8/8/8/4k3/8/8/b7/4K1N1 b - - 0 1", false, false},
+		{"8/8/8/4kn2/8/8/8/4K1N1 b - - 0 1", false, false},
+		{"8/8/8/4k3/8/8/8/3NK1N1 b - - 0 1", false, true},
+	}
+	for _, tc := range tests {
+		p := sanFEN(t, tc.fen)
+		if got := cannotMateByMaterial(&p, White); got != tc.white {
+			t.Errorf("%s: white cannot mate = %v, want %v", tc.fen, got, tc.white)
+		}
+		if got := cannotMateByMaterial(&p, Black); got != tc.black {
+			t.Errorf("%s: black cannot mate = %v, want %v", tc.fen, got, tc.black)
+		}
+		for c, cannot := range map[Color]bool{White: tc.white, Black: tc.black} {
+			v := CanCheckmate(&p, c)
+			if cannot && v != No {
+				t.Errorf("%s: CanCheckmate(%s) = %s, want no", tc.fen, c, v)
+			}
+			if !cannot && v == No {
+				t.Errorf("%s: CanCheckmate(%s) = no, but the material allows a mate", tc.fen, c)
+			}
+		}
+	}
+}
+
+func TestCanCheckmateVerdicts(t *testing.T) {
+	tests := []struct {
+		name         string
+		fen          string
+		white, black Verdict
+	}{
+		{"start", StartFEN, Yes, Yes},
+		{"K+P vs K", "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", Yes, No},
+		{"K+P vs K, rook pawn", "7k/8/8/8/8/8/P7/K7 b - - 0 1", Yes, No},
+		{"K+Q vs K", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1", Yes, No},
+		{"K+R vs K", "8/8/8/4k3/8/8/8/4K2R b - - 0 1", Yes, No},
+		{"K+B+N vs K", "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1", Yes, No},
+		{"K+N+N vs K (a helpmate)", "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", Yes, No},
+		{"K+B+B vs K, both colours", "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", Yes, No},
+		{"K+B+B vs K, one colour", "8/8/8/4k3/8/8/8/2B1K1B1 w - - 0 1", No, No},
+		{"K+N vs K+N", "8/8/8/4k3/8/8/8/4KN1n w - - 0 1", Yes, Yes},
+		{"K+N vs K+P", "8/8/8/4k3/8/8/4p3/4KN2 w - - 0 1", Yes, Yes},
+		{"K+B vs K+P, the pawn promotes", "8/8/8/4k3/8/8/4p3/4KB2 w - - 0 1", Unknown, Yes},
+		{"K+B vs K+B, one colour", "8/8/8/4kb2/8/8/8/4KB2 w - - 0 1", No, No},
+		{"K vs K", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", No, No},
+		{"blocked chain", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1", No, No},
+		{"blocked chain, kings either side", "8/2k5/8/p1p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1", No, No},
+		{"blocked, both kings can take", "8/8/8/1k6/1p6/1P6/8/1K6 w - - 0 1", Yes, Yes},
+		{"chain with a hole", "8/8/1k6/p1p1p3/P1P1P1P1/8/4K3/8 w - - 0 1", Yes, Yes},
+		{"blocked, but the king walks in", "8/8/1k6/p1p5/P1P5/8/4K3/8 w - - 0 1", Yes, Yes},
+		{"blocked, an en passant capture", "8/8/1k6/8/pP6/P7/4K3/8 b - b3 0 1", Yes, Yes},
+		{"bishop blockade (search)", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1", No, No},
+		{"checkmated", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", No, Yes},
+		{"stalemate", "7K/7P/7k/8/6q1/8/8/8 w - - 0 1", No, No},
+		{"K+Q vs K+R", "8/8/2r5/8/4k3/8/2Q2K2/8 b - - 0 1", Yes, Yes},
+		{"K+R+P vs K+R", "4k3/8/2rP4/8/8/8/3K4/7R b - - 0 1", Yes, Yes},
+		{"middlegame", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8", Yes, Yes},
+	}
+	for _, tc := range tests {
+		p := sanFEN(t, tc.fen)
+		for c, want := range map[Color]Verdict{White: tc.white, Black: tc.black} {
+			v, line := Helpmate(&p, c, DefaultMateNodes)
+			if v != want {
+				t.Errorf("%s (%s): CanCheckmate(%s) = %s, want %s", tc.name, tc.fen, c, v, want)
+			}
+			if v == Yes && line != nil {
+				checkHelpmate(t, &p, c, line)
+			}
+		}
+	}
+}
+
+// checkHelpmate replays a witness line and checks that it ends with c mating.
+func checkHelpmate(t *testing.T, p *Position, c Color, line []Move) {
+	t.Helper()
+	q := *p
+	for i, m := range line {
+		if !q.IsLegal(m) {
+			t.Fatalf("%s: witness move %d (%s) is illegal in %s", p.FEN(), i, m, q.FEN())
+		}
+		q = q.Play(m)
+	}
+	if q.Turn() != c^1 || !q.InCheck() || q.HasLegalMove() {
+		t.Fatalf("%s: witness %v does not end with %s mating (%s)", p.FEN(), line, c, q.FEN())
+	}
+}
+
+// bruteHelpmate looks for a mate by c within depth plies, trying every line.
+func bruteHelpmate(p *Position, c Color, depth int) bool {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	if ml.N == 0 {
+		return p.InCheck() && p.Turn() != c
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, m := range ml.Slice() {
+		if child := p.Play(m); bruteHelpmate(&child, c, depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// testRNG is a small deterministic generator (xorshift64).
+type testRNG uint64
+
+func (r *testRNG) next() uint64 {
+	x := uint64(*r)
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	*r = testRNG(x)
+	return x
+}
+
+// randomPosition places the two kings and the pieces (FEN letters, upper case for White)
+// on random squares and returns the position if it is legal.
+func randomPosition(r *testRNG, pieces string, turn Color) (Position, bool) {
+	var board [64]byte
+	for _, c := range []byte("Kk" + pieces) {
+		for tries := 0; ; tries++ {
+			if tries > 200 {
+				return Position{}, false
+			}
+			sq := int(r.next() % 64)
+			if board[sq] != 0 || (c == 'P' || c == 'p') && (sq < 8 || sq >= 56) {
+				continue
+			}
+			board[sq] = c
+			break
+		}
+	}
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for file := 0; file < 8; file++ {
+			c := board[rank*8+file]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				fmt.Fprint(&b, empty)
+				empty = 0
+			}
+			b.WriteByte(c)
+		}
+		if empty > 0 {
+			fmt.Fprint(&b, empty)
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString([]string{" w - - 0 1", " b - - 0 1"}[turn])
+	p, err := ParseFEN(b.String())
+	return p, err == nil
+}
+
+// Soundness on random positions: a "no" is never contradicted by a helpmate that brute
+// force finds, and a "yes" always comes with a witness that replays to a mate.
+func TestCanCheckmateSoundOnRandomPositions(t *testing.T) {
+	rng := testRNG(0x9E3779B97F4A7C15)
+	materials := []string{"", "N", "B", "P", "p", "Nn", "Bb", "Bn", "Np", "Bp", "NN", "BB", "Pp", "Qn", "Rb", "Bq", "Nr", "Pb", "PP", "BNp"}
+	n := 0
+	for _, mat := range materials {
+		for i := 0; i < 12; i++ {
+			p, ok := randomPosition(&rng, mat, Color(i&1))
+			if !ok {
+				continue
+			}
+			n++
+			for c := White; c <= Black; c++ {
+				v, line := Helpmate(&p, c, 4000)
+				switch v {
+				case No:
+					if bruteHelpmate(&p, c, 3) {
+						t.Errorf("%s: CanCheckmate(%s) = no, but a mate in 3 plies exists", p.FEN(), c)
+					}
+				case Yes:
+					if line != nil {
+						checkHelpmate(t, &p, c, line)
+					}
+				}
+			}
+		}
+	}
+	if n < 150 {
+		t.Fatalf("only %d random positions were legal", n)
+	}
+}
+
+// Sound on the positions a real game passes through: never "no" where brute force finds a
+// mate, along a few random games.
+func TestCanCheckmateSoundAlongRandomGames(t *testing.T) {
+	rng := testRNG(12345)
+	for game := 0; game < 6; game++ {
+		p := StartPosition()
+		for ply := 0; ply < 200; ply++ {
+			var ml MoveList
+			p.LegalMoves(&ml)
+			if ml.N == 0 {
+				break
+			}
+			if ply%10 == 9 {
+				for c := White; c <= Black; c++ {
+					v, line := Helpmate(&p, c, 3000)
+					if v == No && bruteHelpmate(&p, c, 2) {
+						t.Errorf("%s: no for %s, but a mate in 2 plies exists", p.FEN(), c)
+					}
+					if v == Yes && line != nil {
+						checkHelpmate(t, &p, c, line)
+					}
+				}
+			}
+			p = p.Play(ml.Moves[int(rng.next()%uint64(ml.N))])
+		}
+	}
+}
+
+// The endgames the issue calls ordinary get a definite answer.
+func TestCanCheckmateOrdinaryEndgamesDecided(t *testing.T) {
+	rng := testRNG(42)
+	for _, mat := range []string{"", "N", "n", "B", "b", "P", "p", "Q", "r", "BN", "NN"} {
+		for i := 0; i < 20; i++ {
+			p, ok := randomPosition(&rng, mat, Color(i&1))
+			if !ok {
+				continue
+			}
+			for c := White; c <= Black; c++ {
+				if v := CanCheckmate(&p, c); v == Unknown {
+					t.Errorf("K%s: %s: CanCheckmate(%s) = unknown", mat, p.FEN(), c)
+				}
+			}
+		}
+	}
+	for _, fen := range blockedChains {
+		p := sanFEN(t, fen)
+		for c := White; c <= Black; c++ {
+			if v := CanCheckmate(&p, c); v != No {
+				t.Errorf("%s: CanCheckmate(%s) = %s, want no", fen, c, v)
+			}
+		}
+	}
+}
+
+var blockedChains = []string{
+	"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1",
+	"8/2k5/8/p1p1p1p1/P1P1P1P1/2K5/8/8 b - - 0 1",
+	"4k3/8/8/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 1",
+	"8/8/3k4/1p2p2p/pP1pP1pP/P2P2P1/4K3/8 w - - 0 1",
+	"8/3k4/8/p1p2p2/PpPp1Pp1/1P1P2P1/5K2/8 w - - 0 1",
+}
+
+// benchmarkPositions are the positions BenchmarkCanCheckmate times: ordinary endgames,
+// blockades, heavier endgames and middlegames.
+var benchmarkPositions = append([]string{
+	"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+	"8/8/8/4k3/8/8/4P3/4K3 b - - 0 1",
+	"7k/8/8/8/8/8/P7/K7 b - - 0 1",
+	"8/8/4k3/8/8/2K5/1P6/8 w - - 0 1",
+	"8/8/8/4k3/8/8/8/4KN2 w - - 0 1",
+	"8/8/8/4k3/8/8/8/4KB2 b - - 0 1",
+	"8/8/8/4k3/8/8/8/4K2Q w - - 0 1",
+	"8/8/8/4k3/8/8/8/4K2R b - - 0 1",
+	"8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1",
+	"8/8/8/4k3/8/8/8/3NKN2 w - - 0 1",
+	"8/8/8/4kb2/8/8/8/4KB2 w - - 0 1",
+	"8/8/8/4k3/8/8/8/4KN1n w - - 0 1",
+	"8/8/8/4k3/8/8/4p3/4KN2 w - - 0 1",
+	"8/8/2r5/8/4k3/8/2Q2K2/8 b - - 0 1",
+	"4k3/8/2rP4/8/8/8/3K4/7R b - - 0 1",
+	"8/5pk1/6p1/7p/7P/6P1/5PK1/8 w - - 0 1",
+	"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1",
+	StartFEN,
+	"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+}, blockedChains...)
+
+// BenchmarkCanCheckmate times CanCheckmate for both colours over benchmarkPositions and
+// reports the 99th percentile of one call in milliseconds (p99-ms) and the share of
+// answers that were unknown.
+func BenchmarkCanCheckmate(b *testing.B) {
+	var pos []Position
+	for _, fen := range benchmarkPositions {
+		pos = append(pos, sanFEN(b, fen))
+	}
+	times := make([]time.Duration, 0, b.N)
+	unknown := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &pos[(i/2)%len(pos)]
+		start := time.Now()
+		if CanCheckmate(p, Color(i&1)) == Unknown {
+			unknown++
+		}
+		times = append(times, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	p99 := times[int(math.Ceil(0.99*float64(len(times))))-1]
+	b.ReportMetric(float64(p99)/float64(time.Millisecond), "p99-ms")
+	b.ReportMetric(float64(unknown)/float64(b.N), "unknown/op")
+}
+
+// BenchmarkCanCheckmateHard is the same over endgames whose helpmates need the loser's own
+// pieces as blockers (minor piece against minor piece or pawn): the search may run out of
+// budget there, so this shows the cost of an Unknown.
+func BenchmarkCanCheckmateHard(b *testing.B) {
+	var pos []Position
+	for _, fen := range []string{
+		"8/8/8/5B2/1k6/8/3n3K/8 b - - 0 1",
+		"B4K2/8/8/8/8/3n4/1k6/8 b - - 0 1",
+		"7K/8/8/1B6/8/8/5p2/k7 b - - 0 1",
+		"3N4/K5k1/8/8/8/8/7b/8 w - - 0 1",
+		"8/4b3/4B3/8/8/8/2k5/K7 w - - 0 1",
+	} {
+		pos = append(pos, sanFEN(b, fen))
+	}
+	times := make([]time.Duration, 0, b.N)
+	unknown := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &pos[(i/2)%len(pos)]
+		start := time.Now()
+		if CanCheckmate(p, Color(i&1)) == Unknown {
+			unknown++
+		}
+		times = append(times, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	p99 := times[int(math.Ceil(0.99*float64(len(times))))-1]
+	b.ReportMetric(float64(p99)/float64(time.Millisecond), "p99-ms")
+	b.ReportMetric(float64(unknown)/float64(b.N), "unknown/op")
+}
