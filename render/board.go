@@ -35,7 +35,11 @@ func (s *boardSet) drawBoard(dst *image.Paletted, top int, pos *chesscore.Positi
 		return err
 	}
 	n := 8 * s.sq
-	copy(dst.Pix[top*dst.Stride:(top+n)*dst.Stride], bases[plainSquare].Pix)
+	base := bases[plainSquare]
+	for row := 0; row < n; row++ {
+		d := dst.PixOffset(0, top+row)
+		copy(dst.Pix[d:d+n], base.Pix[row*n:(row+1)*n])
+	}
 	kinds := squareKinds(pos, opt.LastMove, opt.NoCheck)
 	board := pos.Board()
 	for sq := chesscore.A1; sq <= chesscore.H8; sq++ {

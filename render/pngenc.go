@@ -14,6 +14,7 @@ import (
 	"hash/adler32"
 	"hash/crc32"
 	"image"
+	"image/color"
 	"io"
 	"math/bits"
 	"slices"
@@ -79,19 +80,40 @@ var pngCoders = sync.Pool{New: func() any { return new(pngCoder) }}
 // writePalettedPNG encodes img as an 8-bit paletted PNG.
 func writePalettedPNG(w io.Writer, img *image.Paletted) error {
 	b := img.Bounds()
-	width, height := b.Dx(), b.Dy()
-	if width == 0 || height == 0 || len(img.Palette) == 0 || len(img.Palette) > 256 {
-		return fmt.Errorf("encode png: %dx%d image with %d colours", width, height, len(img.Palette))
+	if err := checkPNG(b.Dx(), b.Dy(), img.Palette); err != nil {
+		return err
 	}
 	c := pngCoders.Get().(*pngCoder)
 	defer pngCoders.Put(c)
+	dst := c.canvas(b.Dx(), b.Dy(), img.Palette)
+	for y := 0; y < b.Dy(); y++ {
+		copy(dst.Pix[dst.PixOffset(0, y):dst.PixOffset(0, y)+b.Dx()], img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):])
+	}
+	return c.encode(w, dst)
+}
+
+func checkPNG(width, height int, pal color.Palette) error {
+	if width == 0 || height == 0 || len(pal) == 0 || len(pal) > 256 {
+		return fmt.Errorf("encode png: %dx%d image with %d colours", width, height, len(pal))
+	}
+	return nil
+}
+
+// canvas returns a paletted image whose rows are the coder's scanlines, so that a
+// picture drawn into it is encoded without another copy.
+func (c *pngCoder) canvas(width, height int, pal color.Palette) *image.Paletted {
 	stride := width + 1
 	c.raw = slices.Grow(c.raw[:0], stride*height)[:stride*height]
 	for y := 0; y < height; y++ {
-		c.raw[y*stride] = 0
-		copy(c.raw[y*stride+1:(y+1)*stride], img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y):])
+		c.raw[y*stride] = 0 // filter: none
 	}
+	return &image.Paletted{Pix: c.raw[1:], Stride: stride, Rect: image.Rect(0, 0, width, height), Palette: pal}
+}
 
+// encode writes the picture in the coder's scanlines (see canvas) as a PNG.
+func (c *pngCoder) encode(w io.Writer, img *image.Paletted) error {
+	width, height := img.Rect.Dx(), img.Rect.Dy()
+	stride := width + 1
 	c.out = append(c.out[:0], "\x89PNG\r\n\x1a\n"...)
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
@@ -162,6 +184,8 @@ func (c *pngCoder) deflate(stride int) {
 	c.tokens = c.tokens[:0]
 	var litFreq [numLitLen]int
 	var distFreq [numDist]int
+	// Only two distances occur: 1 (a run) and stride (the row above).
+	upSym, upExtra, upBase := distCode(stride)
 	for i := 0; i < n; {
 		limit := min(maxMatch, n-i)
 		best, dist := 0, 0
@@ -176,8 +200,11 @@ func (c *pngCoder) deflate(stride int) {
 		if best >= minMatch {
 			c.tokens = append(c.tokens, matchFlag|uint32(dist)<<9|uint32(best))
 			litFreq[lenSym[best]]++
-			sym, _, _ := distCode(dist)
-			distFreq[sym]++
+			if dist == 1 {
+				distFreq[0]++
+			} else {
+				distFreq[upSym]++
+			}
 			i += best
 			continue
 		}
@@ -206,10 +233,13 @@ func (c *pngCoder) deflate(stride int) {
 		if e := lenExtra[l]; e > 0 {
 			c.bits(uint64(l-int(lenBase[l])), uint(e))
 		}
-		ds, de, db := distCode(d)
-		c.bits(uint64(distCodes[ds]), uint(distLen[ds]))
-		if de > 0 {
-			c.bits(uint64(d-db), uint(de))
+		if d == 1 {
+			c.bits(uint64(distCodes[0]), uint(distLen[0]))
+			continue
+		}
+		c.bits(uint64(distCodes[upSym]), uint(distLen[upSym]))
+		if upExtra > 0 {
+			c.bits(uint64(d-upBase), uint(upExtra))
 		}
 	}
 	c.bits(uint64(litCodes[endOfBlock]), uint(litLen[endOfBlock]))

@@ -152,15 +152,10 @@ func Image(pos *chesscore.Position, opt BoardOptions) (image.Image, error) {
 
 func (b *board) draw(pos *chesscore.Position) (image.Image, error) {
 	img := image.NewPaletted(image.Rect(0, 0, b.side, b.height()), b.set.pal.colors)
-	if err := b.set.drawBoard(img, b.barH, pos, b.opt); err != nil {
+	if err := b.drawPaletted(img, pos); err != nil {
 		return nil, err
 	}
-	if b.barH > 0 {
-		if err := b.drawBars(img, pos); err != nil {
-			return nil, err
-		}
-	}
-	if len(b.opt.Arrows) == 0 && len(b.opt.Marks) == 0 {
+	if !b.annotated() {
 		return img, nil
 	}
 	rgba := toRGBA(img)
@@ -168,13 +163,41 @@ func (b *board) draw(pos *chesscore.Position) (image.Image, error) {
 	return rgba, nil
 }
 
-// PNG draws the position and writes it to w as a PNG.
+// annotated reports whether arrows or marks make the picture full colour.
+func (b *board) annotated() bool { return len(b.opt.Arrows) > 0 || len(b.opt.Marks) > 0 }
+
+// drawPaletted draws the board and the player bars into img.
+func (b *board) drawPaletted(img *image.Paletted, pos *chesscore.Position) error {
+	if err := b.set.drawBoard(img, b.barH, pos, b.opt); err != nil {
+		return err
+	}
+	if b.barH > 0 {
+		return b.drawBars(img, pos)
+	}
+	return nil
+}
+
+// PNG draws the position and writes it to w as a PNG. A paletted picture is drawn
+// straight into the encoder's buffer.
 func PNG(w io.Writer, pos *chesscore.Position, opt BoardOptions) error {
-	img, err := Image(pos, opt)
+	b, err := prepare(&opt)
 	if err != nil {
 		return err
 	}
-	return encodePNG(w, img)
+	if b.annotated() {
+		img, err := b.draw(pos)
+		if err != nil {
+			return err
+		}
+		return encodePNG(w, img)
+	}
+	c := pngCoders.Get().(*pngCoder)
+	defer pngCoders.Put(c)
+	img := c.canvas(b.side, b.height(), b.set.pal.colors)
+	if err := b.drawPaletted(img, pos); err != nil {
+		return err
+	}
+	return c.encode(w, img)
 }
 
 // encoder writes PNGs at the fastest level, reusing its compression buffers.
