@@ -1,12 +1,18 @@
 // Package render draws Gambit's pictures: board PNGs, game GIFs, rating charts and
 // leaderboard cards.
 //
-// Boards are fast because nothing is drawn per call: each theme and size is rendered
-// once into palette-indexed square tiles (the pieces are Gambit's own vector artwork,
-// see pieces.go), and a board is the cached empty board with the tiles of its pieces
-// copied in, encoded as a paletted PNG at the fastest compression level. Player bars
-// are drawn per call and quantised to the same palette; arrows and marks switch the
-// picture to full colour. Everything here is safe for concurrent use.
+// Boards are fast because almost nothing is drawn per call. Each theme and size is
+// rendered once, lazily, into palette-indexed square tiles (cache.go): the pieces are
+// Gambit's own vector artwork (pieces.go) and the palette holds the theme's colours
+// with blend ramps between every pair that meets at an edge (palette.go), so
+// antialiasing survives quantisation. A board is the cached empty board with the tiles
+// of its pieces copied in (board.go), written straight into the scanlines of a PNG coder
+// made for boards (pngenc.go: it only looks for runs and for the row above). Player
+// bars are drawn per call and quantised to the same palette; arrows and marks make the
+// picture full colour. A replay GIF (gif.go) sends only the squares that changed after
+// the first frame, coded by an LZW coder that matches runs in one step (lzw.go).
+//
+// Everything here is safe for concurrent use.
 package render
 
 import (
