@@ -40,7 +40,7 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 const DefaultMateNodes = 20000
 
 // quickDeadNodes is the budget of the search Game runs after a move into a pawn blockade.
-const quickDeadNodes = DefaultMateNodes
+const quickDeadNodes = 5000
 
 // CanCheckmate reports whether colour c can checkmate the opponent's king by some series
 // of legal moves from p, the opponent co-operating (a helpmate), within DefaultMateNodes.

@@ -18,8 +18,9 @@ import (
 // PGNGame is one game of a PGN file: its tags, the game itself, and what the movetext
 // said about the moves.
 type PGNGame struct {
-	// Tags holds every tag pair except the ones the Game itself determines: Result,
-	// Termination, SetUp and FEN.
+	// Tags holds every tag pair except the ones the Game itself determines (Result,
+	// Termination, SetUp and FEN) and the Seven Tag Roster's placeholders for unknown
+	// values ("?", "????.??.??"), which mean the same as no tag.
 	Tags map[string]string
 	// Game is the main line, replayed: start position, moves and outcome.
 	Game *Game
@@ -276,6 +277,11 @@ func (r *PGNReader) read() (*PGNGame, error) {
 	for _, k := range [...]string{"Result", "Termination", "SetUp", "FEN"} {
 		delete(pg.Tags, k)
 	}
+	for _, st := range sevenTags {
+		if v, ok := pg.Tags[st.name]; ok && v == st.unknown {
+			delete(pg.Tags, st.name) // "?" means unknown, as no tag does
+		}
+	}
 	return pg, nil
 }
 
@@ -376,7 +382,7 @@ func (r *PGNReader) parseLine(pg *PGNGame, vr *PGNVariation, pos Position, depth
 				return t, err
 			}
 			r.lex.drop() // the ")"
-			if !r.SkipVariations {
+			if !r.SkipVariations && (len(v.Moves) > 0 || v.Comment != "") { // "()" says nothing
 				mv := &(*moves)[len(*moves)-1]
 				mv.Variations = append(mv.Variations, v)
 			}
@@ -562,13 +568,13 @@ func parseClock(s string) (time.Duration, bool) {
 	}
 	h, err1 := strconv.ParseUint(parts[0], 10, 32)
 	m, err2 := strconv.ParseUint(parts[1], 10, 8)
-	secs, frac, _ := strings.Cut(parts[2], ".")
+	secs, frac, dot := strings.Cut(parts[2], ".")
 	sec, err3 := strconv.ParseUint(secs, 10, 8)
 	if err1 != nil || err2 != nil || err3 != nil || m > 59 || sec > 59 || len(parts[1]) != 2 || len(secs) != 2 || h > 1_000_000 {
 		return 0, false
 	}
 	d := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second
-	if frac != "" {
+	if dot {
 		if len(frac) > 9 || !allDigits(frac) {
 			return 0, false
 		}
@@ -640,7 +646,7 @@ func WritePGN(w io.Writer, pg *PGNGame) error {
 		if st.name == "Result" {
 			v, ok = g.outcome.Result.String(), true
 		}
-		if !ok || v == "" {
+		if !ok {
 			v = st.unknown
 		}
 		if err := tag(st.name, v); err != nil {
@@ -692,7 +698,7 @@ func WritePGN(w io.Writer, pg *PGNGame) error {
 	if err := mw.writeLine(moves, g.start.turn, int(g.start.fullmove)); err != nil {
 		return err
 	}
-	mw.word(g.outcome.Result.String(), false)
+	mw.word(g.outcome.Result.String())
 	b.WriteString(mw.finish())
 	b.WriteString("\n\n")
 	_, err := io.WriteString(w, b.String())
@@ -701,15 +707,18 @@ func WritePGN(w io.Writer, pg *PGNGame) error {
 
 // movetextWriter lays out movetext words in lines of at most pgnLineWidth characters.
 type movetextWriter struct {
-	out  strings.Builder
-	col  int  // length of the current line
-	glue bool // the next word joins the previous one without a space (after "(")
+	out    strings.Builder
+	col    int    // length of the current line
+	prefix string // opening parentheses waiting for the next word
 }
 
-func (mw *movetextWriter) word(s string, glueNext bool) {
+// openParen makes the next word start with "(".
+func (mw *movetextWriter) openParen() { mw.prefix += "(" }
+
+func (mw *movetextWriter) word(s string) {
+	s, mw.prefix = mw.prefix+s, ""
 	switch {
 	case mw.col == 0:
-	case mw.glue:
 	case mw.col+1+len(s) > pgnLineWidth:
 		mw.out.WriteByte('\n')
 		mw.col = 0
@@ -719,7 +728,6 @@ func (mw *movetextWriter) word(s string, glueNext bool) {
 	}
 	mw.out.WriteString(s)
 	mw.col += len(s)
-	mw.glue = glueNext
 }
 
 // closeParen appends ")" to the last word (or starts a line with it, if the line is full).
@@ -730,30 +738,31 @@ func (mw *movetextWriter) closeParen() {
 	}
 	mw.out.WriteByte(')')
 	mw.col++
-	mw.glue = false
 }
 
 func (mw *movetextWriter) finish() string { return mw.out.String() }
 
-// comment writes {text} (with a clock command when clock >= 0 and withClock).
+// comment writes {text}, after a [%clk] command when withClock.
 func (mw *movetextWriter) comment(text string, withClock bool, clock time.Duration) error {
 	if strings.ContainsRune(text, '}') {
 		return fmt.Errorf("write pgn: comment %q contains }, which PGN comments cannot hold", text)
 	}
-	words := strings.Fields(text)
+	var words []string
 	if withClock {
+		// The clock goes first: a reader takes the first [%clk] of a comment.
 		if clock < 0 {
 			return fmt.Errorf("write pgn: negative clock %v", clock)
 		}
 		words = append(words, "[%clk", formatClock(clock)+"]")
 	}
+	words = append(words, strings.Fields(text)...)
 	if len(words) == 0 {
 		return nil
 	}
 	words[0] = "{" + words[0]
 	words[len(words)-1] += "}"
 	for _, w := range words {
-		mw.word(w, false)
+		mw.word(w)
 	}
 	return nil
 }
@@ -769,14 +778,14 @@ func (mw *movetextWriter) writeLine(moves []PGNMove, turn Color, num int) error 
 		}
 		switch {
 		case turn == White:
-			mw.word(strconv.Itoa(num)+".", false)
+			mw.word(strconv.Itoa(num) + ".")
 		case needNumber:
-			mw.word(strconv.Itoa(num)+"...", false)
+			mw.word(strconv.Itoa(num) + "...")
 		}
-		mw.word(mv.SAN, false)
+		mw.word(mv.SAN)
 		needNumber = false
 		for _, n := range mv.NAGs {
-			mw.word("$"+strconv.Itoa(int(n)), false)
+			mw.word("$" + strconv.Itoa(int(n)))
 		}
 		if mv.Comment != "" || mv.HasClock {
 			if err := mw.comment(mv.Comment, mv.HasClock, mv.Clock); err != nil {
@@ -785,7 +794,7 @@ func (mw *movetextWriter) writeLine(moves []PGNMove, turn Color, num int) error 
 			needNumber = true
 		}
 		for _, v := range mv.Variations {
-			mw.word("(", true)
+			mw.openParen()
 			if err := mw.comment(v.Comment, false, 0); err != nil {
 				return err
 			}
@@ -1019,9 +1028,10 @@ func (l *pgnLexer) scanString(t token) (token, error) {
 			t.kind, t.text = tString, b.String()
 			return t, nil
 		case '\\':
+			line, col := l.line, l.col-1
 			n, err := l.readByte()
 			if err != nil || (n != '\\' && n != '"') {
-				return t, &lexError{l.line, l.col - 1, `in a string, \ must be followed by \ or "`}
+				return t, &lexError{line, col, `in a string, \ must be followed by \ or "`}
 			}
 			c = n
 		}
