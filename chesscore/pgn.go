@@ -381,8 +381,9 @@ func (r *PGNReader) parseLine(pg *PGNGame, vr *PGNVariation, pos Position, depth
 			if _, err := r.parseLine(pg, &v, before, depth+1); err != nil {
 				return t, err
 			}
-			r.lex.drop()                                                    // the ")"
-			if !r.SkipVariations && (len(v.Moves) > 0 || v.Comment != "") { // "()" says nothing
+			r.lex.drop() // the ")"
+			// An empty "()" says nothing and is dropped.
+			if !r.SkipVariations && (len(v.Moves) > 0 || v.Comment != "") {
 				mv := &(*moves)[len(*moves)-1]
 				mv.Variations = append(mv.Variations, v)
 			}
