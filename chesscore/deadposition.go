@@ -39,8 +39,12 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 // helpmate search may generate before it answers Unknown.
 const DefaultMateNodes = 20000
 
-// quickDeadNodes is the budget of the search Game runs after a move into a pawn blockade.
-const quickDeadNodes = 5000
+// Budgets of the searches Game runs after a move (see quickDead): into a pawn blockade,
+// and into a position with little material and few replies.
+const (
+	quickDeadNodes  = 5000
+	forcedDeadNodes = 300
+)
 
 // CanCheckmate reports whether colour c can checkmate the opponent's king by some series
 // of legal moves from p, the opponent co-operating (a helpmate), within DefaultMateNodes.
@@ -118,14 +122,18 @@ func staticVerdict(p *Position, c Color) (Verdict, bool) {
 	return Unknown, false
 }
 
-// quickDead is the dead-position test run after every move of a Game: the static proofs,
-// and a search only where the position looks like a blockade the proofs do not settle (no
-// queens, rooks or knights, and every pawn stuck behind another). It costs nanoseconds in
-// ordinary positions.
-func quickDead(p *Position) bool {
+// quickDead is the dead-position test run after every move of a Game (replies is the
+// number of legal moves of the side to move). Besides the static proofs, it searches
+// where a dead position the proofs miss is plausible: a blockade (no queens, rooks or
+// knights, every pawn stuck behind another), or little material with few replies (a
+// forced capture into a bare ending). It costs nanoseconds in ordinary positions.
+func quickDead(p *Position, replies int) bool {
 	if (cannotMateByMaterial(p, White) || blockadeCannotMate(p, White)) &&
 		(cannotMateByMaterial(p, Black) || blockadeCannotMate(p, Black)) {
 		return true
+	}
+	if replies <= 4 && (p.byType[0]&^p.byType[King]).Count() <= 4 {
+		return deadWithin(p, forcedDeadNodes)
 	}
 	if p.byType[Queen]|p.byType[Rook]|p.byType[Knight] != 0 || p.byType[Pawn] == 0 {
 		return false

@@ -159,9 +159,9 @@ func (g *Game) play(m Move, ml *MoveList) {
 	var buf [8]byte
 	b := g.pos.appendSANBody(buf[:0], m, ml)
 	child := g.pos.Play(m)
-	mobile := child.CountLegalMoves() > 0
+	replies := child.CountLegalMoves()
 	if child.InCheck() {
-		if mobile {
+		if replies > 0 {
 			b = append(b, '+')
 		} else {
 			b = append(b, '#')
@@ -171,25 +171,26 @@ func (g *Game) play(m Move, ml *MoveList) {
 	g.pos = child
 	g.moves = append(g.moves, m)
 	g.san = append(g.san, string(b))
-	g.outcome = g.outcomeAfterMove(mobile)
+	g.outcome = g.outcomeAfterMove(replies)
 }
 
 // automaticOutcome is the outcome the position alone decides.
 func (g *Game) automaticOutcome() Outcome {
-	return g.outcomeAfterMove(g.pos.HasLegalMove())
+	return g.outcomeAfterMove(g.pos.CountLegalMoves())
 }
 
 // outcomeAfterMove applies the Laws that end a game without a claim: checkmate and
-// stalemate, a dead position, fivefold repetition, seventy-five moves. A checkmate on the
+// stalemate, a dead position, fivefold repetition, seventy-five moves. replies is the
+// number of legal moves of the side to move. A checkmate on the
 // move that completes the fivefold repetition or the seventy-five moves stands (9.6).
-func (g *Game) outcomeAfterMove(mobile bool) Outcome {
+func (g *Game) outcomeAfterMove(replies int) Outcome {
 	p := &g.pos
 	switch {
-	case !mobile && p.InCheck():
+	case replies == 0 && p.InCheck():
 		return Outcome{WinFor(p.turn ^ 1), Checkmate}
-	case !mobile:
+	case replies == 0:
 		return Outcome{Draw, Stalemate}
-	case quickDead(p):
+	case quickDead(p, replies):
 		return Outcome{Draw, DeadPosition}
 	case g.occurrences(p, len(g.history)) >= 5:
 		return Outcome{Draw, FivefoldRepetition}

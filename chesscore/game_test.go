@@ -284,7 +284,10 @@ func TestDeadPositionEndsTheGame(t *testing.T) {
 		{"4k3/8/8/8/8/8/3n4/3NK3 w - - 0 1", "Kxd2"},                               // K+N vs K
 		{"4k3/8/8/2b5/8/8/3r4/2B1K3 w - - 0 1", "Kxd2"},                            // bishops on one colour
 		{"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/7r w - - 0 1", "Kf2 Rh2+ Kg3 Rh3+ Kxh3"}, // blockade
-		{"4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", "Kxe2"},                                // K vs K
+		// The only legal move takes the queen: dead already (any series of legal moves
+		// leads to K vs K), before the capture is played.
+		{"4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", ""},
+		{"7k/8/8/8/8/8/6r1/7K w - - 0 1", ""},
 		// A blockade with a bishop that can neither take a pawn nor mate alone: proven by
 		// seeing every reachable position.
 		{"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1", ""},

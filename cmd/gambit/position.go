@@ -86,8 +86,13 @@ func report(g *chesscore.Game) positionReport {
 			"black": chesscore.CanCheckmate(&pos, chesscore.Black).String(),
 		},
 	}
+	over := g.Over()
 	if name, ok := statusNames[g.Outcome().Termination]; ok {
 		out.Status = name
+	} else if !over && out.CanCheckmate["white"] == "no" && out.CanCheckmate["black"] == "no" {
+		// The full search proved what the game's quick test after each move did not try:
+		// neither side can mate, so the game is drawn (FIDE 5.2.2).
+		out.Status, out.Result, over = "dead_position", chesscore.Draw.String(), true
 	}
 	var ml chesscore.MoveList
 	pos.LegalMoves(&ml)
@@ -95,6 +100,9 @@ func report(g *chesscore.Game) positionReport {
 		out.LegalMoves = append(out.LegalMoves, legalMove{UCI: m.UCI(), SAN: pos.SAN(m)})
 	}
 	sort.Slice(out.LegalMoves, func(i, j int) bool { return out.LegalMoves[i].UCI < out.LegalMoves[j].UCI })
+	if over {
+		return out
+	}
 	var threefold, fifty bool
 	for _, c := range g.Claimable() {
 		threefold = threefold || c.Termination == chesscore.ThreefoldRepetition
