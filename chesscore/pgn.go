@@ -98,7 +98,11 @@ type PGNReader struct {
 
 // NewPGNReader returns a reader of the PGN text in r.
 func NewPGNReader(r io.Reader) *PGNReader {
-	return &PGNReader{lex: pgnLexer{r: bufio.NewReader(r), line: 1, col: 1}}
+	br := bufio.NewReader(r)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\xef\xbb\xbf" {
+		br.Discard(3) // a UTF-8 byte order mark, as some editors write
+	}
+	return &PGNReader{lex: pgnLexer{r: br, line: 1, col: 1}}
 }
 
 // ReadPGN reads every game of r. On an error it returns the games read before it.

@@ -330,6 +330,9 @@ func TestReadPGNErrors(t *testing.T) {
 	if !errors.As(err, &me) || !errors.Is(err, ErrIllegalMove) {
 		t.Errorf("bad move error %v does not unwrap to a *MoveError", err)
 	}
+	if g, err := ParsePGN("\xef\xbb\xbf[Event \"bom\"]\n\n1. e4 *"); err != nil || g.Tags["Event"] != "bom" {
+		t.Errorf("a byte order mark: %v", err)
+	}
 	if _, err := ParsePGN("   \n% nothing\n"); err == nil {
 		t.Error("ParsePGN of an empty text succeeded")
 	}

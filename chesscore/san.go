@@ -616,6 +616,16 @@ func (p *Position) explainNoMove(input string, t sanText, pt PieceType, ml *Move
 	if len(alt) == 0 {
 		what = "piece"
 	}
+	if pt != Pawn || t.fromRank >= 0 {
+		switch {
+		case t.fromFile >= 0 && t.fromRank >= 0:
+			what += " on " + MakeSquare(t.fromFile, t.fromRank).String()
+		case t.fromFile >= 0:
+			what += " on the " + string(rune('a'+t.fromFile)) + "-file"
+		case t.fromRank >= 0:
+			what += " on rank " + string(rune('1'+t.fromRank))
+		}
+	}
 	reason := "no " + what + " can move to " + to.String()
 	if len(alt) > 0 && len(alt) <= 4 {
 		reason += " (legal here: " + orList(alt) + ")"

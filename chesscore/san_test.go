@@ -182,6 +182,8 @@ func TestParseSANErrors(t *testing.T) {
 		{StartFEN, "Qh5", ErrIllegalMove, "no piece can move to h5"},
 		{"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Rb8", ErrIllegalMove, "no piece can move to b8"},
 		{"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Re2", ErrIllegalMove, "no rook can move to e2 (legal here: Ke2)"},
+		{"4k3/8/8/8/8/5N2/8/RN2K2R w - - 0 1", "Ncd2", ErrIllegalMove, "no knight on the c-file can move to d2 (legal here: Kd2, Nbd2 or Nfd2)"},
+		{"4k3/8/8/8/8/5N2/8/RN2K2R w - - 0 1", "N2d2", ErrIllegalMove, "no knight on rank 2 can move to d2"},
 		// Ambiguity, with the choices spelled out.
 		{"4k3/8/8/8/8/5N2/8/RN2K2R w - - 0 1", "Nd2", ErrAmbiguousMove, "ambiguous: Nbd2 or Nfd2"},
 		{"r3k3/8/8/8/8/8/4K3/R6R w - - 0 1", "Rd1", ErrAmbiguousMove, "ambiguous: Rad1 or Rhd1"},
