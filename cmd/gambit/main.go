@@ -21,7 +21,9 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"perft": {"count the leaves of the legal move tree (move generator check)", runPerft},
+		"perft":  {"count the leaves of the legal move tree (move generator check)", runPerft},
+		"rating": {"rating calculators: fide, fide-initial, glicko2 (JSON out)", runRating},
+		"render": {"draw a position as a PNG, or a game replay as a GIF", runRender},
 	}
 }
 
