@@ -82,9 +82,9 @@ func TestPerftMakesEveryMove(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := uint64(2_000_000)
+		limit := uint64(300_000)
 		if testing.Short() || raceEnabled {
-			limit = 100_000
+			limit = 10_000
 		}
 		depth, want := 0, uint64(0)
 		for d, n := range c.counts {

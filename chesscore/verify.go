@@ -35,7 +35,9 @@ func (p *Position) Verify() error {
 		legal := false
 		ksq := p.KingSquare(p.turn)
 		for b := pawnAttacks[p.turn^1][p.ep] & p.Pieces(p.turn, Pawn); b != 0; {
-			legal = legal || p.epLegal(b.PopFirst(), p.ep, ksq)
+			if p.epLegal(b.PopFirst(), p.ep, ksq) {
+				legal = true
+			}
 		}
 		if !legal {
 			return fmt.Errorf("en passant square %s set but no en passant capture is legal", p.ep)
