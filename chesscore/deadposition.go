@@ -39,12 +39,9 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 // helpmate search may generate before it answers Unknown.
 const DefaultMateNodes = 20000
 
-// Budgets of the searches Game runs after a move (see quickDead): into a pawn blockade,
-// and into a position with little material and few replies.
-const (
-	quickDeadNodes  = 5000
-	forcedDeadNodes = 300
-)
+// quickDeadNodes is the budget of the search Game runs after a move into a pawn blockade
+// the static proofs do not settle (see quickDead).
+const quickDeadNodes = 5000
 
 // CanCheckmate reports whether colour c can checkmate the opponent's king by some series
 // of legal moves from p, the opponent co-operating (a helpmate), within DefaultMateNodes.
@@ -123,17 +120,17 @@ func staticVerdict(p *Position, c Color) (Verdict, bool) {
 }
 
 // quickDead is the dead-position test run after every move of a Game (replies is the
-// number of legal moves of the side to move). Besides the static proofs, it searches
-// where a dead position the proofs miss is plausible: a blockade (no queens, rooks or
-// knights, every pawn stuck behind another), or little material with few replies (a
-// forced capture into a bare ending). It costs nanoseconds in ordinary positions.
+// number of legal moves of the side to move): the static proofs; with little material
+// and few replies, the same proofs one move ahead (a forced capture of the last piece
+// that could mate); and a search in a pawn blockade the proofs do not settle (no queens,
+// rooks or knights, every pawn stuck behind another). It costs nanoseconds in ordinary
+// positions.
 func quickDead(p *Position, replies int) bool {
-	if (cannotMateByMaterial(p, White) || blockadeCannotMate(p, White)) &&
-		(cannotMateByMaterial(p, Black) || blockadeCannotMate(p, Black)) {
+	if staticDead(p) {
 		return true
 	}
-	if replies <= 4 && (p.byType[0]&^p.byType[King]).Count() <= 4 {
-		return deadWithin(p, forcedDeadNodes)
+	if replies <= 4 && (p.byType[0]&^p.byType[King]).Count() <= 4 && everyReplyDead(p) {
+		return true
 	}
 	if p.byType[Queen]|p.byType[Rook]|p.byType[Knight] != 0 || p.byType[Pawn] == 0 {
 		return false
@@ -144,6 +141,33 @@ func quickDead(p *Position, replies int) bool {
 		return false // some pawn can advance
 	}
 	return deadWithin(p, quickDeadNodes)
+}
+
+// staticDead reports a position the static proofs show dead for both sides.
+func staticDead(p *Position) bool {
+	return (cannotMateByMaterial(p, White) || blockadeCannotMate(p, White)) &&
+		(cannotMateByMaterial(p, Black) || blockadeCannotMate(p, Black))
+}
+
+// everyReplyDead reports that every legal move from p (which must have one) leads to a
+// stalemate or to a position the static proofs show dead: then p is dead too, as in a
+// forced capture of the last piece that could mate.
+func everyReplyDead(p *Position) bool {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	for _, m := range ml.Moves[:ml.N] {
+		child := p.Play(m)
+		if !child.HasLegalMove() {
+			if child.InCheck() {
+				return false // a mate
+			}
+			continue // stalemate
+		}
+		if !staticDead(&child) {
+			return false
+		}
+	}
+	return ml.N > 0
 }
 
 // Square colours.

@@ -182,7 +182,7 @@ func (r *PGNReader) resync() {
 			if prev == tLBracket {
 				break // a tag name
 			}
-			if _, err := ParseResult(t.text); err == nil && depth <= 0 {
+			if isResultText(t.text) && depth <= 0 {
 				r.lex.drop()
 				return
 			}
@@ -400,7 +400,7 @@ func (r *PGNReader) parseLine(pg *PGNGame, vr *PGNVariation, pos Position, depth
 		}
 		// A symbol: a result, a move number, a glyph or a move.
 		text := t.text
-		if _, err := ParseResult(text); err == nil {
+		if isResultText(text) {
 			if !main {
 				return t, r.errAt(t, "result %s inside a variation: want ) first", text)
 			}
@@ -449,6 +449,15 @@ func (r *PGNReader) parseLine(pg *PGNGame, vr *PGNVariation, pos Position, depth
 		}
 		*moves = append(*moves, mv)
 	}
+}
+
+// isResultText reports a game termination marker.
+func isResultText(s string) bool {
+	switch s {
+	case "*", "1-0", "0-1", "1/2-1/2", "½-½":
+		return true
+	}
+	return false
 }
 
 func allDigits(s string) bool {
@@ -875,28 +884,29 @@ func (e *lexError) Error() string { return e.msg }
 type pgnLexer struct {
 	r         *bufio.Reader
 	line, col int // of the next byte
-	peeked    *token
+	peeked    token
+	hasPeeked bool
 }
 
 func (l *pgnLexer) peek() (token, error) {
-	if l.peeked != nil {
-		return *l.peeked, nil
+	if l.hasPeeked {
+		return l.peeked, nil
 	}
 	t, err := l.scan()
 	if err != nil {
 		return t, err
 	}
-	l.peeked = &t
+	l.peeked, l.hasPeeked = t, true
 	return t, nil
 }
 
 func (l *pgnLexer) next() (token, error) {
 	t, err := l.peek()
-	l.peeked = nil
+	l.hasPeeked = false
 	return t, err
 }
 
-func (l *pgnLexer) drop() { l.peeked = nil }
+func (l *pgnLexer) drop() { l.hasPeeked = false }
 
 func (l *pgnLexer) readByte() (byte, error) {
 	c, err := l.r.ReadByte()
