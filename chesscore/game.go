@@ -225,6 +225,17 @@ func (g *Game) occurrences(q *Position, idx int) int {
 	return n
 }
 
+// Keys returns the identity key (Position.Hash, which follows FIDE 9.2.3) of every
+// position of the game: Keys()[i] is the position after i half-moves, the last one the
+// current position.
+func (g *Game) Keys() []uint64 {
+	keys := make([]uint64, 0, len(g.history)+1)
+	for i := range g.history {
+		keys = append(keys, g.history[i].hash)
+	}
+	return append(keys, g.pos.hash)
+}
+
 // Repetitions returns how many times the current position has appeared in the game,
 // counting this time (1 for a new position).
 func (g *Game) Repetitions() int { return g.occurrences(&g.pos, len(g.history)) }

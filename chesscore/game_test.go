@@ -92,6 +92,9 @@ func TestThreefoldRepetitionClaims(t *testing.T) {
 		t.Fatalf("Repetitions at the start = %d", g.Repetitions())
 	}
 	playAll(t, g, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6")
+	if k := g.Keys(); len(k) != 7 || k[0] != k[4] || k[2] != k[6] || k[0] == k[2] {
+		t.Fatalf("Keys() = %x", k)
+	}
 	if claims := g.Claimable(); len(claims) != 0 {
 		t.Fatalf("claimable too early: %v", claims)
 	}
