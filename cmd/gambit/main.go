@@ -21,9 +21,10 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"perft":  {"count the leaves of the legal move tree (move generator check)", runPerft},
-		"rating": {"rating calculators: fide, fide-initial, glicko2 (JSON out)", runRating},
-		"render": {"draw a position as a PNG, or a game replay as a GIF", runRender},
+		"position": {"print the position reached as JSON: legal moves, status, result, claims, can_checkmate", runPosition},
+		"perft":    {"count the leaves of the legal move tree (move generator check)", runPerft},
+		"rating":   {"rating calculators: fide, fide-initial, glicko2 (JSON out)", runRating},
+		"render":   {"draw a position as a PNG, or a game replay as a GIF", runRender},
 	}
 }
 
