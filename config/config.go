@@ -1,0 +1,376 @@
+// Package config reads Gambit's YAML configuration and its environment overrides.
+//
+// Every key of the file can be overridden by an environment variable named after its path:
+// GAMBIT_ + the path in upper case with dots as underscores (discord.token is
+// GAMBIT_DISCORD_TOKEN, storage.path is GAMBIT_STORAGE_PATH). DISCORD_TOKEN is accepted
+// for the token as well, below GAMBIT_DISCORD_TOKEN. An unknown key, a value of the wrong
+// type or an invalid value is an error naming the key and, for the file, its line.
+//
+// The Discord token is a secret: Config.String and every error leave it out.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the whole configuration. Field tags name the YAML keys; `doc` is the text
+// config.example.yaml carries for each.
+type Config struct {
+	Discord  Discord  `yaml:"discord"`
+	Storage  Storage  `yaml:"storage"`
+	Log      Log      `yaml:"log"`
+	Metrics  Metrics  `yaml:"metrics"`
+	Games    Games    `yaml:"games"`
+	Engine   Engine   `yaml:"engine"`
+	Puzzles  Puzzles  `yaml:"puzzles"`
+	Commands Commands `yaml:"commands"`
+}
+
+// Discord holds the connection to Discord.
+type Discord struct {
+	Token         string `yaml:"token"`
+	ApplicationID string `yaml:"application_id"`
+	GuildID       string `yaml:"guild_id"`
+	RESTURL       string `yaml:"rest_url"`
+	GatewayURL    string `yaml:"gateway_url"`
+	Shards        Shards `yaml:"shards"`
+}
+
+// Shards is the shard count: 0 means "auto" (as GET /gateway/bot recommends).
+type Shards int
+
+// Storage holds the database settings.
+type Storage struct {
+	Path string `yaml:"path"`
+}
+
+// Log holds the logging settings.
+type Log struct {
+	Level  string `yaml:"level"`
+	Format string `yaml:"format"`
+}
+
+// Metrics holds the optional Prometheus and health endpoint.
+type Metrics struct {
+	Address string `yaml:"address"`
+}
+
+// Games holds defaults for challenges and games.
+type Games struct {
+	DefaultTimeControl string        `yaml:"default_time_control"`
+	ChallengeExpiry    time.Duration `yaml:"challenge_expiry"`
+	FirstMoveTimeout   time.Duration `yaml:"first_move_timeout"`
+	RestartGrace       time.Duration `yaml:"restart_grace"`
+}
+
+// Engine holds the built-in and external engine settings.
+type Engine struct {
+	HashMB       int    `yaml:"hash_mb"`
+	ExternalPath string `yaml:"external_path"`
+	Threads      int    `yaml:"threads"`
+}
+
+// Puzzles holds the puzzle settings.
+type Puzzles struct {
+	Enabled bool `yaml:"enabled"`
+}
+
+// Commands holds limits on command use.
+type Commands struct {
+	PerUserPerMinute int `yaml:"per_user_per_minute"`
+}
+
+// Default returns the configuration used where neither the file nor the environment
+// says otherwise.
+func Default() Config {
+	return Config{
+		Storage: Storage{Path: "gambit.db"},
+		Log:     Log{Level: "info", Format: "text"},
+		Games: Games{
+			DefaultTimeControl: "10+5",
+			ChallengeExpiry:    24 * time.Hour,
+			FirstMoveTimeout:   2 * time.Minute,
+			RestartGrace:       5 * time.Second,
+		},
+		Engine:   Engine{HashMB: 64, Threads: 1},
+		Puzzles:  Puzzles{Enabled: true},
+		Commands: Commands{PerUserPerMinute: 30},
+	}
+}
+
+// Error is a configuration error: the key, where it was set, and what is wrong.
+type Error struct {
+	Key    string // dotted path, e.g. discord.shards
+	Source string // "config.yaml:12" or "environment GAMBIT_DISCORD_SHARDS"
+	Reason string
+}
+
+func (e *Error) Error() string {
+	if e.Source == "" {
+		return fmt.Sprintf("config: %s: %s", e.Key, e.Reason)
+	}
+	return fmt.Sprintf("config: %s: %s: %s", e.Source, e.Key, e.Reason)
+}
+
+// Load reads the file at path (an empty path means no file) over the defaults, then
+// applies the environment (a lookup function, normally os.LookupEnv), then validates.
+func Load(path string, lookupEnv func(string) (string, bool)) (Config, error) {
+	cfg := Default()
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return cfg, fmt.Errorf("config: %w", err)
+		}
+		if err := decode(data, filepath.Base(path), &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if lookupEnv != nil {
+		if err := applyEnv(&cfg, lookupEnv); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, cfg.Validate()
+}
+
+// decode walks the YAML tree against the Config struct, so every unknown key and every
+// bad value is reported with its line.
+func decode(data []byte, name string, cfg *Config) error {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // an empty file: the defaults stand
+		}
+		return fmt.Errorf("config: %s: %w", name, err)
+	}
+	if len(root.Content) == 0 {
+		return nil
+	}
+	return decodeNode(root.Content[0], reflect.ValueOf(cfg).Elem(), "", name)
+}
+
+func decodeNode(n *yaml.Node, v reflect.Value, prefix, name string) error {
+	where := fmt.Sprintf("%s:%d", name, n.Line)
+	if v.Kind() == reflect.Struct && v.Type() != reflect.TypeOf(time.Duration(0)) {
+		if n.Kind != yaml.MappingNode {
+			return &Error{Key: keyOrRoot(prefix), Source: where, Reason: "want a mapping of keys"}
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			field, ok := fieldByKey(v, k.Value)
+			key := join(prefix, k.Value)
+			if !ok {
+				return &Error{Key: key, Source: fmt.Sprintf("%s:%d", name, k.Line), Reason: "unknown key" + suggest(v, k.Value)}
+			}
+			if err := decodeNode(val, field, key, name); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return &Error{Key: prefix, Source: where, Reason: "want a single value"}
+	}
+	if err := setScalar(v, n.Value, n.Tag == "!!null"); err != nil {
+		return &Error{Key: prefix, Source: where, Reason: err.Error()}
+	}
+	return nil
+}
+
+func keyOrRoot(k string) string {
+	if k == "" {
+		return "(top level)"
+	}
+	return k
+}
+
+func join(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+func fieldByKey(v reflect.Value, key string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).Tag.Get("yaml") == key {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+// suggest names the known keys of a section, to help with a typo.
+func suggest(v reflect.Value, _ string) string {
+	t := v.Type()
+	keys := make([]string, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		keys = append(keys, t.Field(i).Tag.Get("yaml"))
+	}
+	return " (known keys here: " + strings.Join(keys, ", ") + ")"
+}
+
+var shardsType = reflect.TypeOf(Shards(0))
+
+// setScalar parses s into v according to v's type.
+func setScalar(v reflect.Value, s string, null bool) error {
+	if null {
+		v.Set(reflect.Zero(v.Type()))
+		return nil
+	}
+	switch {
+	case v.Type() == shardsType:
+		if s == "auto" || s == "" {
+			v.SetInt(0)
+			return nil
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 1024 {
+			return fmt.Errorf("%q: want auto or a shard count from 1 to 1024", s)
+		}
+		v.SetInt(int64(n))
+	case v.Type() == reflect.TypeOf(time.Duration(0)):
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return fmt.Errorf("%q: want a duration such as 90s, 5m or 24h", s)
+		}
+		v.SetInt(int64(d))
+	case v.Kind() == reflect.String:
+		v.SetString(s)
+	case v.Kind() == reflect.Int:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("%q: want a whole number", s)
+		}
+		v.SetInt(int64(n))
+	case v.Kind() == reflect.Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("%q: want true or false", s)
+		}
+		v.SetBool(b)
+	default:
+		return fmt.Errorf("unsupported type %s", v.Type())
+	}
+	return nil
+}
+
+// EnvName returns the environment variable that overrides a dotted key.
+func EnvName(key string) string {
+	return "GAMBIT_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// Keys returns every dotted key of the configuration, in file order.
+func Keys() []string {
+	var keys []string
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			key := join(prefix, f.Tag.Get("yaml"))
+			if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(time.Duration(0)) {
+				walk(f.Type, key)
+			} else {
+				keys = append(keys, key)
+			}
+		}
+	}
+	walk(reflect.TypeOf(Config{}), "")
+	return keys
+}
+
+func applyEnv(cfg *Config, lookup func(string) (string, bool)) error {
+	if tok, ok := lookup("DISCORD_TOKEN"); ok && tok != "" {
+		cfg.Discord.Token = tok
+	}
+	root := reflect.ValueOf(cfg).Elem()
+	for _, key := range Keys() {
+		name := EnvName(key)
+		s, ok := lookup(name)
+		if !ok {
+			continue
+		}
+		v := root
+		for _, part := range strings.Split(key, ".") {
+			v, _ = fieldByKey(v, part)
+		}
+		if err := setScalar(v, s, false); err != nil {
+			if key == "discord.token" {
+				err = errors.New("bad value")
+			}
+			return &Error{Key: key, Source: "environment " + name, Reason: err.Error()}
+		}
+	}
+	return nil
+}
+
+// Validate checks the values that a type alone cannot.
+func (c Config) Validate() error {
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return &Error{Key: "log.level", Reason: fmt.Sprintf("%q: want debug, info, warn or error", c.Log.Level)}
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		return &Error{Key: "log.format", Reason: fmt.Sprintf("%q: want text or json", c.Log.Format)}
+	}
+	for _, u := range []struct{ key, val, schemes string }{
+		{"discord.rest_url", c.Discord.RESTURL, "http https"},
+		{"discord.gateway_url", c.Discord.GatewayURL, "ws wss"},
+	} {
+		if u.val == "" {
+			continue
+		}
+		scheme, _, ok := strings.Cut(u.val, "://")
+		if !ok || !strings.Contains(u.schemes, scheme) {
+			return &Error{Key: u.key, Reason: fmt.Sprintf("%q: want a %s URL", u.val, strings.ReplaceAll(u.schemes, " ", " or "))}
+		}
+	}
+	if c.Storage.Path == "" {
+		return &Error{Key: "storage.path", Reason: "must not be empty"}
+	}
+	if c.Engine.HashMB < 1 || c.Engine.HashMB > 65536 {
+		return &Error{Key: "engine.hash_mb", Reason: fmt.Sprintf("%d: want 1 to 65536", c.Engine.HashMB)}
+	}
+	if c.Engine.Threads < 1 || c.Engine.Threads > 256 {
+		return &Error{Key: "engine.threads", Reason: fmt.Sprintf("%d: want 1 to 256", c.Engine.Threads)}
+	}
+	if c.Commands.PerUserPerMinute < 0 {
+		return &Error{Key: "commands.per_user_per_minute", Reason: "must not be negative"}
+	}
+	return nil
+}
+
+// RequireDiscord checks what `gambit serve` needs beyond Validate: a token.
+func (c Config) RequireDiscord() error {
+	if c.Discord.Token == "" {
+		return &Error{Key: "discord.token", Reason: "missing: set it in the config file, or GAMBIT_DISCORD_TOKEN (or DISCORD_TOKEN) in the environment"}
+	}
+	return nil
+}
+
+// String describes the configuration for logs, with the token left out.
+func (c Config) String() string {
+	tok := "unset"
+	if c.Discord.Token != "" {
+		tok = "set"
+	}
+	return fmt.Sprintf("discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d} storage %q log %s/%s metrics %q",
+		tok, c.Discord.ApplicationID, c.Discord.GuildID, c.Discord.RESTURL, c.Discord.GatewayURL, c.Discord.Shards,
+		c.Storage.Path, c.Log.Level, c.Log.Format, c.Metrics.Address)
+}

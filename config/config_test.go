@@ -1,0 +1,140 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestExampleFileDocumentsEveryKey(t *testing.T) {
+	cfg, err := Load("../config.example.yaml", nil)
+	if err != nil {
+		t.Fatalf("config.example.yaml: %v", err)
+	}
+	if cfg != Default() {
+		t.Errorf("config.example.yaml differs from the defaults:\n%v\n%v", cfg, Default())
+	}
+	data, err := os.ReadFile("../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range Keys() {
+		parts := strings.Split(key, ".")
+		if !strings.Contains(string(data), "  "+parts[len(parts)-1]+":") {
+			t.Errorf("config.example.yaml does not document %s", key)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	cases := []struct {
+		name    string
+		file    string
+		env     map[string]string
+		check   func(Config) bool
+		wantErr string
+	}{
+		{"empty file", "", nil, func(c Config) bool { return c == Default() }, ""},
+		{"values", "discord:\n  token: abc\n  shards: 4\nstorage:\n  path: x.db\ngames:\n  challenge_expiry: 1h\n", nil,
+			func(c Config) bool {
+				return c.Discord.Token == "abc" && c.Discord.Shards == 4 && c.Storage.Path == "x.db" && c.Games.ChallengeExpiry == time.Hour
+			}, ""},
+		{"shards auto", "discord:\n  shards: auto\n", nil, func(c Config) bool { return c.Discord.Shards == 0 }, ""},
+		{"env overrides file", "storage:\n  path: x.db\n", map[string]string{"GAMBIT_STORAGE_PATH": "y.db", "GAMBIT_DISCORD_SHARDS": "2"},
+			func(c Config) bool { return c.Storage.Path == "y.db" && c.Discord.Shards == 2 }, ""},
+		{"DISCORD_TOKEN", "", map[string]string{"DISCORD_TOKEN": "t1"}, func(c Config) bool { return c.Discord.Token == "t1" }, ""},
+		{"GAMBIT_DISCORD_TOKEN wins", "", map[string]string{"DISCORD_TOKEN": "t1", "GAMBIT_DISCORD_TOKEN": "t2"},
+			func(c Config) bool { return c.Discord.Token == "t2" }, ""},
+		{"unknown key", "discord:\n  tokne: abc\n", nil, nil, "config.yaml:2: discord.tokne: unknown key"},
+		{"unknown section", "\n\ndiscrod:\n  token: abc\n", nil, nil, "config.yaml:3: discrod: unknown key"},
+		{"bad shards", "discord:\n  shards: many\n", nil, nil, "config.yaml:2: discord.shards: \"many\": want auto or a shard count"},
+		{"bad duration", "games:\n  challenge_expiry: soon\n", nil, nil, "config.yaml:2: games.challenge_expiry"},
+		{"bad int", "engine:\n  hash_mb: lots\n", nil, nil, "config.yaml:2: engine.hash_mb: \"lots\": want a whole number"},
+		{"bad bool", "puzzles:\n  enabled: perhaps\n", nil, nil, "config.yaml:2: puzzles.enabled"},
+		{"section not a map", "discord: 3\n", nil, nil, "config.yaml:1: discord: want a mapping"},
+		{"bad level", "log:\n  level: loud\n", nil, nil, "log.level"},
+		{"bad rest url", "discord:\n  rest_url: ftp://x\n", nil, nil, "discord.rest_url"},
+		{"bad env", "", map[string]string{"GAMBIT_ENGINE_THREADS": "x"}, nil, "environment GAMBIT_ENGINE_THREADS: engine.threads"},
+		{"syntax error", "discord: [\n", nil, nil, "config.yaml"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Load(writeFile(t, c.file), env(c.env))
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.check(cfg) {
+				t.Errorf("unexpected config %+v", cfg)
+			}
+		})
+	}
+}
+
+func TestTokenNeverShown(t *testing.T) {
+	const secret = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret"
+	cfg, err := Load(writeFile(t, "discord:\n  token: "+secret+"\n"), env(map[string]string{"GAMBIT_DISCORD_TOKEN": secret}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(cfg.String(), secret) {
+		t.Errorf("String() shows the token: %s", cfg)
+	}
+	_, err = Load(writeFile(t, ""), env(map[string]string{"GAMBIT_DISCORD_TOKEN": secret, "GAMBIT_LOG_LEVEL": secret}))
+	if err == nil {
+		t.Fatal("want an error for the log level")
+	}
+	// A value echoed in an error is the bad value of that key, never the token's.
+	if strings.Contains(strings.ReplaceAll(err.Error(), "log.level: \""+secret, ""), secret) {
+		t.Errorf("error shows the token: %v", err)
+	}
+}
+
+func TestRequireDiscord(t *testing.T) {
+	var e *Error
+	err := Default().RequireDiscord()
+	if !errors.As(err, &e) || e.Key != "discord.token" || !strings.Contains(err.Error(), "GAMBIT_DISCORD_TOKEN") {
+		t.Errorf("RequireDiscord() = %v", err)
+	}
+}
+
+func TestEnvName(t *testing.T) {
+	if got := EnvName("discord.rest_url"); got != "GAMBIT_DISCORD_REST_URL" {
+		t.Errorf("EnvName = %q", got)
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add("discord:\n  token: abc\n  shards: 4\n")
+	f.Add("games:\n  challenge_expiry: 1h\n")
+	f.Add("discord: [\n")
+	f.Add("a: {b: [c, d]}\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		cfg := Default()
+		if err := decode([]byte(body), "f.yaml", &cfg); err != nil {
+			return
+		}
+		_ = cfg.Validate()
+	})
+}
