@@ -1,0 +1,290 @@
+// Package ladder computes a server's rating ladders: one per time category, moved by every
+// rated game, under the server's rating system (FIDE Elo or Glicko-2). It is pure: the
+// game service stores the players it returns, in the same transaction as the result.
+//
+// # Bootstrap policy
+//
+// A new ladder has no rated players, so FIDE's method for a first rating (at least five
+// games against rated opponents, Article 7.1) cannot start it. Gambit's rule instead:
+//
+//   - Everyone enters a category at the server's start rating (default 1500), provisional.
+//   - FIDE system: K = 40 for the first 30 games, as FIDE gives new players (Article 8.3.3),
+//     then 20, and 10 for ever once 2400 has been reached. A player is provisional, shown as
+//     "1500?", until 5 rated games in the category are completed (FIDE's minimum for a first
+//     rating). Each rated game is its own rating period: the ladder moves after every game,
+//     by the change rounded to a whole number (Article 8.3.4), so ratings stay whole.
+//   - Glicko-2 system: start at RD 350, volatility 0.06, τ 0.5; each game is its own rating
+//     period (as online servers do); provisional while RD is above 110.
+//   - An admin may seed a player's known rating (for example their FIDE or another site's
+//     rating): the player then starts there, not provisional under FIDE, and with RD 150
+//     under Glicko-2.
+//
+// Casual and aborted games never count. Both players' changes are computed from their
+// ratings before the game, so the order of the two updates does not matter.
+package ladder
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/rating"
+)
+
+// System names a rating system.
+type System string
+
+// The rating systems a server can choose.
+const (
+	FIDE    System = "fide"
+	Glicko2 System = "glicko2"
+)
+
+// ParseSystem parses "fide" or "glicko2".
+func ParseSystem(s string) (System, error) {
+	switch System(s) {
+	case FIDE, Glicko2:
+		return System(s), nil
+	}
+	return "", fmt.Errorf("rating system %q: want fide or glicko2", s)
+}
+
+// Bootstrap and display constants.
+const (
+	DefaultStartRating  = 1500
+	ProvisionalGames    = 5   // FIDE system: provisional until this many rated games
+	ProvisionalRD       = 110 // Glicko-2 system: provisional while RD is above this
+	SeededRD            = 150 // Glicko-2 RD of an admin-seeded player
+	Glicko2Tau          = 0.5
+	Glicko2StartRD      = 350
+	Glicko2StartSigma   = 0.06
+	MinStartRating      = 100
+	MaxStartRating      = 3000
+	HistoryMaxPerPlayer = 500 // rating-history points kept per player and category
+)
+
+// Settings are a server's ladder settings.
+type Settings struct {
+	System      System
+	StartRating int
+}
+
+// DefaultSettings are the settings of a server that chose nothing.
+func DefaultSettings() Settings { return Settings{System: FIDE, StartRating: DefaultStartRating} }
+
+// Validate checks the settings.
+func (s Settings) Validate() error {
+	if _, err := ParseSystem(string(s.System)); err != nil {
+		return err
+	}
+	if s.StartRating < MinStartRating || s.StartRating > MaxStartRating {
+		return fmt.Errorf("start rating %d: want %d to %d", s.StartRating, MinStartRating, MaxStartRating)
+	}
+	return nil
+}
+
+// Point is one entry of a rating history.
+type Point struct {
+	At     time.Time
+	Rating float64
+}
+
+// Player is one player's standing in one category's ladder.
+type Player struct {
+	UserID     string
+	Rating     float64 // whole under FIDE
+	RD         float64 // Glicko-2 only
+	Volatility float64 // Glicko-2 only
+	Peak       float64 // highest rating reached (FIDE's K = 10 rule)
+	Games      int
+	Wins       int
+	Draws      int
+	Losses     int
+	Seeded     bool
+	History    []Point
+}
+
+// NewPlayer returns a player entering the ladder under the settings.
+func NewPlayer(s Settings, userID string) Player {
+	p := Player{UserID: userID, Rating: float64(s.StartRating), Peak: float64(s.StartRating)}
+	if s.System == Glicko2 {
+		p.RD, p.Volatility = Glicko2StartRD, Glicko2StartSigma
+	}
+	return p
+}
+
+// Seed returns a player entering at a known rating set by an admin.
+func Seed(s Settings, userID string, known int) (Player, error) {
+	if known < rating.MinRating || known > rating.MaxRating {
+		return Player{}, fmt.Errorf("seed rating %d: want %d to %d", known, rating.MinRating, rating.MaxRating)
+	}
+	p := NewPlayer(s, userID)
+	p.Rating, p.Peak, p.Seeded = float64(known), float64(known), true
+	if s.System == Glicko2 {
+		p.RD = SeededRD
+	}
+	return p, nil
+}
+
+// Provisional reports whether the player's rating is still provisional.
+func (p Player) Provisional(s Settings) bool {
+	if s.System == Glicko2 {
+		return p.RD > ProvisionalRD
+	}
+	return !p.Seeded && p.Games < ProvisionalGames
+}
+
+// Display returns the rating as shown to users: "1500?" while provisional.
+func (p Player) Display(s Settings) string {
+	r := fmt.Sprintf("%d", int(math.Round(p.Rating)))
+	if p.Provisional(s) {
+		r += "?"
+	}
+	return r
+}
+
+// Change is what one game did to one player.
+type Change struct {
+	Before, After float64
+	K             int // FIDE only
+}
+
+// Delta returns After − Before.
+func (c Change) Delta() float64 { return c.After - c.Before }
+
+// Game is one finished rated game as the ladder sees it.
+type Game struct {
+	GameID   uint64
+	White    string
+	Black    string
+	Score    float64 // White's score: 1, 0.5 or 0
+	Category clock.Category
+	At       time.Time
+}
+
+// Apply moves both players' ratings by one game and returns the updated players and the
+// changes. white and black must be the players of that game in that category.
+func Apply(s Settings, white, black Player, g Game) (Player, Player, Change, Change, error) {
+	if g.Score != 0 && g.Score != 0.5 && g.Score != 1 {
+		return white, black, Change{}, Change{}, fmt.Errorf("game %d: score %v: want 0, 0.5 or 1", g.GameID, g.Score)
+	}
+	var cw, cb Change
+	var err error
+	nw, nb := white, black
+	switch s.System {
+	case Glicko2:
+		nw, cw, err = glickoStep(white, black, g.Score)
+		if err == nil {
+			nb, cb, err = glickoStep(black, white, 1-g.Score)
+		}
+	default:
+		nw, cw, err = fideStep(white, black, g.Score)
+		if err == nil {
+			nb, cb, err = fideStep(black, white, 1-g.Score)
+		}
+	}
+	if err != nil {
+		return white, black, Change{}, Change{}, fmt.Errorf("game %d: %w", g.GameID, err)
+	}
+	nw, nb = record(nw, g.Score, g.At), record(nb, 1-g.Score, g.At)
+	return nw, nb, cw, cb, nil
+}
+
+func fideStep(p, opp Player, score float64) (Player, Change, error) {
+	res, err := rating.FIDEChange(rating.FIDEPlayer{
+		Rating:      int(math.Round(p.Rating)),
+		GamesPlayed: p.Games,
+		Peak:        int(math.Round(p.Peak)),
+	}, []rating.Game{{Opponent: int(math.Round(opp.Rating)), Score: score}})
+	if err != nil {
+		return p, Change{}, err
+	}
+	c := Change{Before: p.Rating, After: float64(res.NewRating), K: res.K}
+	p.Rating = float64(res.NewRating)
+	return p, c, nil
+}
+
+func glickoStep(p, opp Player, score float64) (Player, Change, error) {
+	np, err := rating.Glicko2Update(
+		rating.Glicko2Player{Rating: p.Rating, RD: p.RD, Volatility: p.Volatility},
+		[]rating.Glicko2Game{{Rating: opp.Rating, RD: opp.RD, Score: score}}, Glicko2Tau)
+	if err != nil {
+		return p, Change{}, err
+	}
+	c := Change{Before: p.Rating, After: np.Rating}
+	p.Rating, p.RD, p.Volatility = np.Rating, np.RD, np.Volatility
+	return p, c, nil
+}
+
+// record counts the game in the player's record and history.
+func record(p Player, score float64, at time.Time) Player {
+	p.Games++
+	switch score {
+	case 1:
+		p.Wins++
+	case 0:
+		p.Losses++
+	default:
+		p.Draws++
+	}
+	if p.Rating > p.Peak {
+		p.Peak = p.Rating
+	}
+	p.History = append(append([]Point(nil), p.History...), Point{At: at, Rating: p.Rating})
+	if len(p.History) > HistoryMaxPerPlayer {
+		p.History = p.History[len(p.History)-HistoryMaxPerPlayer:]
+	}
+	return p
+}
+
+// Ladder is every player of one category.
+type Ladder map[string]Player
+
+// Ladders is a server's ladders by category.
+type Ladders map[clock.Category]Ladder
+
+// Recompute rebuilds every ladder from the server's rated games in the order given (by
+// end time), starting from the seeds (user id → known rating). Use it when the settings
+// change; applied game by game, it gives the same ladders as Apply did.
+func Recompute(s Settings, seeds map[string]int, games []Game) (Ladders, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	out := Ladders{}
+	get := func(cat clock.Category, id string) (Player, error) {
+		l := out[cat]
+		if l == nil {
+			l = Ladder{}
+			out[cat] = l
+		}
+		if p, ok := l[id]; ok {
+			return p, nil
+		}
+		if known, ok := seeds[id]; ok {
+			return Seed(s, id, known)
+		}
+		return NewPlayer(s, id), nil
+	}
+	for _, g := range games {
+		w, err := get(g.Category, g.White)
+		if err != nil {
+			return nil, err
+		}
+		b, err := get(g.Category, g.Black)
+		if err != nil {
+			return nil, err
+		}
+		w, b, _, _, err = Apply(s, w, b, g)
+		if err != nil {
+			return nil, err
+		}
+		out[g.Category][g.White], out[g.Category][g.Black] = w, b
+	}
+	return out, nil
+}
+
+// Categories lists the ladders a server keeps, in display order.
+func Categories() []clock.Category {
+	return []clock.Category{clock.Bullet, clock.Blitz, clock.Rapid, clock.Standard, clock.Correspondence}
+}
