@@ -91,9 +91,9 @@ type Verdict int
 
 // The verdicts of a solver move.
 const (
-	Wrong    Verdict = iota // not the solution: the attempt fails
-	Correct                 // right, and the line goes on (the opponent's reply follows)
-	Solved                  // right, and the line is complete
+	Wrong   Verdict = iota // not the solution: the attempt fails
+	Correct                // right, and the line goes on (the opponent's reply follows)
+	Solved                 // right, and the line is complete
 )
 
 // Check judges the solver's move at solver step k (0 for the first solver move) of a
