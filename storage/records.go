@@ -1,0 +1,327 @@
+// records.go: the records the store keeps: games, challenges, guild settings, users and
+// request receipts.
+
+package storage
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/clock"
+)
+
+// MaxIDLen bounds the length of a user, guild, channel or thread id in bytes. Discord
+// snowflakes are at most 20 digits; the bound leaves room for other id schemes
+// ("local:white") and keeps index keys short.
+const MaxIDLen = 100
+
+// MaxNameLen bounds a stored display name in bytes (Discord allows 32 characters; a
+// UTF-8 character takes up to 4 bytes).
+const MaxNameLen = 128
+
+// Player is one side of a game: a user id (a Discord snowflake as a string, or
+// "local:white" for a terminal game) and the display name the user had when the game
+// started.
+type Player struct {
+	ID   string
+	Name string
+}
+
+// Offer is a pending draw offer or takeback request.
+type Offer struct {
+	// Pending reports whether an offer is waiting for an answer; the other fields are
+	// meaningful only when it is.
+	Pending bool
+	// By is the side that made the offer.
+	By chesscore.Color
+	// Ply is the number of half-moves played when the offer was made (after the move it
+	// was made with, if any).
+	Ply int
+}
+
+// Game is a stored game: who plays it and where, its time control, the moves, the state
+// of the clock, the pending offers and the result. The chess itself (position, SAN,
+// legality) is not stored: it is replayed from StartFEN and Moves.
+type Game struct {
+	// ID is the game's number, assigned by Commit when the game is created (0 before).
+	ID uint64
+	// GuildID, ChannelID and ThreadID say where the game is played; ThreadID is set
+	// after creation when the bot opens a thread for the game. All may be empty (a game
+	// played in the terminal).
+	GuildID, ChannelID, ThreadID string
+	// White and Black are the players.
+	White, Black Player
+	// Rated marks a game that counts for the ladder.
+	Rated bool
+	// Control is the time control (Untimed for a game without clock).
+	Control clock.TimeControl
+	// StartFEN is the start position in FEN; empty means the standard start position.
+	StartFEN string
+	// ChallengeID is the challenge the game came from, or 0.
+	ChallengeID uint64
+	// Created is when the game was created; Ended when it ended (zero while live).
+	Created, Ended time.Time
+	// Moves are the moves played, in order.
+	Moves []chesscore.Move
+	// MoveClocks holds, for a timed game, the mover's remaining time at the instant of
+	// each move, before any increment (millisecond precision). It is used for takebacks
+	// and for the [%clk] comments of an exported PGN. It is empty for an untimed game.
+	MoveClocks []time.Duration
+	// Clock is the clock state as of the last event; nil for an untimed game. Its
+	// Control always equals the game's Control.
+	Clock *clock.Clock
+	// Outcome is the result; the zero Outcome while the game is live.
+	Outcome chesscore.Outcome
+	// DrawOffer is the pending draw offer, if any.
+	DrawOffer Offer
+	// DrawOffers counts the draw offers each side has made in this game.
+	DrawOffers [2]int
+	// LastDrawOffer is the ply at which each side last offered a draw (0: never; a
+	// draw can not be offered at ply 0).
+	LastDrawOffer [2]int
+	// Takeback is the pending takeback request, if any.
+	Takeback Offer
+	// LastTakeback is the ply at which each side last asked for a takeback (0: never).
+	LastTakeback [2]int
+	// AbortAt is when the game is aborted if the side to move has not yet made its
+	// first move (zero when no such deadline runs).
+	AbortAt time.Time
+	// ReminderPly is 1 + the ply whose turn the last deadline reminder was sent for
+	// (0: none sent), so a reminder is sent once per turn, even across restarts.
+	ReminderPly int
+}
+
+// Live reports whether the game is still being played.
+func (g *Game) Live() bool { return !g.Outcome.Over() }
+
+// Ply returns the number of half-moves played.
+func (g *Game) Ply() int { return len(g.Moves) }
+
+// Player returns the player of colour c.
+func (g *Game) Player(c chesscore.Color) Player {
+	if c == chesscore.White {
+		return g.White
+	}
+	return g.Black
+}
+
+// ColorOf returns the colour userID plays, and false when the user is not a player of
+// the game. A user playing both sides (a terminal game) is reported as White.
+func (g *Game) ColorOf(userID string) (chesscore.Color, bool) {
+	switch userID {
+	case g.White.ID:
+		return chesscore.White, true
+	case g.Black.ID:
+		return chesscore.Black, true
+	}
+	return chesscore.White, false
+}
+
+// Clone returns a deep copy of the game record.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.Moves = append([]chesscore.Move(nil), g.Moves...)
+	c.MoveClocks = append([]time.Duration(nil), g.MoveClocks...)
+	if g.Clock != nil {
+		ck := *g.Clock
+		c.Clock = &ck
+	}
+	return &c
+}
+
+// validate checks what the encoding and the indexes rely on.
+func (g *Game) validate() error {
+	for _, f := range []struct{ what, v string }{
+		{"guild id", g.GuildID}, {"channel id", g.ChannelID}, {"thread id", g.ThreadID},
+		{"white id", g.White.ID}, {"black id", g.Black.ID},
+	} {
+		if len(f.v) > MaxIDLen {
+			return fmt.Errorf("%s is %d bytes long (at most %d)", f.what, len(f.v), MaxIDLen)
+		}
+	}
+	if g.White.ID == "" || g.Black.ID == "" {
+		return fmt.Errorf("a game needs two players (white %q, black %q)", g.White.ID, g.Black.ID)
+	}
+	if len(g.White.Name) > MaxNameLen || len(g.Black.Name) > MaxNameLen {
+		return fmt.Errorf("a player name is longer than %d bytes", MaxNameLen)
+	}
+	if g.Clock != nil && len(g.MoveClocks) != 0 && len(g.MoveClocks) != len(g.Moves) {
+		return fmt.Errorf("game has %d moves but %d move clocks", len(g.Moves), len(g.MoveClocks))
+	}
+	return nil
+}
+
+// ColorChoice is the colour a challenger asks for.
+type ColorChoice string
+
+// The colour choices of a challenge.
+const (
+	ChooseRandom ColorChoice = "random"
+	ChooseWhite  ColorChoice = "white"
+	ChooseBlack  ColorChoice = "black"
+)
+
+// ParseColorChoice reads "white", "black" or "random" ("" is random).
+func ParseColorChoice(s string) (ColorChoice, error) {
+	switch ColorChoice(s) {
+	case "", ChooseRandom:
+		return ChooseRandom, nil
+	case ChooseWhite, ChooseBlack:
+		return ColorChoice(s), nil
+	}
+	return "", fmt.Errorf("colour %q: want white, black or random", s)
+}
+
+// ChallengeStatus is where a challenge is in its life.
+type ChallengeStatus string
+
+// The challenge statuses. Only a pending challenge can change.
+const (
+	ChallengePending   ChallengeStatus = "pending"
+	ChallengeAccepted  ChallengeStatus = "accepted"
+	ChallengeDeclined  ChallengeStatus = "declined"
+	ChallengeCancelled ChallengeStatus = "cancelled"
+	ChallengeExpired   ChallengeStatus = "expired"
+)
+
+// Challenge is an invitation to play: direct (To.ID set: only that user may accept) or
+// open (To.ID empty: anyone but the challenger may accept).
+type Challenge struct {
+	ID        uint64            `json:"id"`
+	GuildID   string            `json:"guild,omitempty"`
+	ChannelID string            `json:"channel,omitempty"`
+	From      Player            `json:"from"`
+	To        Player            `json:"to"`
+	Control   clock.TimeControl `json:"control"`
+	Color     ColorChoice       `json:"color"`
+	Rated     bool              `json:"rated,omitempty"`
+	StartFEN  string            `json:"fen,omitempty"`
+	Created   time.Time         `json:"created"`
+	ExpiresAt time.Time         `json:"expires"`
+	Status    ChallengeStatus   `json:"status"`
+	// GameID is the game an accepted challenge started.
+	GameID uint64 `json:"game,omitempty"`
+	// Resolved is when the challenge stopped being pending; ResolvedBy who did it (empty
+	// for an expiry).
+	Resolved   time.Time `json:"resolved,omitzero"`
+	ResolvedBy string    `json:"resolved_by,omitempty"`
+}
+
+// Open reports whether anyone (but the challenger) may accept the challenge.
+func (c *Challenge) Open() bool { return c.To.ID == "" }
+
+// Clone returns a copy of the challenge.
+func (c *Challenge) Clone() *Challenge { d := *c; return &d }
+
+// RatingSystem names the rating system of a guild's ladder.
+type RatingSystem string
+
+// The rating systems.
+const (
+	RatingFIDE    RatingSystem = "fide"
+	RatingGlicko2 RatingSystem = "glicko2"
+)
+
+// GuildSettings are a guild's choices. The zero value is not valid; start from
+// DefaultGuildSettings.
+type GuildSettings struct {
+	GuildID string `json:"guild"`
+	// DefaultControl is the time control of a challenge that names none.
+	DefaultControl clock.TimeControl `json:"default_control"`
+	// GamesChannel is the channel games are played in ("" for the channel of the
+	// challenge).
+	GamesChannel string `json:"games_channel,omitempty"`
+	// ThreadPerGame opens a thread for each game.
+	ThreadPerGame bool `json:"thread_per_game"`
+	// BoardTheme names the board colours the renderer uses.
+	BoardTheme string `json:"board_theme,omitempty"`
+	// ChallengeRole, when set, is the role a member needs to challenge; empty means
+	// everyone may.
+	ChallengeRole string `json:"challenge_role,omitempty"`
+	// PingOnTurn mentions the player whose turn it is; PingOnGameOver mentions both
+	// players when a game ends.
+	PingOnTurn     bool `json:"ping_on_turn"`
+	PingOnGameOver bool `json:"ping_on_game_over"`
+	// RatingSystem is the ladder's rating system and StartRating a newcomer's rating.
+	RatingSystem RatingSystem `json:"rating_system"`
+	StartRating  int          `json:"start_rating"`
+}
+
+// DefaultGuildSettings returns the settings of a guild that has not changed any: 10+0
+// by default, a thread per game, everyone may challenge, pings on turns, FIDE ratings
+// from 1500.
+func DefaultGuildSettings(guildID string) GuildSettings {
+	tc, _ := clock.Parse("10+0")
+	return GuildSettings{
+		GuildID:        guildID,
+		DefaultControl: tc,
+		ThreadPerGame:  true,
+		BoardTheme:     "classic",
+		PingOnTurn:     true,
+		PingOnGameOver: true,
+		RatingSystem:   RatingFIDE,
+		StartRating:    1500,
+	}
+}
+
+// Validate checks the settings.
+func (s *GuildSettings) Validate() error {
+	if len(s.GuildID) > MaxIDLen || len(s.GamesChannel) > MaxIDLen || len(s.ChallengeRole) > MaxIDLen {
+		return fmt.Errorf("guild settings: an id is longer than %d bytes", MaxIDLen)
+	}
+	if err := s.DefaultControl.Validate(); err != nil {
+		return fmt.Errorf("guild settings: default time control: %w", err)
+	}
+	switch s.RatingSystem {
+	case RatingFIDE, RatingGlicko2:
+	default:
+		return fmt.Errorf("guild settings: rating system %q: want fide or glicko2", s.RatingSystem)
+	}
+	if s.StartRating < 100 || s.StartRating > 3000 {
+		return fmt.Errorf("guild settings: start rating %d: want 100 to 3000", s.StartRating)
+	}
+	return nil
+}
+
+// UserPrefs are a user's notification choices.
+type UserPrefs struct {
+	// PingOnTurn mentions the user when it is their turn (where the guild allows pings).
+	PingOnTurn bool `json:"ping_on_turn"`
+	// DMOnTurn sends a direct message when it is their turn in a correspondence game.
+	DMOnTurn bool `json:"dm_on_turn"`
+	// Reminders asks for a reminder before a correspondence deadline.
+	Reminders bool `json:"reminders"`
+	// ReminderBefore is how long before the deadline the reminder comes; zero means the
+	// service's default (a quarter of the allowance).
+	ReminderBefore time.Duration `json:"reminder_before,omitempty"`
+}
+
+// DefaultUserPrefs returns the preferences of a user who has chosen none: pings and
+// reminders on, no direct messages.
+func DefaultUserPrefs() UserPrefs {
+	return UserPrefs{PingOnTurn: true, Reminders: true}
+}
+
+// User is what the store knows of a user: the last display name seen and the
+// notification preferences.
+type User struct {
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Prefs   UserPrefs `json:"prefs"`
+	Updated time.Time `json:"updated"`
+}
+
+// Receipt records the effect of a request, stored under its request id (the Discord
+// interaction id) in the same transaction as the effect, so a repeated request is
+// answered from the receipt instead of acting twice.
+type Receipt struct {
+	RequestID   string            `json:"-"`
+	At          time.Time         `json:"at"`
+	Effect      string            `json:"effect"`
+	GameID      uint64            `json:"game,omitempty"`
+	ChallengeID uint64            `json:"challenge,omitempty"`
+	Ply         int               `json:"ply,omitempty"`
+	SAN         string            `json:"san,omitempty"`
+	Outcome     chesscore.Outcome `json:"outcome,omitzero"`
+}
