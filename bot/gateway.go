@@ -1,0 +1,158 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/discordnet"
+)
+
+// ShardFor returns the shard that receives a guild's events: (guild_id >> 22) %
+// count, as Discord assigns them. A DM (guildID "") or an unreadable ID is shard 0.
+func ShardFor(guildID string, count int) int {
+	if count <= 1 || guildID == "" {
+		return 0
+	}
+	id, err := strconv.ParseUint(guildID, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return int((id >> 22) % uint64(count))
+}
+
+// DiscordOptions say how to reach Discord.
+type DiscordOptions struct {
+	Token string // the bare token, without "Bot "
+	// RESTURL and GatewayURL point at a Discord-compatible proxy or fake ("" for Discord).
+	RESTURL, GatewayURL string
+	// Shards is the shard count; 0 asks GET gateway/bot.
+	Shards int
+	// Intents the sessions identify with.
+	Intents discordgo.Intent
+}
+
+// newSession makes a session redirected as o says.
+func newSession(o DiscordOptions) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + o.Token)
+	if err != nil {
+		return nil, fmt.Errorf("new discord session: %w", err)
+	}
+	// discordgo logs through the standard logger; keep it to errors (it never logs
+	// the token at this level).
+	s.LogLevel = discordgo.LogError
+	s.StateEnabled = false
+	if err := discordnet.Configure(s, o.RESTURL, o.GatewayURL); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Gateway is the bot's gateway connections: one discordgo session per shard, all in
+// this process, sharing one REST rate limiter.
+type Gateway struct {
+	sessions  []*discordgo.Session
+	connected []atomic.Bool
+	log       *slog.Logger
+}
+
+// shardCount resolves the configured count: 0 means what GET gateway/bot recommends.
+func shardCount(rest *discordgo.Session, configured int) (int, error) {
+	if configured > 0 {
+		return configured, nil
+	}
+	gb, err := rest.GatewayBot()
+	if err != nil {
+		return 0, fmt.Errorf("discord.shards auto: GET gateway/bot: %w", err)
+	}
+	if gb.Shards < 1 {
+		return 1, nil
+	}
+	return gb.Shards, nil
+}
+
+// openGateway connects every shard and delivers each interaction to handle (called
+// on its own goroutine by discordgo).
+func openGateway(o DiscordOptions, rest *discordgo.Session, count int, log *slog.Logger, handle func(*discordgo.Interaction)) (*Gateway, error) {
+	g := &Gateway{connected: make([]atomic.Bool, count), log: log}
+	for id := 0; id < count; id++ {
+		s, err := newSession(o)
+		if err != nil {
+			g.Close()
+			return nil, err
+		}
+		s.ShardID, s.ShardCount = id, count
+		s.Identify.Intents = o.Intents
+		s.Ratelimiter = rest.Ratelimiter
+		s.Client = rest.Client
+		shard := id
+		s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+			if ic.Interaction != nil {
+				handle(ic.Interaction)
+			}
+		})
+		s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Ready) {
+			g.connected[shard].Store(true)
+			log.Info("gateway ready", "shard", shard, "shards", count)
+		})
+		s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
+			g.connected[shard].Store(true)
+			log.Info("gateway resumed", "shard", shard)
+		})
+		s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
+			g.connected[shard].Store(false)
+			log.Warn("gateway disconnected", "shard", shard)
+		})
+		if err := s.Open(); err != nil {
+			g.Close()
+			return nil, fmt.Errorf("open gateway shard %d of %d: %w", id, count, err)
+		}
+		g.sessions = append(g.sessions, s)
+	}
+	return g, nil
+}
+
+// Count returns the number of shards.
+func (g *Gateway) Count() int { return len(g.connected) }
+
+// Connected reports each shard's connection state.
+func (g *Gateway) Connected() []bool {
+	out := make([]bool, len(g.connected))
+	for i := range g.connected {
+		out[i] = g.connected[i].Load()
+	}
+	return out
+}
+
+// Close closes every shard for good (discordnet.Close, so no reconnect follows).
+func (g *Gateway) Close() error {
+	var errs []error
+	for _, s := range g.sessions {
+		if err := discordnet.Close(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	g.sessions = nil
+	return errors.Join(errs...)
+}
+
+// register replaces the application's commands with one bulk overwrite: in one guild
+// when guildID is set (instant, for development), else globally.
+func register(ctx context.Context, rest *REST, appID, guildID string, defs []*discordgo.ApplicationCommand) error {
+	if defs == nil {
+		defs = []*discordgo.ApplicationCommand{}
+	}
+	if err := rest.BulkOverwrite(ctx, appID, guildID, defs); err != nil {
+		where := "globally"
+		if guildID != "" {
+			where = "in guild " + guildID
+		}
+		return fmt.Errorf("register %d commands %s: %w", len(defs), where, err)
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/gambitchess/gambit/commands"
+)
+
+// Recover turns a panicking handler into an error (logged with its stack), so one
+// bad interaction never takes the bot down.
+func Recover() commands.Middleware {
+	return func(next commands.Handler) commands.Handler {
+		return func(ctx context.Context, r *commands.Request) (resp *commands.Response, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					r.Log.Error("handler panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					resp, err = nil, fmt.Errorf("handler %s panicked: %v", r.Name, p)
+				}
+			}()
+			return next(ctx, r)
+		}
+	}
+}
+
+// Logging logs every interaction with its outcome and duration.
+func Logging() commands.Middleware {
+	return func(next commands.Handler) commands.Handler {
+		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
+			start := time.Now()
+			resp, err := next(ctx, r)
+			r.Log.Debug("interaction", "name", r.Name, "took", time.Since(start), "deferred", r.Responder != nil && r.Responder.Deferred(), "failed", err != nil)
+			return resp, err
+		}
+	}
+}
+
+// Measure records each interaction in the metrics: count by name and outcome, and
+// the handler's latency.
+func Measure(m *Metrics) commands.Middleware {
+	return func(next commands.Handler) commands.Handler {
+		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
+			start := time.Now()
+			resp, err := next(ctx, r)
+			m.interaction(metricName(r), err, time.Since(start))
+			return resp, err
+		}
+	}
+}
+
+func metricName(r *commands.Request) string {
+	if r.IsComponent() {
+		return "component:" + r.Name
+	}
+	if r.IsAutocomplete() {
+		return "autocomplete:" + r.Name
+	}
+	return r.Name
+}
+
+// DeferIfSlow acknowledges an interaction whose handler has not answered after
+// `after`, so Discord's 3 seconds never run out; the answer then follows as an edit
+// or a followup. Autocomplete cannot be deferred and is left alone.
+func DeferIfSlow(after time.Duration) commands.Middleware {
+	return func(next commands.Handler) commands.Handler {
+		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
+			if r.IsAutocomplete() || r.Responder == nil {
+				return next(ctx, r)
+			}
+			type result struct {
+				resp *commands.Response
+				err  error
+			}
+			done := make(chan result, 1)
+			// The handler's own work is not bound by the callback deadline once deferred.
+			hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+			defer cancel()
+			go func() {
+				defer func() {
+					if p := recover(); p != nil {
+						done <- result{nil, fmt.Errorf("handler %s panicked: %v\n%s", r.Name, p, debug.Stack())}
+					}
+				}()
+				resp, err := next(hctx, r)
+				done <- result{resp, err}
+			}()
+			wait := after
+			if dl := time.Until(r.Deadline) - 500*time.Millisecond; dl < wait {
+				wait = dl
+			}
+			t := time.NewTimer(max(wait, 0))
+			defer t.Stop()
+			select {
+			case res := <-done:
+				return res.resp, res.err
+			case <-t.C:
+			}
+			if err := r.Responder.Defer(ctx); err != nil {
+				r.Log.Warn("defer slow interaction", "err", err)
+			}
+			select {
+			case res := <-done:
+				return res.resp, res.err
+			case <-time.After(5 * time.Minute):
+				return nil, fmt.Errorf("handler %s still running after 5 minutes", r.Name)
+			}
+		}
+	}
+}
+
+// PerUserLimit refuses a user's interactions beyond perMinute in any minute (a token
+// bucket refilled continuously), against spam. Autocomplete, sent as people type, is
+// not counted. perMinute 0 turns the limit off.
+func PerUserLimit(perMinute int, now func() time.Time) commands.Middleware {
+	if perMinute <= 0 {
+		return func(next commands.Handler) commands.Handler { return next }
+	}
+	l := &userLimiter{rate: float64(perMinute) / 60, burst: float64(perMinute), buckets: map[string]*bucket{}, now: now}
+	return func(next commands.Handler) commands.Handler {
+		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
+			if r.IsAutocomplete() || r.User == nil {
+				return next(ctx, r)
+			}
+			if wait, ok := l.take(r.User.ID); !ok {
+				return nil, commands.Errorf("You are sending commands too fast. Try again in %d seconds.", int(wait.Seconds())+1)
+			}
+			return next(ctx, r)
+		}
+	}
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+type userLimiter struct {
+	mu      sync.Mutex
+	rate    float64 // tokens per second
+	burst   float64
+	buckets map[string]*bucket
+	now     func() time.Time
+	sweep   time.Time
+}
+
+// take spends a token of the user's bucket, or says how long until one is there.
+func (l *userLimiter) take(user string) (time.Duration, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if now.Sub(l.sweep) > 10*time.Minute {
+		for id, b := range l.buckets {
+			if now.Sub(b.at) > 2*time.Minute {
+				delete(l.buckets, id)
+			}
+		}
+		l.sweep = now
+	}
+	b := l.buckets[user]
+	if b == nil {
+		b = &bucket{tokens: l.burst, at: now}
+		l.buckets[user] = b
+	}
+	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
+	b.at = now
+	if b.tokens < 1 {
+		return time.Duration((1 - b.tokens) / l.rate * float64(time.Second)), false
+	}
+	b.tokens--
+	return 0, true
+}
