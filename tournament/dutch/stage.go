@@ -400,15 +400,24 @@ func (st *stage) run() (pairs [][2]*player, floaters []*player) {
 		if !st.forced[m] {
 			continue
 		}
-		mate = st.solve(func(i, j int) uint64 {
-			if i == m || j == m {
-				o := i + j - m
-				if !st.mdp[o] && st.inB[o] {
-					return uint64(len(residents) - rank[o])
-				}
+		first := -1
+		for _, o := range residents {
+			if st.live[o] && !st.del[m][o] && st.base[m][o] != (wide{}) {
+				first = o
+				break
 			}
-			return 0
-		})
+		}
+		if mate[m] != first {
+			mate = st.solve(func(i, j int) uint64 {
+				if i == m || j == m {
+					o := i + j - m
+					if !st.mdp[o] && st.inB[o] {
+						return uint64(len(residents) - rank[o])
+					}
+				}
+				return 0
+			})
+		}
 		pairOf(m, mate[m])
 	}
 	// 3. The remainder: residents not in the MDP-Pairing, fresh BSNs (4.1).
@@ -512,15 +521,26 @@ func (st *stage) run() (pairs [][2]*player, floaters []*player) {
 			if !st.live[i] || !inY(mate, i) {
 				continue
 			}
-			mate = st.solve(func(x, y int) uint64 {
-				if x == i || y == i {
-					o := x + y - i
-					if st.bsn[o] > b {
-						return uint64(st.rsize + 1 - st.bsn[o])
-					}
+			// The current optimum already meets the lowest BSN still
+			// possible: no solve needed.
+			first := -1
+			for c := b + 1; c <= st.rsize; c++ {
+				if o := byBSN(c); st.live[o] && !st.del[i][o] && st.base[i][o] != (wide{}) {
+					first = o
+					break
 				}
-				return 0
-			})
+			}
+			if mate[i] != first {
+				mate = st.solve(func(x, y int) uint64 {
+					if x == i || y == i {
+						o := x + y - i
+						if st.bsn[o] > b {
+							return uint64(st.rsize + 1 - st.bsn[o])
+						}
+					}
+					return 0
+				})
+			}
 			j := mate[i]
 			if j < 0 || st.bsn[j] <= b {
 				continue

@@ -4,6 +4,8 @@
 // lexicographically ordered criteria into one weight.
 package blossom
 
+import "math/bits"
+
 // Graph is an undirected graph with wide, non-negative edge weights.
 type Graph struct {
 	n     int
@@ -139,9 +141,34 @@ func fill(n, v int) []int {
 }
 
 func (s *solver) slack(k int) Wide {
+	var out Wide
+	s.slackInto(k, &out)
+	return out
+}
+
+// slackInto stores dual[i] + dual[j] - 2*w(k) in out, word by word.
+func (s *solver) slackInto(k int, out *Wide) {
 	i, j := int(s.g.ei[k]), int(s.g.ej[k])
-	w := s.g.ew[k]
-	return sub(add(s.dual[i], s.dual[j], s.nw), add(w, w, s.nw), s.nw)
+	w := &s.g.ew[k]
+	a, b := &s.dual[i], &s.dual[j]
+	var carry, borrow, wcarry uint64
+	for x := 0; x < s.nw; x++ {
+		sum, c1 := bits.Add64(a[x], b[x], carry)
+		carry = c1
+		w2 := w[x]<<1 | wcarry
+		wcarry = w[x] >> 63
+		d, b1 := bits.Sub64(sum, w2, borrow)
+		borrow = b1
+		out[x] = d
+	}
+}
+
+// slackLess reports whether the slack of edge k is below that of edge l.
+func (s *solver) slackLess(k, l int) bool {
+	var a, b Wide
+	s.slackInto(k, &a)
+	s.slackInto(l, &b)
+	return cmpP(&a, &b, s.nw) < 0
 }
 
 func (s *solver) leaves(b int, out []int) []int {
@@ -260,7 +287,7 @@ func (s *solver) addBlossom(base, k int) {
 				}
 				_ = i
 				bj := s.inblossom[j]
-				if bj != b && s.label[bj] == 1 && (bestedgeto[bj] == -1 || cmp(s.slack(ek), s.slack(bestedgeto[bj]), s.nw) < 0) {
+				if bj != b && s.label[bj] == 1 && (bestedgeto[bj] == -1 || s.slackLess(ek, bestedgeto[bj])) {
 					bestedgeto[bj] = ek
 				}
 			}
@@ -279,7 +306,7 @@ func (s *solver) addBlossom(base, k int) {
 	s.hasBestEdges[b] = true
 	s.bestedge[b] = -1
 	for _, ek := range best {
-		if s.bestedge[b] == -1 || cmp(s.slack(ek), s.slack(s.bestedge[b]), s.nw) < 0 {
+		if s.bestedge[b] == -1 || s.slackLess(ek, s.bestedge[b]) {
 			s.bestedge[b] = ek
 		}
 	}
@@ -476,7 +503,7 @@ func (s *solver) run() {
 					}
 					var ks Wide
 					if !s.allowedge[k] {
-						ks = s.slack(k)
+						s.slackInto(k, &ks)
 						if isZero(ks, nw) {
 							s.allowedge[k] = true
 						}
@@ -502,11 +529,11 @@ func (s *solver) run() {
 						}
 					} else if s.label[s.inblossom[w]] == 1 {
 						b := s.inblossom[v]
-						if s.bestedge[b] == -1 || cmp(ks, s.slack(s.bestedge[b]), nw) < 0 {
+						if s.bestedge[b] == -1 || s.lessThanSlack(&ks, s.bestedge[b]) {
 							s.bestedge[b] = k
 						}
 					} else if s.label[w] == 0 {
-						if s.bestedge[w] == -1 || cmp(ks, s.slack(s.bestedge[w]), nw) < 0 {
+						if s.bestedge[w] == -1 || s.lessThanSlack(&ks, s.bestedge[w]) {
 							s.bestedge[w] = k
 						}
 					}
@@ -590,4 +617,22 @@ func (s *solver) run() {
 			}
 		}
 	}
+}
+
+func (s *solver) lessThanSlack(a *Wide, l int) bool {
+	var b Wide
+	s.slackInto(l, &b)
+	return cmpP(a, &b, s.nw) < 0
+}
+
+func cmpP(a, b *Wide, n int) int {
+	for i := n - 1; i >= 0; i-- {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }

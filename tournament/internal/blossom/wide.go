@@ -1,7 +1,7 @@
 package blossom
 
 // MaxWords is the largest weight width, in 64-bit words, that a Graph accepts.
-const MaxWords = 12
+const MaxWords = 8
 
 // Wide is an unsigned integer of up to MaxWords 64-bit words, least significant
 // word first. Edge weights are built as bit fields of a Wide so that one
