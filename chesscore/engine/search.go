@@ -245,7 +245,7 @@ func (s *searcher) run(root *cc.Position, prior []uint64, lim Limits) Result {
 	case lim.Clock != nil:
 		useSoft = true
 		var hard time.Duration
-		soft, hard = lim.Clock.budget(int(root.FullmoveNumber()-1) * 2)
+		soft, hard = lim.Clock.Budget(int(root.FullmoveNumber()-1) * 2)
 		s.hasDeadline = true
 		s.hardStop = s.start.Add(hard)
 		if len(legal) == 1 {

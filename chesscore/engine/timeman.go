@@ -62,9 +62,9 @@ func ClockTimeLeft(c *clock.Clock, color cc.Color, now time.Time) TimeLeft {
 // minThink is the least time a move is given, so the search completes depth one.
 const minThink = 2 * time.Millisecond
 
-// budget returns the time to aim for (soft: do not start another iteration after it)
-// and the time never to exceed (hard) for a move at game ply ply.
-func (tl TimeLeft) budget(ply int) (soft, hard time.Duration) {
+// Budget returns the time to aim for (soft: no new iteration starts after it) and the
+// time never to exceed (hard) for a move at game ply ply (0 for White's first move).
+func (tl TimeLeft) Budget(ply int) (soft, hard time.Duration) {
 	overhead := tl.Overhead
 	if overhead == 0 {
 		overhead = 30 * time.Millisecond

@@ -30,7 +30,7 @@ func TestBudget(t *testing.T) {
 		{"correspondence", TimeLeft{Remaining: time.Hour, Correspondence: true}, 0, 80 * s, 100 * s, 7 * m},
 	}
 	for _, c := range cases {
-		soft, hard := c.tl.budget(c.ply)
+		soft, hard := c.tl.Budget(c.ply)
 		if soft < c.minSoft || soft > c.maxSoft {
 			t.Errorf("%s: soft %v, want %v..%v", c.name, soft, c.minSoft, c.maxSoft)
 		}
@@ -39,8 +39,8 @@ func TestBudget(t *testing.T) {
 		}
 	}
 	// More increment never means less time.
-	a, _ := TimeLeft{Remaining: m}.budget(30)
-	b, _ := TimeLeft{Remaining: m, Increment: s}.budget(30)
+	a, _ := TimeLeft{Remaining: m}.Budget(30)
+	b, _ := TimeLeft{Remaining: m, Increment: s}.Budget(30)
 	if b <= a {
 		t.Errorf("an increment lowered the budget: %v then %v", a, b)
 	}
@@ -99,7 +99,7 @@ func TestSearchWithClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	soft, hard := tl.budget(0)
+	soft, hard := tl.Budget(0)
 	if res.Time > hard+5*time.Millisecond {
 		t.Errorf("spent %v with a hard limit of %v (soft %v)", res.Time, hard, soft)
 	}
