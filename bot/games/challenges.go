@@ -1,0 +1,427 @@
+// challenges.go: challenges (direct or open) and the creation of games.
+
+package games
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// ChallengeRequest invites a user (direct) or anyone in the channel (open) to a game.
+type ChallengeRequest struct {
+	// RequestID is the idempotency key (the interaction id).
+	RequestID string
+	// GuildID and ChannelID say where the challenge is made.
+	GuildID, ChannelID string
+	// From is the challenger; To the challenged user, or empty (To.ID "") for an open
+	// challenge.
+	From, To storage.Player
+	// Control is the time control in the notation players type ("5+3", "3d", "-"); empty
+	// means the guild's default.
+	Control string
+	// Color is the challenger's colour: white, black or random (the default).
+	Color storage.ColorChoice
+	// Rated asks for a game that counts for the ladder.
+	Rated bool
+	// FEN is a start position (empty for the standard one).
+	FEN string
+	// ExpiresIn is how long the challenge waits (0: the service's default).
+	ExpiresIn time.Duration
+	// Roles are the challenger's roles in the guild, checked against the guild's
+	// ChallengeRole setting.
+	Roles []string
+}
+
+// ChallengeAction is an answer to a challenge: accept, decline or cancel.
+type ChallengeAction struct {
+	RequestID   string
+	ChallengeID uint64
+	// User is the one answering (their name is stored when they accept).
+	User storage.Player
+}
+
+// StartRequest creates a game directly, without a challenge (a terminal game, a game
+// against the engine, an arranged ladder game).
+type StartRequest struct {
+	RequestID          string
+	GuildID, ChannelID string
+	White, Black       storage.Player
+	Control            string
+	FEN                string
+	Rated              bool
+}
+
+// parseControl reads a time control, or returns def for an empty text.
+func parseControl(text string, def clock.TimeControl) (clock.TimeControl, error) {
+	if text == "" {
+		return def, nil
+	}
+	tc, err := clock.Parse(text)
+	if err != nil {
+		return clock.TimeControl{}, fmt.Errorf("%w: time control: %w", ErrBadRequest, err)
+	}
+	if tc.Kind() == clock.KindUnknown {
+		return clock.TimeControl{}, fmt.Errorf("%w: time control %q: give a time control, or - for none", ErrBadRequest, text)
+	}
+	return tc, nil
+}
+
+// checkStart reads a start FEN and refuses a position that is already over.
+func checkStart(fen string) error {
+	if fen == "" {
+		return nil
+	}
+	g, err := chesscore.NewGameFromFEN(fen)
+	if err != nil {
+		return fmt.Errorf("%w: start position: %w", ErrBadRequest, err)
+	}
+	if g.Over() {
+		return fmt.Errorf("%w: start position is already over (%s)", ErrBadRequest, g.Outcome())
+	}
+	return nil
+}
+
+func checkPlayer(what string, p storage.Player) error {
+	if p.ID == "" || len(p.ID) > storage.MaxIDLen {
+		return fmt.Errorf("%w: %s: want a user id of 1 to %d bytes", ErrBadRequest, what, storage.MaxIDLen)
+	}
+	if len(p.Name) > storage.MaxNameLen {
+		return fmt.Errorf("%w: %s: name is longer than %d bytes", ErrBadRequest, what, storage.MaxNameLen)
+	}
+	return nil
+}
+
+// CreateChallenge makes a challenge. It fails with ErrSelfChallenge for a challenge to
+// oneself, ErrNotAllowed when the guild requires a role the challenger lacks, and
+// ErrBadRequest for a bad time control, colour or position.
+func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Result, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkPlayer("challenger", r.From); err != nil {
+		return nil, err
+	}
+	if r.To.ID != "" {
+		if err := checkPlayer("challenged user", r.To); err != nil {
+			return nil, err
+		}
+		if r.To.ID == r.From.ID {
+			return nil, ErrSelfChallenge
+		}
+	}
+	settings, err := s.db.GuildSettings(r.GuildID)
+	if err != nil {
+		return nil, err
+	}
+	if settings.ChallengeRole != "" && r.GuildID != "" && !slices.Contains(r.Roles, settings.ChallengeRole) {
+		return nil, fmt.Errorf("%w: you need the role <@&%s>", ErrNotAllowed, settings.ChallengeRole)
+	}
+	tc, err := parseControl(r.Control, settings.DefaultControl)
+	if err != nil {
+		return nil, err
+	}
+	color, err := storage.ParseColorChoice(string(r.Color))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadRequest, err)
+	}
+	if err := checkStart(r.FEN); err != nil {
+		return nil, err
+	}
+	ttl := r.ExpiresIn
+	switch {
+	case ttl < 0 || ttl > 30*24*time.Hour:
+		return nil, fmt.Errorf("%w: expiry %v: want up to 30 days", ErrBadRequest, ttl)
+	case ttl > 0:
+	case s.opts.ChallengeTTL > 0:
+		ttl = s.opts.ChallengeTTL
+	case tc.Kind() == clock.KindCorrespondence:
+		ttl = 24 * time.Hour
+	default:
+		ttl = 15 * time.Minute
+	}
+	if r.RequestID != "" {
+		unlock := s.lockString(r.RequestID)
+		defer unlock()
+		if res, ok, err := s.receipt(ctx, r.RequestID); err != nil || ok {
+			return res, err
+		}
+	}
+	now := s.clock.Now()
+	c := &storage.Challenge{
+		GuildID: r.GuildID, ChannelID: r.ChannelID, From: r.From, To: r.To, Control: tc, Color: color,
+		Rated: r.Rated, StartFEN: r.FEN, Created: now, ExpiresAt: now.Add(ttl), Status: storage.ChallengePending,
+	}
+	change := &storage.Change{Challenge: c, Users: users(now, r.From, r.To)}
+	if r.RequestID != "" {
+		change.Receipt = &storage.Receipt{RequestID: r.RequestID, At: now, Effect: string(EffectChallenged)}
+	}
+	if err := s.db.Commit(change); err != nil {
+		return nil, fmt.Errorf("commit challenge: %w", err)
+	}
+	s.scheduleChallenge(c)
+	return &Result{Effect: EffectChallenged, Challenge: c.Clone()}, nil
+}
+
+// users returns the users to record by name.
+func users(now time.Time, ps ...storage.Player) []storage.User {
+	var out []storage.User
+	for _, p := range ps {
+		if p.ID != "" {
+			out = append(out, storage.User{ID: p.ID, Name: p.Name, Updated: now})
+		}
+	}
+	return out
+}
+
+// challengeOp runs fn on a pending challenge under its lock; fn returns the change to
+// commit (the challenge is already in it) and the events.
+func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Effect,
+	fn func(c *storage.Challenge, now time.Time, change *storage.Change) (*entry, error)) (*Result, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	if err := checkPlayer("user", a.User); err != nil {
+		return nil, err
+	}
+	unlock := s.lockChallenge(a.ChallengeID)
+	defer unlock()
+	if res, ok, err := s.receipt(ctx, a.RequestID); err != nil || ok {
+		return res, err
+	}
+	c, err := s.db.Challenge(a.ChallengeID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, fmt.Errorf("challenge %d: %w", a.ChallengeID, ErrNoSuchChallenge)
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	if c.Status == storage.ChallengePending && !now.Before(c.ExpiresAt) {
+		if err := s.commitExpiry(c, now); err != nil {
+			return nil, err
+		}
+	}
+	switch c.Status {
+	case storage.ChallengePending:
+	case storage.ChallengeExpired:
+		return nil, ErrChallengeExpired
+	default:
+		return nil, fmt.Errorf("%w (it was %s)", ErrChallengeClosed, c.Status)
+	}
+	change := &storage.Change{Challenge: c}
+	if a.RequestID != "" {
+		change.Receipt = &storage.Receipt{RequestID: a.RequestID, At: now, Effect: string(effect), ChallengeID: c.ID}
+	}
+	ne, err := fn(c, now, change)
+	if err != nil {
+		return nil, err
+	}
+	c.Resolved, c.ResolvedBy = now, a.User.ID
+	if err := s.db.Commit(change); err != nil {
+		return nil, fmt.Errorf("commit challenge %d: %w", c.ID, err)
+	}
+	s.sched.Cancel(challengeKey(c.ID))
+	res := &Result{Effect: effect, Challenge: c.Clone()}
+	switch {
+	case ne != nil:
+		s.publishNew(ne)
+		res.Game = ne.view()
+	case effect == EffectDeclined:
+		s.events.push(ChallengeDeclined{Challenge: c.Clone()})
+	}
+	return res, nil
+}
+
+// AcceptChallenge accepts a challenge and starts its game. The challenger cannot accept
+// (ErrCannotAcceptOwn); a direct challenge only its addressee (ErrNotYourChallenge).
+func (s *Service) AcceptChallenge(ctx context.Context, a ChallengeAction) (*Result, error) {
+	return s.challengeOp(ctx, a, EffectAccepted, func(c *storage.Challenge, now time.Time, change *storage.Change) (*entry, error) {
+		switch {
+		case a.User.ID == c.From.ID:
+			return nil, ErrCannotAcceptOwn
+		case !c.Open() && a.User.ID != c.To.ID:
+			return nil, ErrNotYourChallenge
+		}
+		opponent := a.User
+		white, black := c.From, opponent
+		switch c.Color {
+		case storage.ChooseBlack:
+			white, black = opponent, c.From
+		case storage.ChooseRandom:
+			if s.opts.Rand()&1 == 1 {
+				white, black = opponent, c.From
+			}
+		}
+		rec, chess, err := s.newGame(now, StartRequest{GuildID: c.GuildID, ChannelID: c.ChannelID,
+			White: white, Black: black, FEN: c.StartFEN, Rated: c.Rated}, c.Control)
+		if err != nil {
+			return nil, err
+		}
+		rec.ChallengeID = c.ID
+		c.Status = storage.ChallengeAccepted
+		c.To = opponent
+		change.Game = rec
+		change.Users = users(now, opponent)
+		if change.Receipt != nil {
+			change.Receipt.Effect = string(EffectAccepted)
+		}
+		return &entry{rec: rec, chess: chess}, nil
+	})
+}
+
+// DeclineChallenge declines a direct challenge (only its addressee may; an open
+// challenge is not declined, it expires or is cancelled).
+func (s *Service) DeclineChallenge(ctx context.Context, a ChallengeAction) (*Result, error) {
+	return s.challengeOp(ctx, a, EffectDeclined, func(c *storage.Challenge, _ time.Time, _ *storage.Change) (*entry, error) {
+		switch {
+		case a.User.ID == c.From.ID:
+			return nil, fmt.Errorf("%w: cancel your own challenge instead", ErrNotYourChallenge)
+		case c.Open() || a.User.ID != c.To.ID:
+			return nil, ErrNotYourChallenge
+		}
+		c.Status = storage.ChallengeDeclined
+		return nil, nil
+	})
+}
+
+// CancelChallenge withdraws a challenge (only the challenger may).
+func (s *Service) CancelChallenge(ctx context.Context, a ChallengeAction) (*Result, error) {
+	return s.challengeOp(ctx, a, EffectCancelled, func(c *storage.Challenge, _ time.Time, _ *storage.Change) (*entry, error) {
+		if a.User.ID != c.From.ID {
+			return nil, ErrNotYourChallenge
+		}
+		c.Status = storage.ChallengeCancelled
+		return nil, nil
+	})
+}
+
+// commitExpiry marks a pending challenge expired and tells the notifier.
+func (s *Service) commitExpiry(c *storage.Challenge, now time.Time) error {
+	c.Status, c.Resolved = storage.ChallengeExpired, now
+	if err := s.db.Commit(&storage.Change{Challenge: c}); err != nil {
+		return fmt.Errorf("expire challenge %d: %w", c.ID, err)
+	}
+	s.sched.Cancel(challengeKey(c.ID))
+	s.events.push(ChallengeExpired{Challenge: c.Clone()})
+	return nil
+}
+
+// expireChallenge handles a challenge's expiry timer.
+func (s *Service) expireChallenge(id uint64) {
+	unlock := s.lockChallenge(id)
+	defer unlock()
+	c, err := s.db.Challenge(id)
+	if err != nil {
+		s.log.Error("games: expire challenge", "challenge", id, "err", err)
+		return
+	}
+	if c.Status != storage.ChallengePending {
+		return
+	}
+	now := s.clock.Now()
+	if now.Before(c.ExpiresAt) {
+		s.scheduleChallenge(c)
+		return
+	}
+	if err := s.commitExpiry(c, now); err != nil {
+		s.log.Error("games: expire challenge", "challenge", id, "err", err)
+		s.sched.Set(challengeKey(id), now.Add(time.Second))
+	}
+}
+
+// StartGame creates a game directly (no challenge). Both players must differ.
+func (s *Service) StartGame(ctx context.Context, r StartRequest) (*Result, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	if r.RequestID != "" {
+		unlock := s.lockString(r.RequestID)
+		defer unlock()
+		if res, ok, err := s.receipt(ctx, r.RequestID); err != nil || ok {
+			return res, err
+		}
+	}
+	tc, err := parseControl(r.Control, clock.TimeControl{Untimed: true})
+	if err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	rec, chess, err := s.newGame(now, r, tc)
+	if err != nil {
+		return nil, err
+	}
+	change := &storage.Change{Game: rec, Users: users(now, r.White, r.Black)}
+	if r.RequestID != "" {
+		change.Receipt = &storage.Receipt{RequestID: r.RequestID, At: now, Effect: string(EffectStarted)}
+	}
+	if err := s.db.Commit(change); err != nil {
+		return nil, fmt.Errorf("commit new game: %w", err)
+	}
+	ne := &entry{rec: rec, chess: chess}
+	s.publishNew(ne)
+	return &Result{Effect: EffectStarted, Game: ne.view(), Ply: 0}, nil
+}
+
+// newGame builds the record of a new game (id 0) and its chess: a live clock starts at
+// once with untimed first moves and an abort deadline; a correspondence clock runs from
+// the start.
+func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (*storage.Game, *chesscore.Game, error) {
+	if err := checkPlayer("white", r.White); err != nil {
+		return nil, nil, err
+	}
+	if err := checkPlayer("black", r.Black); err != nil {
+		return nil, nil, err
+	}
+	if r.White.ID == r.Black.ID {
+		return nil, nil, ErrSelfChallenge
+	}
+	if err := checkStart(r.FEN); err != nil {
+		return nil, nil, err
+	}
+	rec := &storage.Game{
+		GuildID: r.GuildID, ChannelID: r.ChannelID, White: r.White, Black: r.Black, Rated: r.Rated,
+		Control: tc, StartFEN: r.FEN, Created: now,
+	}
+	chess, err := Replay(rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if k := tc.Kind(); k == clock.KindLive || k == clock.KindCorrespondence {
+		c, err := clock.New(tc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", ErrBadRequest, err)
+		}
+		c.FreeFirstMoves = k == clock.KindLive
+		c.Turn = chess.Turn()
+		if err := c.Start(now); err != nil {
+			return nil, nil, err
+		}
+		rec.Clock = &c
+		if c.FreeFirstMoves {
+			rec.AbortAt = now.Add(s.opts.FirstMoveTimeout)
+		}
+	}
+	return rec, chess, nil
+}
+
+// publishNew publishes a game just created. Its id became known at commit, so another
+// request may already have loaded or changed it: under the game's lock, the latest
+// committed entry (the cache's, else the store's) is the one scheduled.
+func (s *Service) publishNew(ne *entry) {
+	unlock := s.lockGame(ne.rec.ID)
+	defer unlock()
+	cur, err := s.load(ne.rec.ID)
+	if err != nil {
+		s.log.Error("games: load new game", "game", ne.rec.ID, "err", err)
+		cur = ne
+	}
+	s.schedule(cur)
+	s.events.push(GameStarted{Game: ne.view()})
+}

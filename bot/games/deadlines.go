@@ -1,0 +1,294 @@
+// deadlines.go: the service's timers (flag falls, correspondence deadlines and reminders,
+// first-move aborts, challenge expiries, heartbeats, receipt expiry), and the start-up
+// that rebuilds them and credits clocks for downtime.
+
+package games
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// Timer kinds.
+const (
+	kindFlag      timers.Kind = iota + 1 // a live game's flag, or a correspondence deadline
+	kindReminder                         // a reminder before a correspondence deadline
+	kindAbort                            // a first move that has not come
+	kindChallenge                        // a challenge's expiry
+	kindHeartbeat                        // the service's heartbeat
+	kindPrune                            // expiry of old receipts
+)
+
+func challengeKey(id uint64) timers.Key { return timers.Key{Kind: kindChallenge, ID: id} }
+
+// pruneEvery is how often old receipts are dropped.
+const pruneEvery = time.Hour
+
+// schedule sets the timers of a committed game: its flag (or correspondence deadline),
+// the reminder before a correspondence deadline, and the first-move abort. The caller
+// holds the game's lock.
+func (s *Service) schedule(e *entry) {
+	rec := e.rec
+	flag := timers.Key{Kind: kindFlag, ID: rec.ID}
+	reminder := timers.Key{Kind: kindReminder, ID: rec.ID}
+	abort := timers.Key{Kind: kindAbort, ID: rec.ID}
+	if !rec.Live() || !s.inScope(rec) {
+		s.sched.Cancel(flag)
+		s.sched.Cancel(reminder)
+		s.sched.Cancel(abort)
+		return
+	}
+	deadline := time.Time{}
+	if rec.Clock != nil && rec.Clock.State == clock.Running {
+		deadline = rec.Clock.FlagAt()
+	}
+	if deadline.IsZero() {
+		s.sched.Cancel(flag)
+	} else {
+		s.sched.Set(flag, deadline)
+	}
+	if at, ok := s.reminderAt(rec, deadline); ok {
+		s.sched.Set(reminder, at)
+	} else {
+		s.sched.Cancel(reminder)
+	}
+	if rec.AbortAt.IsZero() {
+		s.sched.Cancel(abort)
+	} else {
+		s.sched.Set(abort, rec.AbortAt)
+	}
+}
+
+// reminderAt returns when to remind the player to move of a correspondence game of its
+// deadline: ReminderBefore (their preference; default a quarter of the allowance)
+// before it, once per turn, if they want reminders.
+func (s *Service) reminderAt(rec *storage.Game, deadline time.Time) (time.Time, bool) {
+	if deadline.IsZero() || rec.Control.Kind() != clock.KindCorrespondence || rec.ReminderPly == rec.Ply()+1 {
+		return time.Time{}, false
+	}
+	player := rec.Player(rec.Clock.Turn)
+	prefs, err := s.db.UserPrefs(player.ID)
+	if err != nil {
+		s.log.Error("games: read preferences", "user", player.ID, "err", err)
+		prefs = storage.DefaultUserPrefs()
+	}
+	if !prefs.Reminders {
+		return time.Time{}, false
+	}
+	before := prefs.ReminderBefore
+	if before <= 0 {
+		before = rec.Control.PerMove / 4
+	}
+	at := deadline.Add(-before)
+	if !at.After(rec.Clock.Since) { // a reminder as the turn begins is no reminder
+		return time.Time{}, false
+	}
+	return at, true
+}
+
+func (s *Service) scheduleChallenge(c *storage.Challenge) {
+	s.sched.Set(challengeKey(c.ID), c.ExpiresAt)
+}
+
+// onTimer handles a due timer.
+func (s *Service) onTimer(t timers.Entry) {
+	if s.closed.Load() {
+		return
+	}
+	switch t.Key.Kind {
+	case kindFlag, kindReminder, kindAbort:
+		s.gameTimer(t)
+	case kindChallenge:
+		s.expireChallenge(t.Key.ID)
+	case kindHeartbeat:
+		now := s.clock.Now()
+		if err := s.db.Heartbeat(s.opts.Instance, now); err != nil {
+			s.log.Error("games: heartbeat", "err", err)
+		}
+		s.sched.Set(t.Key, now.Add(s.opts.Heartbeat))
+	case kindPrune:
+		now := s.clock.Now()
+		if n, err := s.db.PruneReceipts(now.Add(-s.opts.ReceiptTTL)); err != nil {
+			s.log.Error("games: prune receipts", "err", err)
+		} else if n > 0 {
+			s.log.Debug("games: pruned receipts", "count", n)
+		}
+		s.sched.Set(t.Key, now.Add(pruneEvery))
+	}
+}
+
+// gameTimer handles a game's flag, reminder or abort timer: under the game's lock it
+// checks the committed state (the timer may be out of date) and acts, or reschedules.
+func (s *Service) gameTimer(t timers.Entry) {
+	id := t.Key.ID
+	unlock := s.lockGame(id)
+	defer unlock()
+	e, err := s.load(id)
+	if err != nil {
+		s.log.Error("games: timer", "game", id, "err", err)
+		return
+	}
+	if !e.rec.Live() {
+		return
+	}
+	now := s.clock.Now()
+	retry := func(err error) {
+		s.log.Error("games: timer", "game", id, "kind", t.Key.Kind, "err", err)
+		s.sched.Set(t.Key, now.Add(time.Second))
+	}
+	switch t.Key.Kind {
+	case kindFlag:
+		if flagFallen(e.rec, now) {
+			if hook := s.testFlagDetected; hook != nil {
+				hook(e.rec.Clock.FlagAt(), now)
+			}
+			if _, err := s.commitFlag(e, now); err != nil {
+				retry(err)
+			}
+			return
+		}
+	case kindAbort:
+		if at := e.rec.AbortAt; !at.IsZero() && !now.Before(at) && e.rec.Ply() < 2 {
+			st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone()}
+			if err := st.chess.Abort(); err != nil {
+				retry(err)
+				return
+			}
+			if _, err := s.commit(st, ""); err != nil {
+				retry(err)
+			}
+			return
+		}
+	case kindReminder:
+		if e.rec.Clock == nil {
+			break
+		}
+		deadline := e.rec.Clock.FlagAt()
+		if at, ok := s.reminderAt(e.rec, deadline); ok && !now.Before(at) {
+			st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess}
+			st.rec.ReminderPly = st.rec.Ply() + 1
+			turn := st.rec.Clock.Turn
+			st.events = func(v *Game) []Event {
+				return []Event{ReminderDue{Game: v, Player: v.Player(turn), Color: turn, Deadline: deadline}}
+			}
+			if _, err := s.commit(st, ""); err != nil {
+				retry(err)
+			}
+			return
+		}
+	}
+	s.schedule(e) // not due after all: the timer follows the committed state
+}
+
+// restore loads the live games, credits their clocks for the time the service was down,
+// ends the games whose flag fell while it was up, and rebuilds every timer.
+//
+// Downtime policy: a clock is charged only while the service is known to be alive: up
+// to its last heartbeat (written every Options.Heartbeat and at Close) or the game's
+// last event, whichever is later. At start-up each running clock is paused at that
+// instant and resumed now, so nobody loses time to a crash or a restart; a player gains
+// at most one heartbeat interval (the time between the last heartbeat and the crash). A
+// flag that fell before that instant fell while the service was running: the game is
+// lost on time now, as it would have been then. Correspondence deadlines, reminders and
+// first-move abort deadlines move with the clocks.
+func (s *Service) restore() error {
+	now := s.clock.Now()
+	alive, err := s.db.LastHeartbeat(s.opts.Instance)
+	if err != nil {
+		return fmt.Errorf("start game service: %w", err)
+	}
+	games, err := s.db.OpenGames()
+	if err != nil {
+		return fmt.Errorf("start game service: load live games: %w", err)
+	}
+	var changes []*storage.Change
+	var entries []*entry
+	var flagged []*entry
+	for _, rec := range games {
+		if !s.inScope(rec) {
+			continue
+		}
+		chess, err := Replay(rec)
+		if err != nil { // never expected; one broken game must not stop the others
+			s.log.Error("games: live game does not replay; its timers are not run", "game", rec.ID, "err", err)
+			continue
+		}
+		e := &entry{rec: rec, chess: chess}
+		switch creditDowntime(rec, alive, now) {
+		case credited:
+			changes = append(changes, &storage.Change{Game: rec})
+		case fell:
+			flagged = append(flagged, e)
+			continue
+		}
+		entries = append(entries, e)
+	}
+	if len(changes) > 0 {
+		if err := s.db.CommitAll(changes); err != nil {
+			return fmt.Errorf("start game service: credit downtime to %d games: %w", len(changes), err)
+		}
+		s.log.Info("games: credited downtime", "games", len(changes), "last_alive", alive, "now", now)
+	}
+	for _, e := range entries {
+		s.remember(e)
+		s.schedule(e)
+	}
+	for _, e := range flagged {
+		if _, err := s.commitFlag(e, now); err != nil {
+			return fmt.Errorf("start game service: %w", err)
+		}
+	}
+	pending, err := s.db.PendingChallenges()
+	if err != nil {
+		return fmt.Errorf("start game service: load challenges: %w", err)
+	}
+	for _, c := range pending {
+		s.scheduleChallenge(c)
+	}
+	if err := s.db.Heartbeat(s.opts.Instance, now); err != nil {
+		return fmt.Errorf("start game service: %w", err)
+	}
+	s.sched.Set(timers.Key{Kind: kindHeartbeat}, now.Add(s.opts.Heartbeat))
+	s.sched.Set(timers.Key{Kind: kindPrune}, now.Add(time.Minute))
+	return nil
+}
+
+// credit is what creditDowntime did.
+type credit int
+
+const (
+	unchanged credit = iota
+	credited         // the clock (or abort deadline) was moved past the downtime
+	fell             // the flag fell while the service was alive
+)
+
+// creditDowntime applies the downtime policy to one game's record.
+func creditDowntime(rec *storage.Game, lastAlive, now time.Time) credit {
+	c := rec.Clock
+	alive := lastAlive
+	if c != nil && c.Since.After(alive) {
+		alive = c.Since
+	}
+	result := unchanged
+	if !rec.AbortAt.IsZero() && rec.AbortAt.After(alive) && alive.Before(now) {
+		rec.AbortAt = rec.AbortAt.Add(now.Sub(alive))
+		result = credited
+	}
+	if c == nil || c.State != clock.Running || !alive.Before(now) {
+		return result
+	}
+	if flagAt := c.FlagAt(); !flagAt.IsZero() && !alive.Before(flagAt) {
+		return fell
+	}
+	if err := c.Pause(alive); err != nil {
+		return result // a flag at alive exactly was caught above; nothing else fails
+	}
+	if err := c.Resume(now); err != nil {
+		return result
+	}
+	return credited
+}

@@ -1,0 +1,458 @@
+// ops.go: the requests on a game (move, draw offers, claims, resignation, abort,
+// takebacks), each one load → validate → apply → commit under the game's lock.
+
+package games
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// opState is a request being applied to working copies of a game.
+type opState struct {
+	s      *Service
+	now    time.Time
+	rec    *storage.Game   // working copy of the record
+	chess  *chesscore.Game // working copy of the chess
+	color  chesscore.Color // the requester's colour
+	effect Effect
+	san    string
+	// endedAt, if set, is the instant the game ended (a flag fall's deadline); else now.
+	endedAt time.Time
+	// events returns the events of the request, given the committed snapshot.
+	events func(v *Game) []Event
+}
+
+// gameOp runs fn as the request a on its game: the game's lock, the receipt of a repeated
+// request, the player, a fallen flag, the game being live and the expected ply are
+// handled here; fn validates and applies the request to the working copies, which are
+// committed (with the receipt) only if fn succeeds.
+func (s *Service) gameOp(ctx context.Context, a Action, effect Effect, fn func(st *opState) error) (*Result, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	unlock := s.lockGame(a.GameID)
+	defer unlock()
+	if res, ok, err := s.receipt(ctx, a.RequestID); err != nil || ok {
+		return res, err
+	}
+	e, err := s.load(a.GameID)
+	if err != nil {
+		return nil, err
+	}
+	color, ok := e.rec.ColorOf(a.UserID)
+	if !ok {
+		return nil, fmt.Errorf("game %d: %w", a.GameID, ErrNotAPlayer)
+	}
+	now := s.clock.Now()
+	if flagFallen(e.rec, now) {
+		flagged := e.rec.Clock.Turn
+		ne, err := s.commitFlag(e, now)
+		if err != nil {
+			return nil, err
+		}
+		over := overError(ne.rec)
+		if flagged == color {
+			return nil, fmt.Errorf("%w: %w", ErrTimeUp, over)
+		}
+		return nil, over
+	}
+	if !e.rec.Live() {
+		return nil, overError(e.rec)
+	}
+	if a.Expect.set && a.Expect.n != e.rec.Ply() {
+		return nil, fmt.Errorf("%w (the game is at ply %d, the request was made at ply %d)", ErrStale, e.rec.Ply(), a.Expect.n)
+	}
+	st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone(), color: color, effect: effect}
+	if err := fn(st); err != nil {
+		return nil, err
+	}
+	ne, err := s.commit(st, a.RequestID)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Effect: st.effect, Game: ne.view(), SAN: st.san, Ply: ne.rec.Ply(), Outcome: ne.rec.Outcome}, nil
+}
+
+// commit settles the working copies (an ending stops the clock and clears the offers),
+// writes them with the receipt, and then publishes the new entry: cache, timers, events.
+func (s *Service) commit(st *opState, requestID string) (*entry, error) {
+	ended := st.rec.Live() && st.chess.Over()
+	st.rec.Outcome = st.chess.Outcome()
+	if ended {
+		st.finish()
+	}
+	change := &storage.Change{Game: st.rec}
+	if requestID != "" {
+		change.Receipt = &storage.Receipt{RequestID: requestID, At: st.now, Effect: string(st.effect),
+			GameID: st.rec.ID, Ply: st.rec.Ply(), SAN: st.san, Outcome: st.rec.Outcome}
+	}
+	ne := &entry{rec: st.rec, chess: st.chess}
+	if ended && s.opts.OnFinish != nil {
+		v := ne.view()
+		change.After = func(w *storage.Writer) error { return s.opts.OnFinish(w, v) }
+	}
+	if err := s.db.Commit(change); err != nil {
+		return nil, fmt.Errorf("commit game %d: %w", st.rec.ID, err)
+	}
+	s.publish(ne, st.events, ended)
+	return ne, nil
+}
+
+// finish records the end of the game in the working record.
+func (st *opState) finish() {
+	st.rec.Ended = st.now
+	if !st.endedAt.IsZero() {
+		st.rec.Ended = st.endedAt
+	}
+	if c := st.rec.Clock; c != nil {
+		c.Stop(st.now)
+	}
+	st.rec.DrawOffer, st.rec.Takeback = storage.Offer{}, storage.Offer{}
+	st.rec.AbortAt = time.Time{}
+}
+
+// publish makes a committed entry current: cache, timers, then the events (a GameOver
+// last when the change ended the game).
+func (s *Service) publish(ne *entry, events func(v *Game) []Event, ended bool) {
+	s.remember(ne)
+	s.schedule(ne)
+	if events == nil && !ended {
+		return
+	}
+	v := ne.view()
+	var evs []Event
+	if events != nil {
+		evs = events(v)
+	}
+	if ended {
+		evs = append(evs, GameOver{Game: v, Outcome: ne.rec.Outcome})
+	}
+	s.events.push(evs...)
+}
+
+// flagFallen reports whether the side to move of a live game has run out of time at now.
+func flagFallen(rec *storage.Game, now time.Time) bool {
+	c := rec.Clock
+	return rec.Live() && c != nil && c.State == clock.Running && c.Flagged(now)
+}
+
+// commitFlag ends a game whose flag has fallen (FIDE 6.9 through chesscore) and commits
+// it. The caller holds the game's lock.
+func (s *Service) commitFlag(e *entry, now time.Time) (*entry, error) {
+	st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone()}
+	flagged := st.rec.Clock.Turn
+	deadline := st.rec.Clock.FlagAt()
+	if err := st.chess.FlagFall(flagged); err != nil {
+		return nil, fmt.Errorf("flag fall in game %d: %w", e.rec.ID, err)
+	}
+	st.endedAt = deadline
+	st.events = func(v *Game) []Event { return []Event{FlagFell{Game: v, Color: flagged}} }
+	return s.commit(st, "")
+}
+
+// overError describes a finished game as an error wrapping ErrGameOver.
+func overError(rec *storage.Game) error {
+	return fmt.Errorf("%w: %s", ErrGameOver, rec.Outcome)
+}
+
+// moverAt returns the side that makes the move at ply (0 is the first move).
+func (st *opState) moverAt(ply int) chesscore.Color {
+	start := st.chess.Start()
+	c := start.Turn()
+	if ply%2 == 1 {
+		c = c.Other()
+	}
+	return c
+}
+
+// recordMove adds a move the working chess has just played to the record: the clock is
+// pressed (the mover's time at the move is kept for takebacks and PGN), offers the
+// mover leaves unanswered lapse, and the first-move abort deadline moves on.
+func (st *opState) recordMove(m chesscore.Move) error {
+	rec := st.rec
+	mover := st.moverAt(rec.Ply())
+	if c := rec.Clock; c != nil {
+		left := c.Remaining(mover, st.now).Truncate(time.Millisecond)
+		if err := c.Press(st.now); err != nil {
+			return fmt.Errorf("%w: %w", ErrTimeUp, err)
+		}
+		rec.MoveClocks = append(rec.MoveClocks, left)
+		if c.FreeFirstMoves && c.Moves[c.Turn] == 0 {
+			rec.AbortAt = st.now.Add(st.s.opts.FirstMoveTimeout)
+		} else {
+			rec.AbortAt = time.Time{}
+		}
+	}
+	rec.Moves = append(rec.Moves, m)
+	sans := st.chess.SAN()
+	st.san = sans[len(sans)-1]
+	rec.DrawOffer = storage.Offer{} // moving declines the opponent's offer (9.1.2.3)
+	rec.Takeback = storage.Offer{}
+	rec.ReminderPly = 0
+	return nil
+}
+
+// Move plays a move for the player to move, optionally offering a draw with it. The
+// move is acknowledged (the call returns) only once it is committed.
+func (s *Service) Move(ctx context.Context, r MoveRequest) (*Result, error) {
+	return s.gameOp(ctx, r.Action, EffectMoved, func(st *opState) error {
+		if st.chess.Turn() != st.color {
+			return ErrNotYourTurn
+		}
+		if r.OfferDraw {
+			if err := st.canOfferDraw(st.rec.Ply() + 1); err != nil {
+				return err
+			}
+		}
+		m, err := st.chess.PlaySAN(r.Move)
+		if err != nil {
+			if errors.Is(err, chesscore.ErrGameOver) {
+				return err
+			}
+			return fmt.Errorf("%w: %w", ErrIllegalMove, err)
+		}
+		if err := st.recordMove(m); err != nil {
+			return err
+		}
+		offered := r.OfferDraw && !st.chess.Over()
+		if offered {
+			st.offerDraw()
+		}
+		st.events = func(v *Game) []Event {
+			if !v.Live() {
+				return nil
+			}
+			opp := st.color.Other()
+			evs := []Event{YourTurn{Game: v, Player: v.Player(opp), Color: opp}}
+			if offered {
+				evs = append(evs, DrawOffered{Game: v, By: st.color})
+			}
+			return evs
+		}
+		return nil
+	})
+}
+
+// canOfferDraw checks a draw offer by the requester that would stand at ply.
+func (st *opState) canOfferDraw(ply int) error {
+	rec, c := st.rec, st.color
+	switch {
+	case rec.DrawOffer.Pending && rec.DrawOffer.By == c:
+		return fmt.Errorf("%w: your draw offer is still open", ErrOfferPending)
+	case rec.DrawOffer.Pending:
+		return fmt.Errorf("%w: your opponent has offered a draw; accept or decline it", ErrOfferPending)
+	case ply < 2:
+		return fmt.Errorf("%w: a draw can be offered once both players have made a move", ErrTooEarly)
+	case rec.DrawOffers[c] >= st.s.opts.MaxDrawOffers:
+		return fmt.Errorf("%w: you have made %d draw offers in this game, the most allowed", ErrTooManyDrawOffers, rec.DrawOffers[c])
+	case rec.LastDrawOffer[c] == ply:
+		return fmt.Errorf("%w: you have already offered a draw on this move; make another move first", ErrTooManyDrawOffers)
+	}
+	return nil
+}
+
+// offerDraw records the requester's offer at the current ply.
+func (st *opState) offerDraw() {
+	c, ply := st.color, st.rec.Ply()
+	st.rec.DrawOffer = storage.Offer{Pending: true, By: c, Ply: ply}
+	st.rec.DrawOffers[c]++
+	st.rec.LastDrawOffer[c] = ply
+}
+
+// OfferDraw offers a draw after one's own move (while the opponent is to move); the
+// player to move offers with MoveRequest.OfferDraw. The offer stands until the opponent
+// accepts, declines or moves.
+func (s *Service) OfferDraw(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectDrawOffered, func(st *opState) error {
+		if st.chess.Turn() == st.color {
+			return ErrOfferWithMove
+		}
+		if err := st.canOfferDraw(st.rec.Ply()); err != nil {
+			return err
+		}
+		st.offerDraw()
+		st.events = func(v *Game) []Event { return []Event{DrawOffered{Game: v, By: st.color}} }
+		return nil
+	})
+}
+
+// pendingFromOpponent checks that an offer waits for the requester's answer.
+func (st *opState) pendingFromOpponent(o storage.Offer, none error) error {
+	if !o.Pending {
+		return none
+	}
+	if o.By == st.color {
+		return ErrCannotAcceptOwn
+	}
+	return nil
+}
+
+// AcceptDraw accepts the opponent's draw offer: the game is drawn by agreement.
+func (s *Service) AcceptDraw(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectDrawAccepted, func(st *opState) error {
+		if err := st.pendingFromOpponent(st.rec.DrawOffer, ErrNoDrawOffer); err != nil {
+			return err
+		}
+		return st.chess.AgreeDraw()
+	})
+}
+
+// DeclineDraw declines the opponent's draw offer.
+func (s *Service) DeclineDraw(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectDrawDeclined, func(st *opState) error {
+		if err := st.pendingFromOpponent(st.rec.DrawOffer, ErrNoDrawOffer); err != nil {
+			if errors.Is(err, ErrCannotAcceptOwn) {
+				return fmt.Errorf("%w: an offer cannot be withdrawn (FIDE 9.1.2.2)", ErrCannotAcceptOwn)
+			}
+			return err
+		}
+		st.rec.DrawOffer = storage.Offer{}
+		st.events = func(v *Game) []Event { return []Event{DrawDeclined{Game: v, By: st.color}} }
+		return nil
+	})
+}
+
+// ClaimDraw claims a draw by threefold repetition or the fifty moves, on the board or
+// with an intended move. Gambit checks a claim before acting: an incorrect claim is
+// refused with ErrIncorrectClaim and changes nothing (the intended move is not played,
+// and no time is added, unlike FIDE 9.5.3 over the board).
+func (s *Service) ClaimDraw(ctx context.Context, r ClaimRequest) (*Result, error) {
+	return s.gameOp(ctx, r.Action, EffectDrawClaimed, func(st *opState) error {
+		if st.chess.Turn() != st.color {
+			return fmt.Errorf("%w: only the player to move may claim a draw", ErrNotYourTurn)
+		}
+		intended := chesscore.NullMove
+		if r.Move != "" {
+			pos := st.chess.Position()
+			m, err := pos.ParseSAN(r.Move)
+			if err != nil {
+				return fmt.Errorf("%w: %w", ErrIllegalMove, err)
+			}
+			intended = m
+		}
+		if err := st.chess.ClaimDraw(intended); err != nil {
+			return err // the working copies are dropped: an incorrect claim changes nothing
+		}
+		if intended != chesscore.NullMove {
+			if err := st.recordMove(intended); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Resign resigns the game for the requester, whoever is to move. The opponent wins,
+// unless they could not checkmate by any series of legal moves (then it is a draw).
+func (s *Service) Resign(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectResigned, func(st *opState) error {
+		return st.chess.Resign(st.color)
+	})
+}
+
+// Abort calls the game off without a result; either player may, until both sides have
+// made a move.
+func (s *Service) Abort(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectAborted, func(st *opState) error {
+		if st.rec.Ply() >= 2 {
+			return ErrTooLateToAbort
+		}
+		return st.chess.Abort()
+	})
+}
+
+// takebackPlies returns how many plies a takeback by c undoes at the current ply: one
+// when c made the last move, two (the opponent's reply too) when c is to move.
+func (st *opState) takebackPlies(c chesscore.Color) int {
+	if st.chess.Turn() == c {
+		return 2
+	}
+	return 1
+}
+
+// RequestTakeback asks the opponent to let the requester take back their last move (and
+// the opponent's reply, if they have made one).
+func (s *Service) RequestTakeback(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectTakebackRequested, func(st *opState) error {
+		rec, c := st.rec, st.color
+		switch {
+		case rec.Takeback.Pending:
+			return ErrOfferPending
+		case rec.Ply() < st.takebackPlies(c):
+			return ErrNothingToTakeBack
+		case rec.LastTakeback[c] == rec.Ply():
+			return ErrAlreadyAsked
+		}
+		rec.Takeback = storage.Offer{Pending: true, By: c, Ply: rec.Ply()}
+		rec.LastTakeback[c] = rec.Ply()
+		st.events = func(v *Game) []Event { return []Event{TakebackRequested{Game: v, By: c}} }
+		return nil
+	})
+}
+
+// AcceptTakeback grants the opponent's takeback request: the moves are undone and the
+// clocks set back to what they showed when those moves were made (the side that was
+// thinking is charged its thinking time).
+func (s *Service) AcceptTakeback(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectTakebackAccepted, func(st *opState) error {
+		rec := st.rec
+		if err := st.pendingFromOpponent(rec.Takeback, ErrNoTakeback); err != nil {
+			return err
+		}
+		by := rec.Takeback.By
+		n := st.takebackPlies(by)
+		if rec.Ply() < n {
+			return ErrNothingToTakeBack
+		}
+		if c := rec.Clock; c != nil && c.State == clock.Running {
+			times := len(rec.MoveClocks) == rec.Ply()
+			c.Left[c.Turn] = c.Remaining(c.Turn, st.now)
+			for i := range n {
+				ply := rec.Ply() - 1 - i
+				mover := st.moverAt(ply)
+				if times {
+					c.Left[mover] = rec.MoveClocks[ply]
+				}
+				c.Moves[mover] = max(0, c.Moves[mover]-1)
+			}
+			c.Turn, c.Since, c.Spent = by, st.now, 0
+			if times {
+				rec.MoveClocks = rec.MoveClocks[:rec.Ply()-n]
+			}
+			if c.FreeFirstMoves && c.Moves[by] == 0 {
+				rec.AbortAt = st.now.Add(s.opts.FirstMoveTimeout)
+			}
+		}
+		for range n {
+			if err := st.chess.Undo(); err != nil {
+				return err
+			}
+		}
+		rec.Moves = rec.Moves[:rec.Ply()-n]
+		rec.Takeback, rec.DrawOffer = storage.Offer{}, storage.Offer{}
+		rec.ReminderPly = 0
+		st.events = func(v *Game) []Event {
+			return []Event{TakebackAccepted{Game: v, By: by}, YourTurn{Game: v, Player: v.Player(by), Color: by}}
+		}
+		return nil
+	})
+}
+
+// DeclineTakeback refuses the opponent's takeback request.
+func (s *Service) DeclineTakeback(ctx context.Context, a Action) (*Result, error) {
+	return s.gameOp(ctx, a, EffectTakebackDeclined, func(st *opState) error {
+		if err := st.pendingFromOpponent(st.rec.Takeback, ErrNoTakeback); err != nil {
+			return err
+		}
+		st.rec.Takeback = storage.Offer{}
+		st.events = func(v *Game) []Event { return []Event{TakebackDeclined{Game: v, By: st.color}} }
+		return nil
+	})
+}

@@ -1,0 +1,452 @@
+// service.go: the Service, its options, its per-game locks and cache, start-up and
+// shutdown, and the read methods.
+
+package games
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// Clock tells the time (timers.SystemClock in production, a timers.ManualClock in
+// tests).
+type Clock = timers.Clock
+
+// Options configure a Service. The zero value is the production setting.
+type Options struct {
+	// Clock is the time source (default the system clock).
+	Clock Clock
+	// Notifier receives the events (default: none).
+	Notifier Notifier
+	// Rand draws random colours (default math/rand/v2).
+	Rand func() uint64
+	// OnFinish, if set, runs inside the transaction that ends a game, with the game as it
+	// ends: the ladder updates ratings here so that the result and the ratings commit
+	// together. An error fails the request that ended the game (nothing is written).
+	// OnFinish may run more than once for one ending (a retried group commit); only
+	// writes through w count, so it must not act outside the transaction.
+	OnFinish func(w *storage.Writer, g *Game) error
+	// FirstMoveTimeout is how long a live game waits for each side's first move before
+	// it is aborted (default 5 minutes).
+	FirstMoveTimeout time.Duration
+	// ChallengeTTL is how long a challenge waits for an answer when the request names no
+	// expiry (default 15 minutes; 24 hours for a correspondence control).
+	ChallengeTTL time.Duration
+	// MaxDrawOffers is how many draw offers a player may make in one game (default 3);
+	// a player may also offer at most once per own move.
+	MaxDrawOffers int
+	// ReceiptTTL is how long request receipts are kept (default 24 hours).
+	ReceiptTTL time.Duration
+	// CacheSize bounds the live games kept replayed in memory (default 20,000); a
+	// negative size disables the cache (every request replays from storage).
+	CacheSize int
+	// Heartbeat is how often the service records that it is alive, for the downtime
+	// policy (default 2 s).
+	Heartbeat time.Duration
+	// Instance names the service's heartbeat (default "bot"); two programs sharing a
+	// file (the bot and gambit play) must use different names and scopes.
+	Instance string
+	// Scope, if set, limits the games whose clocks this service runs (timers, downtime
+	// credit) to those it accepts; requests still work on every game.
+	Scope func(*storage.Game) bool
+	// Logger receives the service's logs (default slog.Default()).
+	Logger *slog.Logger
+}
+
+const lockStripes = 1024
+
+// Service runs games: challenges, moves, offers, claims, clocks. Its methods are safe
+// for concurrent use; requests on one game are serialised by that game's lock.
+type Service struct {
+	db    *storage.DB
+	opts  Options
+	clock Clock
+	log   *slog.Logger
+	sched *timers.Scheduler
+
+	locks [lockStripes]sync.Mutex
+	seed  maphash.Seed
+
+	cacheMu sync.Mutex
+	cache   map[uint64]*entry
+
+	events   *dispatcher
+	cancel   context.CancelFunc
+	closed   atomic.Bool
+	handlers sync.WaitGroup
+
+	// testFlagDetected, if set (before Run), is told each flag fall the timers detect:
+	// the deadline and the instant it was seen.
+	testFlagDetected func(deadline, seen time.Time)
+}
+
+// New starts the service on db: it loads the live games, credits their clocks for any
+// downtime (see the package documentation), rebuilds every timer and starts the event
+// queue. Call Run to fire timers and Close to stop.
+func New(db *storage.DB, opts Options) (*Service, error) {
+	if opts.Clock == nil {
+		opts.Clock = timers.SystemClock{}
+	}
+	if opts.Notifier == nil {
+		opts.Notifier = NotifierFunc(func(context.Context, Event) {})
+	}
+	if opts.Rand == nil {
+		opts.Rand = rand.Uint64
+	}
+	if opts.FirstMoveTimeout <= 0 {
+		opts.FirstMoveTimeout = 5 * time.Minute
+	}
+	if opts.MaxDrawOffers <= 0 {
+		opts.MaxDrawOffers = 3
+	}
+	if opts.ReceiptTTL <= 0 {
+		opts.ReceiptTTL = 24 * time.Hour
+	}
+	if opts.CacheSize == 0 {
+		opts.CacheSize = 20000
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = 2 * time.Second
+	}
+	if opts.Instance == "" {
+		opts.Instance = "bot"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Service{
+		db: db, opts: opts, clock: opts.Clock, log: opts.Logger, sched: timers.New(),
+		seed: maphash.MakeSeed(), cache: make(map[uint64]*entry), cancel: cancel,
+	}
+	s.events = newDispatcher(ctx, opts.Notifier, opts.Logger)
+	if err := s.restore(); err != nil {
+		s.events.close()
+		cancel()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Run fires the service's timers (flag falls, deadlines, reminders, aborts, challenge
+// expiries, heartbeats) as they come due, until ctx is done. Each due timer is handled
+// on a goroutine of its own (at most 256 at once), so one slow commit does not delay
+// the next flag.
+func (s *Service) Run(ctx context.Context) error {
+	sem := make(chan struct{}, 256)
+	err := s.sched.Run(ctx, s.clock, func(e timers.Entry) {
+		sem <- struct{}{}
+		s.handlers.Add(1)
+		go func() {
+			defer func() { <-sem; s.handlers.Done() }()
+			s.onTimer(e)
+		}()
+	})
+	s.handlers.Wait()
+	return err
+}
+
+// FireDue handles, one after another on the caller's goroutine, every timer due at the
+// clock's present time, and returns how many there were. Tests drive the service with a
+// manual clock and FireDue instead of Run.
+func (s *Service) FireDue() int {
+	due := s.sched.PopDue(s.clock.Now(), nil)
+	for _, e := range due {
+		s.onTimer(e)
+	}
+	return len(due)
+}
+
+// Flush waits until every event of the requests answered so far has been delivered.
+func (s *Service) Flush(ctx context.Context) error { return s.events.flush(ctx) }
+
+// Close stops the service: it waits for running timer handlers (stop Run first), records
+// a last heartbeat, delivers the queued events and refuses further requests. It does not
+// close the store.
+func (s *Service) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	s.handlers.Wait()
+	err := s.db.Heartbeat(s.opts.Instance, s.clock.Now())
+	s.events.close()
+	s.cancel()
+	if err != nil {
+		return fmt.Errorf("close game service: %w", err)
+	}
+	return nil
+}
+
+// lockKey locks the stripe of a key and returns the unlock.
+func (s *Service) lockKey(kind byte, id uint64) func() {
+	i := (id*0x9E3779B97F4A7C15 ^ uint64(kind)<<56) >> 54 % lockStripes
+	m := &s.locks[i]
+	m.Lock()
+	return m.Unlock
+}
+
+// lockString locks the stripe of a string key (a request id).
+func (s *Service) lockString(key string) func() {
+	return s.lockKey('r', maphash.String(s.seed, key))
+}
+
+func (s *Service) lockGame(id uint64) func()      { return s.lockKey('g', id) }
+func (s *Service) lockChallenge(id uint64) func() { return s.lockKey('c', id) }
+
+// cached returns the cached entry of a live game.
+func (s *Service) cached(id uint64) *entry {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	return s.cache[id]
+}
+
+// load returns the committed entry of game id. The caller holds the game's lock.
+func (s *Service) load(id uint64) (*entry, error) {
+	if e := s.cached(id); e != nil {
+		return e, nil
+	}
+	rec, err := s.db.Game(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, fmt.Errorf("game %d: %w", id, ErrNoSuchGame)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load game %d: %w", id, err)
+	}
+	chess, err := Replay(rec)
+	if err != nil {
+		return nil, err
+	}
+	e := &entry{rec: rec, chess: chess}
+	s.remember(e)
+	return e, nil
+}
+
+// remember puts a live game in the cache and drops a finished one. The caller holds the
+// game's lock.
+func (s *Service) remember(e *entry) {
+	if s.opts.CacheSize < 0 {
+		return
+	}
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if !e.rec.Live() {
+		delete(s.cache, e.rec.ID)
+		return
+	}
+	if _, ok := s.cache[e.rec.ID]; !ok && len(s.cache) >= s.opts.CacheSize {
+		for id := range s.cache { // drop any one: it is replayed from storage when needed
+			delete(s.cache, id)
+			break
+		}
+	}
+	s.cache[e.rec.ID] = e
+}
+
+// forget drops a game from the cache.
+func (s *Service) forget(id uint64) {
+	s.cacheMu.Lock()
+	delete(s.cache, id)
+	s.cacheMu.Unlock()
+}
+
+func (s *Service) inScope(g *storage.Game) bool { return s.opts.Scope == nil || s.opts.Scope(g) }
+
+// Game returns a snapshot of game id.
+func (s *Service) Game(ctx context.Context, id uint64) (*Game, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if e := s.cached(id); e != nil {
+		return e.view(), nil
+	}
+	unlock := s.lockGame(id) // a miss loads under the lock, so it cannot cache a stale copy
+	defer unlock()
+	e, err := s.load(id)
+	if err != nil {
+		return nil, err
+	}
+	return e.view(), nil
+}
+
+// OpenGames returns the records of every live game (not replayed: use Game for a board).
+func (s *Service) OpenGames(ctx context.Context) ([]*storage.Game, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.db.OpenGames()
+}
+
+// GamesByUser returns the records of a user's games, newest first.
+func (s *Service) GamesByUser(ctx context.Context, userID string, q storage.Query) ([]*storage.Game, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.db.GamesByUser(userID, q)
+}
+
+// GamesInChannel returns the records of a channel's games, newest first.
+func (s *Service) GamesInChannel(ctx context.Context, channelID string, q storage.Query) ([]*storage.Game, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.db.GamesInChannel(channelID, q)
+}
+
+// Challenge returns challenge id.
+func (s *Service) Challenge(ctx context.Context, id uint64) (*storage.Challenge, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c, err := s.db.Challenge(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, fmt.Errorf("challenge %d: %w", id, ErrNoSuchChallenge)
+	}
+	return c, err
+}
+
+// PendingChallenges returns the challenges waiting for an answer.
+func (s *Service) PendingChallenges(ctx context.Context) ([]*storage.Challenge, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.db.PendingChallenges()
+}
+
+// GuildSettings returns a guild's settings (the defaults if it never set any).
+func (s *Service) GuildSettings(ctx context.Context, guildID string) (storage.GuildSettings, error) {
+	if err := ctx.Err(); err != nil {
+		return storage.GuildSettings{}, err
+	}
+	return s.db.GuildSettings(guildID)
+}
+
+// SetGuildSettings validates and stores a guild's settings (idempotent by value, so it
+// takes no request id).
+func (s *Service) SetGuildSettings(ctx context.Context, gs storage.GuildSettings) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.db.SetGuildSettings(gs); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadRequest, err)
+	}
+	return nil
+}
+
+// UserPrefs returns a user's notification preferences.
+func (s *Service) UserPrefs(ctx context.Context, userID string) (storage.UserPrefs, error) {
+	if err := ctx.Err(); err != nil {
+		return storage.UserPrefs{}, err
+	}
+	return s.db.UserPrefs(userID)
+}
+
+// SetUserPrefs stores a user's notification preferences (idempotent by value) and
+// reschedules the reminders of the user's correspondence games.
+func (s *Service) SetUserPrefs(ctx context.Context, userID string, p storage.UserPrefs) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.db.SetUserPrefs(userID, p, s.clock.Now()); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadRequest, err)
+	}
+	games, err := s.db.GamesByUser(userID, storage.Query{LiveOnly: true})
+	if err != nil {
+		return err
+	}
+	for _, g := range games {
+		unlock := s.lockGame(g.ID)
+		if e, err := s.load(g.ID); err == nil {
+			s.schedule(e)
+		}
+		unlock()
+	}
+	return nil
+}
+
+// SetGameThread records the thread the bot opened for a game (idempotent by value).
+func (s *Service) SetGameThread(ctx context.Context, gameID uint64, threadID string) (*Game, error) {
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	if len(threadID) > storage.MaxIDLen {
+		return nil, fmt.Errorf("%w: thread id is longer than %d bytes", ErrBadRequest, storage.MaxIDLen)
+	}
+	unlock := s.lockGame(gameID)
+	defer unlock()
+	e, err := s.load(gameID)
+	if err != nil {
+		return nil, err
+	}
+	if e.rec.ThreadID == threadID {
+		return e.view(), nil
+	}
+	rec := e.rec.Clone()
+	rec.ThreadID = threadID
+	if err := s.db.Commit(&storage.Change{Game: rec}); err != nil {
+		return nil, fmt.Errorf("set thread of game %d: %w", gameID, err)
+	}
+	ne := &entry{rec: rec, chess: e.chess}
+	s.remember(ne)
+	return ne.view(), nil
+}
+
+// usable refuses requests after Close or with a cancelled context.
+func (s *Service) usable(ctx context.Context) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return ctx.Err()
+}
+
+// receipt returns the answer of a request already done, if requestID has a receipt.
+func (s *Service) receipt(ctx context.Context, requestID string) (*Result, bool, error) {
+	if requestID == "" {
+		return nil, false, nil
+	}
+	r, err := s.db.Receipt(requestID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	res := &Result{Effect: Effect(r.Effect), SAN: r.SAN, Ply: r.Ply, Outcome: r.Outcome, Replayed: true}
+	if r.GameID != 0 {
+		if e := s.cached(r.GameID); e != nil {
+			res.Game = e.view()
+		} else if rec, err := s.db.Game(r.GameID); err == nil {
+			if chess, err := Replay(rec); err == nil {
+				res.Game = (&entry{rec: rec, chess: chess}).view()
+			}
+		}
+	}
+	if r.ChallengeID != 0 {
+		if c, err := s.db.Challenge(r.ChallengeID); err == nil {
+			res.Challenge = c
+		}
+	}
+	return res, true, nil
+}
+
+// localPrefix marks the players of a terminal game.
+const localPrefix = "local:"
+
+// LocalScope is the Scope of a terminal program (gambit play): the games whose two
+// players are local.
+func LocalScope(g *storage.Game) bool {
+	return strings.HasPrefix(g.White.ID, localPrefix) && strings.HasPrefix(g.Black.ID, localPrefix)
+}
+
+// BotScope is the Scope of the bot: every game but the terminal ones.
+func BotScope(g *storage.Game) bool { return !LocalScope(g) }
