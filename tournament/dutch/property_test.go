@@ -45,9 +45,9 @@ func legalPairingExists(ps []*player) bool {
 // paired exactly once, and a pairing whenever a legal one exists.
 func TestAbsoluteCriteriaRandomEvents(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 8))
-	events := 3000
+	events := *propertyEvents
 	if testing.Short() {
-		events = 300
+		events /= 5
 	}
 	rounds, failures := 0, 0
 	for e := 0; e < events; e++ {

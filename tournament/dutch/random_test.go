@@ -2,6 +2,7 @@ package dutch
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -10,6 +11,11 @@ import (
 
 	"github.com/gambitchess/gambit/tournament"
 	"github.com/gambitchess/gambit/tournament/trf"
+)
+
+var (
+	sieveEvents    = flag.Int("dutch.sieve", 300, "random small events compared with the exhaustive reference")
+	propertyEvents = flag.Int("dutch.events", 500, "random events checked for the absolute criteria")
 )
 
 // simulate plays a random event: absences and half-point byes requested
@@ -91,9 +97,9 @@ func pairSet(p *Pairing) string {
 // thousands of random small events, round by round.
 func TestAgainstSieve(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 17))
-	events := 1500
+	events := *sieveEvents
 	if testing.Short() {
-		events = 200
+		events /= 5
 	}
 	rounds := 0
 	for e := 0; e < events; e++ {
@@ -122,3 +128,5 @@ func TestAgainstSieve(t *testing.T) {
 	}
 	t.Logf("%d rounds identical to the exhaustive reference", rounds)
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed+1)) }
