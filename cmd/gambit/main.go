@@ -21,10 +21,13 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"position": {"print the position reached as JSON: legal moves, status, result, claims, can_checkmate", runPosition},
-		"perft":    {"count the leaves of the legal move tree (move generator check)", runPerft},
-		"rating":   {"rating calculators: fide, fide-initial, glicko2 (JSON out)", runRating},
-		"render":   {"draw a position as a PNG, or a game replay as a GIF", runRender},
+		"position":   {"print the position reached as JSON: legal moves, status, result, claims, can_checkmate", runPosition},
+		"perft":      {"count the leaves of the legal move tree (move generator check)", runPerft},
+		"rating":     {"rating calculators: fide, fide-initial, glicko2 (JSON out)", runRating},
+		"render":     {"draw a position as a PNG, or a game replay as a GIF", runRender},
+		"uci":        {"the built-in engine as a UCI engine on stdin/stdout", runUCI},
+		"match":      {"play engine against engine over UCI and report the score with an Elo estimate", runMatch},
+		"tournament": {"tournament tools: pair a round from a TRF (Dutch, Berger), standings", runTournament},
 	}
 }
 
