@@ -1,0 +1,98 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/chesscore"
+)
+
+// /board [game]: the board from your own side, only for you, with fresh controls
+// when it is your move.
+
+var _ Command = (*BoardCommand)(nil)
+var _ Autocompleter = (*BoardCommand)(nil)
+var _ Componenter = (*BoardCommand)(nil)
+
+// BoardCommand is /board and the "My board" button.
+type BoardCommand struct{ d *Deps }
+
+// NewBoard returns /board.
+func NewBoard(d *Deps) *BoardCommand { return &BoardCommand{d} }
+
+// Definition implements Command.
+func (c *BoardCommand) Definition() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{
+		Name:        "board",
+		Description: "Show the board of your game from your side (only you see it)",
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
+	}
+}
+
+// Autocomplete implements Autocompleter.
+func (c *BoardCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	return c.d.gameChoices(ctx, r)
+}
+
+// Handle implements Command.
+func (c *BoardCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	var o struct {
+		Game int64 `option:"game"`
+	}
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	g, err := c.d.findGame(ctx, r, o.Game, false)
+	if err != nil {
+		return nil, err
+	}
+	return c.d.privateBoard(ctx, g, r.User.ID)
+}
+
+// privateBoard is the board of g as userID sees it: from their side, with the move
+// controls when it is their move.
+func (d *Deps) privateBoard(ctx context.Context, g *games.Game, userID string) (*Response, error) {
+	gs := d.settings(ctx, g.GuildID)
+	col, isPlayer := g.ColorOf(userID)
+	flip := isPlayer && col == chesscore.Black
+	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Flip: flip, Now: d.now()})
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString(Headline(&g.Game))
+	switch {
+	case !g.Live():
+		fmt.Fprintf(&b, "\n**%s**", resultText(g.Outcome))
+	case isPlayer && col == g.Turn():
+		fmt.Fprintf(&b, "\nYour move (%s).", colorName(col))
+	default:
+		fmt.Fprintf(&b, "\n%s to move.", colorName(g.Turn()))
+	}
+	if l := clockLine(&g.Game, d.now()); l != "" && g.Live() {
+		b.WriteString(" " + l)
+	}
+	resp := &Response{Content: b.String(), Ephemeral: true, Files: []File{{Name: "board.png", ContentType: "image/png", Data: png}}}
+	if isPlayer && g.Live() && col == g.Turn() {
+		resp.Components = gameControls(g)
+	}
+	return resp, nil
+}
+
+// Components implements Componenter.
+func (c *BoardCommand) Components() map[string]Handler {
+	return map[string]Handler{
+		"game/" + actionBoard: func(ctx context.Context, r *Request) (*Response, error) {
+			g, err := c.d.Games.Game(ctx, r.ID.ID)
+			if err != nil {
+				return nil, gameError(err)
+			}
+			return c.d.privateBoard(ctx, g, r.User.ID)
+		},
+	}
+}

@@ -1,0 +1,67 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/gambitchess/gambit/bot/games"
+)
+
+// Deps is what the commands work with: the services and the means to post messages
+// that are not answers to an interaction. Later services (ladder, engine, puzzles)
+// become fields here.
+type Deps struct {
+	// Games runs challenges and games.
+	Games *games.Service
+	// Poster posts messages, threads and DMs (package bot implements it).
+	Poster Poster
+	// Claims records the posts an interaction's answer stands for (see Claims).
+	Claims *Claims
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// ChallengeExpiry is how long a challenge waits (0: the service's default).
+	ChallengeExpiry time.Duration
+	// Draining reports that the bot is shutting down: no new challenges.
+	Draining func() bool
+}
+
+// now returns the time.
+func (d *Deps) now() time.Time {
+	if d.Now == nil {
+		return time.Now()
+	}
+	return d.Now()
+}
+
+func (d *Deps) draining() bool { return d.Draining != nil && d.Draining() }
+
+// Poster posts messages that are not answers to an interaction: the board in a game's
+// thread, the result of a flag fall, a reminder.
+type Poster interface {
+	// Post sends m to a channel or thread and returns the message's ID.
+	Post(ctx context.Context, channelID string, m *Response) (string, error)
+	// StartThread opens a public thread in a channel, from a message when messageID
+	// is set, and returns the thread's ID.
+	StartThread(ctx context.Context, channelID, messageID, name string) (string, error)
+	// DM sends m to a user in a direct message.
+	DM(ctx context.Context, userID string, m *Response) error
+}
+
+// All returns every command, in the order they are listed to users. Adding a command
+// is adding its file and one line here. (/play joins when the engine exists.)
+func All(d *Deps) []Command {
+	return []Command{
+		NewChallenge(d),
+		NewMove(d),
+		NewDraw(d),
+		NewResign(d),
+		NewAbort(d),
+		NewTakeback(d),
+		NewBoard(d),
+		NewGames(d),
+		NewPGN(d),
+		NewFEN(d),
+		NewSettings(d),
+		NewNotify(d),
+	}
+}

@@ -1,0 +1,158 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
+)
+
+// /draw offer|accept|decline|claim [move] [game]: draw offers (FIDE 9.1) and claims
+// (9.2, 9.3), and the draw buttons.
+
+var _ Command = (*DrawCommand)(nil)
+var _ Autocompleter = (*DrawCommand)(nil)
+var _ Componenter = (*DrawCommand)(nil)
+
+// DrawCommand is /draw and the draw buttons.
+type DrawCommand struct{ d *Deps }
+
+// NewDraw returns /draw.
+func NewDraw(d *Deps) *DrawCommand { return &DrawCommand{d} }
+
+type drawOptions struct {
+	Move string `option:"move"`
+	Game int64  `option:"game"`
+}
+
+// Definition implements Command.
+func (c *DrawCommand) Definition() *discordgo.ApplicationCommand {
+	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc,
+			Options: append(opts, gameOption())}
+	}
+	return &discordgo.ApplicationCommand{
+		Name:        "draw",
+		Description: "Offer, accept, decline or claim a draw",
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("offer", "Offer a draw (on your move, use /move ... offer_draw:true)"),
+			sub("accept", "Accept your opponent's draw offer"),
+			sub("decline", "Decline your opponent's draw offer"),
+			sub("claim", "Claim a draw by threefold repetition or the fifty-move rule",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "move",
+					Description: "The move you intend to play, if that move makes the claim correct", Autocomplete: true, MaxLength: 20}),
+		},
+	}
+}
+
+// Autocomplete implements Autocompleter.
+func (c *DrawCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	if r.Focused == nil {
+		return nil, nil
+	}
+	if r.Focused.Name == "game" {
+		return c.d.gameChoices(ctx, r)
+	}
+	var o drawOptions
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, nil
+	}
+	g, err := c.d.findGame(ctx, r, o.Game, true)
+	if err != nil || !g.Live() {
+		return nil, nil
+	}
+	return MoveChoices(&g.Position, o.Move), nil
+}
+
+// Handle implements Command.
+func (c *DrawCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	var o drawOptions
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	g, err := c.d.findGame(ctx, r, o.Game, true)
+	if err != nil {
+		return nil, err
+	}
+	switch r.Sub {
+	case "offer":
+		return c.offer(ctx, r, g, g.Ply())
+	case "accept":
+		return c.accept(ctx, r, g, g.Ply())
+	case "decline":
+		return c.decline(ctx, r, g, g.Ply())
+	case "claim":
+		return c.claim(ctx, r, g, g.Ply(), strings.TrimSpace(o.Move))
+	}
+	return nil, fmt.Errorf("/draw: unknown subcommand %q", r.Sub)
+}
+
+func (c *DrawCommand) offer(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error) {
+	if col, ok := g.ColorOf(r.User.ID); ok && col == g.Turn() && g.Live() {
+		return nil, gameError(games.ErrOfferWithMove)
+	}
+	return c.d.act(ctx, r, gameRequest{
+		game: g, ply: ply, posts: []string{EventDraw}, done: "You offered a draw",
+		call: c.d.Games.OfferDraw,
+		answer: func(_ context.Context, res *games.Result) (*Response, error) {
+			col, _ := res.Game.ColorOf(r.User.ID)
+			return DrawOfferMessage(res.Game, col), nil
+		},
+	})
+}
+
+func (c *DrawCommand) accept(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error) {
+	return c.d.act(ctx, r, gameRequest{
+		game: g, ply: ply, posts: []string{EventOver}, done: "You accepted the draw",
+		call: c.d.Games.AcceptDraw, answer: c.d.overAnswer("The draw offer was accepted."),
+	})
+}
+
+func (c *DrawCommand) decline(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error) {
+	return c.d.act(ctx, r, gameRequest{
+		game: g, ply: ply, posts: []string{EventDeclined}, done: "You declined the draw",
+		call: c.d.Games.DeclineDraw,
+		answer: func(_ context.Context, res *games.Result) (*Response, error) {
+			return &Response{Content: fmt.Sprintf("%s\n**%s** declined the draw offer. Play on!", Headline(&res.Game.Game), playerName(storagePlayer(r.User)))}, nil
+		},
+	})
+}
+
+func (c *DrawCommand) claim(ctx context.Context, r *Request, g *games.Game, ply int, move string) (*Response, error) {
+	delta := 0
+	if move != "" {
+		delta = 1
+	}
+	return c.d.act(ctx, r, gameRequest{
+		game: g, ply: ply, delta: delta, posts: []string{EventOver}, done: "You claimed a draw",
+		call: func(ctx context.Context, a games.Action) (*games.Result, error) {
+			return c.d.Games.ClaimDraw(ctx, games.ClaimRequest{Action: a, Move: move})
+		},
+		answer: c.d.overAnswer(""),
+	})
+}
+
+// Components implements Componenter.
+func (c *DrawCommand) Components() map[string]Handler {
+	button := func(f func(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error)) Handler {
+		return func(ctx context.Context, r *Request) (*Response, error) {
+			g, err := c.d.componentGame(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return f(ctx, r, g, r.ID.Ply)
+		}
+	}
+	return map[string]Handler{
+		"game/" + actionDrawOffer:   button(c.offer),
+		"game/" + actionDrawAccept:  button(c.accept),
+		"game/" + actionDrawDecline: button(c.decline),
+		"game/" + actionDrawClaim: button(func(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error) {
+			return c.claim(ctx, r, g, ply, "")
+		}),
+	}
+}

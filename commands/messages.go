@@ -1,0 +1,296 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// messages.go: the messages about a game, shared by the handlers (whose answers are
+// these messages when given in the game's thread) and the notifier (which posts the
+// ones nobody claimed).
+
+// Component actions on a game's messages.
+const (
+	actionDrawOffer       = "draw-offer"
+	actionDrawAccept      = "draw-accept"
+	actionDrawDecline     = "draw-decline"
+	actionDrawClaim       = "draw-claim"
+	actionResign          = "resign"
+	actionResignConfirm   = "resign-confirm"
+	actionAbort           = "abort"
+	actionTakebackAccept  = "takeback-accept"
+	actionTakebackDecline = "takeback-decline"
+	actionBoard           = "board"
+)
+
+// Post events claimed and consumed (see Claims).
+const (
+	EventTurn     = "turn"
+	EventOver     = "over"
+	EventDraw     = "draw-offer"
+	EventDeclined = "declined"
+	EventTakeback = "takeback"
+	EventStarted  = "started"
+)
+
+// settings returns the guild's settings, the defaults for a DM or on error.
+func (d *Deps) settings(ctx context.Context, guildID string) storage.GuildSettings {
+	if guildID == "" || d.Games == nil {
+		return storage.DefaultGuildSettings(guildID)
+	}
+	s, err := d.Games.GuildSettings(ctx, guildID)
+	if err != nil {
+		return storage.DefaultGuildSettings(guildID)
+	}
+	return s
+}
+
+// pingTurn reports whether the player to move wants (and the guild allows) a ping.
+func (d *Deps) pingTurn(ctx context.Context, gs storage.GuildSettings, userID string) bool {
+	if !gs.PingOnTurn {
+		return false
+	}
+	p, err := d.Games.UserPrefs(ctx, userID)
+	if err != nil {
+		return true
+	}
+	return p.PingOnTurn
+}
+
+// who names a player, as a mention when ping is set (allowed_mentions then lists
+// exactly that user).
+func who(p storage.Player, ping bool) string {
+	if ping {
+		return Mention(p.ID) + " (" + playerName(p) + ")"
+	}
+	return "**" + playerName(p) + "**"
+}
+
+// lastMoveLine is e.g. "12… Black played **Nf6**."
+func lastMoveLine(g *games.Game) string {
+	n := len(g.SAN)
+	if n == 0 {
+		return ""
+	}
+	ply := n - 1
+	if g.StartFEN != "" {
+		return fmt.Sprintf("%s played **%s**.", colorName(g.Turn().Other()), g.SAN[ply])
+	}
+	num := ply/2 + 1
+	dots := "."
+	if ply%2 == 1 {
+		dots = "…"
+	}
+	return fmt.Sprintf("%d%s %s played **%s**.", num, dots, colorName(g.Turn().Other()), g.SAN[ply])
+}
+
+// TurnMessage is the message posted after every move: the board, whose move it is,
+// the clocks, a ping for the player to move, and the controls.
+func (d *Deps) TurnMessage(ctx context.Context, g *games.Game) (*Response, error) {
+	gs := d.settings(ctx, g.GuildID)
+	now := d.now()
+	mover := g.Player(g.Turn())
+	ping := d.pingTurn(ctx, gs, mover.ID)
+	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Flip: g.Turn() == chesscore.Black, Now: now})
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString(Headline(&g.Game))
+	if l := lastMoveLine(g); l != "" {
+		b.WriteString("\n" + l)
+	}
+	fmt.Fprintf(&b, "\n%s to move (%s)", who(mover, ping), colorName(g.Turn()))
+	if c := clockLine(&g.Game, now); c != "" {
+		b.WriteString(" · " + c)
+	}
+	if g.DrawOffer.Pending {
+		fmt.Fprintf(&b, "\n½ %s offers a draw: accept or decline below (moving declines it).", colorName(g.DrawOffer.By))
+	}
+	if g.Position.InCheck() {
+		b.WriteString("\nCheck!")
+	}
+	resp := &Response{Content: b.String(), Files: []File{{Name: "board.png", ContentType: "image/png", Data: png}},
+		Components: gameControls(g)}
+	if ping {
+		resp.Mentions = []string{mover.ID}
+	}
+	return resp, nil
+}
+
+// gameControls are the components under a live game's board: the piece menu and the
+// buttons. Every custom ID carries the ply.
+func gameControls(g *games.Game) []discordgo.MessageComponent {
+	if !g.Live() {
+		return nil
+	}
+	ply := g.Ply()
+	id := func(action string) string { return NewCustomID("game", g.ID, ply, action).String() }
+	var rows []discordgo.MessageComponent
+	pos := g.Position
+	if row := pieceMenu(g.ID, ply, &pos); row != nil {
+		rows = append(rows, *row)
+	}
+	var buttons []discordgo.MessageComponent
+	if g.DrawOffer.Pending {
+		buttons = append(buttons,
+			discordgo.Button{Label: "Accept draw", Style: discordgo.SuccessButton, CustomID: id(actionDrawAccept)},
+			discordgo.Button{Label: "Decline draw", Style: discordgo.SecondaryButton, CustomID: id(actionDrawDecline)})
+	} else if ply >= 1 {
+		buttons = append(buttons, discordgo.Button{Label: "Offer draw", Style: discordgo.SecondaryButton, CustomID: id(actionDrawOffer)})
+	}
+	if claimableNow(g) {
+		buttons = append(buttons, discordgo.Button{Label: "Claim draw", Style: discordgo.PrimaryButton, CustomID: id(actionDrawClaim)})
+	}
+	if ply < 2 {
+		buttons = append(buttons, discordgo.Button{Label: "Abort", Style: discordgo.SecondaryButton, CustomID: id(actionAbort)})
+	}
+	buttons = append(buttons,
+		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: id(actionResign)},
+		discordgo.Button{Label: "My board", Style: discordgo.SecondaryButton, CustomID: id(actionBoard)})
+	if len(buttons) > 5 {
+		buttons = buttons[:5]
+	}
+	return append(rows, discordgo.ActionsRow{Components: buttons})
+}
+
+// GameOverMessage is the message of a finished game: result and reason, the final
+// board, the PGN attached and a lichess analysis link. note, if set, comes first
+// ("White's flag fell.").
+func (d *Deps) GameOverMessage(ctx context.Context, g *games.Game, note string) (*Response, error) {
+	gs := d.settings(ctx, g.GuildID)
+	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Now: d.now()})
+	if err != nil {
+		return nil, err
+	}
+	link := LichessURL(g)
+	var b strings.Builder
+	b.WriteString(Headline(&g.Game))
+	if note != "" {
+		b.WriteString("\n" + note)
+	}
+	moves := (len(g.SAN) + 1) / 2
+	fmt.Fprintf(&b, "\n**%s** after %d move%s.", resultText(g.Outcome), moves, plural(moves))
+	if gs.PingOnGameOver {
+		fmt.Fprintf(&b, "\n%s · %s", Mention(g.White.ID), Mention(g.Black.ID))
+	}
+	fmt.Fprintf(&b, "\n[Analyse on lichess](<%s>)", link)
+	resp := &Response{
+		Content: b.String(),
+		Files: []File{
+			{Name: "board.png", ContentType: "image/png", Data: png},
+			{Name: fmt.Sprintf("gambit-game-%d.pgn", g.ID), ContentType: "application/x-chess-pgn", Data: []byte(g.PGN())},
+		},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Analyse on lichess", Style: discordgo.LinkButton, URL: link},
+		}}},
+	}
+	if gs.PingOnGameOver {
+		resp.Mentions = []string{g.White.ID, g.Black.ID}
+	}
+	return resp, nil
+}
+
+// claimableNow reports whether the player to move may claim a draw on the board as it
+// stands (a claim with an intended move goes through /draw claim move:...).
+func claimableNow(g *games.Game) bool {
+	for _, c := range g.Claimable() {
+		if c.Move == chesscore.NullMove {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// TakebackMessage announces a pending takeback request, pinging the opponent who may
+// answer it.
+func TakebackMessage(g *games.Game, by chesscore.Color) *Response {
+	ply := g.Ply()
+	opp := g.Player(by.Other())
+	return &Response{
+		Content: fmt.Sprintf("%s\n%s (%s) asks to take back their last move. %s, do you agree?",
+			Headline(&g.Game), playerName(g.Player(by)), colorName(by), Mention(opp.ID)),
+		Mentions: []string{opp.ID},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept takeback", Style: discordgo.SuccessButton, CustomID: NewCustomID("game", g.ID, ply, actionTakebackAccept).String()},
+			discordgo.Button{Label: "Decline", Style: discordgo.SecondaryButton, CustomID: NewCustomID("game", g.ID, ply, actionTakebackDecline).String()},
+		}}},
+	}
+}
+
+// DrawOfferMessage announces a draw offer made after one's move (an offer made with
+// the move shows in the board message).
+func DrawOfferMessage(g *games.Game, by chesscore.Color) *Response {
+	ply := g.Ply()
+	opp := g.Player(by.Other())
+	return &Response{
+		Content: fmt.Sprintf("%s\n½ %s (%s) offers a draw. %s, accept or decline, or simply move.",
+			Headline(&g.Game), playerName(g.Player(by)), colorName(by), Mention(opp.ID)),
+		Mentions: []string{opp.ID},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept draw", Style: discordgo.SuccessButton, CustomID: NewCustomID("game", g.ID, ply, actionDrawAccept).String()},
+			discordgo.Button{Label: "Decline draw", Style: discordgo.SecondaryButton, CustomID: NewCustomID("game", g.ID, ply, actionDrawDecline).String()},
+		}}},
+	}
+}
+
+// StartOnDiscord gives a new game its place: a thread when the guild wants one (from
+// the challenge message when there is one in that channel), else the games channel or
+// the challenge's channel. It records the place and posts the first board there.
+func (d *Deps) StartOnDiscord(ctx context.Context, g *games.Game, challengeMessageID string) (*games.Game, error) {
+	gs := d.settings(ctx, g.GuildID)
+	parent := g.ChannelID
+	if gs.GamesChannel != "" {
+		parent = gs.GamesChannel
+	}
+	place := parent
+	if gs.ThreadPerGame && g.GuildID != "" && parent != "" {
+		from := ""
+		if parent == g.ChannelID {
+			from = challengeMessageID
+		}
+		name := fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name)
+		if len(name) > 100 {
+			name = name[:100]
+		}
+		th, err := d.Poster.StartThread(ctx, parent, from, name)
+		if err != nil && from != "" {
+			th, err = d.Poster.StartThread(ctx, parent, "", name)
+		}
+		if err == nil {
+			place = th
+		}
+	}
+	if place != "" && place != g.ChannelID {
+		ng, err := d.Games.SetGameThread(ctx, g.ID, place)
+		if err != nil {
+			return g, fmt.Errorf("record the place of game %d: %w", g.ID, err)
+		}
+		g = ng
+	}
+	if place == "" {
+		return g, nil
+	}
+	msg, err := d.TurnMessage(ctx, g)
+	if err != nil {
+		return g, err
+	}
+	if _, err := d.Poster.Post(ctx, place, msg); err != nil {
+		return g, fmt.Errorf("post the first board of game %d: %w", g.ID, err)
+	}
+	return g, nil
+}

@@ -1,0 +1,95 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/storage"
+)
+
+// /notify: a player's own turn-reminder preferences.
+
+var _ Command = (*NotifyCommand)(nil)
+
+// NotifyCommand is /notify.
+type NotifyCommand struct{ d *Deps }
+
+// NewNotify returns /notify.
+func NewNotify(d *Deps) *NotifyCommand { return &NotifyCommand{d} }
+
+type notifyOptions struct {
+	Ping      *bool  `option:"ping_on_turn"`
+	DM        *bool  `option:"dm_on_turn"`
+	Reminders *bool  `option:"reminders"`
+	Before    string `option:"reminder_before"`
+}
+
+// Definition implements Command.
+func (c *NotifyCommand) Definition() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{
+		Name:        "notify",
+		Description: "How Gambit tells you it is your turn (no options: show your choices)",
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "ping_on_turn", Description: "Mention me when it is my turn"},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "dm_on_turn", Description: "Send me a direct message when it is my turn in a correspondence game"},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "reminders", Description: "Remind me before a correspondence deadline"},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "reminder_before", Description: "How long before the deadline, e.g. 6h or 30m (empty: a quarter of the time)", MaxLength: 20},
+		},
+	}
+}
+
+// Handle implements Command.
+func (c *NotifyCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	var o notifyOptions
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	p, err := c.d.Games.UserPrefs(ctx, r.User.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read preferences of %s: %w", r.User.ID, err)
+	}
+	changed := false
+	if o.Ping != nil {
+		p.PingOnTurn, changed = *o.Ping, true
+	}
+	if o.DM != nil {
+		p.DMOnTurn, changed = *o.DM, true
+	}
+	if o.Reminders != nil {
+		p.Reminders, changed = *o.Reminders, true
+	}
+	if s := strings.TrimSpace(o.Before); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < time.Minute || d > 30*24*time.Hour {
+			return nil, Errorf("reminder_before %q: give a duration from 1m to 720h, such as 6h or 30m.", EscapeMarkdown(s))
+		}
+		p.ReminderBefore, changed = d, true
+	}
+	if changed {
+		if err := c.d.Games.SetUserPrefs(ctx, r.User.ID, p); err != nil {
+			return nil, fmt.Errorf("save preferences of %s: %w", r.User.ID, err)
+		}
+	}
+	return &Response{Content: describePrefs(p, changed), Ephemeral: true}, nil
+}
+
+func describePrefs(p storage.UserPrefs, changed bool) string {
+	var b strings.Builder
+	if changed {
+		b.WriteString("Saved. ")
+	}
+	b.WriteString("**How Gambit tells you it is your turn**")
+	fmt.Fprintf(&b, "\n• Mention you on your turn: %s (where the server allows it)", yesNo(p.PingOnTurn))
+	fmt.Fprintf(&b, "\n• Direct message on your turn in correspondence games: %s", yesNo(p.DMOnTurn))
+	before := "a quarter of the time per move"
+	if p.ReminderBefore > 0 {
+		before = p.ReminderBefore.String()
+	}
+	fmt.Fprintf(&b, "\n• Reminders before a correspondence deadline: %s (%s before)", yesNo(p.Reminders), before)
+	return b.String()
+}

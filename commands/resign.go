@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
+)
+
+// /resign [game]: resignation, after a confirmation only the resigning player sees.
+
+var _ Command = (*ResignCommand)(nil)
+var _ Autocompleter = (*ResignCommand)(nil)
+var _ Componenter = (*ResignCommand)(nil)
+
+// ResignCommand is /resign and its buttons.
+type ResignCommand struct{ d *Deps }
+
+// NewResign returns /resign.
+func NewResign(d *Deps) *ResignCommand { return &ResignCommand{d} }
+
+// Definition implements Command.
+func (c *ResignCommand) Definition() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{
+		Name:        "resign",
+		Description: "Resign your game (you will be asked to confirm)",
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
+	}
+}
+
+// Autocomplete implements Autocompleter.
+func (c *ResignCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	return c.d.gameChoices(ctx, r)
+}
+
+// Handle implements Command: it asks for confirmation.
+func (c *ResignCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	var o struct {
+		Game int64 `option:"game"`
+	}
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	g, err := c.d.findGame(ctx, r, o.Game, true)
+	if err != nil {
+		return nil, err
+	}
+	return c.confirm(g, r.User.ID)
+}
+
+func (c *ResignCommand) confirm(g *games.Game, userID string) (*Response, error) {
+	if !g.Live() {
+		return nil, gameError(games.ErrGameOver)
+	}
+	opp := g.White
+	if g.White.ID == userID {
+		opp = g.Black
+	}
+	return &Response{
+		Content:   fmt.Sprintf("Resign game %d against %s? This cannot be undone.", g.ID, playerName(opp)),
+		Ephemeral: true,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: NewCustomID("game", g.ID, g.Ply(), actionResignConfirm).String()},
+		}}},
+	}, nil
+}
+
+// Components implements Componenter.
+func (c *ResignCommand) Components() map[string]Handler {
+	return map[string]Handler{
+		"game/" + actionResign: func(ctx context.Context, r *Request) (*Response, error) {
+			g, err := c.d.componentGame(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return c.confirm(g, r.User.ID)
+		},
+		"game/" + actionResignConfirm: func(ctx context.Context, r *Request) (*Response, error) {
+			g, err := c.d.componentGame(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			if g.Ply() != r.ID.Ply && g.Live() {
+				return nil, Errorf("The game has moved on since you asked. If you still want to resign, use /resign again.")
+			}
+			col, _ := g.ColorOf(r.User.ID)
+			return c.d.act(ctx, r, gameRequest{
+				game: g, ply: r.ID.Ply, posts: []string{EventOver}, done: "You resigned",
+				call: c.d.Games.Resign, answer: c.d.overAnswer(fmt.Sprintf("%s resigned.", colorName(col))),
+			})
+		},
+	}
+}

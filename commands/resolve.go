@@ -1,0 +1,162 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// resolve.go: which game a command means. The `game` option names it; without it, the
+// game whose thread (or channel) the command is typed in, else the user's only game in
+// progress.
+
+// gameOption is the optional `game` option most game commands take.
+func gameOption() *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionInteger, Name: "game", MinValue: ptr(1.0),
+		Description: "The game number (needed only when you play several games at once)", Autocomplete: true,
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Place is where a game lives on Discord: its thread, else its channel.
+func Place(g *storage.Game) string {
+	if g.ThreadID != "" {
+		return g.ThreadID
+	}
+	return g.ChannelID
+}
+
+// findGame returns the game a request means. mine restricts the search to the user's
+// own games (commands that act); otherwise a game watched in its thread counts too.
+func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*games.Game, error) {
+	if id > 0 {
+		g, err := d.Games.Game(ctx, uint64(id))
+		if errors.Is(err, games.ErrNoSuchGame) || errors.Is(err, storage.ErrNotFound) {
+			return nil, Errorf("There is no game %d. /games lists yours.", id)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load game %d: %w", id, err)
+		}
+		return g, nil
+	}
+	list, err := d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
+	if err != nil {
+		return nil, fmt.Errorf("list games of %s: %w", r.User.ID, err)
+	}
+	// The game of this thread (or channel, for a game without one), live first.
+	var here, live []*storage.Game
+	for _, g := range list {
+		if Place(g) == r.ChannelID {
+			here = append(here, g)
+		}
+		if g.Live() {
+			live = append(live, g)
+		}
+	}
+	pick := func(gs []*storage.Game) *storage.Game {
+		for _, g := range gs {
+			if g.Live() {
+				return g
+			}
+		}
+		if len(gs) > 0 {
+			return gs[0]
+		}
+		return nil
+	}
+	if g := pick(here); g != nil && (g.ThreadID == r.ChannelID || countLive(here) <= 1) {
+		return d.load(ctx, g.ID)
+	}
+	if !mine {
+		open, err := d.Games.OpenGames(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list open games: %w", err)
+		}
+		for _, g := range open {
+			if g.ThreadID != "" && g.ThreadID == r.ChannelID {
+				return d.load(ctx, g.ID)
+			}
+		}
+	}
+	switch len(live) {
+	case 0:
+		if mine {
+			return nil, Errorf("You have no game in progress. Start one with /challenge.")
+		}
+		return nil, Errorf("Which game? Add game:<number> (/games lists them).")
+	case 1:
+		return d.load(ctx, live[0].ID)
+	}
+	ids := make([]string, 0, len(live))
+	for _, g := range live {
+		ids = append(ids, fmt.Sprint(g.ID))
+	}
+	return nil, Errorf("You are playing %d games (%s): add game:<number>, or use the command in the game's thread.", len(live), strings.Join(ids, ", "))
+}
+
+func countLive(gs []*storage.Game) int {
+	n := 0
+	for _, g := range gs {
+		if g.Live() {
+			n++
+		}
+	}
+	return n
+}
+
+func (d *Deps) load(ctx context.Context, id uint64) (*games.Game, error) {
+	g, err := d.Games.Game(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("load game %d: %w", id, err)
+	}
+	return g, nil
+}
+
+// gameChoices completes the `game` option with the user's games in progress.
+func (d *Deps) gameChoices(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	list, err := d.Games.GamesByUser(ctx, r.User.ID, storage.Query{LiveOnly: true, Limit: 25})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(list))
+	for _, g := range list {
+		opp := g.Black
+		if g.Black.ID == r.User.ID {
+			opp = g.White
+		}
+		name := fmt.Sprintf("Game %d vs %s (%s)", g.ID, opp.Name, g.Control)
+		if len(name) > 100 {
+			name = name[:100]
+		}
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: g.ID})
+	}
+	return out, nil
+}
+
+// player returns the user's colour in g, or the refusal a spectator gets.
+func player(g *games.Game, userID string) (colorOK bool, err error) {
+	if _, ok := g.ColorOf(userID); !ok {
+		return false, gameError(games.ErrNotAPlayer)
+	}
+	return true, nil
+}
+
+// storagePlayer is the user as the service records players.
+func storagePlayer(u *discordgo.User) storage.Player {
+	name := u.GlobalName
+	if name == "" {
+		name = u.Username
+	}
+	if len(name) > storage.MaxNameLen {
+		name = name[:storage.MaxNameLen]
+	}
+	return storage.Player{ID: u.ID, Name: name}
+}

@@ -1,0 +1,165 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// /settings: a server's choices, for its administrators (Manage Server): default
+// time control, the channel for games, a thread per game, board theme, who may
+// challenge, pings.
+
+var _ Command = (*SettingsCommand)(nil)
+
+// SettingsCommand is /settings.
+type SettingsCommand struct{ d *Deps }
+
+// NewSettings returns /settings.
+func NewSettings(d *Deps) *SettingsCommand { return &SettingsCommand{d} }
+
+// adminPermissions are the permissions that allow changing a server's settings.
+const adminPermissions = discordgo.PermissionManageGuild | discordgo.PermissionAdministrator
+
+type settingsOptions struct {
+	Value      string `option:"value"`
+	Channel    string `option:"channel"`
+	Enabled    *bool  `option:"enabled"`
+	Theme      string `option:"theme"`
+	Role       string `option:"role"`
+	OnTurn     *bool  `option:"on_turn"`
+	OnGameOver *bool  `option:"on_game_over"`
+}
+
+// Definition implements Command.
+func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
+	perm := int64(discordgo.PermissionManageGuild)
+	themes := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(render.Themes()))
+	for _, t := range render.Themes() {
+		themes = append(themes, &discordgo.ApplicationCommandOptionChoice{Name: t, Value: t})
+	}
+	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+	}
+	return &discordgo.ApplicationCommand{
+		Name:                     "settings",
+		Description:              "Gambit's settings for this server (administrators)",
+		DefaultMemberPermissions: &perm,
+		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("show", "Show this server's settings"),
+			sub("time_control", "The time control of a challenge that names none",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "value", Description: "e.g. 10+0, 5+3, 3d, or - for none", Required: true, MaxLength: 40}),
+			sub("games_channel", "The channel games are played in (leave empty: the challenge's channel)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionChannel, Name: "channel", Description: "A text channel",
+					ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}}),
+			sub("threads", "Whether each game gets its own thread",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "enabled", Description: "A thread per game", Required: true}),
+			sub("theme", "The board colours",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "theme", Description: "Board theme", Required: true, Choices: themes}),
+			sub("challengers", "Who may challenge (leave empty: everyone)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "role", Description: "The role a member needs to challenge"}),
+			sub("pings", "When Gambit mentions players",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_turn", Description: "Mention the player whose turn it is (each player can turn it off with /notify)"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_game_over", Description: "Mention both players when a game ends"}),
+		},
+	}
+}
+
+// Handle implements Command. The permission is checked here as well as by Discord
+// (default_member_permissions can be changed by the server).
+func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	if r.GuildID == "" {
+		return nil, Errorf("Settings belong to a server: use /settings in one.")
+	}
+	if r.Permissions&adminPermissions == 0 {
+		return nil, Errorf("Only members with the Manage Server permission can change Gambit's settings.")
+	}
+	var o settingsOptions
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
+	if err != nil {
+		return nil, fmt.Errorf("read settings of guild %s: %w", r.GuildID, err)
+	}
+	changed := true
+	switch r.Sub {
+	case "show":
+		changed = false
+	case "time_control":
+		tc, err := clock.Parse(strings.TrimSpace(o.Value))
+		if err != nil {
+			return nil, Explain(err, sentence(err.Error()))
+		}
+		if tc.Kind() == clock.KindUnknown {
+			return nil, Errorf("Give a time control such as 10+0, or - for none.")
+		}
+		gs.DefaultControl = tc
+	case "games_channel":
+		gs.GamesChannel = o.Channel
+	case "threads":
+		if o.Enabled != nil {
+			gs.ThreadPerGame = *o.Enabled
+		}
+	case "theme":
+		gs.BoardTheme = o.Theme
+	case "challengers":
+		gs.ChallengeRole = o.Role
+	case "pings":
+		if o.OnTurn != nil {
+			gs.PingOnTurn = *o.OnTurn
+		}
+		if o.OnGameOver != nil {
+			gs.PingOnGameOver = *o.OnGameOver
+		}
+	default:
+		return nil, fmt.Errorf("/settings: unknown subcommand %q", r.Sub)
+	}
+	if changed {
+		if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
+			return nil, Explain(err, sentence(err.Error()))
+		}
+	}
+	return &Response{Content: describeSettings(gs, changed), Ephemeral: true}, nil
+}
+
+func describeSettings(gs storage.GuildSettings, changed bool) string {
+	var b strings.Builder
+	if changed {
+		b.WriteString("Saved. ")
+	}
+	b.WriteString("**Gambit's settings for this server**")
+	fmt.Fprintf(&b, "\n• Default time control: %s", gs.DefaultControl)
+	if gs.GamesChannel != "" {
+		fmt.Fprintf(&b, "\n• Games are played in <#%s>", gs.GamesChannel)
+	} else {
+		b.WriteString("\n• Games are played where they are challenged")
+	}
+	fmt.Fprintf(&b, "\n• A thread per game: %s", yesNo(gs.ThreadPerGame))
+	theme := gs.BoardTheme
+	if theme == "" {
+		theme = render.DefaultTheme
+	}
+	fmt.Fprintf(&b, "\n• Board theme: %s", theme)
+	if gs.ChallengeRole != "" {
+		fmt.Fprintf(&b, "\n• Who may challenge: members with <@&%s>", gs.ChallengeRole)
+	} else {
+		b.WriteString("\n• Who may challenge: everyone")
+	}
+	fmt.Fprintf(&b, "\n• Mention the player to move: %s · mention both at the end: %s", yesNo(gs.PingOnTurn), yesNo(gs.PingOnGameOver))
+	return b.String()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,110 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
+)
+
+// /takeback [game]: ask to take back your last move; used while the opponent's
+// request waits, it grants it. The request message carries Accept and Decline.
+
+var _ Command = (*TakebackCommand)(nil)
+var _ Autocompleter = (*TakebackCommand)(nil)
+var _ Componenter = (*TakebackCommand)(nil)
+
+// TakebackCommand is /takeback and its buttons.
+type TakebackCommand struct{ d *Deps }
+
+// NewTakeback returns /takeback.
+func NewTakeback(d *Deps) *TakebackCommand { return &TakebackCommand{d} }
+
+// Definition implements Command.
+func (c *TakebackCommand) Definition() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{
+		Name:        "takeback",
+		Description: "Ask to take back your last move (or grant your opponent's request)",
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
+	}
+}
+
+// Autocomplete implements Autocompleter.
+func (c *TakebackCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	return c.d.gameChoices(ctx, r)
+}
+
+// Handle implements Command.
+func (c *TakebackCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	var o struct {
+		Game int64 `option:"game"`
+	}
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	g, err := c.d.findGame(ctx, r, o.Game, true)
+	if err != nil {
+		return nil, err
+	}
+	if col, ok := g.ColorOf(r.User.ID); ok && g.Takeback.Pending && g.Takeback.By != col {
+		return c.accept(ctx, r, g, g.Ply())
+	}
+	return c.d.act(ctx, r, gameRequest{
+		game: g, ply: g.Ply(), posts: []string{EventTakeback}, done: "You asked for a takeback",
+		call: c.d.Games.RequestTakeback,
+		answer: func(_ context.Context, res *games.Result) (*Response, error) {
+			col, _ := res.Game.ColorOf(r.User.ID)
+			return TakebackMessage(res.Game, col), nil
+		},
+	})
+}
+
+// accept grants the opponent's request: the answer is the board after the takeback.
+func (c *TakebackCommand) accept(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error) {
+	by := g.Takeback.By
+	n := 1
+	if g.Turn() == by {
+		n = 2
+	}
+	return c.d.act(ctx, r, gameRequest{
+		game: g, ply: ply, delta: -n, posts: []string{EventTurn, EventTakeback}, done: "You granted the takeback",
+		call: c.d.Games.AcceptTakeback,
+		answer: func(ctx context.Context, res *games.Result) (*Response, error) {
+			msg, err := c.d.TurnMessage(ctx, res.Game)
+			if err != nil {
+				return nil, err
+			}
+			msg.Content = fmt.Sprintf("↶ Takeback granted.\n%s", msg.Content)
+			return msg, nil
+		},
+	})
+}
+
+// Components implements Componenter.
+func (c *TakebackCommand) Components() map[string]Handler {
+	return map[string]Handler{
+		"game/" + actionTakebackAccept: func(ctx context.Context, r *Request) (*Response, error) {
+			g, err := c.d.componentGame(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return c.accept(ctx, r, g, r.ID.Ply)
+		},
+		"game/" + actionTakebackDecline: func(ctx context.Context, r *Request) (*Response, error) {
+			g, err := c.d.componentGame(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return c.d.act(ctx, r, gameRequest{
+				game: g, ply: r.ID.Ply, posts: []string{EventDeclined}, done: "You declined the takeback",
+				call: c.d.Games.DeclineTakeback,
+				answer: func(_ context.Context, res *games.Result) (*Response, error) {
+					return &Response{Content: fmt.Sprintf("%s\n**%s** declined the takeback. Play on!", Headline(&res.Game.Game), playerName(storagePlayer(r.User)))}, nil
+				},
+			})
+		},
+	}
+}
