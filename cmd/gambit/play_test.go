@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/storage"
+)
+
+var updatePlay = flag.Bool("update-play", false, "rewrite the golden transcripts of gambit play")
+
+// playScript runs gambit play with input as its standard input.
+func playScript(t *testing.T, input string, args ...string) (string, error) {
+	t.Helper()
+	old := playStdin
+	playStdin = strings.NewReader(input)
+	defer func() { playStdin = old }()
+	var out, errb bytes.Buffer
+	err := runPlay(args, &out, &errb)
+	if errb.Len() > 0 {
+		t.Logf("stderr: %s", errb.String())
+	}
+	return out.String(), err
+}
+
+func tempDB(t *testing.T) string { return filepath.Join(t.TempDir(), "gambit.db") }
+
+func storedGames(t *testing.T, path, user string) []*storage.Game {
+	t.Helper()
+	db, err := storage.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	gs, err := db.GamesByUser(user, storage.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gs
+}
+
+func TestPlayTranscript(t *testing.T) {
+	db := tempDB(t)
+	input := strings.Join([]string{
+		"help", "Bc4", "e4", "e5", "board", "Bc4", "Nc6", "draw", "Qh5", "decline", "Nf6", "pgn", "Qxf7#",
+	}, "\n") + "\n"
+	out, err := playScript(t, input, "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.ReplaceAll(out, db, "DB")
+	got = regexp.MustCompile(`\[Date "[0-9.]+"\]`).ReplaceAllString(got, `[Date "DATE"]`)
+	golden := filepath.Join("testdata", "play_scholars_mate.txt")
+	if *updatePlay {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update-play to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("transcript differs from %s (run with -update-play to accept):\n%s", golden, got)
+	}
+	gs := storedGames(t, db, "local:white")
+	if len(gs) != 1 || gs[0].Live() || gs[0].Outcome.Termination != chesscore.Checkmate || gs[0].Black.ID != "local:black" {
+		t.Fatalf("stored games %+v", gs)
+	}
+}
+
+func TestPlayDrawsTakebacksAndResignation(t *testing.T) {
+	db := tempDB(t)
+	input := strings.Join([]string{
+		"e4", "e5",
+		"takeback", "maybe", "no", // black asks for e5 back; white refuses
+		"Nf3", "takeback", "yes", // black asks for... white's Nf3? no: the last mover (white) asks, black agrees
+		"Nf3", "Nc6", "draw", "Bb5", // white offers with Bb5
+		"draw", // black accepts
+	}, "\n") + "\n"
+	out, err := playScript(t, input, "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Black asks to take back the last move. White, accept? (yes/no): Please answer yes or no.",
+		"Takeback declined.",
+		"White asks to take back the last move. Black, accept? (yes/no): Move taken back.",
+		"Your draw offer goes with your next move.",
+		"3. Bb5 (draw offered)",
+		"White offers a draw: type draw to accept or decline to refuse",
+		"Game over: 1/2-1/2 (agreement).",
+		`[Result "1/2-1/2"]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	out, err = playScript(t, "d4\nresign\n", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Game over: 1-0 (Black resigned).") {
+		t.Errorf("resignation:\n%s", out)
+	}
+	if gs := storedGames(t, db, "local:black"); len(gs) != 2 {
+		t.Errorf("%d games stored", len(gs))
+	}
+}
+
+func TestPlayClaimAndAbort(t *testing.T) {
+	db := tempDB(t)
+	out, err := playScript(t, "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim\nclaim Ng8\n", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Incorrect draw claim: the position has appeared twice") ||
+		!strings.Contains(out, "Game over: 1/2-1/2 (threefold repetition).") {
+		t.Errorf("claims:\n%s", out)
+	}
+	out, err = playScript(t, "abort\n", "--db", db, "--time", "3+2")
+	if err != nil || !strings.Contains(out, "Game over: * (aborted).") {
+		t.Errorf("abort: %v\n%s", err, out)
+	}
+}
+
+func TestPlayClockAndQuit(t *testing.T) {
+	db := tempDB(t)
+	out, err := playScript(t, "e4\nquit\n", "--db", db, "--time", "5+3", "--unicode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"5+3 blitz", "White to move (5:00): ", "Black to move (5:00): ", "♔", "Game 1 stays open in " + db} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The open game waits in the store; a second session starts a new game and leaves the
+	// first alone (its clock is not run by gambit play's next session either way).
+	if _, err := playScript(t, "", "--db", db, "--fen", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"); err != nil {
+		t.Fatal(err)
+	}
+	gs := storedGames(t, db, "local:white")
+	if len(gs) != 2 || !gs[1].Live() || gs[1].Ply() != 1 || gs[0].StartFEN == "" {
+		t.Errorf("stored %+v", gs)
+	}
+}
+
+func TestPlayAgainstEngine(t *testing.T) {
+	db := tempDB(t)
+	out, err := playScript(t, "e5\ntakeback\nresign\n", "--db", db, "--engine", "1", "--color", "black")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Gambit engine (level 1) vs You", "1. ", "The engine agrees to the takeback.", "Game over: 1-0 (Black resigned)."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	gs := storedGames(t, db, "local:engine")
+	if len(gs) != 1 || gs[0].White.ID != "local:engine" || gs[0].Black.ID != "local:you" {
+		t.Errorf("stored %+v", gs)
+	}
+}
+
+func TestPlayRefuses(t *testing.T) {
+	db := tempDB(t)
+	for _, args := range [][]string{
+		{"--time", "soon"},
+		{"--engine", "9"},
+		{"--engine", "2", "--color", "green"},
+		{"--fen", "not a fen"},
+		{"stray"},
+	} {
+		if _, err := playScript(t, "", append([]string{"--db", db}, args...)...); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+	// A store that another process holds fails fast, with a message that says so.
+	held, err := storage.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	start := time.Now()
+	_, err = playScript(t, "", "--db", db)
+	if !errors.Is(err, storage.ErrLocked) || time.Since(start) > 5*time.Second {
+		t.Errorf("locked store: %v after %v", err, time.Since(start))
+	}
+}
+
+func TestFormatClock(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{5 * time.Minute, "5:00"},
+		{4*time.Minute + 58*time.Second + 900*time.Millisecond, "4:58"},
+		{9*time.Second + 350*time.Millisecond, "0:09.3"},
+		{-time.Second, "0:00.0"},
+		{time.Hour + 2*time.Minute + 3*time.Second, "1:02:03"},
+		{50*time.Hour + 15*time.Minute, "2d 02:15"},
+	} {
+		if got := formatClock(tt.d); got != tt.want {
+			t.Errorf("formatClock(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
