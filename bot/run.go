@@ -58,6 +58,7 @@ type Bot struct {
 	OpsAddr string
 
 	draining atomic.Bool
+	store    *storage.DB
 }
 
 // Draining reports whether the bot is shutting down.
@@ -100,7 +101,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	defer db.Close()
 	log.Info("store open", "path", path)
 
-	b := &Bot{}
+	b := &Bot{store: db}
 	d := &commands.Deps{
 		Claims: commands.NewClaims(clk.Now), Now: clk.Now,
 		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: b.Draining,
@@ -141,7 +142,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	d.Poster = &poster{rest: rest}
 
 	b.Router, err = NewRouter(commands.All(d), RouterOptions{
-		Log: log, Now: clk.Now, Metrics: b.Metrics,
+		Log: log, Now: time.Now, Metrics: b.Metrics,
 		Middleware: []commands.Middleware{
 			Recover(), Logging(), Measure(b.Metrics),
 			PerUserLimit(cfg.Commands.PerUserPerMinute, time.Now),

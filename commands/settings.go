@@ -143,7 +143,7 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 		b.WriteString("\n• Games are played where they are challenged")
 	}
 	fmt.Fprintf(&b, "\n• A thread per game: %s", yesNo(gs.ThreadPerGame))
-	theme := gs.BoardTheme
+	theme := knownTheme(gs.BoardTheme)
 	if theme == "" {
 		theme = render.DefaultTheme
 	}

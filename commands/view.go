@@ -64,7 +64,7 @@ type BoardOptions struct {
 // the last move highlighted.
 func BoardPNG(g *games.Game, o BoardOptions) ([]byte, error) {
 	pos := g.Position
-	opt := render.BoardOptions{Theme: o.Theme, Flip: o.Flip, Coordinates: true, Size: 480}
+	opt := render.BoardOptions{Theme: knownTheme(o.Theme), Flip: o.Flip, Coordinates: true, Size: 480}
 	if m, ok := g.LastMove(); ok {
 		opt.LastMove = m
 	}
@@ -81,6 +81,17 @@ func BoardPNG(g *games.Game, o BoardOptions) ([]byte, error) {
 		return nil, fmt.Errorf("draw game %d: %w", g.ID, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// knownTheme returns theme if the renderer has it, else "" (the default theme), so a
+// stored setting from elsewhere never breaks a board.
+func knownTheme(theme string) string {
+	for _, t := range render.Themes() {
+		if t == theme {
+			return theme
+		}
+	}
+	return ""
 }
 
 // clockLine describes both clocks, e.g. "⏱ White 4:31 · Black 3:58".

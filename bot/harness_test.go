@@ -1,0 +1,177 @@
+package bot
+
+// The end-to-end harness: the real Run wiring (as `gambit serve` runs it), with the
+// real discordgo client pointed at the fake Discord through discord.rest_url and
+// discord.gateway_url, a store in a temporary directory, and a manual clock for the
+// games, so clocks move only when a test says.
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/discordfake"
+	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// epoch is where the manual clock of every test starts.
+var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// world is a fake Discord with its users and a store path, shared by the bots a test
+// starts one after another.
+type world struct {
+	t     testing.TB
+	f     *discordfake.Fake
+	clock *timers.ManualClock
+	cfg   config.Config
+	alice *discordgo.User // the fake's default user
+	bob   *discordgo.User
+	carol *discordgo.User
+}
+
+func newWorld(t testing.TB, opts ...discordfake.Option) *world {
+	t.Helper()
+	deadline := 3 * time.Second
+	if raceEnabled {
+		deadline = 10 * time.Second // the race detector slows everything tenfold
+	}
+	opts = append([]discordfake.Option{discordfake.WithHeartbeatInterval(250 * time.Millisecond), discordfake.WithInteractionDeadline(deadline)}, opts...)
+	f := discordfake.New(t, opts...)
+	cfg := config.Default()
+	cfg.Discord.Token = f.Token
+	cfg.Discord.RESTURL = f.RESTURL()
+	cfg.Discord.GatewayURL = f.GatewayURL()
+	cfg.Storage.Path = filepath.Join(t.TempDir(), "gambit.db")
+	cfg.Commands.PerUserPerMinute = 0
+	return &world{
+		t: t, f: f, clock: timers.NewManualClock(epoch), cfg: cfg,
+		alice: f.User, bob: f.NewUser("bob"), carol: f.NewUser("carol"),
+	}
+}
+
+// running is one bot started by a test.
+type running struct {
+	w      *world
+	bot    *Bot
+	cancel context.CancelFunc
+	done   chan error
+	once   sync.Once
+}
+
+// testLogger logs to the test when -v is given, else nowhere.
+func testLogger(t testing.TB) *slog.Logger {
+	if testing.Verbose() && os.Getenv("GAMBIT_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// start runs a bot on the world's configuration and waits until it is ready.
+func (w *world) start() *running {
+	w.t.Helper()
+	return w.startWith(w.cfg, Deps{})
+}
+
+func (w *world) startWith(cfg config.Config, deps Deps) *running {
+	w.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan *Bot, 1)
+	r := &running{w: w, cancel: cancel, done: make(chan error, 1)}
+	if deps.Logger == nil {
+		deps.Logger = testLogger(w.t)
+	}
+	if deps.Clock == nil {
+		deps.Clock = w.clock
+	}
+	deps.Ready = func(b *Bot) { ready <- b }
+	go func() { r.done <- Run(ctx, cfg, deps) }()
+	select {
+	case r.bot = <-ready:
+	case err := <-r.done:
+		cancel()
+		w.t.Fatalf("bot did not start: %v", err)
+	case <-time.After(20 * time.Second):
+		cancel()
+		w.t.Fatal("bot did not become ready in 20s")
+	}
+	w.t.Cleanup(r.stop)
+	return r
+}
+
+// stop shuts the bot down gracefully and checks that Run returned nil.
+func (r *running) stop() {
+	r.once.Do(func() {
+		r.cancel()
+		select {
+		case err := <-r.done:
+			if err != nil {
+				r.w.t.Errorf("Run returned %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			r.w.t.Error("Run did not return 30s after cancel")
+		}
+	})
+}
+
+// send dispatches an interaction and returns the bot's answer, failing the test if
+// there is none.
+func (w *world) send(spec discordfake.InteractionSpec) *discordfake.InteractionResult {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := w.f.SendInteraction(ctx, spec)
+	if err != nil {
+		w.t.Fatalf("interaction %s%s: %v", spec.Name, spec.CustomID, err)
+	}
+	return res
+}
+
+// customID returns the custom ID among ids whose action (and argument prefix) is
+// route, e.g. "accept" or "to/g2".
+func customID(t testing.TB, ids []string, action string) string {
+	t.Helper()
+	for _, id := range ids {
+		parts := strings.SplitN(id, "/", 5)
+		if len(parts) == 5 && (parts[4] == action || strings.HasPrefix(parts[4], action+"/")) {
+			return id
+		}
+	}
+	t.Fatalf("no component %q among %v", action, ids)
+	return ""
+}
+
+// waitFor waits until cond holds, failing the test after timeout.
+func (w *world) waitFor(what string, cond func() bool) {
+	w.t.Helper()
+	if !w.f.WaitFor(cond, 15*time.Second) {
+		w.t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// messagesWith returns the messages of a channel carrying a file named name.
+func (w *world) messagesWith(channelID, name string) []discordfake.Message {
+	var out []discordfake.Message
+	for _, m := range w.f.Messages(channelID) {
+		if _, ok := m.File(name); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// isLate reports whether err says the callback missed the deadline.
+func isLate(err error) bool { return errors.Is(err, discordfake.ErrLate) }
+
+// storeOf returns the store of a running bot's service (for the crash image).
+func (r *running) store() *storage.DB { return r.bot.store }
