@@ -220,8 +220,8 @@ type opening struct {
 	pos  chesscore.Position
 }
 
-// parseOpenings reads EPD (four fields, then operations such as id "name";) or FEN
-// lines; blank lines and lines starting with # are skipped.
+// parseOpenings reads EPD lines (four fields, then operations such as id "name"; hmvc 0;
+// fmvn 4;) or FEN lines; blank lines and lines starting with # are skipped.
 func parseOpenings(r io.Reader) ([]opening, error) {
 	var out []opening
 	sc := bufio.NewScanner(r)
@@ -237,12 +237,21 @@ func parseOpenings(r io.Reader) ([]opening, error) {
 			return nil, fmt.Errorf("line %d: want placement, side, castling and en passant", n)
 		}
 		fen := strings.Join(f[:4], " ")
-		ops := strings.Join(f[4:], " ")
+		rest := strings.Join(f[4:], " ")
+		var ops map[string]string
 		if len(f) >= 6 && isCount(f[4]) && isCount(f[5]) {
 			fen += " " + f[4] + " " + f[5]
-			ops = strings.Join(f[6:], " ")
+			ops = epdOps(strings.Join(f[6:], " "))
 		} else {
-			fen += " 0 1"
+			ops = epdOps(rest)
+			hm, fm := "0", "1"
+			if v := ops["hmvc"]; isCount(v) {
+				hm = v
+			}
+			if v := ops["fmvn"]; isCount(v) && v != "0" {
+				fm = v
+			}
+			fen += " " + hm + " " + fm
 		}
 		pos, err := chesscore.ParseFEN(fen)
 		if err != nil {
@@ -251,7 +260,7 @@ func parseOpenings(r io.Reader) ([]opening, error) {
 		if !pos.HasLegalMove() {
 			return nil, fmt.Errorf("line %d: the side to move has no legal move", n)
 		}
-		out = append(out, opening{name: epdID(ops), pos: pos})
+		out = append(out, opening{name: ops["id"], pos: pos})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -267,17 +276,29 @@ func isCount(s string) bool {
 	return err == nil && n >= 0 && n < 10000
 }
 
-// epdID returns the value of an EPD id operation (id "name";), or "".
-func epdID(ops string) string {
-	i := strings.Index(ops, `id "`)
-	if i < 0 {
-		return ""
+// epdOps reads EPD operations, "opcode operand;" each, into opcode → first operand
+// (quotes removed).
+func epdOps(s string) map[string]string {
+	ops := map[string]string{}
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		code, rest, _ := strings.Cut(s, " ")
+		rest = strings.TrimLeft(rest, " ")
+		var val string
+		if strings.HasPrefix(rest, `"`) {
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				return ops // unterminated string: ignore the rest
+			}
+			val, rest = rest[1:1+end], rest[2+end:]
+		} else {
+			val, rest, _ = strings.Cut(rest, ";")
+			val = strings.TrimSpace(val)
+			rest = ";" + rest
+		}
+		ops[strings.TrimSuffix(code, ";")] = val
+		_, s, _ = strings.Cut(rest, ";")
 	}
-	rest := ops[i+4:]
-	if j := strings.IndexByte(rest, '"'); j >= 0 {
-		return rest[:j]
-	}
-	return ""
+	return ops
 }
 
 // matchConfig is a whole match.
@@ -584,7 +605,7 @@ func playGame(ctx context.Context, cfg matchConfig, clients [2]*uci.Client, name
 			note.Comment = fmt.Sprintf("%s/%d %.2fs", res.Info.Score.String(), res.Info.Depth, used.Seconds())
 		}
 		if cfg.tc.base > 0 {
-			note.Clock, note.HasClock = remaining[side], true
+			note.Clock, note.HasClock = remaining[side].Round(10*time.Millisecond), true
 		}
 		notes = append(notes, note)
 		scores = append(scores, ws)

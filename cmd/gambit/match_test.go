@@ -182,6 +182,9 @@ func TestParseOpenings(t *testing.T) {
 	if len(ops) < 50 {
 		t.Errorf("%d openings in testdata/openings.epd, want at least 50 (100 games with both colours)", len(ops))
 	}
+	if ops[0].name != "Ruy Lopez" || ops[0].pos.FullmoveNumber() != 4 {
+		t.Errorf("first opening %q at move %d, want the Ruy Lopez at move 4", ops[0].name, ops[0].pos.FullmoveNumber())
+	}
 	seen := map[uint64]bool{}
 	e := engine.New(engine.Options{HashMB: 4})
 	for _, o := range ops {
@@ -208,6 +211,7 @@ func TestParseOpenings(t *testing.T) {
 		{"8/8/8/8/8/8/8/8 w - -\n", "line 1", 0},
 		{"7k/6Q1/6K1/8/8/8/8/8 b - -\n", "no legal move", 0},
 		{"# nothing\n", "no positions", 0},
+		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1; id \"unterminated;\n", "", 1},
 	}
 	for _, c := range cases {
 		ops, err := parseOpenings(strings.NewReader(c.in))
@@ -219,6 +223,19 @@ func TestParseOpenings(t *testing.T) {
 		}
 		if err != nil || len(ops) != c.n {
 			t.Errorf("parseOpenings(%q) = %d, %v", c.in, len(ops), err)
+		}
+	}
+}
+
+func TestEPDOps(t *testing.T) {
+	got := epdOps(`hmvc 3; fmvn 12; id "A; quoted name"; c0 "e4 e5"; bm Nf3;`)
+	want := map[string]string{"hmvc": "3", "fmvn": "12", "id": "A; quoted name", "c0": "e4 e5", "bm": "Nf3"}
+	if len(got) != len(want) {
+		t.Errorf("epdOps = %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("epdOps[%q] = %q, want %q", k, got[k], v)
 		}
 	}
 }
