@@ -4,16 +4,33 @@ package bot
 // through interactions, checked against what Discord would have received.
 
 import (
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/commands"
 )
+
+// mustGame returns game id as the service has it.
+func (b *Bot) mustGame(t testing.TB, id uint64) *games.Game {
+	t.Helper()
+	g, err := b.Games.Game(context.Background(), id)
+	if err != nil {
+		t.Fatalf("game %d: %v", id, err)
+	}
+	return g
+}
 
 // game is a game started in a story: its thread and players.
 type game struct {
@@ -153,4 +170,407 @@ func TestStoryChallengeToCheckmate(t *testing.T) {
 		t.Errorf("the bot used routes the fake does not know: %+v", u)
 	}
 	_ = commands.CustomIDVersion
+}
+
+// latestBoard returns the newest board message in the game's thread.
+func (g *game) latestBoard() discordfake.Message {
+	g.w.t.Helper()
+	boards := g.w.messagesWith(g.thread, "board.png")
+	if len(boards) == 0 {
+		g.w.t.Fatal("no board in the thread")
+	}
+	return boards[len(boards)-1]
+}
+
+// click presses a button of the latest board.
+func (g *game) click(u *discordgo.User, action string) *discordfake.InteractionResult {
+	g.w.t.Helper()
+	b := g.latestBoard()
+	return g.w.send(discordfake.Button(customID(g.w.t, b.CustomIDs(), action)).From(u).In(g.w.f.GuildID, g.thread).OnMessage(b.ID))
+}
+
+// refused checks that an answer is an ephemeral refusal containing want.
+func refused(t testing.TB, res *discordfake.InteractionResult, want string) {
+	t.Helper()
+	d := res.Callback.Data
+	if !d.Ephemeral() || !strings.Contains(d.Content, want) {
+		t.Errorf("answer %q (ephemeral %v), want a private refusal saying %q", d.Content, d.Ephemeral(), want)
+	}
+	if d.AllowedMentions == nil || len(d.AllowedMentions.Parse) != 0 || len(d.AllowedMentions.Users) != 0 {
+		t.Errorf("refusal may ping: %+v", d.AllowedMentions)
+	}
+}
+
+func TestStoryDrawOfferAccepted(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	res := g.move(w.alice, "Nf3", discordfake.BoolOpt("offer_draw", true))
+	g.played(res, "Nf3", w.bob)
+	if !strings.Contains(res.Callback.Data.Content, "offers a draw") {
+		t.Errorf("the board does not show the offer: %q", res.Callback.Data.Content)
+	}
+	// Only the opponent can accept.
+	refused(t, g.click(w.alice, "draw-accept"), "own")
+	res = g.click(w.bob, "draw-accept")
+	d := res.Callback.Data
+	if d.Ephemeral() || !strings.Contains(d.Content, "½-½") || !strings.Contains(d.Content, "agreement") {
+		t.Fatalf("accepting the draw answered %q", d.Content)
+	}
+	if _, ok := d.File("gambit-game-1.pgn"); !ok {
+		t.Error("no PGN with the result")
+	}
+}
+
+func TestStoryResignation(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+	g.played(g.move(w.alice, "d4"), "d4", w.bob)
+	res := w.send(discordfake.Command("resign").In(w.f.GuildID, g.thread))
+	if !res.Callback.Data.Ephemeral() || !strings.Contains(res.Callback.Data.Content, "cannot be undone") {
+		t.Fatalf("/resign did not ask privately for confirmation: %q", res.Callback.Data.Content)
+	}
+	// Only alice can confirm her own resignation; the confirmation is hers alone.
+	confirm := customID(t, res.Callback.Data.CustomIDs(), "resign-confirm")
+	res = w.send(discordfake.Button(confirm).In(w.f.GuildID, g.thread))
+	d := res.Callback.Data
+	if d.Ephemeral() || !strings.Contains(d.Content, "0-1") || !strings.Contains(d.Content, "resign") {
+		t.Fatalf("resignation answered %q", d.Content)
+	}
+}
+
+func TestStoryFlagFall(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	g := w.startGame("1+0")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	// White's clock runs now (first moves are free). A minute and a bit later...
+	w.clock.Advance(61 * time.Second)
+	if n := r.bot.Games.FireDue(); n == 0 {
+		t.Fatal("no timer was due after White's minute")
+	}
+	var over discordfake.Message
+	w.waitFor("the flag-fall message", func() bool {
+		for _, m := range w.messagesWith(g.thread, "gambit-game-1.pgn") {
+			over = m
+			return true
+		}
+		return false
+	})
+	if !strings.Contains(over.Content, "flag fell") || !strings.Contains(over.Content, "0-1") || !strings.Contains(over.Content, "time forfeit") {
+		t.Errorf("flag fall posted %q", over.Content)
+	}
+	// A move after the flag is refused.
+	refused(t, g.move(w.alice, "Nf3"), "over")
+}
+
+func TestStoryNonPlayerCannotMove(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+	refused(t, g.move(w.carol, "e4"), "Only the two players")
+	b := g.latestBoard()
+	res := w.send(discordfake.Select(customID(t, b.CustomIDs(), "pick"), "e2").From(w.carol).In(w.f.GuildID, g.thread))
+	refused(t, res, "Only the two players")
+	refused(t, g.click(w.carol, "resign"), "Only the two players")
+	// Out of turn is refused too, and the watcher may still look at the board.
+	refused(t, g.move(w.bob, "e5"), "not your turn")
+	res = g.click(w.carol, "board")
+	if !res.Callback.Data.Ephemeral() {
+		t.Errorf("a watcher's board is not private")
+	}
+	if _, ok := res.Callback.Data.File("board.png"); !ok {
+		t.Errorf("a watcher gets no board")
+	}
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+}
+
+func TestStoryStaleButton(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+	first := g.latestBoard()
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "c5"), "c5", w.alice)
+	// Alice uses the menu of the first board: made for ply 0, the game is at ply 2.
+	res := w.send(discordfake.Select(customID(t, first.CustomIDs(), "pick"), "g1").In(w.f.GuildID, g.thread).OnMessage(first.ID))
+	refused(t, res, "out of date")
+	// A destination menu opened before the opponent moved is stale as well.
+	res = w.send(discordfake.Select(customID(t, g.latestBoard().CustomIDs(), "pick"), "g1").In(w.f.GuildID, g.thread))
+	menu := customID(t, res.Callback.Data.CustomIDs(), "to/g1")
+	g.played(g.move(w.alice, "Nf3"), "Nf3", w.bob)
+	refused(t, w.send(discordfake.Select(menu, "h3").In(w.f.GuildID, g.thread)), "")
+}
+
+// remaining returns a side's clock in game id as the running bot sees it now.
+func (r *running) remaining(t testing.TB, id uint64, c chesscore.Color) time.Duration {
+	t.Helper()
+	g, err := r.bot.Games.Game(context.Background(), id)
+	if err != nil {
+		t.Fatalf("game %d: %v", id, err)
+	}
+	left, ok := g.Remaining(c, r.w.clock.Now())
+	if !ok {
+		t.Fatalf("game %d has no clock", id)
+	}
+	return left
+}
+
+func TestStoryRestartMidGame(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	g := w.startGame("5+3")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	g.played(g.move(w.alice, "Nf3"), "Nf3", w.bob)
+	w.clock.Advance(10 * time.Second) // Black thinks for ten seconds...
+	before := r.remaining(t, 1, chesscore.Black)
+	r.stop() // ...and the bot restarts (graceful: SIGTERM)
+	w.clock.Advance(5 * time.Minute) // five minutes of downtime, charged to nobody
+	r2 := w.start()
+	after := r2.remaining(t, 1, chesscore.Black)
+	if after > before || before-after > 3*time.Second {
+		t.Errorf("Black had %v at shutdown and %v after five minutes down; the downtime must not be charged", before, after)
+	}
+	// The game goes on in its thread, with the same buttons scheme.
+	g.played(g.move(w.bob, "Nc6"), "Nc6", w.alice)
+	if w.f.Identifies() != 2 {
+		t.Errorf("identifies = %d, want 2 (one per run)", w.f.Identifies())
+	}
+	if n := len(w.f.Overwrites()); n != 2 {
+		t.Errorf("%d command overwrites, want one per start", n)
+	}
+}
+
+func TestStoryCrashImageRestart(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	g := w.startGame("5+3")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	// The file as a crash would leave it: a consistent image taken while running,
+	// after the last acknowledged move.
+	image := filepath.Join(t.TempDir(), "crash.db")
+	if _, err := r.store().BackupFile(image); err != nil {
+		t.Fatal(err)
+	}
+	r.stop()
+	w.clock.Advance(time.Hour)
+	cfg := w.cfg
+	cfg.Storage.Path = image
+	r2 := w.startWith(cfg, Deps{})
+	if left := r2.remaining(t, 1, chesscore.White); left < 4*time.Minute+50*time.Second {
+		t.Errorf("White has %v after an hour's crash; the downtime must not be charged", left)
+	}
+	g.played(g.move(w.alice, "Nf3"), "Nf3", w.bob)
+}
+
+func TestStoryDuplicateInteraction(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	g := w.startGame("10+0")
+	res := g.move(w.alice, "e4")
+	g.played(res, "e4", w.bob)
+	// The same INTERACTION_CREATE delivered again (same id and token).
+	if _, err := w.f.Dispatch("INTERACTION_CREATE", w.f.GuildID, res.Payload); err != nil {
+		t.Fatal(err)
+	}
+	w.f.WaitFor(func() bool { return false }, 300*time.Millisecond)
+	n := 0
+	for _, q := range w.f.Requests() {
+		if strings.Contains(q.Path, "interactions/"+res.ID+"/") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the bot answered the duplicate: %d callbacks to interaction %s", n, res.ID)
+	}
+	// A double click: two selects of the same destination at once, one move.
+	b := g.latestBoard()
+	menu := w.send(discordfake.Select(customID(t, b.CustomIDs(), "pick"), "e7").From(w.bob).In(w.f.GuildID, g.thread))
+	to := customID(t, menu.Callback.Data.CustomIDs(), "to/e7")
+	var wg sync.WaitGroup
+	answers := make([]*discordfake.InteractionResult, 2)
+	for i := range answers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			a, err := w.f.SendInteraction(ctx, discordfake.Select(to, "e5").From(w.bob).In(w.f.GuildID, g.thread))
+			if err != nil {
+				t.Errorf("click %d: %v", i, err)
+			}
+			answers[i] = a
+		}()
+	}
+	wg.Wait()
+	public := 0
+	for _, a := range answers {
+		if a != nil && !a.Callback.Data.Ephemeral() {
+			public++
+		}
+	}
+	if public != 1 {
+		t.Errorf("%d public answers to a double click, want 1", public)
+	}
+	if ply := r.bot.mustGame(t, 1).Ply(); ply != 2 {
+		t.Errorf("game at ply %d after e4 and a double-clicked e5, want 2", ply)
+	}
+}
+
+func TestStoryRateLimits(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+
+	// A 429 on the callback: retried after retry_after, within the deadline.
+	w.f.FailNext("POST interactions/*/*/callback", 1)
+	res := g.move(w.alice, "e4")
+	g.played(res, "e4", w.bob)
+	var statuses []int
+	for _, q := range w.f.Requests() {
+		if strings.HasPrefix(q.Path, "interactions/"+res.ID+"/") {
+			statuses = append(statuses, q.Status)
+		}
+	}
+	if !slices.Equal(statuses, []int{429, 204}) {
+		t.Errorf("callback statuses %v, want [429 204]", statuses)
+	}
+
+	// 429s on the notifier's post (a move made outside the thread): retried too.
+	w.f.FailNext("POST channels/*/messages", 2)
+	res = w.send(discordfake.Command("move", discordfake.StringOpt("move", "e5")).From(w.bob))
+	if !res.Callback.Data.Ephemeral() || !strings.Contains(res.Callback.Data.Content, "<#"+g.thread+">") {
+		t.Errorf("a move outside the thread answered %q", res.Callback.Data.Content)
+	}
+	w.waitFor("the board posted in the thread", func() bool {
+		for _, m := range w.messagesWith(g.thread, "board.png") {
+			if strings.Contains(m.Content, "**e5**") {
+				return true
+			}
+		}
+		return false
+	})
+
+	// A retry_after longer than what is left of the 3 seconds: the bot gives up at
+	// once rather than sleep past the deadline.
+	w.f.Fail(discordfake.Failure{Route: "POST interactions/*/*/callback", Count: 1, RetryAfter: 10 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := w.f.SendInteraction(ctx, discordfake.Command("fen").In(w.f.GuildID, g.thread))
+	if err == nil {
+		t.Fatal("a callback arrived although the only attempt was rate limited for 10s")
+	}
+	w.f.WaitFor(func() bool { return false }, 500*time.Millisecond)
+	for _, q := range w.f.Requests() {
+		if q.At.After(start) && strings.HasPrefix(q.Path, "interactions/") && q.Status != 429 {
+			t.Errorf("the bot tried again after a 10s retry_after: %+v", q)
+		}
+	}
+}
+
+func TestStoryGatewayDisconnectAndResume(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+	w.f.Disconnect()
+	// Dispatched while the bot is away: replayed when it resumes, answered in time.
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	if w.f.Resumes() < 1 {
+		t.Errorf("resumes = %d, want the session resumed", w.f.Resumes())
+	}
+	w.f.RequestReconnect()
+	w.waitFor("the resume after op 7", func() bool { return w.f.Resumes() >= 2 && w.f.Connected() == 1 })
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	if n := w.f.Identifies(); n != 1 {
+		t.Errorf("identifies = %d, want 1 (resumes, not new sessions)", n)
+	}
+}
+
+func TestShardsAndRegistration(t *testing.T) {
+	w := newWorld(t, discordfake.WithShards(2), discordfake.WithGuilds(2))
+	w.cfg.Metrics.Address = "127.0.0.1:0"
+	r := w.start()
+	ids := w.f.IdentifyLog()
+	var shards []int
+	for _, id := range ids {
+		if id.ShardCount != 2 {
+			t.Errorf("shard %d identified with count %d, want 2 (auto from gateway/bot)", id.ShardID, id.ShardCount)
+		}
+		shards = append(shards, id.ShardID)
+	}
+	slices.Sort(shards)
+	if !slices.Equal(shards, []int{0, 1}) {
+		t.Errorf("shards %v, want [0 1]", shards)
+	}
+	// Each guild's interactions come on its own shard, and are answered.
+	g1, g2 := w.f.Guilds()[0], w.f.Guilds()[1]
+	if ShardFor(g1, 2) == ShardFor(g2, 2) {
+		t.Fatalf("guilds %s and %s share a shard", g1, g2)
+	}
+	c2, err := w.f.AddChannel(g2, "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := w.send(discordfake.Command("games").In(g2, c2))
+	if !res.Callback.Data.Ephemeral() || !strings.Contains(res.Callback.Data.Content, "no games") {
+		t.Errorf("/games in the second guild answered %q", res.Callback.Data.Content)
+	}
+
+	// One bulk overwrite, global, with every command.
+	ow := w.f.Overwrites()
+	if len(ow) != 1 || ow[0].GuildID != "" {
+		t.Fatalf("overwrites %+v, want one global", ow)
+	}
+	want := []string{"abort", "board", "challenge", "draw", "fen", "games", "move", "notify", "pgn", "resign", "settings", "takeback"}
+	if !slices.Equal(ow[0].Names, want) {
+		t.Errorf("registered %v, want %v", ow[0].Names, want)
+	}
+
+	// Health and metrics.
+	body := httpGet(t, "http://"+r.bot.OpsAddr+"/healthz", 200)
+	if !strings.Contains(body, `"status":"ok"`) {
+		t.Errorf("healthz: %s", body)
+	}
+	metrics := httpGet(t, "http://"+r.bot.OpsAddr+"/metrics", 200)
+	for _, m := range []string{`gambit_interactions_total{command="games",outcome="ok"} 1`, "gambit_live_games 0", "gambit_interaction_seconds_bucket"} {
+		if !strings.Contains(metrics, m) {
+			t.Errorf("metrics lack %q", m)
+		}
+	}
+}
+
+func TestGuildRegistration(t *testing.T) {
+	w := newWorld(t)
+	w.cfg.Discord.GuildID = w.f.GuildID
+	w.cfg.Discord.ApplicationID = w.f.AppID
+	w.start()
+	ow := w.f.Overwrites()
+	if len(ow) != 1 || ow[0].GuildID != w.f.GuildID {
+		t.Fatalf("overwrites %+v, want one in the development guild", ow)
+	}
+	if len(w.f.Commands()) != 0 {
+		t.Errorf("global commands registered in development mode: %d", len(w.f.Commands()))
+	}
+	w.startGame("3+2")
+}
+
+func httpGet(t testing.TB, url string, status int) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != status {
+		t.Errorf("GET %s: %d, want %d: %s", url, resp.StatusCode, status, b)
+	}
+	return string(b)
 }

@@ -34,8 +34,9 @@ func Place(g *storage.Game) string {
 	return g.ChannelID
 }
 
-// findGame returns the game a request means. mine restricts the search to the user's
-// own games (commands that act); otherwise a game watched in its thread counts too.
+// findGame returns the game a request means. mine says the command acts on the user's
+// own game: without a game number and outside a game's thread it then looks for the
+// user's only live game; otherwise (watching) the caller must name one.
 func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*games.Game, error) {
 	if id > 0 {
 		g, err := d.Games.Game(ctx, uint64(id))
@@ -75,7 +76,9 @@ func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*
 	if g := pick(here); g != nil && (g.ThreadID == r.ChannelID || countLive(here) <= 1) {
 		return d.load(ctx, g.ID)
 	}
-	if !mine {
+	// A game in this thread that is not the user's: watching is fine; acting on it is
+	// refused by the service, with the reason.
+	if len(here) == 0 {
 		open, err := d.Games.OpenGames(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list open games: %w", err)
