@@ -329,7 +329,7 @@ func TestStoryRestartMidGame(t *testing.T) {
 	g.played(g.move(w.alice, "Nf3"), "Nf3", w.bob)
 	w.clock.Advance(10 * time.Second) // Black thinks for ten seconds...
 	before := r.remaining(t, 1, chesscore.Black)
-	r.stop() // ...and the bot restarts (graceful: SIGTERM)
+	r.stop()                         // ...and the bot restarts (graceful: SIGTERM)
 	w.clock.Advance(5 * time.Minute) // five minutes of downtime, charged to nobody
 	r2 := w.start()
 	after := r2.remaining(t, 1, chesscore.Black)
