@@ -49,6 +49,9 @@ func TestAbsoluteCriteriaRandomEvents(t *testing.T) {
 	if testing.Short() {
 		events /= 5
 	}
+	if raceEnabled {
+		events /= 20
+	}
 	rounds, failures := 0, 0
 	for e := 0; e < events; e++ {
 		n := 4 + r.IntN(37)

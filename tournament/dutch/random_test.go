@@ -101,6 +101,9 @@ func TestAgainstSieve(t *testing.T) {
 	if testing.Short() {
 		events /= 5
 	}
+	if raceEnabled {
+		events /= 20
+	}
 	rounds := 0
 	for e := 0; e < events; e++ {
 		n := 2 + r.IntN(9)

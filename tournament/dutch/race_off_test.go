@@ -1,0 +1,5 @@
+//go:build !race
+
+package dutch
+
+const raceEnabled = false
