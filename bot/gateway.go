@@ -156,3 +156,21 @@ func register(ctx context.Context, rest *REST, appID, guildID string, defs []*di
 	}
 	return nil
 }
+
+// RouteLibraryLogs sends discordgo's own log lines (errors only: the level the
+// sessions use) to log. discordgo logs through a package variable, so this affects
+// the whole process: call it once, from the program's entry point.
+func RouteLibraryLogs(log *slog.Logger) {
+	discordgo.Logger = func(msgL, caller int, format string, a ...any) {
+		level := slog.LevelInfo
+		switch msgL {
+		case discordgo.LogError:
+			level = slog.LevelError
+		case discordgo.LogWarning:
+			level = slog.LevelWarn
+		case discordgo.LogDebug:
+			level = slog.LevelDebug
+		}
+		log.Log(context.Background(), level, "discordgo: "+fmt.Sprintf(format, a...))
+	}
+}
