@@ -64,19 +64,24 @@ type Options struct {
 	// SoloCommits makes every Commit its own transaction and fsync instead of a group
 	// commit (to measure what group commit gains).
 	SoloCommits bool
-	// BatchDelay is how long a group commit waits for more writers before it runs
-	// (default 1 ms; bbolt's own default of 10 ms is tuned for slower disks).
+	// BoltBatch groups commits with bbolt's DB.Batch (a batch closes BatchDelay after its
+	// first writer) instead of Gambit's own group commit (a batch is whatever queued
+	// while the previous one was written); for comparison.
+	BoltBatch bool
+	// BatchDelay is DB.Batch's gathering delay with BoltBatch (default 1 ms).
 	BatchDelay time.Duration
-	// MaxBatch is the most commits one group commit takes (default 1000).
+	// MaxBatch is the most commits one transaction takes (default 1000).
 	MaxBatch int
 }
 
 // DB is the store: one bbolt file. Its methods are safe for concurrent use.
 type DB struct {
-	bolt     *bolt.DB
-	path     string
-	solo     bool
-	readOnly bool
+	bolt      *bolt.DB
+	path      string
+	solo      bool
+	boltBatch bool
+	readOnly  bool
+	group     *groupCommitter
 }
 
 // Open opens (creating it if needed) the store in the file at path and brings its schema
@@ -114,7 +119,11 @@ func Open(path string, opts *Options) (*DB, error) {
 	if o.MaxBatch > 0 {
 		b.MaxBatchSize = o.MaxBatch
 	}
-	db := &DB{bolt: b, path: path, solo: o.SoloCommits, readOnly: o.ReadOnly}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 1000
+	}
+	db := &DB{bolt: b, path: path, solo: o.SoloCommits, boltBatch: o.BoltBatch, readOnly: o.ReadOnly,
+		group: &groupCommitter{db: b, max: o.MaxBatch}}
 	if o.ReadOnly {
 		err = db.checkSchema()
 	} else {
@@ -138,17 +147,20 @@ func (db *DB) Close() error {
 // Path returns the file the store lives in.
 func (db *DB) Path() string { return db.path }
 
-// update runs fn in a write transaction: grouped with concurrent writers (bbolt's
-// Batch) unless the store was opened with SoloCommits. fn may run more than once (when a
-// batch is retried), each time in a fresh transaction: it must not act outside it.
+// update runs fn in a write transaction, grouped with concurrent writers (group.go)
+// unless the store was opened with SoloCommits. fn may run more than once (when a batch
+// is retried), each time in a fresh transaction: it must not act outside it.
 func (db *DB) update(fn func(tx *bolt.Tx) error) error {
-	if db.readOnly {
+	safe := func(tx *bolt.Tx) error { return safeCall(fn, tx) }
+	switch {
+	case db.readOnly:
 		return ErrReadOnly
+	case db.solo:
+		return db.bolt.Update(safe)
+	case db.boltBatch:
+		return db.bolt.Batch(safe)
 	}
-	if db.solo {
-		return db.bolt.Update(fn)
-	}
-	return db.bolt.Batch(fn)
+	return db.group.commit(fn) // the committer recovers panics itself
 }
 
 // Check verifies the file's page structure (bbolt's consistency check) and that every

@@ -615,3 +615,36 @@ func TestCheckFindsCorruptRecord(t *testing.T) {
 		t.Errorf("Game = %v, want ErrCorrupt", err)
 	}
 }
+
+func TestGroupCommitIsolatesFailures(t *testing.T) {
+	for _, mode := range []Options{{}, {BoltBatch: true}} {
+		db := openTemp(t, &mode)
+		const n = 60
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := &Change{Game: newGame(fmt.Sprint("u", i), "x", "c")}
+				switch i % 10 {
+				case 3:
+					c.After = func(*Writer) error { return errors.New("refused") }
+				case 7:
+					c.After = func(*Writer) error { panic("bad hook") }
+				}
+				errs[i] = db.Commit(c)
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if bad := i%10 == 3 || i%10 == 7; (err != nil) != bad {
+				t.Errorf("BoltBatch %v: change %d: err %v", mode.BoltBatch, i, err)
+			}
+		}
+		gs, _ := db.GamesByUser("x", Query{})
+		if len(gs) != n-n/5 {
+			t.Errorf("BoltBatch %v: %d games committed, want %d", mode.BoltBatch, len(gs), n-n/5)
+		}
+	}
+}

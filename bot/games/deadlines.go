@@ -94,14 +94,14 @@ func (s *Service) scheduleChallenge(c *storage.Challenge) {
 	s.sched.Set(challengeKey(c.ID), c.ExpiresAt)
 }
 
-// onTimer handles a due timer.
-func (s *Service) onTimer(t timers.Entry) {
+// onTimer handles a due timer that the scheduler found due at seen.
+func (s *Service) onTimer(t timers.Entry, seen time.Time) {
 	if s.closed.Load() {
 		return
 	}
 	switch t.Key.Kind {
 	case kindFlag, kindReminder, kindAbort:
-		s.gameTimer(t)
+		s.gameTimer(t, seen)
 	case kindChallenge:
 		s.expireChallenge(t.Key.ID)
 	case kindHeartbeat:
@@ -123,7 +123,7 @@ func (s *Service) onTimer(t timers.Entry) {
 
 // gameTimer handles a game's flag, reminder or abort timer: under the game's lock it
 // checks the committed state (the timer may be out of date) and acts, or reschedules.
-func (s *Service) gameTimer(t timers.Entry) {
+func (s *Service) gameTimer(t timers.Entry, seen time.Time) {
 	id := t.Key.ID
 	unlock := s.lockGame(id)
 	defer unlock()
@@ -144,7 +144,7 @@ func (s *Service) gameTimer(t timers.Entry) {
 	case kindFlag:
 		if flagFallen(e.rec, now) {
 			if hook := s.testFlagDetected; hook != nil {
-				hook(e.rec.Clock.FlagAt(), now)
+				hook(e.rec.Clock.FlagAt(), seen)
 			}
 			if _, err := s.commitFlag(e, now); err != nil {
 				retry(err)

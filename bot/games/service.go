@@ -87,7 +87,7 @@ type Service struct {
 	handlers sync.WaitGroup
 
 	// testFlagDetected, if set (before Run), is told each flag fall the timers detect:
-	// the deadline and the instant it was seen.
+	// the deadline and the instant the scheduler found it due.
 	testFlagDetected func(deadline, seen time.Time)
 }
 
@@ -140,30 +140,93 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 }
 
 // Run fires the service's timers (flag falls, deadlines, reminders, aborts, challenge
-// expiries, heartbeats) as they come due, until ctx is done. Each due timer is handled
-// on a goroutine of its own (at most 256 at once), so one slow commit does not delay
-// the next flag.
+// expiries, heartbeats) as they come due, until ctx is done. The scheduler's goroutine
+// only hands due timers to a pool of handlers (each handler takes the game's lock and
+// commits), so a burst of deadlines or a slow commit never delays the detection of the
+// next deadline.
 func (s *Service) Run(ctx context.Context) error {
-	sem := make(chan struct{}, 256)
-	err := s.sched.Run(ctx, s.clock, func(e timers.Entry) {
-		sem <- struct{}{}
-		s.handlers.Add(1)
+	const workers = 16
+	q := &timerQueue{}
+	q.cond = sync.NewCond(&q.mu)
+	var pool sync.WaitGroup
+	for range workers {
+		pool.Add(1)
 		go func() {
-			defer func() { <-sem; s.handlers.Done() }()
-			s.onTimer(e)
+			defer pool.Done()
+			for {
+				d, ok := q.pop()
+				if !ok {
+					return
+				}
+				s.onTimer(d.Entry, d.seen)
+			}
 		}()
+	}
+	err := s.sched.Run(ctx, s.clock, func(e timers.Entry) {
+		q.push(dueTimer{Entry: e, seen: s.clock.Now()})
 	})
-	s.handlers.Wait()
+	q.close()
+	pool.Wait()
 	return err
+}
+
+// timerQueue is the unbounded FIFO between the scheduler and the handlers: pushing never
+// blocks, so detection never waits for handling.
+type timerQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []dueTimer
+	head   int
+	closed bool
+}
+
+func (q *timerQueue) push(d dueTimer) {
+	q.mu.Lock()
+	q.items = append(q.items, d)
+	q.mu.Unlock()
+	q.cond.Signal()
+}
+
+// pop returns the oldest timer, waiting for one; false once closed and drained.
+func (q *timerQueue) pop() (dueTimer, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.head == len(q.items) && !q.closed {
+		q.cond.Wait()
+	}
+	if q.head == len(q.items) {
+		return dueTimer{}, false
+	}
+	d := q.items[q.head]
+	q.items[q.head] = dueTimer{}
+	q.head++
+	if q.head == len(q.items) { // drained: reuse the slice from the start
+		q.items, q.head = q.items[:0], 0
+	}
+	return d, true
+}
+
+func (q *timerQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.cond.Broadcast()
+}
+
+// dueTimer is a timer handed to a handler, with the instant the scheduler saw it due.
+type dueTimer struct {
+	timers.Entry
+	seen time.Time
 }
 
 // FireDue handles, one after another on the caller's goroutine, every timer due at the
 // clock's present time, and returns how many there were. Tests drive the service with a
 // manual clock and FireDue instead of Run.
 func (s *Service) FireDue() int {
-	due := s.sched.PopDue(s.clock.Now(), nil)
+	now := s.clock.Now()
+	due := s.sched.PopDue(now, nil)
 	for _, e := range due {
-		s.onTimer(e)
+		s.onTimer(e, now)
 	}
 	return len(due)
 }
