@@ -48,6 +48,12 @@ func (db *DB) Commit(c *Change) error {
 	})
 }
 
+// SaveMove commits a game record after a move (or any change to it), with the receipt of
+// the request that made it (nil for none): Commit with just those two.
+func (db *DB) SaveMove(g *Game, receipt *Receipt) error {
+	return db.Commit(&Change{Game: g, Receipt: receipt})
+}
+
 // CommitAll writes many changes in a single transaction (not grouped with others), for
 // bulk work: start-up adjustments, imports.
 func (db *DB) CommitAll(cs []*Change) error {

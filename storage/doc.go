@@ -12,10 +12,13 @@
 // # Durability and group commit
 //
 // Commit writes one request's Change in a transaction and returns once it is on disk
-// (fsync). Concurrent commits are grouped (bbolt's DB.Batch, with a 1 ms gathering
-// delay), so many games committing moves at once share one transaction and one fsync.
-// A change whose write fails is retried alone. Options.SoloCommits turns grouping off,
-// to measure what it gains.
+// (fsync). Concurrent commits are grouped: while one transaction is being written, new
+// commits queue, and the queue becomes the next transaction (group.go), so many games
+// committing moves at once share one transaction and one fsync, and a lone commit waits
+// for nothing. A change whose write fails is taken out and retried alone, so one failure
+// does not fail the others. Options.BoltBatch uses bbolt's DB.Batch instead (batches
+// close a fixed delay after their first writer) and Options.SoloCommits one transaction
+// per commit, to measure what grouping gains (BenchmarkDurableMoves in bot/games).
 //
 // # Buckets and keys
 //

@@ -648,3 +648,20 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 		}
 	}
 }
+
+func TestSaveMove(t *testing.T) {
+	db := openTemp(t, nil)
+	g := newGame("a", "b", "c")
+	if err := db.Commit(&Change{Game: g}); err != nil {
+		t.Fatal(err)
+	}
+	g.Moves = append(g.Moves, chesscore.NewMove(chesscore.E2, chesscore.E4))
+	if err := db.SaveMove(g, &Receipt{RequestID: "i1", At: t0, Ply: 1}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := db.Game(g.ID)
+	r, err := db.Receipt("i1")
+	if got.Ply() != 1 || err != nil || r.Ply != 1 {
+		t.Errorf("after SaveMove: ply %d, receipt %+v, %v", got.Ply(), r, err)
+	}
+}

@@ -102,9 +102,11 @@ func checkPlayer(what string, p storage.Player) error {
 // oneself, ErrNotAllowed when the guild requires a role the challenger lacks, and
 // ErrBadRequest for a bad time control, colour or position.
 func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Result, error) {
-	if err := s.usable(ctx); err != nil {
+	done, err := s.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if err := checkPlayer("challenger", r.From); err != nil {
 		return nil, err
 	}
@@ -184,9 +186,11 @@ func users(now time.Time, ps ...storage.Player) []storage.User {
 // commit (the challenge is already in it) and the events.
 func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Effect,
 	fn func(c *storage.Challenge, now time.Time, change *storage.Change) (*entry, error)) (*Result, error) {
-	if err := s.usable(ctx); err != nil {
+	done, err := s.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if err := checkPlayer("user", a.User); err != nil {
 		return nil, err
 	}
@@ -338,9 +342,11 @@ func (s *Service) expireChallenge(id uint64) {
 
 // StartGame creates a game directly (no challenge). Both players must differ.
 func (s *Service) StartGame(ctx context.Context, r StartRequest) (*Result, error) {
-	if err := s.usable(ctx); err != nil {
+	done, err := s.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if r.RequestID != "" {
 		unlock := s.lockString(r.RequestID)
 		defer unlock()

@@ -3,6 +3,7 @@ package games
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -156,6 +157,13 @@ func TestCrashLosesNoAcknowledgedMove(t *testing.T) {
 		case <-time.After(20 * time.Second):
 			cmd.Process.Kill()
 			t.Fatalf("round %d: child did not start: %s", round, stderr.String())
+		}
+		if round == 0 { // the running child holds the file: a second process fails fast
+			start := time.Now()
+			_, err := storage.Open(path, &storage.Options{LockTimeout: 200 * time.Millisecond})
+			if !errors.Is(err, storage.ErrLocked) || time.Since(start) > 5*time.Second {
+				t.Errorf("open while the child runs: %v after %v, want ErrLocked at once", err, time.Since(start))
+			}
 		}
 		kill := time.After(time.Duration(150+r.IntN(600)) * time.Millisecond)
 		n := 0

@@ -5,6 +5,7 @@
 package games
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -96,9 +97,11 @@ func (s *Service) scheduleChallenge(c *storage.Challenge) {
 
 // onTimer handles a due timer that the scheduler found due at seen.
 func (s *Service) onTimer(t timers.Entry, seen time.Time) {
-	if s.closed.Load() {
-		return
+	done, err := s.enter(context.Background())
+	if err != nil {
+		return // closed
 	}
+	defer done()
 	switch t.Key.Kind {
 	case kindFlag, kindReminder, kindAbort:
 		s.gameTimer(t, seen)

@@ -34,9 +34,11 @@ type opState struct {
 // handled here; fn validates and applies the request to the working copies, which are
 // committed (with the receipt) only if fn succeeds.
 func (s *Service) gameOp(ctx context.Context, a Action, effect Effect, fn func(st *opState) error) (*Result, error) {
-	if err := s.usable(ctx); err != nil {
+	done, err := s.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	unlock := s.lockGame(a.GameID)
 	defer unlock()
 	if res, ok, err := s.receipt(ctx, a.RequestID); err != nil || ok {

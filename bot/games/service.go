@@ -84,7 +84,7 @@ type Service struct {
 	events   *dispatcher
 	cancel   context.CancelFunc
 	closed   atomic.Bool
-	handlers sync.WaitGroup
+	inflight sync.RWMutex // held shared by every request and timer handler; Close takes it
 
 	// testFlagDetected, if set (before Run), is told each flag fall the timers detect:
 	// the deadline and the instant the scheduler found it due.
@@ -234,14 +234,15 @@ func (s *Service) FireDue() int {
 // Flush waits until every event of the requests answered so far has been delivered.
 func (s *Service) Flush(ctx context.Context) error { return s.events.flush(ctx) }
 
-// Close stops the service: it waits for running timer handlers (stop Run first), records
-// a last heartbeat, delivers the queued events and refuses further requests. It does not
-// close the store.
+// Close stops the service: it refuses further requests and timers, waits for those in
+// progress, records a last heartbeat and delivers the queued events. Stop Run first. It
+// does not close the store.
 func (s *Service) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return nil
 	}
-	s.handlers.Wait()
+	s.inflight.Lock() // wait for the requests and handlers in progress
+	s.inflight.Unlock()
 	err := s.db.Heartbeat(s.opts.Instance, s.clock.Now())
 	s.events.close()
 	s.cancel()
@@ -439,9 +440,11 @@ func (s *Service) SetUserPrefs(ctx context.Context, userID string, p storage.Use
 
 // SetGameThread records the thread the bot opened for a game (idempotent by value).
 func (s *Service) SetGameThread(ctx context.Context, gameID uint64, threadID string) (*Game, error) {
-	if err := s.usable(ctx); err != nil {
+	done, err := s.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if len(threadID) > storage.MaxIDLen {
 		return nil, fmt.Errorf("%w: thread id is longer than %d bytes", ErrBadRequest, storage.MaxIDLen)
 	}
@@ -464,12 +467,18 @@ func (s *Service) SetGameThread(ctx context.Context, gameID uint64, threadID str
 	return ne.view(), nil
 }
 
-// usable refuses requests after Close or with a cancelled context.
-func (s *Service) usable(ctx context.Context) error {
-	if s.closed.Load() {
-		return ErrClosed
+// enter admits a request: it refuses one after Close or with a cancelled context, and
+// otherwise returns the function that marks the request done (Close waits for it).
+func (s *Service) enter(ctx context.Context) (done func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	return ctx.Err()
+	s.inflight.RLock()
+	if s.closed.Load() {
+		s.inflight.RUnlock()
+		return nil, ErrClosed
+	}
+	return s.inflight.RUnlock, nil
 }
 
 // receipt returns the answer of a request already done, if requestID has a receipt.
