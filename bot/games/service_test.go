@@ -853,3 +853,95 @@ func TestClosedServiceRefuses(t *testing.T) {
 	_, err := h.move(g.ID, alice, "e4")
 	wantErr(t, err, ErrClosed)
 }
+
+func TestScopeAndInstancesKeepApart(t *testing.T) {
+	h := newHarness(t, Options{Scope: BotScope})
+	g := h.start("1+0", "") // a bot game (alice and bob)
+	h.play(g.ID, "e4 e5")
+	h.clk.Advance(10 * time.Second)
+	h.s.FireDue() // the bot's heartbeat says it was alive 10 s into white's move
+	h.kill()
+
+	// gambit play runs on the same file for an hour while the bot is down.
+	h.clk.Advance(time.Minute)
+	db, err := storage.Open(h.path, &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := New(db, Options{Clock: h.clk, Instance: "play", Scope: LocalScope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 30 {
+		h.clk.Advance(2 * time.Minute)
+		local.FireDue()
+	}
+	local.Close()
+	db.Close()
+
+	h.open() // the bot comes back: white still has its 50 s
+	got := h.game(g.ID)
+	left, _ := got.Remaining(chesscore.White, h.clk.Now())
+	if !got.Live() || left != 50*time.Second {
+		t.Fatalf("bot game after the play session: live %v, white has %v (want 50 s)", got.Live(), left)
+	}
+}
+
+func TestFailedRequestLeavesNoReceipt(t *testing.T) {
+	h := newHarness(t, Options{})
+	g := h.start("-", "")
+	a := Action{RequestID: "same", GameID: g.ID, UserID: alice.ID}
+	_, err := h.s.Move(ctx, MoveRequest{Action: a, Move: "e5"})
+	wantErr(t, err, ErrIllegalMove)
+	r, err := h.s.Move(ctx, MoveRequest{Action: a, Move: "e4"})
+	if err != nil || r.Replayed || r.SAN != "e4" {
+		t.Fatalf("retry after a failure: %+v, %v", r, err)
+	}
+}
+
+func TestRunHandsDueTimersToHandlers(t *testing.T) {
+	h := newHarness(t, Options{})
+	g := h.start("1+0", "")
+	h.play(g.ID, "e4 e5")
+	h.events()
+	h.clk.Advance(2 * time.Minute) // the flag is past when Run starts
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error)
+	go func() { done <- h.s.Run(runCtx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for h.game(g.ID).Live() {
+		if time.Now().After(deadline) {
+			t.Fatal("Run did not handle the due flag")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run returned %v", err)
+	}
+	if got := eventTypes(h.events()); got != "FlagFell GameOver" {
+		t.Errorf("events %q", got)
+	}
+}
+
+func TestBlackToMoveStartAndTakeback(t *testing.T) {
+	h := newHarness(t, Options{})
+	g := h.start("5+0", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40")
+	if g.Clock.Turn != chesscore.Black {
+		t.Fatalf("clock turn %v", g.Clock.Turn)
+	}
+	_, err := h.move(g.ID, alice, "e4")
+	wantErr(t, err, ErrNotYourTurn)
+	h.play(g.ID, "Kd7 e4 Ke6")
+	h.clk.Advance(3 * time.Second)
+	if _, err := h.s.RequestTakeback(ctx, h.act(g.ID, bob)); err != nil { // one ply: Ke6
+		t.Fatal(err)
+	}
+	r, err := h.s.AcceptTakeback(ctx, h.act(g.ID, alice))
+	if err != nil || r.Ply != 2 || r.Game.Turn() != chesscore.Black || r.Game.Clock.Turn != chesscore.Black {
+		t.Fatalf("takeback: %+v, %v", r, err)
+	}
+	if _, err := Replay(&r.Game.Game); err != nil {
+		t.Fatal(err)
+	}
+}
