@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gambitchess/gambit/bot/games"
@@ -86,11 +87,12 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	}
 	defer db.Close()
 	over := make(chan struct{}, 1)
+	var current atomic.Uint64 // the game of this session (other local games may end too)
 	svc, err := games.New(db, games.Options{
 		Instance: "play",
 		Scope:    games.LocalScope,
 		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
-			if _, ok := e.(games.GameOver); ok {
+			if end, ok := e.(games.GameOver); ok && end.Game.ID == current.Load() {
 				select {
 				case over <- struct{}{}:
 				default:
@@ -117,6 +119,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p.id = res.Game.ID
+	current.Store(p.id)
 	fmt.Fprintf(stdout, "Game %d: %s vs %s, %s. Stored in %s.\n", p.id, p.white.Name, p.black.Name, describeControl(res.Game.Control), p.dbPath)
 	if res.Game.Clock != nil && res.Game.Clock.FreeFirstMoves {
 		fmt.Fprintln(stdout, "Each side's first move is untimed.")

@@ -2,15 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -213,5 +217,72 @@ func TestFormatClock(t *testing.T) {
 		if got := formatClock(tt.d); got != tt.want {
 			t.Errorf("formatClock(%v) = %q, want %q", tt.d, got, tt.want)
 		}
+	}
+}
+
+// playOutput is a bytes.Buffer safe for a writer and a reader on two goroutines.
+type playOutput struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *playOutput) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *playOutput) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestPlayFlagFallsWhileWaiting: the session ends when the clock runs out at the prompt,
+// without any input.
+func TestPlayFlagFallsWhileWaiting(t *testing.T) {
+	db, err := storage.Open(tempDB(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	over := make(chan struct{}, 1)
+	svc, err := games.New(db, games.Options{Clock: clk, Scope: games.LocalScope, Instance: "play",
+		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
+			if _, ok := e.(games.GameOver); ok {
+				over <- struct{}{}
+			}
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	res, err := svc.StartGame(context.Background(), games.StartRequest{White: localWhite, Black: localBlack, Control: "1+0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &playOutput{}
+	p := &playSession{out: out, dbPath: "DB", svc: svc, id: res.Game.ID, white: localWhite, black: localBlack}
+	lines := make(chan string)
+	done := make(chan error)
+	go func() { done <- p.loop(context.Background(), lines, over) }()
+	lines <- "e4"
+	lines <- "e5" // both first moves are free; white's clock runs from here
+	for !strings.Contains(out.String(), "White to move") || !strings.Contains(out.String(), "1... e5") {
+		time.Sleep(time.Millisecond)
+	}
+	clk.Advance(time.Minute)
+	svc.FireDue()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the session did not end when the flag fell:\n%s", out.String())
+	}
+	if got := out.String(); !strings.Contains(got, "Game over: 0-1 (White's time ran out).") {
+		t.Errorf("output:\n%s", got)
 	}
 }
