@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -47,6 +49,12 @@ func newSession(o DiscordOptions) (*discordgo.Session, error) {
 	// the token at this level).
 	s.LogLevel = discordgo.LogError
 	s.StateEnabled = false
+	// Every REST call goes to one host: keep enough idle connections for the
+	// interactions answered at once (the default keeps two, and opens and closes the
+	// rest under load).
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 128
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: tr}
 	if err := discordnet.Configure(s, o.RESTURL, o.GatewayURL); err != nil {
 		return nil, err
 	}

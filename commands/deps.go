@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/gambitchess/gambit/bot/games"
@@ -23,6 +24,10 @@ type Deps struct {
 	ChallengeExpiry time.Duration
 	// Draining reports that the bot is shutting down: no new challenges.
 	Draining func() bool
+
+	// threads maps a game's thread ID to the game's ID, learnt as threads are opened
+	// and found, so a command typed in a thread finds its game without a search.
+	threads sync.Map
 }
 
 // now returns the time.

@@ -166,7 +166,7 @@ func gameControls(g *games.Game) []discordgo.MessageComponent {
 // ("White's flag fell.").
 func (d *Deps) GameOverMessage(ctx context.Context, g *games.Game, note string) (*Response, error) {
 	gs := d.settings(ctx, g.GuildID)
-	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Now: d.now()})
+	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Bars: true, Now: d.now()})
 	if err != nil {
 		return nil, err
 	}
@@ -273,6 +273,7 @@ func (d *Deps) StartOnDiscord(ctx context.Context, g *games.Game, challengeMessa
 		}
 		if err == nil {
 			place = th
+			d.threads.Store(th, g.ID)
 		}
 	}
 	if place != "" && place != g.ChannelID {

@@ -48,6 +48,11 @@ func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*
 		}
 		return g, nil
 	}
+	if v, ok := d.threads.Load(r.ChannelID); ok {
+		if g, err := d.Games.Game(ctx, v.(uint64)); err == nil && g.ThreadID == r.ChannelID {
+			return g, nil
+		}
+	}
 	list, err := d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
 	if err != nil {
 		return nil, fmt.Errorf("list games of %s: %w", r.User.ID, err)
@@ -74,6 +79,9 @@ func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*
 		return nil
 	}
 	if g := pick(here); g != nil && (g.ThreadID == r.ChannelID || countLive(here) <= 1) {
+		if g.ThreadID == r.ChannelID {
+			d.threads.Store(g.ThreadID, g.ID)
+		}
 		return d.load(ctx, g.ID)
 	}
 	// A game in this thread that is not the user's: watching is fine; acting on it is
@@ -85,6 +93,7 @@ func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*
 		}
 		for _, g := range open {
 			if g.ThreadID != "" && g.ThreadID == r.ChannelID {
+				d.threads.Store(g.ThreadID, g.ID)
 				return d.load(ctx, g.ID)
 			}
 		}

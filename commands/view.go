@@ -57,24 +57,29 @@ type BoardOptions struct {
 	Theme string
 	// Flip puts Black at the bottom.
 	Flip bool
+	// Bars adds the players' bars with their clocks as of Now. The board posted after
+	// every move goes without: its text carries the names and clocks, and the bars
+	// cost more to draw than the board itself.
+	Bars bool
 	Now  time.Time
 }
 
-// BoardPNG draws the current position of a game with both players' bars and clocks,
-// the last move highlighted.
+// BoardPNG draws the current position of a game, the last move highlighted.
 func BoardPNG(g *games.Game, o BoardOptions) ([]byte, error) {
 	pos := g.Position
-	opt := render.BoardOptions{Theme: knownTheme(o.Theme), Flip: o.Flip, Coordinates: true, Size: 480}
+	opt := render.BoardOptions{Theme: knownTheme(o.Theme), Flip: o.Flip, Coordinates: true, Size: 400}
 	if m, ok := g.LastMove(); ok {
 		opt.LastMove = m
 	}
-	white := &render.PlayerBar{Name: g.White.Name}
-	black := &render.PlayerBar{Name: g.Black.Name}
-	if g.Clock != nil {
-		white.Clock, white.HasClock = g.Clock.Remaining(chesscore.White, o.Now), true
-		black.Clock, black.HasClock = g.Clock.Remaining(chesscore.Black, o.Now), true
+	if o.Bars {
+		white := &render.PlayerBar{Name: g.White.Name}
+		black := &render.PlayerBar{Name: g.Black.Name}
+		if g.Clock != nil {
+			white.Clock, white.HasClock = g.Clock.Remaining(chesscore.White, o.Now), true
+			black.Clock, black.HasClock = g.Clock.Remaining(chesscore.Black, o.Now), true
+		}
+		opt.White, opt.Black = white, black
 	}
-	opt.White, opt.Black = white, black
 	var buf bytes.Buffer
 	buf.Grow(32 << 10)
 	if err := render.PNG(&buf, &pos, opt); err != nil {

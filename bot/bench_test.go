@@ -1,0 +1,194 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/discordfake"
+	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/chesscore"
+)
+
+// BenchmarkMoveInteraction's load: 200 live games, each receiving a move every
+// benchThink on average (uniformly between half and one and a half of it), so about
+// 100 /move interactions a second in all, arriving independently of the answers (an
+// open loop, as players do: a closed loop of 200 clients firing back to back would
+// measure the length of the queue it builds, not the latency of a move).
+const (
+	benchGames = 200
+	benchThink = 2 * time.Second
+)
+
+// benchGame is one game of the benchmark, with its own picture of the position.
+type benchGame struct {
+	id           uint64
+	thread       string
+	white, black *discordgo.User
+	chess        *chesscore.Game
+	rng          *rand.Rand
+}
+
+var gameNumber = regexp.MustCompile(`\*\*Game (\d+)\*\*`)
+
+// BenchmarkMoveInteraction measures the time from INTERACTION_CREATE sent by the fake
+// Discord to the bot's callback received, for /move in 200 games at once: decoding,
+// routing, the durable commit (fsync, grouped), the board render and the upload of the
+// answer with its image are all inside. Run it with a fixed count, e.g.
+// go test -run '^$' -bench BenchmarkMoveInteraction -benchtime 4000x ./bot
+func BenchmarkMoveInteraction(b *testing.B) {
+	w := newWorld(b, discordfake.WithHeartbeatInterval(5*time.Second))
+	w.startWith(w.cfg, Deps{Clock: timers.SystemClock{}})
+	n := benchGames
+	if s := os.Getenv("GAMBIT_BENCH_GAMES"); s != "" { // for exploring; the figure is 200
+		n, _ = strconv.Atoi(s)
+	}
+	think := benchThink
+	if s := os.Getenv("GAMBIT_BENCH_THINK"); s != "" {
+		think, _ = time.ParseDuration(s)
+	}
+	gs := setupBenchGames(b, w, n)
+
+	var next atomic.Int64
+	lat := make([][]time.Duration, len(gs))
+	var failures atomic.Int64
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for i, g := range gs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(b.N) {
+				time.Sleep(think/2 + time.Duration(g.rng.Int64N(int64(think))))
+				m, ok := g.pick()
+				if !ok {
+					return
+				}
+				pos := g.chess.Position()
+				san := pos.SAN(m)
+				mover := g.white
+				if g.chess.Turn() == chesscore.Black {
+					mover = g.black
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				res, err := w.f.SendInteraction(ctx, discordfake.Command("move", discordfake.StringOpt("move", san)).From(mover).In(w.f.GuildID, g.thread))
+				cancel()
+				if err != nil || res.Callback.Data.Ephemeral() {
+					failures.Add(1)
+					if err == nil {
+						b.Errorf("game %d move %s refused: %q", g.id, san, res.Callback.Data.Content)
+					} else {
+						b.Errorf("game %d move %s: %v", g.id, san, err)
+					}
+					return
+				}
+				g.chess.Play(m)
+				lat[i] = append(lat[i], res.Latency)
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+	if len(all) == 0 {
+		b.Fatal("no move was answered")
+	}
+	slices.Sort(all)
+	q := func(p float64) float64 {
+		return float64(all[min(len(all)-1, int(p*float64(len(all))))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(q(0.50), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(float64(len(all))/b.Elapsed().Seconds(), "moves/s")
+}
+
+// pick returns a random legal move that does not end the game.
+func (g *benchGame) pick() (chesscore.Move, bool) {
+	pos := g.chess.Position()
+	var ml chesscore.MoveList
+	pos.LegalMoves(&ml)
+	moves := ml.Slice()
+	for _, k := range g.rng.Perm(len(moves)) {
+		c := g.chess.Clone()
+		if c.Play(moves[k]) == nil && !c.Over() {
+			return moves[k], true
+		}
+	}
+	return chesscore.NullMove, false
+}
+
+// setupBenchGames starts n games between fresh pairs of users, each in its thread.
+func setupBenchGames(b *testing.B, w *world, n int) []*benchGame {
+	b.Helper()
+	gs := make([]*benchGame, n)
+	sem := make(chan struct{}, 16)
+	var wg sync.WaitGroup
+	for i := range gs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			white, black := w.f.NewUser(fmt.Sprintf("white%d", i)), w.f.NewUser(fmt.Sprintf("black%d", i))
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			res, err := w.f.SendInteraction(ctx, discordfake.Command("challenge",
+				discordfake.UserOpt("opponent", black.ID), discordfake.StringOpt("time", "90+30"), discordfake.StringOpt("color", "white")).From(white))
+			if err != nil {
+				b.Errorf("challenge %d: %v", i, err)
+				return
+			}
+			if res.Callback.Data.Ephemeral() {
+				b.Errorf("challenge %d refused: %q", i, res.Callback.Data.Content)
+				return
+			}
+			accept := customID(b, res.Callback.Data.CustomIDs(), "accept")
+			res, err = w.f.SendInteraction(ctx, discordfake.Button(accept).From(black))
+			if err != nil {
+				b.Errorf("accept %d: %v", i, err)
+				return
+			}
+			m := gameNumber.FindStringSubmatch(res.Callback.Data.Content)
+			if m == nil {
+				b.Errorf("accept %d answered %q", i, res.Callback.Data.Content)
+				return
+			}
+			id, _ := strconv.ParseUint(m[1], 10, 64)
+			gs[i] = &benchGame{id: id, white: white, black: black, chess: chesscore.NewGame(chesscore.StartPosition()), rng: rand.New(rand.NewPCG(uint64(i), 7))}
+		}()
+	}
+	wg.Wait()
+	if b.Failed() {
+		b.FailNow()
+	}
+	w.waitFor("every game's thread and first board", func() bool {
+		byName := map[uint64]string{}
+		for _, th := range w.f.Threads() {
+			var id uint64
+			if _, err := fmt.Sscanf(th.Name, "Game %d", &id); err == nil {
+				byName[id] = th.ID
+			}
+		}
+		for _, g := range gs {
+			g.thread = byName[g.id]
+			if g.thread == "" || len(w.messagesWith(g.thread, "board.png")) == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	return gs
+}
