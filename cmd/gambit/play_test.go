@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -285,4 +286,53 @@ func TestPlayFlagFallsWhileWaiting(t *testing.T) {
 	if got := out.String(); !strings.Contains(got, "Game over: 0-1 (White's time ran out).") {
 		t.Errorf("output:\n%s", got)
 	}
+}
+
+// FuzzPlayInput feeds arbitrary lines to a terminal session: it must never fail or
+// panic, and the game it leaves in the store must replay.
+func FuzzPlayInput(f *testing.F) {
+	for _, seed := range []string{
+		"e4\ne5\nQh5\nNc6\nBc4\nNf6\nQxf7#",
+		"draw\ne4\ndraw\ne5\ndraw\ndecline\ntakeback\nyes\ntakeback\nno\nclaim\nclaim Nf3\nresign",
+		"abort", "help\nboard\npgn\nquit", "takeback\nO-O\n0-0-0\ne8=Q\ne2e4\nxx\n\n  \n",
+		"Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim Ng8",
+	} {
+		f.Add(seed)
+	}
+	db, err := storage.Open(filepath.Join(f.TempDir(), "fuzz.db"), &storage.Options{NoSync: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	svc, err := games.New(db, games.Options{Scope: games.LocalScope, Instance: "play"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer svc.Close()
+	f.Fuzz(func(t *testing.T, input string) {
+		res, err := svc.StartGame(context.Background(), games.StartRequest{White: localWhite, Black: localBlack, Control: "-"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &playSession{out: io.Discard, dbPath: "DB", svc: svc, id: res.Game.ID, white: localWhite, black: localBlack}
+		lines := make(chan string)
+		go func() {
+			defer close(lines)
+			for _, l := range strings.Split(input, "\n") {
+				lines <- l
+			}
+		}()
+		if err := p.loop(context.Background(), lines, nil); err != nil {
+			t.Fatal(err)
+		}
+		for range lines { // drain what the session left unread
+		}
+		rec, err := db.Game(res.Game.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := games.Replay(rec); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
