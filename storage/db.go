@@ -25,6 +25,16 @@ const (
 	bucketUsers      = "users"      // user id → user (JSON)
 	bucketRequests   = "requests"   // request id → receipt (JSON)
 
+	// Schema version 3: ladders. Record layouts are documented in ratings.go.
+	bucketRatings      = "ratings"       // guild·category·user → ladder player
+	bucketRatedResults = "rated_results" // guild·end time·game id → rated result
+
+	// Schema version 4: puzzles. Record layouts are documented in puzzles.go.
+	bucketPuzzles        = "puzzles"         // puzzle id → puzzle
+	bucketPuzzleDaily    = "puzzle_daily"    // guild·date → the day's puzzle and its solvers
+	bucketPuzzleUsers    = "puzzle_users"    // guild·user → puzzle rating, solved count, streak
+	bucketPuzzleAttempts = "puzzle_attempts" // guild·user·puzzle id → attempt
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty

@@ -13,7 +13,7 @@ import (
 
 // SchemaVersion is the layout this code reads and writes. A file without a meta bucket
 // (a new, empty file) is at version 0.
-const SchemaVersion = 2
+const SchemaVersion = 4
 
 // migration is one step: it turns a file at version-1 into one at version. Each step
 // runs in its own transaction, which also writes the new version, so a crash between two
@@ -35,6 +35,12 @@ var migrations = []migration{
 			return err
 		}
 		return rebuildIndexes(tx)
+	}},
+	{3, "ladders (ratings per guild, category and user; rated results)", func(tx *bolt.Tx) error {
+		return createBuckets(tx, bucketRatings, bucketRatedResults)
+	}},
+	{4, "puzzles (puzzles, per-guild daily posts, per-user puzzle records and attempts)", func(tx *bolt.Tx) error {
+		return createBuckets(tx, bucketPuzzles, bucketPuzzleDaily, bucketPuzzleUsers, bucketPuzzleAttempts)
 	}},
 }
 
