@@ -207,7 +207,9 @@ func TestRouterDefersSlowHandlers(t *testing.T) {
 			"game/update": slow(&commands.Response{Kind: commands.UpdateMessage, Content: "edited"}),
 		}}
 	private := &stub{name: "private", handle: slow(commands.Private("only you"))}
-	fast := &stub{name: "fast", handle: func(context.Context, *commands.Request) (*commands.Response, error) { return commands.Reply("quick"), nil }}
+	fast := &stub{name: "fast", handle: func(context.Context, *commands.Request) (*commands.Response, error) {
+		return commands.Reply("quick"), nil
+	}}
 	r := newTestRouter(t, []commands.Middleware{DeferIfSlow(20 * time.Millisecond)}, public, private, fast)
 	cases := []struct {
 		i     *discordgo.Interaction
