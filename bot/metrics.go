@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -137,9 +138,14 @@ func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(rep)
 }
 
-// serveOps serves /metrics and /healthz on addr until ctx ends. It returns once the
-// listener is up (or failed), with the address actually bound.
-func serveOps(ctx context.Context, addr string, m *Metrics, h *Health, log *slog.Logger) (string, func(), error) {
+// serveOps serves /metrics, /healthz and /backup on addr until stopped. It returns
+// once the listener is up (or failed), with the address actually bound, and the
+// function that stops it.
+//
+// GET /backup streams a consistent copy of the store (taken in one read transaction
+// while games go on): the way to back up a running bot, whose store no other process
+// may open. The address should be a local one (127.0.0.1:9090).
+func serveOps(ctx context.Context, addr string, m *Metrics, h *Health, backup func(io.Writer) (int64, error), log *slog.Logger) (string, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("metrics.address %q: %w", addr, err)
@@ -147,6 +153,16 @@ func serveOps(ctx context.Context, addr string, m *Metrics, h *Health, log *slog
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.Registry(), promhttp.HandlerOpts{}))
 	mux.Handle("GET /healthz", h)
+	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="gambit-backup.db"`)
+		n, err := backup(w)
+		if err != nil {
+			log.Error("backup over http", "err", err, "bytes", n)
+			return
+		}
+		log.Info("backup over http", "bytes", n, "remote", r.RemoteAddr)
+	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	done := make(chan struct{})
 	go func() {

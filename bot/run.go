@@ -189,7 +189,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	health := &Health{shards: b.Gateway.Connected}
 	if addr := cfg.Metrics.Address; addr != "" {
-		bound, stopOps, err := serveOps(ctx, addr, b.Metrics, health, log)
+		bound, stopOps, err := serveOps(ctx, addr, b.Metrics, health, db.Backup, log)
 		if err != nil {
 			b.Gateway.Close()
 			return err
