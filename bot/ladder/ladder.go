@@ -248,8 +248,28 @@ type Ladders map[clock.Category]Ladder
 // end time), starting from the seeds (user id → known rating). Use it when the settings
 // change; applied game by game, it gives the same ladders as Apply did.
 func Recompute(s Settings, seeds map[string]int, games []Game) (Ladders, error) {
+	l, _, err := Replay(s, func(_ clock.Category, id string) (int, bool) {
+		known, ok := seeds[id]
+		return known, ok
+	}, games)
+	return l, err
+}
+
+// SeedFunc returns the known rating an admin seeded a player with in a category, if any.
+type SeedFunc func(cat clock.Category, userID string) (int, bool)
+
+// Replayed is what one game of a replay did to its two players.
+type Replayed struct {
+	Game         Game
+	White, Black Change
+}
+
+// Replay is Recompute with seeds per category, also returning what each game did, in
+// the order of games. seed may be nil (no seeds). Players who played no game are not in
+// the ladders.
+func Replay(s Settings, seed SeedFunc, games []Game) (Ladders, []Replayed, error) {
 	if err := s.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := Ladders{}
 	get := func(cat clock.Category, id string) (Player, error) {
@@ -261,27 +281,32 @@ func Recompute(s Settings, seeds map[string]int, games []Game) (Ladders, error) 
 		if p, ok := l[id]; ok {
 			return p, nil
 		}
-		if known, ok := seeds[id]; ok {
-			return Seed(s, id, known)
+		if seed != nil {
+			if known, ok := seed(cat, id); ok {
+				return Seed(s, id, known)
+			}
 		}
 		return NewPlayer(s, id), nil
 	}
+	done := make([]Replayed, 0, len(games))
 	for _, g := range games {
 		w, err := get(g.Category, g.White)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b, err := get(g.Category, g.Black)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		w, b, _, _, err = Apply(s, w, b, g)
+		var cw, cb Change
+		w, b, cw, cb, err = Apply(s, w, b, g)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out[g.Category][g.White], out[g.Category][g.Black] = w, b
+		done = append(done, Replayed{Game: g, White: cw, Black: cb})
 	}
-	return out, nil
+	return out, done, nil
 }
 
 // Categories lists the ladders a server keeps, in display order.
