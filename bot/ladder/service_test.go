@@ -243,7 +243,9 @@ func TestCounts(t *testing.T) {
 		cat    clock.Category
 	}{
 		{"rated blitz win", func(*storage.Game) {}, true, 1, clock.Blitz},
-		{"draw", func(g *storage.Game) { g.Outcome = chesscore.Outcome{Result: chesscore.Draw, Termination: chesscore.Agreement} }, true, 0.5, clock.Blitz},
+		{"draw", func(g *storage.Game) {
+			g.Outcome = chesscore.Outcome{Result: chesscore.Draw, Termination: chesscore.Agreement}
+		}, true, 0.5, clock.Blitz},
 		{"black wins on time", func(g *storage.Game) {
 			g.Outcome = chesscore.Outcome{Result: chesscore.BlackWins, Termination: chesscore.TimeForfeit}
 		}, true, 0, clock.Blitz},
