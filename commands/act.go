@@ -31,6 +31,7 @@ type gameRequest struct {
 // game's place, when given elsewhere).
 func (d *Deps) act(ctx context.Context, r *Request, q gameRequest) (*Response, error) {
 	g := q.game
+	r.Log = r.Log.With("game", g.ID)
 	inPlace := Place(&g.Game) == r.ChannelID
 	release := func() {}
 	if inPlace && len(q.posts) > 0 {

@@ -60,7 +60,7 @@ func (d *Deps) privateBoard(ctx context.Context, g *games.Game, userID string) (
 	gs := d.settings(ctx, g.GuildID)
 	col, isPlayer := g.ColorOf(userID)
 	flip := isPlayer && col == chesscore.Black
-	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Flip: flip, Bars: true, Now: d.now()})
+	png, err := d.boardPNG(g, BoardOptions{Theme: gs.BoardTheme, Flip: flip, Bars: true, Now: d.now()})
 	if err != nil {
 		return nil, err
 	}

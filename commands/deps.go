@@ -28,6 +28,9 @@ type Deps struct {
 	// threads maps a game's thread ID to the game's ID, learnt as threads are opened
 	// and found, so a command typed in a thread finds its game without a search.
 	threads sync.Map
+
+	picturesOnce sync.Once
+	pictureCache *pictureCache
 }
 
 // now returns the time.

@@ -98,7 +98,7 @@ func (d *Deps) TurnMessage(ctx context.Context, g *games.Game) (*Response, error
 	now := d.now()
 	mover := g.Player(g.Turn())
 	ping := d.pingTurn(ctx, gs, mover.ID)
-	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Flip: g.Turn() == chesscore.Black, Now: now})
+	png, err := d.boardPNG(g, BoardOptions{Theme: gs.BoardTheme, Flip: g.Turn() == chesscore.Black, Now: now})
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func gameControls(g *games.Game) []discordgo.MessageComponent {
 // ("White's flag fell.").
 func (d *Deps) GameOverMessage(ctx context.Context, g *games.Game, note string) (*Response, error) {
 	gs := d.settings(ctx, g.GuildID)
-	png, err := BoardPNG(g, BoardOptions{Theme: gs.BoardTheme, Bars: true, Now: d.now()})
+	png, err := d.boardPNG(g, BoardOptions{Theme: gs.BoardTheme, Bars: true, Now: d.now()})
 	if err != nil {
 		return nil, err
 	}
