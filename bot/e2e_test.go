@@ -530,9 +530,17 @@ func TestShardsAndRegistration(t *testing.T) {
 	if len(ow) != 1 || ow[0].GuildID != "" {
 		t.Fatalf("overwrites %+v, want one global", ow)
 	}
-	want := []string{"abort", "board", "challenge", "draw", "fen", "games", "move", "notify", "pgn", "resign", "settings", "takeback"}
-	if !slices.Equal(ow[0].Names, want) {
-		t.Errorf("registered %v, want %v", ow[0].Names, want)
+	var defs []string
+	for _, d := range r.bot.Router.Definitions() {
+		defs = append(defs, d.Name)
+	}
+	if !slices.Equal(ow[0].Names, defs) {
+		t.Errorf("registered %v, want every command of the router: %v", ow[0].Names, defs)
+	}
+	for _, name := range []string{"abort", "board", "challenge", "draw", "fen", "games", "move", "notify", "pgn", "resign", "settings", "takeback"} {
+		if !slices.Contains(defs, name) {
+			t.Errorf("/%s is not registered", name)
+		}
 	}
 
 	// Health and metrics.
@@ -680,4 +688,87 @@ func TestRawInteractionPayloads(t *testing.T) {
 	if d := res.Callback.Data; !d.Ephemeral() || !strings.Contains(d.Content, "**1**") {
 		t.Errorf("/games from a DM answered %q", d.Content)
 	}
+}
+
+func TestStoryTakebackAbortAndRecords(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	g.played(g.move(w.alice, "Bc4"), "Bc4", w.bob)
+	// Alice asks to take back Bc4; the request pings bob, who grants it.
+	res := w.send(discordfake.Command("takeback").In(w.f.GuildID, g.thread))
+	d := res.Callback.Data
+	if d.Ephemeral() || !strings.Contains(d.Content, "take back") || !slices.Equal(d.AllowedMentions.Users, []string{w.bob.ID}) {
+		t.Fatalf("takeback request answered %q %+v", d.Content, d.AllowedMentions)
+	}
+	accept := customID(t, d.CustomIDs(), "takeback-accept")
+	refused(t, w.send(discordfake.Button(accept).In(w.f.GuildID, g.thread)), "own")
+	res = w.send(discordfake.Button(accept).From(w.bob).In(w.f.GuildID, g.thread))
+	if d := res.Callback.Data; !strings.Contains(d.Content, "Takeback granted") || !strings.Contains(d.Content, "White") {
+		t.Fatalf("granting the takeback answered %q", d.Content)
+	}
+	g.played(g.move(w.alice, "Nf3"), "Nf3", w.bob)
+
+	// Records, for anyone watching.
+	res = w.send(discordfake.Command("pgn").From(w.carol).In(w.f.GuildID, g.thread))
+	if pgn, ok := res.Callback.Data.File("gambit-game-1.pgn"); !ok || !strings.Contains(string(pgn.Data), "2. Nf3") || strings.Contains(string(pgn.Data), "Bc4") {
+		t.Errorf("/pgn: %v %q", ok, pgn.Data)
+	}
+	res = w.send(discordfake.Command("fen").From(w.carol).In(w.f.GuildID, g.thread))
+	if !strings.Contains(res.Callback.Data.Content, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2") {
+		t.Errorf("/fen answered %q", res.Callback.Data.Content)
+	}
+	res = w.send(discordfake.Command("games"))
+	if !strings.Contains(res.Callback.Data.Content, "<#"+g.thread+">") {
+		t.Errorf("/games answered %q", res.Callback.Data.Content)
+	}
+
+	// A second game, aborted before its first move with the button.
+	g2 := w.startGame("5+0")
+	res = g2.click(w.bob, "abort")
+	if d := res.Callback.Data; d.Ephemeral() || !strings.Contains(d.Content, "aborted") {
+		t.Errorf("abort answered %q", d.Content)
+	}
+}
+
+func TestStoryOpenChallengeSettingsAndNotify(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	admin := int64(discordgo.PermissionManageGuild | discordgo.PermissionViewChannel | discordgo.PermissionSendMessages)
+	// Settings: refused to a member, accepted from an admin.
+	refused(t, w.send(discordfake.Command("settings", discordfake.SubCommand("threads", discordfake.BoolOpt("enabled", false))).From(w.bob)), "Manage Server")
+	res := w.send(discordfake.Command("settings", discordfake.SubCommand("threads", discordfake.BoolOpt("enabled", false))).From(w.alice))
+	_ = res
+	spec := discordfake.Command("settings", discordfake.SubCommand("threads", discordfake.BoolOpt("enabled", false)))
+	spec.Permissions = admin
+	if d := w.send(spec).Callback.Data; !d.Ephemeral() || !strings.Contains(d.Content, "A thread per game: no") {
+		t.Fatalf("settings answered %q", d.Content)
+	}
+	// Bob turns off pings on his turn.
+	if d := w.send(discordfake.Command("notify", discordfake.BoolOpt("ping_on_turn", false)).From(w.bob)).Callback.Data; !strings.Contains(d.Content, "Mention you on your turn: no") {
+		t.Fatalf("notify answered %q", d.Content)
+	}
+	// An open challenge: the challenger cannot accept it, carol can.
+	res = w.send(discordfake.Command("challenge", discordfake.StringOpt("time", "3+2"), discordfake.StringOpt("color", "black")).From(w.bob))
+	if d := res.Callback.Data; !strings.Contains(d.Content, "anyone may accept") || len(d.AllowedMentions.Users) != 0 {
+		t.Fatalf("open challenge %q %+v", d.Content, d.AllowedMentions)
+	}
+	accept := customID(t, res.Callback.Data.CustomIDs(), "accept")
+	refused(t, w.send(discordfake.Button(accept).From(w.bob)), "own challenge")
+	w.send(discordfake.Button(accept).From(w.carol))
+	// No thread now: the board comes in the channel, pinging carol (White).
+	w.waitFor("the first board in the channel", func() bool { return len(w.messagesWith(w.f.ChannelID, "board.png")) > 0 })
+	if n := len(w.f.Threads()); n != 0 {
+		t.Errorf("%d threads opened with threads off", n)
+	}
+	g := &game{w: w, thread: w.f.ChannelID, white: w.carol, black: w.bob}
+	res = g.move(w.carol, "d4")
+	d := res.Callback.Data
+	if strings.Contains(d.Content, "<@"+w.bob.ID+">") || len(d.AllowedMentions.Users) != 0 {
+		t.Errorf("bob asked not to be pinged, yet: %q %+v", d.Content, d.AllowedMentions)
+	}
+	// A challenge to a bot is refused.
+	refused(t, w.send(discordfake.Command("challenge", discordfake.UserOpt("opponent", w.f.Bot.ID))), "bot")
 }
