@@ -246,6 +246,8 @@ type GuildSettings struct {
 	// RatingSystem is the ladder's rating system and StartRating a newcomer's rating.
 	RatingSystem RatingSystem `json:"rating_system"`
 	StartRating  int          `json:"start_rating"`
+	// Puzzle holds the choices for the puzzle of the day (puzzles.go).
+	Puzzle PuzzleSettings `json:"puzzle,omitzero"`
 }
 
 // DefaultGuildSettings returns the settings of a guild that has not changed any: 10+0
@@ -280,6 +282,9 @@ func (s *GuildSettings) Validate() error {
 	}
 	if s.StartRating < 100 || s.StartRating > 3000 {
 		return fmt.Errorf("guild settings: start rating %d: want 100 to 3000", s.StartRating)
+	}
+	if err := s.Puzzle.Validate(); err != nil {
+		return fmt.Errorf("guild settings: %w", err)
 	}
 	return nil
 }
