@@ -70,22 +70,22 @@ type Notifier struct {
 	log     *slog.Logger
 	metrics *Metrics
 	// Notify runs on one goroutine (the service's event queue): no lock needed.
-	prev     games.Event
 	flagNote map[uint64]string
+	// offerShown is 1 + the ply of the last board posted with a draw offer on it, by
+	// game: an offer made with a move shows in that move's board.
+	offerShown map[uint64]int
 }
 
 // NewNotifier returns a notifier posting with d.Poster.
 func NewNotifier(d *commands.Deps, log *slog.Logger, m *Metrics) *Notifier {
-	return &Notifier{d: d, log: log, metrics: m, flagNote: map[uint64]string{}}
+	return &Notifier{d: d, log: log, metrics: m, flagNote: map[uint64]string{}, offerShown: map[uint64]int{}}
 }
 
 var _ games.Notifier = (*Notifier)(nil)
 
 // Notify implements games.Notifier.
 func (n *Notifier) Notify(ctx context.Context, e games.Event) {
-	prev := n.prev
-	n.prev = e
-	if err := n.notify(ctx, e, prev); err != nil {
+	if err := n.notify(ctx, e); err != nil {
 		n.log.Error("notify", "event", fmt.Sprintf("%T", e), "err", err)
 		n.metrics.failed("notify")
 	}
@@ -103,7 +103,7 @@ func (n *Notifier) post(ctx context.Context, g *games.Game, m *commands.Response
 	return err
 }
 
-func (n *Notifier) notify(ctx context.Context, e games.Event, prev games.Event) error {
+func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 	d := n.d
 	switch ev := e.(type) {
 	case games.GameStarted:
@@ -118,6 +118,9 @@ func (n *Notifier) notify(ctx context.Context, e games.Event, prev games.Event) 
 		return err
 	case games.YourTurn:
 		g := ev.Game
+		if g.DrawOffer.Pending && g.DrawOffer.Ply == g.Ply() {
+			n.offerShown[g.ID] = g.Ply() + 1 // offered with this move: the board shows it
+		}
 		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventTurn)) {
 			return nil
 		}
@@ -134,8 +137,9 @@ func (n *Notifier) notify(ctx context.Context, e games.Event, prev games.Event) 
 		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventDraw)) {
 			return nil
 		}
-		if t, ok := prev.(games.YourTurn); ok && t.Game.ID == g.ID && t.Game.Ply() == g.Ply() {
-			return nil // offered with the move: the board just posted shows it
+		if n.offerShown[g.ID] == g.Ply()+1 {
+			delete(n.offerShown, g.ID)
+			return nil // offered with the move: that move's board shows it
 		}
 		return n.post(ctx, g, commands.DrawOfferMessage(g, ev.By))
 	case games.DrawDeclined:
@@ -169,6 +173,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event, prev games.Event) 
 		g := ev.Game
 		note := n.flagNote[g.ID]
 		delete(n.flagNote, g.ID)
+		delete(n.offerShown, g.ID)
 		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventOver)) {
 			return nil
 		}
