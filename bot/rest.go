@@ -3,8 +3,12 @@ package bot
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -84,42 +88,116 @@ func discordFiles(files []commands.File) []*discordgo.File {
 
 // Respond implements Sender.
 func (c *REST) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse, files []commands.File) error {
-	return c.call(ctx, "interaction callback", func(opts ...discordgo.RequestOption) error {
-		r := *resp
-		if r.Data != nil {
-			d := *r.Data
-			d.Files = discordFiles(files)
-			r.Data = &d
-		}
-		return c.s.InteractionRespond(i, &r, opts...)
-	})
+	_, err := c.interactionCall(ctx, "interaction callback", http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp, files)
+	return err
 }
 
 // EditOriginal implements Sender.
 func (c *REST) EditOriginal(ctx context.Context, i *discordgo.Interaction, edit *discordgo.WebhookEdit, files []commands.File) error {
-	return c.call(ctx, "edit original response", func(opts ...discordgo.RequestOption) error {
-		e := *edit
-		e.Files = discordFiles(files)
-		_, err := c.s.InteractionResponseEdit(i, &e, opts...)
-		return err
-	})
+	_, err := c.interactionCall(ctx, "edit original response", http.MethodPatch, discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), edit, files)
+	return err
 }
 
 // DeleteOriginal implements Sender.
 func (c *REST) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error {
-	return c.call(ctx, "delete original response", func(opts ...discordgo.RequestOption) error {
-		return c.s.InteractionResponseDelete(i, opts...)
-	})
+	_, err := c.interactionCall(ctx, "delete original response", http.MethodDelete, discordgo.EndpointInteractionResponseActions(i.AppID, i.Token), nil, nil)
+	return err
 }
 
 // Followup implements Sender.
 func (c *REST) Followup(ctx context.Context, i *discordgo.Interaction, params *discordgo.WebhookParams, files []commands.File) error {
-	return c.call(ctx, "followup", func(opts ...discordgo.RequestOption) error {
-		p := *params
-		p.Files = discordFiles(files)
-		_, err := c.s.FollowupMessageCreate(i, true, &p, opts...)
-		return err
-	})
+	_, err := c.interactionCall(ctx, "followup", http.MethodPost, discordgo.EndpointFollowupMessage(i.AppID, i.Token)+"?wait=true", params, files)
+	return err
+}
+
+// HTTPError is an error answer from Discord to a request the bot made itself.
+type HTTPError struct {
+	Call   string
+	Status int
+	Body   string
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("%s: HTTP %d: %.300s", e.Call, e.Status, e.Body)
+}
+
+// interactionCall makes a request to an interaction's own endpoints (the callback,
+// the original response, followups). They are authorised by the interaction's token
+// and not bound by the bot's rate limits, so the bot sends them itself instead of
+// through discordgo's limiter, which would serialise all followups behind one bucket
+// and keep a bucket per interaction for ever. A 429 is retried after its retry_after
+// only if that ends before the context's deadline; a 502 to 504 once or twice.
+func (c *REST) interactionCall(ctx context.Context, what, method, url string, payload any, files []commands.File) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		var body []byte
+		contentType := ""
+		var err error
+		switch {
+		case payload != nil && len(files) > 0:
+			contentType, body, err = discordgo.MultipartBodyWithJSON(payload, discordFiles(files))
+		case payload != nil:
+			contentType = "application/json"
+			body, err = json.Marshal(payload)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: encode: %w", what, err)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		req.Header.Set("Authorization", c.s.Token)
+		req.Header.Set("User-Agent", c.s.UserAgent)
+		resp, err := c.s.Client.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: read answer: %w", what, err)
+		}
+		var wait time.Duration
+		switch {
+		case resp.StatusCode == http.StatusTooManyRequests:
+			c.metrics.rateLimited(what)
+			wait = retryAfter(resp.Header, data)
+		case resp.StatusCode >= 502 && resp.StatusCode <= 504 && attempt < 2:
+			wait = 100 * time.Millisecond
+		case resp.StatusCode >= 300:
+			return nil, &HTTPError{Call: what, Status: resp.StatusCode, Body: string(data)}
+		default:
+			return data, nil
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return nil, fmt.Errorf("%s: HTTP %d, retry after %v would pass the deadline: %w", what, resp.StatusCode, wait, ErrRateLimited)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%s: waiting to retry: %w", what, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// retryAfter reads how long a 429 asks to wait: the body's retry_after (seconds, with
+// a fraction), else the Retry-After header, else a second.
+func retryAfter(h http.Header, body []byte) time.Duration {
+	var rl struct {
+		RetryAfter float64 `json:"retry_after"`
+	}
+	if json.Unmarshal(body, &rl) == nil && rl.RetryAfter > 0 && rl.RetryAfter < 3600 {
+		return time.Duration(rl.RetryAfter * float64(time.Second))
+	}
+	if s, err := strconv.ParseFloat(h.Get("Retry-After"), 64); err == nil && s > 0 && s < 3600 {
+		return time.Duration(s * float64(time.Second))
+	}
+	return time.Second
 }
 
 // Send posts a message in a channel or thread.
