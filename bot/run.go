@@ -22,6 +22,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
@@ -114,9 +115,13 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return float64(live)
 	})
 	notifier := NewNotifier(d, log, b.Metrics)
+	lad := ladder.NewService(db, log)
+	d.Ladder = lad
 	svc, err := games.New(db, games.Options{
 		Clock: clk, Notifier: notifier, FirstMoveTimeout: cfg.Games.FirstMoveTimeout,
 		Scope: games.BotScope, Logger: log, Instance: "bot",
+		// A rated game's ratings commit in the transaction that ends it.
+		OnFinish: func(w *storage.Writer, g *games.Game) error { return lad.Record(w, &g.Game) },
 	})
 	if err != nil {
 		return fmt.Errorf("start the game service: %w", err)

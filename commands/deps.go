@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/bot/ladder"
 )
 
 // Deps is what the commands work with: the services and the means to post messages
@@ -14,6 +15,9 @@ import (
 type Deps struct {
 	// Games runs challenges and games.
 	Games *games.Service
+	// Ladder keeps the servers' rating ladders (nil: /ladder and /rating say they are
+	// not available).
+	Ladder *ladder.Service
 	// Poster posts messages, threads and DMs (package bot implements it).
 	Poster Poster
 	// Claims records the posts an interaction's answer stands for (see Claims).
@@ -69,6 +73,9 @@ func All(d *Deps) []Command {
 		NewGames(d),
 		NewPGN(d),
 		NewFEN(d),
+		NewLadder(d),
+		NewRating(d),
+		NewElo(d),
 		NewSettings(d),
 		NewNotify(d),
 	}

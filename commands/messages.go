@@ -178,6 +178,9 @@ func (d *Deps) GameOverMessage(ctx context.Context, g *games.Game, note string) 
 	}
 	moves := (len(g.SAN) + 1) / 2
 	fmt.Fprintf(&b, "\n**%s** after %d move%s.", resultText(g.Outcome), moves, plural(moves))
+	if line := d.ratingChangeLine(ctx, g); line != "" {
+		b.WriteString("\n" + line)
+	}
 	if gs.PingOnGameOver {
 		fmt.Fprintf(&b, "\n%s · %s", Mention(g.White.ID), Mention(g.Black.ID))
 	}

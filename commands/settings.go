@@ -52,7 +52,7 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 		Description:              "Gambit's settings for this server (administrators)",
 		DefaultMemberPermissions: &perm,
 		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
-		Options: []*discordgo.ApplicationCommandOption{
+		Options: append([]*discordgo.ApplicationCommandOption{
 			sub("show", "Show this server's settings"),
 			sub("time_control", "The time control of a challenge that names none",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "value", Description: "e.g. 10+0, 5+3, 3d, or - for none", Required: true, MaxLength: 40}),
@@ -68,7 +68,7 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 			sub("pings", "When Gambit mentions players",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_turn", Description: "Mention the player whose turn it is (each player can turn it off with /notify)"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_game_over", Description: "Mention both players when a game ends"}),
-		},
+		}, ladderSettingsSubcommands()...),
 	}
 }
 
@@ -91,6 +91,8 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 	}
 	changed := true
 	switch r.Sub {
+	case "ratings", "seed_rating": // the ladder's settings (ladder.go) recompute the ladders
+		return c.d.ladderSettings(ctx, r)
 	case "show":
 		changed = false
 	case "time_control":
@@ -154,6 +156,7 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 		b.WriteString("\n• Who may challenge: everyone")
 	}
 	fmt.Fprintf(&b, "\n• Mention the player to move: %s · mention both at the end: %s", yesNo(gs.PingOnTurn), yesNo(gs.PingOnGameOver))
+	b.WriteString(describeLadderSettings(string(gs.RatingSystem), gs.StartRating))
 	return b.String()
 }
 
