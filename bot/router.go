@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -163,7 +164,7 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 		GuildID:     i.GuildID,
 		ChannelID:   i.ChannelID,
 		Received:    received,
-		Deadline:    received.Add(commands.InteractionDeadline),
+		Deadline:    deadline(i.ID, received),
 		Message:     i.Message,
 	}
 	switch {
@@ -245,6 +246,31 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 	}
 	req.Log = log
 	return req, h
+}
+
+// discordEpoch is the instant of snowflake time 0 (2015-01-01, in ms since 1970).
+const discordEpoch = 1420070400000
+
+// deadline is when Discord stops accepting the first answer: three seconds after the
+// interaction was created, which its ID (a snowflake) records, so time lost before it
+// reached the bot (a busy gateway) counts. A clock that disagrees with Discord's by
+// more than two seconds is not trusted that far: the bot then keeps at least one
+// second, and never more than three from receipt.
+func deadline(interactionID string, received time.Time) time.Time {
+	latest := received.Add(commands.InteractionDeadline)
+	id, err := strconv.ParseUint(interactionID, 10, 64)
+	if err != nil || id>>22 == 0 {
+		return latest
+	}
+	created := time.UnixMilli(int64(id>>22) + discordEpoch)
+	d := created.Add(commands.InteractionDeadline)
+	if earliest := received.Add(time.Second); d.Before(earliest) {
+		d = earliest
+	}
+	if d.After(latest) {
+		d = latest
+	}
+	return d
 }
 
 // refuse returns a handler that fails with a message for the user.

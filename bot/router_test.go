@@ -358,3 +358,25 @@ func FuzzRouterPayload(f *testing.F) {
 		}
 	})
 }
+
+func TestDeadlineFromSnowflake(t *testing.T) {
+	at := func(t0 time.Time) string { return strconv.FormatUint(uint64(t0.UnixMilli()-discordEpoch)<<22|12345, 10) }
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		id       string
+		received time.Time
+		want     time.Time
+	}{
+		{"received at once", at(now), now, now.Add(3 * time.Second)},
+		{"received late", at(now), now.Add(1500 * time.Millisecond), now.Add(3 * time.Second)},
+		{"received very late", at(now), now.Add(2900 * time.Millisecond), now.Add(3900 * time.Millisecond)},
+		{"clock behind Discord", at(now.Add(10 * time.Second)), now, now.Add(3 * time.Second)},
+		{"not a snowflake", "abc", now, now.Add(3 * time.Second)},
+	}
+	for _, c := range cases {
+		if got := deadline(c.id, c.received); !got.Equal(c.want) {
+			t.Errorf("%s: deadline %v, want %v", c.name, got.Sub(now), c.want.Sub(now))
+		}
+	}
+}
