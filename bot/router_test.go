@@ -360,7 +360,9 @@ func FuzzRouterPayload(f *testing.F) {
 }
 
 func TestDeadlineFromSnowflake(t *testing.T) {
-	at := func(t0 time.Time) string { return strconv.FormatUint(uint64(t0.UnixMilli()-discordEpoch)<<22|12345, 10) }
+	at := func(t0 time.Time) string {
+		return strconv.FormatUint(uint64(t0.UnixMilli()-discordEpoch)<<22|12345, 10)
+	}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name     string
