@@ -95,8 +95,10 @@ func (s *Service) scheduleChallenge(c *storage.Challenge) {
 	s.sched.Set(challengeKey(c.ID), c.ExpiresAt)
 }
 
-// onTimer handles a due timer that the scheduler found due at seen.
-func (s *Service) onTimer(t timers.Entry, seen time.Time) {
+// onTimer handles a due timer that the scheduler found due at seen. With async (under
+// Run), a decided flag fall is left to the flag committer, which keeps the game's lock
+// until it is written, so the handler can go on to the next timer while the disk works.
+func (s *Service) onTimer(t timers.Entry, seen time.Time, async bool) {
 	done, err := s.enter(context.Background())
 	if err != nil {
 		return // closed
@@ -104,7 +106,7 @@ func (s *Service) onTimer(t timers.Entry, seen time.Time) {
 	defer done()
 	switch t.Key.Kind {
 	case kindFlag, kindReminder, kindAbort:
-		s.gameTimer(t, seen)
+		s.gameTimer(t, seen, async)
 	case kindChallenge:
 		s.expireChallenge(t.Key.ID)
 	case kindHeartbeat:
@@ -126,10 +128,15 @@ func (s *Service) onTimer(t timers.Entry, seen time.Time) {
 
 // gameTimer handles a game's flag, reminder or abort timer: under the game's lock it
 // checks the committed state (the timer may be out of date) and acts, or reschedules.
-func (s *Service) gameTimer(t timers.Entry, seen time.Time) {
+func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 	id := t.Key.ID
 	unlock := s.lockGame(id)
-	defer unlock()
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			unlock()
+		}
+	}()
 	e, err := s.load(id)
 	if err != nil {
 		s.log.Error("games: timer", "game", id, "err", err)
@@ -149,9 +156,20 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time) {
 			if hook := s.testFlagDetected; hook != nil {
 				hook(e.rec.Clock.FlagAt(), seen)
 			}
-			if _, err := s.commitFlag(e, now); err != nil {
+			st, err := s.flagFall(e, now)
+			if err != nil {
 				retry(err)
+				return
 			}
+			if !async || s.flags == nil {
+				if _, err := s.commit(st, ""); err != nil {
+					retry(err)
+				}
+				return
+			}
+			handedOff = true // the flag committer releases the lock once the fall is written
+			s.async.Add(1)
+			s.flags.push(flagCommit{p: s.prepare(st, ""), retry: retry, unlock: unlock})
 			return
 		}
 	case kindAbort:

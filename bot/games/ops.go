@@ -85,6 +85,25 @@ func (s *Service) gameOp(ctx context.Context, a Action, effect Effect, fn func(s
 // commit settles the working copies (an ending stops the clock and clears the offers),
 // writes them with the receipt, and then publishes the new entry: cache, timers, events.
 func (s *Service) commit(st *opState, requestID string) (*entry, error) {
+	p := s.prepare(st, requestID)
+	if err := s.db.Commit(p.change); err != nil {
+		return nil, fmt.Errorf("commit game %d: %w", st.rec.ID, err)
+	}
+	p.publish()
+	return p.ne, nil
+}
+
+// prepared is a change ready to commit and what to publish once it is.
+type prepared struct {
+	s      *Service
+	change *storage.Change
+	ne     *entry
+	events func(v *Game) []Event
+	ended  bool
+}
+
+// prepare settles the working copies and builds the change that commits them.
+func (s *Service) prepare(st *opState, requestID string) *prepared {
 	ended := st.rec.Live() && st.chess.Over()
 	st.rec.Outcome = st.chess.Outcome()
 	if ended {
@@ -100,12 +119,11 @@ func (s *Service) commit(st *opState, requestID string) (*entry, error) {
 		v := ne.view()
 		change.After = func(w *storage.Writer) error { return s.opts.OnFinish(w, v) }
 	}
-	if err := s.db.Commit(change); err != nil {
-		return nil, fmt.Errorf("commit game %d: %w", st.rec.ID, err)
-	}
-	s.publish(ne, st.events, ended)
-	return ne, nil
+	return &prepared{s: s, change: change, ne: ne, events: st.events, ended: ended}
 }
+
+// publish makes the committed change current.
+func (p *prepared) publish() { p.s.publish(p.ne, p.events, p.ended) }
 
 // finish records the end of the game in the working record.
 func (st *opState) finish() {
@@ -148,6 +166,16 @@ func flagFallen(rec *storage.Game, now time.Time) bool {
 // commitFlag ends a game whose flag has fallen (FIDE 6.9 through chesscore) and commits
 // it. The caller holds the game's lock.
 func (s *Service) commitFlag(e *entry, now time.Time) (*entry, error) {
+	st, err := s.flagFall(e, now)
+	if err != nil {
+		return nil, err
+	}
+	return s.commit(st, "")
+}
+
+// flagFall applies a flag fall to working copies of the game, ready to commit. It is the
+// costly part of a flag (6.9 asks whether the opponent could still checkmate).
+func (s *Service) flagFall(e *entry, now time.Time) (*opState, error) {
 	st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone()}
 	flagged := st.rec.Clock.Turn
 	deadline := st.rec.Clock.FlagAt()
@@ -156,7 +184,7 @@ func (s *Service) commitFlag(e *entry, now time.Time) (*entry, error) {
 	}
 	st.endedAt = deadline
 	st.events = func(v *Game) []Event { return []Event{FlagFell{Game: v, Color: flagged}} }
-	return s.commit(st, "")
+	return st, nil
 }
 
 // overError describes a finished game as an error wrapping ErrGameOver.
