@@ -4,6 +4,7 @@ package puzzles
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strings"
 
 	cc "github.com/gambitchess/gambit/chesscore"
@@ -73,7 +74,8 @@ func (g *Generator) analyse(pos cc.Position, nodes uint64, multiPV int) []engine
 }
 
 // FromGame returns the puzzles found in the game, each with the given source and an id
-// made from idPrefix and the ply.
+// made from idPrefix and a hash of the puzzle's position and line (so the same puzzle
+// mined twice has the same id).
 func (g *Generator) FromGame(game *cc.Game, idPrefix, source string) []Puzzle {
 	moves := game.Moves()
 	var out []Puzzle
@@ -98,11 +100,13 @@ func (g *Generator) FromGame(game *cc.Game, idPrefix, source string) []Puzzle {
 			continue
 		}
 		p := Puzzle{
-			ID:     fmt.Sprintf("%s%d", idPrefix, ply),
 			FEN:    before.FEN(),
 			Moves:  append([]string{moves[ply-1].UCI()}, uciAll(line)...),
 			Source: source,
 		}
+		h := fnv.New64a()
+		h.Write([]byte(p.FEN + " " + strings.Join(p.Moves, " ")))
+		p.ID = fmt.Sprintf("%s%010x", idPrefix, h.Sum64()>>24)
 		l, err := p.Validate()
 		if err != nil {
 			continue

@@ -1,0 +1,109 @@
+// mine.go: running the generator over many games on several workers.
+
+package puzzles
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/engine"
+)
+
+// MineStats counts what a mining run did.
+type MineStats struct {
+	Games     int `json:"games"`
+	Generated int `json:"generated"`
+	Errors    int `json:"errors"`
+}
+
+// MinePGN reads every game of a PGN stream and mines it on workers goroutines, each with
+// its own engine; emit receives each puzzle (from one goroutine at a time) in the order the
+// games came. A game that cannot be read is counted as an error and skipped.
+func MinePGN(r io.Reader, workers int, opt GenOptions, hashMB int, emit func(Puzzle) error) (MineStats, error) {
+	var st MineStats
+	if workers < 1 {
+		workers = 1
+	}
+	type job struct {
+		n    int
+		game *cc.Game
+		src  string
+	}
+	type result struct {
+		n  int
+		ps []Puzzle
+	}
+	jobs := make(chan job)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gen := NewGenerator(engine.New(engine.Options{HashMB: hashMB}), opt)
+			for j := range jobs {
+				results <- result{j.n, gen.FromGame(j.game, "g", j.src)}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(jobs)
+		pr := cc.NewPGNReader(r)
+		pr.SkipVariations = true
+		n := 0
+		for {
+			g, err := pr.Read()
+			if errors.Is(err, io.EOF) {
+				readErr <- nil
+				return
+			}
+			if err != nil {
+				var pe *cc.PGNError
+				if errors.As(err, &pe) {
+					st.Errors++ // only this goroutine writes Errors until results are drained
+					continue
+				}
+				readErr <- err
+				return
+			}
+			src := "pgn"
+			if w, b := g.Tags["White"], g.Tags["Black"]; w != "" || b != "" {
+				src = fmt.Sprintf("pgn:%s vs %s", w, b)
+			}
+			n++
+			jobs <- job{n, g.Game, src}
+		}
+	}()
+
+	pending := map[int][]Puzzle{}
+	next := 1
+	var emitErr error
+	for res := range results {
+		pending[res.n] = res.ps
+		for {
+			ps, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			st.Games++
+			for _, p := range ps {
+				if emitErr == nil {
+					emitErr = emit(p)
+				}
+				st.Generated++
+			}
+			next++
+		}
+	}
+	if err := <-readErr; err != nil {
+		return st, fmt.Errorf("read PGN: %w", err)
+	}
+	return st, emitErr
+}
