@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -943,5 +944,51 @@ func TestBlackToMoveStartAndTakeback(t *testing.T) {
 	}
 	if _, err := Replay(&r.Game.Game); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestRunCommitsFlagsTogetherAndAlone(t *testing.T) {
+	var refuse atomic.Uint64
+	h := newHarness(t, Options{OnFinish: func(w *storage.Writer, g *Game) error {
+		if g.ID == refuse.Load() {
+			return errors.New("ladder refuses")
+		}
+		return nil
+	}})
+	var ids []uint64
+	for range 5 {
+		g := h.start("1+0", "")
+		h.play(g.ID, "e4 e5")
+		ids = append(ids, g.ID)
+	}
+	refuse.Store(ids[2])
+	h.events()
+	h.clk.Advance(2 * time.Minute) // every flag is down when Run starts
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error)
+	go func() { done <- h.s.Run(runCtx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ended := 0
+		for _, id := range ids {
+			if !h.game(id).Live() {
+				ended++
+			}
+		}
+		if ended == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 4 flags recorded", ended)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	<-done
+	if !h.game(ids[2]).Live() {
+		t.Error("the game whose hook refused ended anyway")
+	}
+	if got := strings.Count(eventTypes(h.events()), "FlagFell"); got != 4 {
+		t.Errorf("%d FlagFell events", got)
 	}
 }
