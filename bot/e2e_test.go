@@ -739,8 +739,6 @@ func TestStoryOpenChallengeSettingsAndNotify(t *testing.T) {
 	admin := int64(discordgo.PermissionManageGuild | discordgo.PermissionViewChannel | discordgo.PermissionSendMessages)
 	// Settings: refused to a member, accepted from an admin.
 	refused(t, w.send(discordfake.Command("settings", discordfake.SubCommand("threads", discordfake.BoolOpt("enabled", false))).From(w.bob)), "Manage Server")
-	res := w.send(discordfake.Command("settings", discordfake.SubCommand("threads", discordfake.BoolOpt("enabled", false))).From(w.alice))
-	_ = res
 	spec := discordfake.Command("settings", discordfake.SubCommand("threads", discordfake.BoolOpt("enabled", false)))
 	spec.Permissions = admin
 	if d := w.send(spec).Callback.Data; !d.Ephemeral() || !strings.Contains(d.Content, "A thread per game: no") {
@@ -751,7 +749,7 @@ func TestStoryOpenChallengeSettingsAndNotify(t *testing.T) {
 		t.Fatalf("notify answered %q", d.Content)
 	}
 	// An open challenge: the challenger cannot accept it, carol can.
-	res = w.send(discordfake.Command("challenge", discordfake.StringOpt("time", "3+2"), discordfake.StringOpt("color", "black")).From(w.bob))
+	res := w.send(discordfake.Command("challenge", discordfake.StringOpt("time", "3+2"), discordfake.StringOpt("color", "black")).From(w.bob))
 	if d := res.Callback.Data; !strings.Contains(d.Content, "anyone may accept") || len(d.AllowedMentions.Users) != 0 {
 		t.Fatalf("open challenge %q %+v", d.Content, d.AllowedMentions)
 	}

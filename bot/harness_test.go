@@ -7,7 +7,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -169,9 +168,6 @@ func (w *world) messagesWith(channelID, name string) []discordfake.Message {
 	}
 	return out
 }
-
-// isLate reports whether err says the callback missed the deadline.
-func isLate(err error) bool { return errors.Is(err, discordfake.ErrLate) }
 
 // storeOf returns the store of a running bot's service (for the crash image).
 func (r *running) store() *storage.DB { return r.bot.store }
