@@ -770,3 +770,25 @@ func TestStoryOpenChallengeSettingsAndNotify(t *testing.T) {
 	// A challenge to a bot is refused.
 	refused(t, w.send(discordfake.Command("challenge", discordfake.UserOpt("opponent", w.f.Bot.ID))), "bot")
 }
+
+func TestStoryPromotionWithButtons(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	g := w.startGame("10+0")
+	for i, san := range []string{"a4", "b5", "axb5", "a6", "bxa6", "Bb7", "axb7", "Nc6"} {
+		mover, next := w.alice, w.bob
+		if i%2 == 1 {
+			mover, next = w.bob, w.alice
+		}
+		g.played(g.move(mover, san), san, next)
+	}
+	res := w.send(discordfake.Select(customID(t, g.latestBoard().CustomIDs(), "pick"), "b7").In(w.f.GuildID, g.thread))
+	menu := customID(t, res.Callback.Data.CustomIDs(), "to/b7")
+	res = w.send(discordfake.Select(menu, "a8").In(w.f.GuildID, g.thread))
+	if res.Callback.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(res.Callback.Data.Content, "Promote") {
+		t.Fatalf("choosing a8 answered type %d %q", res.Callback.Type, res.Callback.Data.Content)
+	}
+	knight := customID(t, res.Callback.Data.CustomIDs(), "promote/b7a8n")
+	res = w.send(discordfake.Button(knight).In(w.f.GuildID, g.thread))
+	g.played(res, "bxa8=N", w.bob)
+}
