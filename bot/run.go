@@ -115,7 +115,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return float64(live)
 	})
 	notifier := NewNotifier(d, log, b.Metrics)
-	lad := ladder.NewService(db, log)
+	lad := ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
 	d.Ladder = lad
 	svc, err := games.New(db, games.Options{
 		Clock: clk, Notifier: notifier, FirstMoveTimeout: cfg.Games.FirstMoveTimeout,

@@ -290,7 +290,7 @@ func (d *Deps) ladderSettings(ctx context.Context, r *Request) (*Response, error
 		if o.Rating < minSeedRating || o.Rating > maxSeedRating {
 			return nil, Errorf("A seed rating is between %d and %d.", minSeedRating, maxSeedRating)
 		}
-		p, err := lad.Seed(ctx, r.GuildID, cat, o.User.ID, o.Rating)
+		p, err := lad.Seed(ctx, r.GuildID, cat, storagePlayer(o.User), o.Rating)
 		if err != nil {
 			return nil, err
 		}

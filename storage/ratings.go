@@ -454,6 +454,22 @@ func (w *Writer) ReplaceLadders(guildID string, players []LadderPlayer) error {
 	return nil
 }
 
+// RecordUserName records a user's name if the store knows none (a player an admin seeds
+// before they ever played): a known user keeps the name they last played under.
+func (w *Writer) RecordUserName(u User) error {
+	old, err := getUser(w.tx, u.ID)
+	switch {
+	case err == nil && old.Name != "":
+		return nil
+	case err == nil:
+		old.Name, old.Updated = u.Name, u.Updated
+		return putUser(w.tx, old)
+	case errors.Is(err, ErrNotFound):
+		return putUser(w.tx, User{ID: u.ID, Name: u.Name, Prefs: DefaultUserPrefs(), Updated: u.Updated})
+	}
+	return err
+}
+
 // SetGuildSettings validates and writes a guild's settings in the transaction.
 func (w *Writer) SetGuildSettings(s GuildSettings) error {
 	if s.GuildID == "" {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
@@ -24,14 +25,26 @@ import (
 type Service struct {
 	db  *storage.DB
 	log *slog.Logger
+	now func() time.Time
 }
 
-// NewService returns the ladder service on db (log may be nil: slog.Default()).
-func NewService(db *storage.DB, log *slog.Logger) *Service {
-	if log == nil {
-		log = slog.Default()
+// Options configure a Service. The zero value is the production setting.
+type Options struct {
+	// Logger receives the service's logs (default slog.Default()).
+	Logger *slog.Logger
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// NewService returns the ladder service on db.
+func NewService(db *storage.DB, opts Options) *Service {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
 	}
-	return &Service{db: db, log: log}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{db: db, log: opts.Logger, now: opts.Now}
 }
 
 // Errors of the service, for errors.Is.
@@ -252,8 +265,10 @@ type seedKey struct {
 
 // Seed sets the known rating a player starts a category's ladder from (an admin's
 // decision, e.g. their FIDE rating) and recomputes the guild's ladders, so games already
-// played count from the seed. It returns the player's new standing.
-func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, userID string, known int) (Player, error) {
+// played count from the seed. The user's name is recorded if the store has none. It
+// returns the player's new standing.
+func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, user storage.Player, known int) (Player, error) {
+	userID := user.ID
 	if err := ctx.Err(); err != nil {
 		return Player{}, err
 	}
@@ -271,6 +286,9 @@ func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, 
 		}
 		set := SettingsOf(gs)
 		if _, err := Seed(set, userID, known); err != nil {
+			return err
+		}
+		if err := w.RecordUserName(storage.User{ID: userID, Name: user.Name, Updated: s.now()}); err != nil {
 			return err
 		}
 		if _, err := rebuild(w, guildID, set, map[seedKey]int{{cat, userID}: known}); err != nil {

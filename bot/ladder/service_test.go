@@ -53,7 +53,7 @@ func (r *rig) open() {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	r.db, r.lad = db, NewService(db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r.db, r.lad = db, NewService(db, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: r.clk.Now})
 	r.games, err = games.New(db, games.Options{Clock: r.clk, Rand: func() uint64 { return 0 },
 		OnFinish: func(w *storage.Writer, g *games.Game) error {
 			if err := r.lad.Record(w, &g.Game); err != nil {
@@ -373,7 +373,7 @@ func TestSeedAndStandings(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
 	// Carol is seeded before she plays: shown without a question mark.
-	p, err := r.lad.Seed(ctx, "g", clock.Blitz, carol.ID, 2100)
+	p, err := r.lad.Seed(ctx, "g", clock.Blitz, carol, 2100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +387,7 @@ func TestSeedAndStandings(t *testing.T) {
 		t.Errorf("alice %v, want 1497", got)
 	}
 	// Seeding alice now replays her games from 1800.
-	if _, err := r.lad.Seed(ctx, "g", clock.Blitz, alice.ID, 1800); err != nil {
+	if _, err := r.lad.Seed(ctx, "g", clock.Blitz, storage.Player{ID: alice.ID, Name: "Renamed"}, 1800); err != nil {
 		t.Fatal(err)
 	}
 	rows, set, total, err := r.lad.Leaderboard(ctx, "g", clock.Blitz, 2)
@@ -422,10 +422,10 @@ func TestSeedAndStandings(t *testing.T) {
 	if cat, ok, _ := r.lad.Busiest(ctx, "g"); !ok || cat != clock.Blitz {
 		t.Errorf("busiest ladder %v %v", cat, ok)
 	}
-	if _, err := r.lad.Seed(ctx, "g", clock.Blitz, bob.ID, 99999); err == nil {
+	if _, err := r.lad.Seed(ctx, "g", clock.Blitz, bob, 99999); err == nil {
 		t.Error("a seed of 99999 was accepted")
 	}
-	if _, err := r.lad.Seed(ctx, "", clock.Blitz, bob.ID, 1800); !errors.Is(err, ErrNoGuild) {
+	if _, err := r.lad.Seed(ctx, "", clock.Blitz, bob, 1800); !errors.Is(err, ErrNoGuild) {
 		t.Errorf("seed outside a guild: %v", err)
 	}
 	if _, _, _, err := r.lad.Leaderboard(ctx, "g", clock.NoCategory, 0); !errors.Is(err, ErrCategory) {
