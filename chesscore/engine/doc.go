@@ -7,8 +7,9 @@
 // search (search.go): a transposition table (tt.go) sized by Options.HashMB, a
 // quiescence search of captures and check evasions, null-move pruning, late-move
 // reductions, reverse futility, futility and move-count pruning, exchange (SEE) pruning,
-// check extensions, mate-distance pruning, and killer, counter-move and history move
-// ordering. Repetitions (against the game's earlier positions and within the search),
+// check and singular extensions, mate-distance pruning, and killer, counter-move,
+// history and continuation-history move ordering. The quiescence search generates only
+// captures and queen promotions (movegen.go). Repetitions (against the game's earlier positions and within the search),
 // the fifty-move rule and bare material score as draws. Scores are centipawns for the
 // side to move; mate scores count plies (Score.MateIn).
 //

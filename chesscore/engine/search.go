@@ -1,6 +1,6 @@
 // search.go: the search: iterative deepening over a principal variation search with a
 // transposition table, null-move pruning, late-move reductions, futility and move-count
-// pruning, check extensions and a quiescence search. This is the hot code: a search
+// pruning, check and singular extensions and a quiescence search. This is the hot code: a search
 // allocates only per iteration (reports), never per node.
 
 package engine
@@ -51,6 +51,7 @@ func (e *Engine) NewGame() {
 	e.s.history = [2][64][64]int32{}
 	e.s.counter = [16][64]cc.Move{}
 	e.s.captureHist = [16][64][7]int32{}
+	e.s.contHist = [16][64][16][64]int16{}
 }
 
 // Line is one line of a search: its first move, score and principal variation.
@@ -106,8 +107,13 @@ type frame struct {
 	eval     Score
 	move     cc.Move  // the move played from this ply (NullMove for a null move)
 	piece    cc.Piece // the piece it moved
+	cont     *contTable
 	excluded cc.Move
 }
+
+// contTable is the continuation history after one move: how good each (piece, to)
+// reply has been.
+type contTable = [16][64]int16
 
 // maxHistory bounds the history scores.
 const maxHistory = 16384
@@ -130,6 +136,8 @@ type searcher struct {
 	history     [2][64][64]int32
 	captureHist [16][64][7]int32
 	counter     [16][64]cc.Move
+	contHist    [16][64]contTable // by the previous move's piece and destination
+	noCont      contTable         // stands in before the root and after a null move
 	pv          [MaxPly + 1][MaxPly + 1]cc.Move
 	pvLen       [MaxPly + 1]int
 
@@ -466,6 +474,7 @@ func (s *searcher) scoreMoves(ply int, ttMove cc.Move) {
 			counter = s.counter[s.stack[ply-1].piece][prev.To()]
 		}
 	}
+	c1, c2 := s.conts(ply)
 	for i, m := range f.moves.Slice() {
 		var sc int32
 		switch {
@@ -493,9 +502,32 @@ func (s *searcher) scoreMoves(ply int, ttMove cc.Move) {
 		case m == counter:
 			sc = orderCount
 		default:
-			sc = s.history[us][m.From()][m.To()]
+			pc := pos.MovedPiece(m)
+			sc = s.history[us][m.From()][m.To()] + int32(c1[pc][m.To()]) + int32(c2[pc][m.To()])
 		}
 		f.scores[i] = sc
+	}
+}
+
+// conts returns the continuation tables of the moves one and two plies before ply.
+func (s *searcher) conts(ply int) (c1, c2 *contTable) {
+	c1, c2 = &s.noCont, &s.noCont
+	if ply >= 1 && s.stack[ply-1].cont != nil {
+		c1 = s.stack[ply-1].cont
+	}
+	if ply >= 2 && s.stack[ply-2].cont != nil {
+		c2 = s.stack[ply-2].cont
+	}
+	return c1, c2
+}
+
+// setMove records the move played at ply for the plies below.
+func (s *searcher) setMove(f *frame, m cc.Move, pc cc.Piece) {
+	f.move, f.piece = m, pc
+	if m == cc.NullMove {
+		f.cont = &s.noCont
+	} else {
+		f.cont = &s.contHist[pc][m.To()]
 	}
 }
 
@@ -623,7 +655,7 @@ func (s *searcher) negamax(ply, depth int, alpha, beta Score, cutNode bool) Scor
 		if depth >= 3 && eval >= beta && f.eval >= beta-20 && ply > 0 && s.stack[ply-1].move != cc.NullMove &&
 			pos.ColorPieces(us)&^(pos.Pieces(us, cc.Pawn)|pos.Pieces(us, cc.King)) != 0 {
 			r := 3 + depth/4 + min(int(eval-beta)/200, 3)
-			f.move, f.piece = cc.NullMove, cc.NoPiece
+			s.setMove(f, cc.NullMove, cc.NoPiece)
 			s.stack[ply+1].pos = pos.PlayNull()
 			score := -s.negamax(ply+1, depth-1-r, -beta, -beta+1, !cutNode)
 			if s.stopped {
@@ -648,6 +680,27 @@ func (s *searcher) negamax(ply, depth int, alpha, beta Score, cutNode bool) Scor
 	// Internal iterative reduction: without a stored move, search a little shallower.
 	if depth >= 4 && ttMove == cc.NullMove && !root {
 		depth--
+	}
+
+	// Singular extension: when the stored move is far better than every other move (a
+	// search without it fails low), it is searched one ply deeper.
+	singular := false
+	if !root && depth >= 8 && found && excluded == cc.NullMove && ttMove != cc.NullMove &&
+		hit.depth >= depth-3 && hit.bound != boundUpper && !fromTT(hit.score, ply).IsMate() && ply < MaxPly/2 {
+		sBeta := fromTT(hit.score, ply) - Score(2*depth)
+		f.excluded = ttMove
+		score := s.negamax(ply, (depth-1)/2, sBeta-1, sBeta, cutNode)
+		f.excluded = cc.NullMove
+		if s.stopped {
+			return 0
+		}
+		switch {
+		case score < sBeta:
+			singular = true
+		case sBeta >= beta:
+			return sBeta // multi-cut: several moves beat beta
+		}
+		s.pvLen[ply] = ply
 	}
 
 	pos.LegalMoves(&f.moves)
@@ -706,8 +759,11 @@ func (s *searcher) negamax(ply, depth int, alpha, beta Score, cutNode bool) Scor
 			}
 		}
 
-		f.move, f.piece = m, pos.MovedPiece(m)
+		s.setMove(f, m, pos.MovedPiece(m))
 		newDepth := depth - 1
+		if singular && m == ttMove {
+			newDepth++
+		}
 
 		var score Score
 		if searched == 0 {
@@ -732,7 +788,7 @@ func (s *searcher) negamax(ply, depth int, alpha, beta Score, cutNode bool) Scor
 				if f.scores[i] >= orderCount {
 					r-- // killers and counter moves
 				} else if quiet {
-					r -= int(f.scores[i] / 6000)
+					r -= int(f.scores[i] / 10000)
 				}
 				r = max(0, min(r, newDepth-1))
 			}
@@ -785,8 +841,12 @@ func (s *searcher) negamax(ply, depth int, alpha, beta Score, cutNode bool) Scor
 		bonus := int32(min(depth*depth*8, 1600))
 		if !pos.IsCapture(bestMove) && bestMove.Kind() != cc.PromotionMove {
 			s.rewardQuiet(ply, bestMove, depth)
+			c1, c2 := s.conts(ply)
 			for _, q := range quietsTried[:nQuiets] {
 				updateHistory(&s.history[us][q.From()][q.To()], -bonus)
+				pc := pos.MovedPiece(q)
+				updateHistory16(&c1[pc][q.To()], -bonus)
+				updateHistory16(&c2[pc][q.To()], -bonus)
 			}
 		} else if pos.IsCapture(bestMove) {
 			mp := pos.MovedPiece(bestMove)
@@ -833,6 +893,17 @@ func (s *searcher) rewardQuiet(ply int, m cc.Move, depth int) {
 	}
 	bonus := int32(min(depth*depth*8, 1600))
 	updateHistory(&s.history[f.pos.Turn()][m.From()][m.To()], bonus)
+	c1, c2 := s.conts(ply)
+	pc := f.pos.MovedPiece(m)
+	updateHistory16(&c1[pc][m.To()], bonus)
+	updateHistory16(&c2[pc][m.To()], bonus)
+}
+
+// updateHistory16 is updateHistory for the int16 continuation tables.
+func updateHistory16(h *int16, bonus int32) {
+	v := int32(*h)
+	updateHistory(&v, bonus)
+	*h = int16(v)
 }
 
 // qsearch searches captures (and every move when in check) until the position is quiet.
@@ -883,23 +954,13 @@ func (s *searcher) qsearch(ply int, alpha, beta Score) Score {
 	}
 	f.eval = standPat
 
-	pos.LegalMoves(&f.moves)
-	if f.moves.N == 0 {
-		if inCheck {
+	if inCheck {
+		pos.LegalMoves(&f.moves)
+		if f.moves.N == 0 {
 			return matedIn(ply)
 		}
-		return 0 // stalemate
-	}
-	// Keep only captures and queen promotions unless in check.
-	if !inCheck {
-		n := 0
-		for _, m := range f.moves.Slice() {
-			if pos.IsCapture(m) || m.Promotion() == cc.Queen {
-				f.moves.Moves[n] = m
-				n++
-			}
-		}
-		f.moves.N = n
+	} else {
+		genNoisy(pos, &f.moves) // captures and queen promotions, legality checked below
 	}
 	if ttMove != cc.NullMove && !f.moves.Contains(ttMove) {
 		ttMove = cc.NullMove
@@ -924,7 +985,10 @@ func (s *searcher) qsearch(ply int, alpha, beta Score) Score {
 		}
 		child := &s.stack[ply+1]
 		child.pos = pos.Play(m)
-		f.move, f.piece = m, pos.MovedPiece(m)
+		if !inCheck && !legalAfter(&child.pos, pos.Turn()) {
+			continue
+		}
+		s.setMove(f, m, pos.MovedPiece(m))
 		score := -s.qsearch(ply+1, -beta, -alpha)
 		if s.stopped {
 			return 0

@@ -84,7 +84,7 @@ func (tl TimeLeft) Budget(ply int) (soft, hard time.Duration) {
 		mtg := tl.MovesToGo
 		if mtg <= 0 || mtg > 40 {
 			// Sudden death: expect the game to need this many more moves.
-			mtg = max(40-ply/4, 20)
+			mtg = max(32-ply/5, 16)
 			if tl.MovesToGo > 0 {
 				mtg = min(mtg, tl.MovesToGo)
 			}
