@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"sync"
@@ -38,8 +37,6 @@ type benchGame struct {
 	chess        *chesscore.Game
 	rng          *rand.Rand
 }
-
-var gameNumber = regexp.MustCompile(`\*\*Game (\d+)\*\*`)
 
 // BenchmarkMoveInteraction measures the time from INTERACTION_CREATE sent by the fake
 // Discord to the bot's callback received, for /move in 200 games at once: decoding,
@@ -156,34 +153,27 @@ func setupBenchGames(b *testing.B, w *world, n int) []*benchGame {
 				return
 			}
 			accept := customID(b, res.Callback.Data.CustomIDs(), "accept")
-			res, err = w.f.SendInteraction(ctx, discordfake.Button(accept).From(black))
-			if err != nil {
+			if _, err = w.f.SendInteraction(ctx, discordfake.Button(accept).From(black)); err != nil {
 				b.Errorf("accept %d: %v", i, err)
 				return
 			}
-			m := gameNumber.FindStringSubmatch(res.Callback.Data.Content)
-			if m == nil {
-				b.Errorf("accept %d answered %q", i, res.Callback.Data.Content)
-				return
-			}
-			id, _ := strconv.ParseUint(m[1], 10, 64)
-			gs[i] = &benchGame{id: id, white: white, black: black, chess: chesscore.NewGame(chesscore.StartPosition()), rng: rand.New(rand.NewPCG(uint64(i), 7))}
+			gs[i] = &benchGame{white: white, black: black, chess: chesscore.NewGame(chesscore.StartPosition()), rng: rand.New(rand.NewPCG(uint64(i), 7))}
 		}()
 	}
 	wg.Wait()
 	if b.Failed() {
 		b.FailNow()
 	}
+	// Threads are named "Game 12 · white3 vs black3": that names each game.
 	w.waitFor("every game's thread and first board", func() bool {
-		byName := map[uint64]string{}
 		for _, th := range w.f.Threads() {
 			var id uint64
-			if _, err := fmt.Sscanf(th.Name, "Game %d", &id); err == nil {
-				byName[id] = th.ID
+			var i, j int
+			if _, err := fmt.Sscanf(th.Name, "Game %d · white%d vs black%d", &id, &i, &j); err == nil && i == j && i < len(gs) {
+				gs[i].id, gs[i].thread = id, th.ID
 			}
 		}
 		for _, g := range gs {
-			g.thread = byName[g.id]
 			if g.thread == "" || len(w.messagesWith(g.thread, "board.png")) == 0 {
 				return false
 			}
