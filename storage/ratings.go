@@ -3,17 +3,27 @@
 //
 // # Encoding
 //
-// Both buckets hold JSON envelopes (the byte 'J' and the JSON of the struct); the key
-// carries the guild, category, user and game, which the JSON does not repeat.
+// The key carries the guild, category, user and game, which the value does not repeat.
 //
-//	ratings        len(guild)·guild·category·user → LadderPlayer
+//	ratings        len(guild)·guild·category·user → ladder player (binary, below)
 //	               (category is one byte, clock.Category: 1 bullet … 5 correspondence)
 //	rated_results  len(guild)·guild·8-byte end (unix ns)·8-byte game id → RatedResult
+//	               (JSON envelope: 'J' and the JSON of the struct)
 //	               0x00·8-byte game id → the key above (one per game: a game counts once)
 //
 // A guild's prefix starts with its length (1 to MaxIDLen), so the 0x00 family of the
 // game index never mixes with a guild's results, and big-endian instants and ids make a
 // guild's results sort by end time, then game id.
+//
+// A ladder player is rewritten at every rated game and carries its rating history, so it
+// is binary (JSON made ending a game cost milliseconds once histories grew). Floats are
+// IEEE 754 bits, 8 bytes big-endian; other integers are varints as in the game record:
+//
+//	byte     format = 'L'
+//	float64  rating, RD, volatility, peak
+//	uvarint  games, wins, draws, losses, seed (0 = none)
+//	uvarint  n (at most MaxRatingHistory), then n points: varint instant (unix ns, the
+//	         first absolute, the others after the previous point), float64 rating
 //
 // Rated results are written by the ladder service in the transaction that ends the game
 // (the games service's OnFinish hook, through a *Writer): the result and the ratings it
@@ -40,31 +50,121 @@ import (
 // LadderPlayer is one player's standing in one ladder: a guild's category.
 type LadderPlayer struct {
 	// GuildID, Category and UserID name the ladder and the player (the record's key).
-	GuildID  string         `json:"-"`
-	Category clock.Category `json:"-"`
-	UserID   string         `json:"-"`
+	GuildID  string
+	Category clock.Category
+	UserID   string
 	// Rating is the rating (whole under FIDE); RD and Volatility are Glicko-2's.
-	Rating     float64 `json:"rating"`
-	RD         float64 `json:"rd,omitempty"`
-	Volatility float64 `json:"volatility,omitempty"`
+	Rating, RD, Volatility float64
 	// Peak is the highest rating reached.
-	Peak float64 `json:"peak"`
+	Peak float64
 	// Games, Wins, Draws and Losses count the rated games played in the ladder.
-	Games  int `json:"games"`
-	Wins   int `json:"wins"`
-	Draws  int `json:"draws"`
-	Losses int `json:"losses"`
+	Games, Wins, Draws, Losses int
 	// Seed is the known rating an admin seeded the player with (0: none); a recompute
 	// starts the player there.
-	Seed int `json:"seed,omitempty"`
+	Seed int
 	// History is the rating after each rated game, oldest first.
-	History []RatingPoint `json:"history,omitempty"`
+	History []RatingPoint
 }
 
 // RatingPoint is a rating at one instant.
 type RatingPoint struct {
-	At     time.Time `json:"at"`
-	Rating float64   `json:"rating"`
+	At     time.Time
+	Rating float64
+}
+
+// ladderFormat is the first byte of an encoded ladder player.
+const ladderFormat = 'L'
+
+// maxLadderCount bounds the counts a decoded ladder player may hold.
+const maxLadderCount = 1 << 40
+
+func (e *encoder) float(f float64) { e.b = binary.BigEndian.AppendUint64(e.b, math.Float64bits(f)) }
+
+func (d *decoder) float(what string) float64 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b) < 8 {
+		d.fail("%s: record ends early", what)
+		return 0
+	}
+	f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		d.fail("%s: %v", what, f)
+		return 0
+	}
+	return f
+}
+
+// encodeLadderPlayer returns the binary value of p (its key holds guild, category, user).
+func encodeLadderPlayer(p *LadderPlayer) []byte {
+	e := &encoder{b: make([]byte, 0, 48+len(p.History)*14)}
+	e.byte(ladderFormat)
+	e.float(p.Rating)
+	e.float(p.RD)
+	e.float(p.Volatility)
+	e.float(p.Peak)
+	for _, n := range []int{p.Games, p.Wins, p.Draws, p.Losses, p.Seed} {
+		e.int(n)
+	}
+	e.int(len(p.History))
+	var prev int64
+	for i, h := range p.History {
+		at := int64(0)
+		if !h.At.IsZero() {
+			at = h.At.UnixNano()
+		}
+		if i == 0 {
+			e.varint(at)
+		} else {
+			e.varint(at - prev)
+		}
+		prev = at
+		e.float(h.Rating)
+	}
+	return e.b
+}
+
+// decodeLadderPlayerValue reads the value written by encodeLadderPlayer into p.
+func decodeLadderPlayerValue(b []byte, p *LadderPlayer) error {
+	d := &decoder{b: b}
+	if f := d.byte("format"); d.err == nil && f != ladderFormat {
+		d.fail("format %d: want %d", f, ladderFormat)
+	}
+	p.Rating, p.RD, p.Volatility, p.Peak = d.float("rating"), d.float("rd"), d.float("volatility"), d.float("peak")
+	p.Games, p.Wins, p.Draws, p.Losses = d.int("games", maxLadderCount), d.int("wins", maxLadderCount), d.int("draws", maxLadderCount), d.int("losses", maxLadderCount)
+	p.Seed = d.int("seed", maxLadderCount)
+	n := d.int("history", MaxRatingHistory)
+	if d.err == nil && n > 0 {
+		p.History = make([]RatingPoint, n)
+		var at int64
+		for i := range p.History {
+			delta := d.varint("history instant")
+			at += delta
+			if i == 0 {
+				at = delta
+			}
+			r := d.float("history rating")
+			if d.err != nil {
+				break
+			}
+			if at != 0 {
+				p.History[i].At = time.Unix(0, at).UTC()
+			}
+			p.History[i].Rating = r
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("%d trailing bytes", len(d.b))
+	}
+	if d.err == nil && p.Wins+p.Draws+p.Losses != p.Games {
+		d.fail("record %d games = %d+%d+%d does not add up", p.Games, p.Wins, p.Draws, p.Losses)
+	}
+	if d.err != nil {
+		p.History = nil
+	}
+	return d.err
 }
 
 // RatedResult is one finished rated game as the ladders count it, with the ratings it
@@ -173,7 +273,7 @@ func decodeLadderPlayer(k, v []byte) (LadderPlayer, error) {
 	}
 	n := int(k[0])
 	p.GuildID, p.Category, p.UserID = string(k[1:1+n]), clock.Category(k[1+n]), string(k[2+n:])
-	if err := decodeJSON(v, &p); err != nil {
+	if err := decodeLadderPlayerValue(v, &p); err != nil {
 		return p, fmt.Errorf("ladder player %s in guild %s: %w", p.UserID, p.GuildID, err)
 	}
 	return p, nil
@@ -195,11 +295,7 @@ func putLadderPlayer(tx *bolt.Tx, p LadderPlayer) error {
 	if err := p.validate(); err != nil {
 		return err
 	}
-	v, err := encodeJSON(p)
-	if err != nil {
-		return fmt.Errorf("encode ladder player %s in guild %s: %w", p.UserID, p.GuildID, err)
-	}
-	return tx.Bucket([]byte(bucketRatings)).Put(ladderKey(p.GuildID, p.Category, p.UserID), v)
+	return tx.Bucket([]byte(bucketRatings)).Put(ladderKey(p.GuildID, p.Category, p.UserID), encodeLadderPlayer(&p))
 }
 
 // scanPlayers returns the player records under prefix, in key order.

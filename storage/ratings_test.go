@@ -280,3 +280,52 @@ func TestReplaceLaddersAndSettings(t *testing.T) {
 		t.Error("a start rating of 5 was stored")
 	}
 }
+
+func FuzzDecodeLadderPlayer(f *testing.F) {
+	p := ladderPlayer("g", clock.Blitz, "u", 1520, 3, 1, 2)
+	p.RD, p.Volatility, p.Seed = 92.25, 0.0601, 1800
+	p.History = append(p.History, RatingPoint{At: t0.Add(time.Hour), Rating: 1533.5}, RatingPoint{At: t0.Add(time.Minute), Rating: 1490})
+	f.Add(encodeLadderPlayer(&p))
+	empty := LadderPlayer{}
+	f.Add(encodeLadderPlayer(&empty))
+	f.Add([]byte("J{}"))
+	f.Add([]byte{ladderFormat, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var p LadderPlayer
+		if err := decodeLadderPlayerValue(b, &p); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		again := encodeLadderPlayer(&p)
+		var q LadderPlayer
+		if err := decodeLadderPlayerValue(again, &q); err != nil {
+			t.Fatalf("re-encoded record does not decode: %v", err)
+		}
+		if !reflect.DeepEqual(p, q) {
+			t.Fatalf("round trip: %+v became %+v", p, q)
+		}
+	})
+}
+
+func TestLadderPlayerEncodingSize(t *testing.T) {
+	p := ladderPlayer("g", clock.Blitz, "u", 1500, 0, 0, 0)
+	p.History = nil
+	for i := range 500 {
+		p.History = append(p.History, RatingPoint{At: t0.Add(time.Duration(i) * 17 * time.Minute), Rating: 1500 + float64(i%40)})
+	}
+	p.Games, p.Wins = 500, 500
+	b := encodeLadderPlayer(&p)
+	if len(b) > 500*14+64 {
+		t.Errorf("a 500-game history takes %d bytes", len(b))
+	}
+	var q LadderPlayer
+	if err := decodeLadderPlayerValue(b, &q); err != nil {
+		t.Fatal(err)
+	}
+	q.GuildID, q.Category, q.UserID = p.GuildID, p.Category, p.UserID
+	if !reflect.DeepEqual(p, q) {
+		t.Error("500-point history does not round-trip")
+	}
+}

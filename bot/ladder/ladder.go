@@ -1,6 +1,7 @@
 // Package ladder computes a server's rating ladders: one per time category, moved by every
-// rated game, under the server's rating system (FIDE Elo or Glicko-2). It is pure: the
-// game service stores the players it returns, in the same transaction as the result.
+// rated game, under the server's rating system (FIDE Elo or Glicko-2). The arithmetic
+// (Apply, Replay, Recompute) is pure; Service keeps the ladders in the store and rates
+// each game in the transaction that ends it.
 //
 // # Bootstrap policy
 //
@@ -19,8 +20,21 @@
 //     rating): the player then starts there, not provisional under FIDE, and with RD 150
 //     under Glicko-2.
 //
-// Casual and aborted games never count. Both players' changes are computed from their
-// ratings before the game, so the order of the two updates does not matter.
+// Casual and aborted games never count, nor do untimed games, games from a set-up
+// position or games outside a server (Counts). Both players' changes are computed from
+// their ratings before the game, so the order of the two updates does not matter.
+//
+// # The service
+//
+// Service keeps the ladders in the store (package storage: one record per server,
+// category and player, and one rated result per game). Record is the game service's
+// OnFinish hook: it runs inside the transaction that ends the game, so the result and
+// both ratings commit together or not at all, and a game already rated (a retried
+// request, a replayed ending) is not rated again. A change of the rating system or the
+// start rating, or an admin's seed, replays the server's rated results in end order
+// (end time, then game id) in one transaction with the change. Live updates follow
+// commit order, which is the same except for two games of one player ending at the same
+// instant, or a flag that fell during downtime and was recorded at start-up.
 package ladder
 
 import (
