@@ -16,7 +16,8 @@
 // The evaluation (eval.go) is tapered between middlegame and endgame by the material on
 // the board: PeSTO's published piece values and piece-square tables (pesto.go), plus
 // pawn structure (doubled, isolated, passed pawns and the kings' race to them),
-// mobility, king safety (attacks on the king zone, pawn shield), bishop pair, rooks on
+// threats (pawns attacking pieces, minors attacking rooks and queens), mobility, king
+// safety (attacks on the king zone, pawn shield), bishop pair, rooks on
 // open files, and endgame rules (no win without mating material, opposite bishops,
 // driving a bare king to the edge).
 //

@@ -1,5 +1,5 @@
 // eval.go: the static evaluation: tapered material and piece-square tables, pawn
-// structure, mobility, king safety and a few endgame rules.
+// structure, threats, mobility, king safety and a few endgame rules.
 
 package engine
 
@@ -26,6 +26,8 @@ var (
 	mobilityMid   = [7]int32{0, 0, 4, 6, 6, 12, 0}
 	shieldMissing = int32(-14)
 	attackUnits   = [7]int32{0, 0, 2, 2, 3, 5, 0}
+	pawnThreat    = [2]int32{40, 25}
+	minorThreat   = [2]int32{20, 15} // a knight or bishop attacking a rook or queen
 )
 
 // Geometry masks built once.
@@ -191,6 +193,24 @@ func evaluate(p *cc.Position) int32 {
 					s[1] += 3 * w
 				}
 			}
+		}
+		// Threats: pawns attacking pieces; minors attacking rooks and queens.
+		theirPieces := p.ColorPieces(them) &^ pawns[them] &^ p.Pieces(them, cc.King)
+		if n := popcount(pawnAtt[c] & theirPieces); n > 0 {
+			s[0] += pawnThreat[0] * n
+			s[1] += pawnThreat[1] * n
+		}
+		heavy := p.Pieces(them, cc.Rook) | p.Pieces(them, cc.Queen)
+		var minorAtt cc.Bitboard
+		for b := p.Pieces(c, cc.Knight); b != 0; {
+			minorAtt |= cc.KnightAttacks(b.PopFirst())
+		}
+		for b := p.Pieces(c, cc.Bishop); b != 0; {
+			minorAtt |= cc.BishopAttacks(b.PopFirst(), occ)
+		}
+		if n := popcount(minorAtt & heavy); n > 0 {
+			s[0] += minorThreat[0] * n
+			s[1] += minorThreat[1] * n
 		}
 		// Pieces: mobility, attacks on the enemy king zone, rooks on open files.
 		safe := ^(p.ColorPieces(c) | pawnAtt[them])

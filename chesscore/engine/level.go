@@ -41,13 +41,13 @@ const (
 
 // levels holds the definition of each level, index = number.
 var levels = [MaxLevel + 1]Level{
-	1: {Number: 1, Depth: 1, Nodes: 400, MultiPV: 8, Noise: 80, Temperature: 120, MaxLoss: 600},
-	2: {Number: 2, Depth: 2, Nodes: 1500, MultiPV: 8, Noise: 60, Temperature: 90, MaxLoss: 400},
-	3: {Number: 3, Depth: 3, Nodes: 4000, MultiPV: 6, Noise: 45, Temperature: 65, MaxLoss: 280},
-	4: {Number: 4, Depth: 4, Nodes: 10000, MultiPV: 5, Noise: 30, Temperature: 45, MaxLoss: 200},
-	5: {Number: 5, Depth: 6, Nodes: 30000, MultiPV: 4, Noise: 20, Temperature: 30, MaxLoss: 130},
-	6: {Number: 6, Depth: 8, Nodes: 100000, MultiPV: 3, Noise: 12, Temperature: 18, MaxLoss: 80},
-	7: {Number: 7, Depth: 0, Nodes: 400000, MultiPV: 2, Noise: 6, Temperature: 8, MaxLoss: 35},
+	1: {Number: 1, Depth: 1, Nodes: 10000, MultiPV: 8, Noise: 90, Temperature: 130, MaxLoss: 550},
+	2: {Number: 2, Depth: 2, Nodes: 12000, MultiPV: 8, Noise: 70, Temperature: 100, MaxLoss: 380},
+	3: {Number: 3, Depth: 3, Nodes: 14000, MultiPV: 6, Noise: 55, Temperature: 75, MaxLoss: 260},
+	4: {Number: 4, Depth: 4, Nodes: 16000, MultiPV: 5, Noise: 40, Temperature: 55, MaxLoss: 180},
+	5: {Number: 5, Depth: 6, Nodes: 20000, MultiPV: 4, Noise: 30, Temperature: 40, MaxLoss: 120},
+	6: {Number: 6, Depth: 8, Nodes: 30000, MultiPV: 3, Noise: 18, Temperature: 24, MaxLoss: 80},
+	7: {Number: 7, Depth: 0, Nodes: 60000, MultiPV: 2, Noise: 8, Temperature: 10, MaxLoss: 40},
 	8: {Number: 8},
 }
 
