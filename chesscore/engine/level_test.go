@@ -68,14 +68,14 @@ func TestPlayLevelsAreReproducibleAndLegal(t *testing.T) {
 		var moves [2]cc.Move
 		for run := 0; run < 2; run++ {
 			e := New(Options{HashMB: 2})
-			res, err := e.Play(pos, nil, Limits{Nodes: 30000}, l, rand.New(rand.NewPCG(7, uint64(n))))
+			res, err := e.Play(pos, nil, Limits{Nodes: 6000}, l, rand.New(rand.NewPCG(7, uint64(n))))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !pos.IsLegal(res.Move) {
 				t.Fatalf("level %d played illegal %s", n, res.Move)
 			}
-			if l.Nodes > 0 && res.Nodes > l.Nodes {
+			if res.Nodes > 6000 || l.Nodes > 0 && res.Nodes > l.Nodes {
 				t.Errorf("level %d searched %d nodes, cap %d", n, res.Nodes, l.Nodes)
 			}
 			moves[run] = res.Move
