@@ -25,8 +25,9 @@ type TimeLeft struct {
 	MovesToGo int
 	// Correspondence marks a per-move allowance (Remaining is then the allowance left).
 	Correspondence bool
-	// MaxThink caps the time for one move (0: no cap). Correspondence needs it: nobody
-	// wants the bot to think for three days.
+	// MaxThink caps the time for one move (0: no cap on a live clock,
+	// DefaultCorrespondenceThink in correspondence: nobody wants the bot to think for
+	// three days).
 	MaxThink time.Duration
 	// Overhead is kept in reserve for each move's communication (0: a default of 30 ms).
 	Overhead time.Duration
@@ -58,6 +59,10 @@ func ClockTimeLeft(c *clock.Clock, color cc.Color, now time.Time) TimeLeft {
 	}
 	return tl
 }
+
+// DefaultCorrespondenceThink is the thinking time per correspondence move when
+// TimeLeft.MaxThink is not set.
+const DefaultCorrespondenceThink = 30 * time.Second
 
 // minThink is the least time a move is given, so the search completes depth one.
 const minThink = 2 * time.Millisecond
@@ -107,8 +112,12 @@ func (tl TimeLeft) Budget(ply int) (soft, hard time.Duration) {
 		// A simple delay is free time on top of the main time.
 		hard += tl.Delay * 9 / 10
 	}
-	if tl.MaxThink > 0 {
-		soft, hard = min(soft, tl.MaxThink), min(hard, tl.MaxThink)
+	maxThink := tl.MaxThink
+	if maxThink <= 0 && tl.Correspondence {
+		maxThink = DefaultCorrespondenceThink
+	}
+	if maxThink > 0 {
+		soft, hard = min(soft, maxThink), min(hard, maxThink)
 	}
 	soft = min(soft, hard)
 	soft, hard = max(soft, minThink), max(hard, minThink)

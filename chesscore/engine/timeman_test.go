@@ -27,7 +27,8 @@ func TestBudget(t *testing.T) {
 		{"simple delay", TimeLeft{Remaining: 5 * m, Delay: 5 * s, DelayMode: clock.Simple}, 0, 10 * s, 14 * s, 5*m/3 + 5*s},
 		{"bronstein delay", TimeLeft{Remaining: 5 * m, Delay: 5 * s, DelayMode: clock.Bronstein}, 0, 10 * s, 14 * s, 5 * m / 3},
 		{"correspondence capped", TimeLeft{Remaining: 72 * time.Hour, Correspondence: true, MaxThink: 30 * s}, 0, 30 * s, 30 * s, 30 * s},
-		{"correspondence", TimeLeft{Remaining: time.Hour, Correspondence: true}, 0, 80 * s, 100 * s, 7 * m},
+		{"correspondence uncapped", TimeLeft{Remaining: time.Hour, Correspondence: true, MaxThink: time.Hour}, 0, 80 * s, 100 * s, 7 * m},
+		{"correspondence default cap", TimeLeft{Remaining: 72 * time.Hour, Correspondence: true}, 0, DefaultCorrespondenceThink, DefaultCorrespondenceThink, DefaultCorrespondenceThink},
 	}
 	for _, c := range cases {
 		soft, hard := c.tl.Budget(c.ply)
