@@ -1,0 +1,47 @@
+package uci
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/internal/stockfish"
+)
+
+// TestClientStockfish drives a real Stockfish (installed by scripts/test.sh) the way the
+// bot's stronger levels and analysis will.
+func TestClientStockfish(t *testing.T) {
+	path, err := stockfish.Path()
+	if err != nil {
+		t.Skip(err)
+	}
+	ctx := context.Background()
+	c, err := Start(ctx, Config{Path: path, Options: []OptionValue{{"Hash", "8"}, {"UCI_LimitStrength", "true"}, {"UCI_Elo", "1500"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if name, _ := c.ID(); name == "" {
+		t.Error("no id name")
+	}
+	g := cc.NewGame(cc.StartPosition())
+	for ply := 0; ply < 6; ply++ {
+		m, err := c.BestMove(ctx, g, &engine.TimeLeft{Remaining: 3 * time.Second, Increment: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("stockfish move %s: %v", m, err)
+		}
+	}
+	mate := cc.NewGame(mustFENPos(t, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"))
+	lines, err := c.Analyse(ctx, mate, GoParams{Depth: 8}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 2 || lines[0].Move.UCI() != "d1d8" || lines[0].Score.MateIn() != 1 {
+		t.Errorf("mate in one: %+v", lines)
+	}
+}
