@@ -23,6 +23,7 @@ import (
 
 	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/bot/ladder"
+	"github.com/gambitchess/gambit/bot/puzzles"
 	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
@@ -51,6 +52,7 @@ type Deps struct {
 type Bot struct {
 	Router  *Router
 	Games   *games.Service
+	Puzzles *puzzles.Service
 	Gateway *Gateway
 	Metrics *Metrics
 	// AppID is the application the commands are registered for.
@@ -117,8 +119,21 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	notifier := NewNotifier(d, log, b.Metrics)
 	lad := ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
 	d.Ladder = lad
+	// The puzzles start before the games, whose finished games they mine.
+	puz, err := puzzles.New(db, puzzles.Options{Clock: clk, Poster: d, Logger: log})
+	if err != nil {
+		return fmt.Errorf("start the puzzle service: %w", err)
+	}
+	defer puz.Close() // deferred first: runs after the services below have stopped
+	b.Puzzles, d.Puzzles = puz, puz
+	events := games.NotifierFunc(func(ctx context.Context, e games.Event) {
+		notifier.Notify(ctx, e)
+		if over, ok := e.(games.GameOver); ok {
+			puz.GameOver(&over.Game.Game)
+		}
+	})
 	svc, err := games.New(db, games.Options{
-		Clock: clk, Notifier: notifier, FirstMoveTimeout: cfg.Games.FirstMoveTimeout,
+		Clock: clk, Notifier: events, FirstMoveTimeout: cfg.Games.FirstMoveTimeout,
 		Scope: games.BotScope, Logger: log, Instance: "bot",
 		// A rated game's ratings commit in the transaction that ends it.
 		OnFinish: func(w *storage.Writer, g *games.Game) error { return lad.Record(w, &g.Game) },
@@ -177,6 +192,13 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 
+	svcDone.Add(1)
+	go func() {
+		defer svcDone.Done()
+		if err := puz.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("daily puzzle posts", "err", err)
+		}
+	}()
 	svcDone.Add(1)
 	go func() {
 		defer svcDone.Done()

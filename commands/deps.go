@@ -7,6 +7,7 @@ import (
 
 	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/bot/ladder"
+	"github.com/gambitchess/gambit/bot/puzzles"
 )
 
 // Deps is what the commands work with: the services and the means to post messages
@@ -18,6 +19,9 @@ type Deps struct {
 	// Ladder keeps the servers' rating ladders (nil: /ladder and /rating say they are
 	// not available).
 	Ladder *ladder.Service
+	// Puzzles runs the puzzles and the daily post (nil: /puzzle says it is not
+	// available).
+	Puzzles *puzzles.Service
 	// Poster posts messages, threads and DMs (package bot implements it).
 	Poster Poster
 	// Claims records the posts an interaction's answer stands for (see Claims).
@@ -76,6 +80,7 @@ func All(d *Deps) []Command {
 		NewLadder(d),
 		NewRating(d),
 		NewElo(d),
+		NewPuzzle(d),
 		NewSettings(d),
 		NewNotify(d),
 	}

@@ -68,7 +68,7 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 			sub("pings", "When Gambit mentions players",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_turn", Description: "Mention the player whose turn it is (each player can turn it off with /notify)"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_game_over", Description: "Mention both players when a game ends"}),
-		}, ladderSettingsSubcommands()...),
+		}, append(ladderSettingsSubcommands(), puzzleSettingsOption())...),
 	}
 }
 
@@ -121,6 +121,10 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 		if o.OnGameOver != nil {
 			gs.PingOnGameOver = *o.OnGameOver
 		}
+	case "puzzle": // the daily puzzle (puzzle.go)
+		if err := applyPuzzleSettings(r, &gs, c.d.now()); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("/settings: unknown subcommand %q", r.Sub)
 	}
@@ -128,8 +132,11 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 		if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
 			return nil, Explain(err, sentence(err.Error()))
 		}
+		if r.Sub == "puzzle" && c.d.Puzzles != nil {
+			c.d.Puzzles.SettingsChanged(r.GuildID)
+		}
 	}
-	return &Response{Content: describeSettings(gs, changed), Ephemeral: true}, nil
+	return &Response{Content: describeSettings(gs, changed) + describePuzzleSettings(gs.Puzzle, c.d.now()), Ephemeral: true}, nil
 }
 
 func describeSettings(gs storage.GuildSettings, changed bool) string {

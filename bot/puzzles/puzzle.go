@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
 )
@@ -31,6 +32,10 @@ type Puzzle struct {
 	GameURL    string
 	Openings   []string
 	Source     string // "lichess", or "game:<guild>:<game id>" for one mined from a server's game
+	// Description says where a mined puzzle comes from ("<@1> vs <@2>"); Played is when its
+	// game ended. Neither is part of the CSV layout.
+	Description string
+	Played      time.Time
 }
 
 // ErrPuzzle is wrapped by every error about a puzzle's content.

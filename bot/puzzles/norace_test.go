@@ -1,0 +1,5 @@
+//go:build !race
+
+package puzzles
+
+const raceEnabled = false

@@ -1,0 +1,68 @@
+package puzzles
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/gambitchess/gambit/bot/puzzles/starter"
+	"github.com/gambitchess/gambit/chesscore/engine"
+)
+
+// starterSet reads the shipped starter set.
+func starterSet(t testing.TB) []*Puzzle {
+	t.Helper()
+	rd, err := NewReader(bytes.NewReader(starter.CSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*Puzzle
+	for {
+		p, err := rd.Read()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("starter set: %v", err)
+		}
+		out = append(out, p)
+	}
+}
+
+// TestStarterSetReplaysAndIsUnique checks every puzzle of the starter set replays
+// legally with distinct ids, and runs verifyUnique (every solver move is the only
+// winning move by the engine's analysis, with the generation's node budget) over a
+// sample of it.
+func TestStarterSetReplaysAndIsUnique(t *testing.T) {
+	ps := starterSet(t)
+	if len(ps) < 100 {
+		t.Fatalf("the starter set has %d puzzles", len(ps))
+	}
+	ids := map[string]bool{}
+	for _, p := range ps {
+		if ids[p.ID] {
+			t.Errorf("id %s twice", p.ID)
+		}
+		ids[p.ID] = true
+		if _, err := p.Validate(); err != nil {
+			t.Error(err)
+		}
+		if p.Rating < 600 || len(p.Themes) == 0 {
+			t.Errorf("%s: rating %d, themes %v", p.ID, p.Rating, p.Themes)
+		}
+	}
+	sample := 16
+	switch {
+	case raceEnabled:
+		sample = 3
+	case testing.Short():
+		sample = 6
+	}
+	// The options the set was made with (README.md).
+	gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), GenOptions{ScanNodes: 6000, VerifyNodes: 150000})
+	for i := 0; i < sample; i++ {
+		p := ps[i*len(ps)/sample]
+		verifyUnique(t, gen, *p)
+	}
+}
