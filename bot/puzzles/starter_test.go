@@ -59,10 +59,14 @@ func TestStarterSetReplaysAndIsUnique(t *testing.T) {
 	case testing.Short():
 		sample = 6
 	}
-	// The options the set was made with (README.md).
-	gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), GenOptions{ScanNodes: 6000, VerifyNodes: 150000})
+	// The budget the set was verified with (README.md), from a fresh search each time,
+	// as `gambit puzzles verify` does.
 	for i := 0; i < sample; i++ {
 		p := ps[i*len(ps)/sample]
+		gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), GenOptions{ScanNodes: 6000, VerifyNodes: 150000})
 		verifyUnique(t, gen, *p)
+		if err := gen.Verify(*p); err != nil {
+			t.Error(err)
+		}
 	}
 }
