@@ -89,7 +89,7 @@ func (c *PuzzleCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 		if err != nil {
 			return nil, puzzleError(err)
 		}
-		return c.d.puzzleView(ctx, r.GuildID, pr, "")
+		return c.d.puzzleView(ctx, r.GuildID, pr)
 	case "random":
 		if o.Rating != 0 && (o.Rating < 400 || o.Rating > 3200) {
 			return nil, Errorf("Give a rating from 400 to 3200.")
@@ -98,7 +98,7 @@ func (c *PuzzleCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 		if err != nil {
 			return nil, puzzleError(err)
 		}
-		return c.d.puzzleView(ctx, r.GuildID, pr, "")
+		return c.d.puzzleView(ctx, r.GuildID, pr)
 	case "solve":
 		return c.solve(ctx, r, o, name)
 	case "hint":
@@ -250,7 +250,7 @@ func puzzleHeadline(pr *puzzles.Progress) string {
 }
 
 // puzzleView answers /puzzle today and random: where the member stands.
-func (d *Deps) puzzleView(ctx context.Context, guild string, pr *puzzles.Progress, extra string) (*Response, error) {
+func (d *Deps) puzzleView(ctx context.Context, guild string, pr *puzzles.Progress) (*Response, error) {
 	var b strings.Builder
 	switch {
 	case pr.Done:
@@ -264,8 +264,12 @@ func (d *Deps) puzzleView(ctx context.Context, guild string, pr *puzzles.Progres
 	if pr.Attempt.Result != storage.AttemptOpen && !pr.Done {
 		b.WriteString(" Your first try already counted: this is practice.")
 	}
-	if extra != "" {
-		b.WriteString("\n" + extra)
+	if desc := pr.Puzzle.Description; desc != "" {
+		fmt.Fprintf(&b, "\nFrom %s", desc)
+		if ago := puzzles.Ago(pr.Puzzle.Played, d.now()); ago != "" {
+			b.WriteString(", " + ago)
+		}
+		b.WriteString(".")
 	}
 	return d.puzzleBoard(ctx, guild, pr, b.String())
 }

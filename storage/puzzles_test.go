@@ -289,3 +289,22 @@ func TestPuzzleSettings(t *testing.T) {
 		t.Errorf("7:05 = %d, %v", m, err)
 	}
 }
+
+func FuzzParseTimeOfDay(f *testing.F) {
+	for _, s := range []string{"", "09:00", "7:05", "23:59", "24:00", "12:60", "9h", "-1:00", "00:00:00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseTimeOfDay(s)
+		if err != nil {
+			return
+		}
+		if m < 0 || m >= 24*60 {
+			t.Fatalf("%q: %d minutes", s, m)
+		}
+		again, err := ParseTimeOfDay(fmt.Sprintf("%02d:%02d", m/60, m%60))
+		if err != nil || again != m {
+			t.Fatalf("%q: %d, then %d, %v", s, m, again, err)
+		}
+	})
+}

@@ -692,3 +692,17 @@ func TestSolutionSAN(t *testing.T) {
 		t.Errorf("SolutionSAN = %q", got)
 	}
 }
+
+func FuzzDecodeAnswer(f *testing.F) {
+	f.Add(encodeAnswer(&Answer{Verdict: Solved, Played: "Qxf7#", Rated: true, RatingBefore: 1500, RatingAfter: 1531.25, Streak: 3}))
+	f.Add(encodeAnswer(&Answer{Verdict: Correct, Played: "Nf3", Reply: "exd5", Practice: true}))
+	f.Add("")
+	f.Add("9|a|b|c|d|e|f|g")
+	f.Fuzz(func(t *testing.T, s string) {
+		a := decodeAnswer(s)
+		again := decodeAnswer(encodeAnswer(a))
+		if again.Verdict != a.Verdict || again.Played != a.Played && !strings.Contains(a.Played, "|") || again.Streak != a.Streak || again.Rated != a.Rated {
+			t.Fatalf("%q: %+v then %+v", s, a, again)
+		}
+	})
+}

@@ -111,3 +111,24 @@ func TestPuzzlesGenerateIntoStoreAndVerify(t *testing.T) {
 		t.Errorf("verify: %v, stderr %q", got, errOut)
 	}
 }
+
+func FuzzSplitPositional(f *testing.F) {
+	for _, s := range []string{"a.csv --db x", "--db x a.csv", "--limit=3 - --themes fork", "a b", "--db", ""} {
+		f.Add(s)
+	}
+	valued := map[string]bool{"db": true, "limit": true, "themes": true}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := strings.Fields(s)
+		file, flags, err := splitPositional(args, valued)
+		if err != nil {
+			return
+		}
+		n := len(flags)
+		if file != "" {
+			n++
+		}
+		if n != len(args) {
+			t.Fatalf("%q: file %q flags %q lose arguments", args, file, flags)
+		}
+	})
+}
