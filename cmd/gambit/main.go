@@ -24,6 +24,7 @@ func commands() map[string]command {
 		"serve":      {"run the Discord bot (config file and environment: see config.example.yaml)", runServe},
 		"play":       {"play a game in the terminal on the game service and store", runPlay},
 		"backup":     {"write a consistent copy of the database while the bot runs", runBackup},
+		"puzzles":    {"puzzles: import a lichess CSV, generate from PGN games, export as CSV", runPuzzles},
 		"position":   {"print the position reached as JSON: legal moves, status, result, claims, can_checkmate", runPosition},
 		"perft":      {"count the leaves of the legal move tree (move generator check)", runPerft},
 		"rating":     {"rating calculators: fide, fide-initial, glicko2 (JSON out)", runRating},
