@@ -169,7 +169,7 @@ func (s *Service) loadStarter() error {
 	if n > 0 || len(s.opts.Starter) == 0 {
 		return nil
 	}
-	st, err := Import(s.db, bytes.NewReader(s.opts.Starter), Filter{}, s.clock.Now(), nil)
+	st, err := Import(s.db, bytes.NewReader(s.opts.Starter), ImportOptions{Now: s.clock.Now(), Source: "starter"})
 	if err != nil {
 		return fmt.Errorf("start puzzle service: load the starter set: %w", err)
 	}
@@ -249,13 +249,25 @@ type ImportStats struct {
 // importBatch is how many puzzles one import transaction writes.
 const importBatch = 4000
 
+// ImportOptions tune Import.
+type ImportOptions struct {
+	// Filter selects the rows (its Limit stops after that many imported).
+	Filter Filter
+	// Now is when the puzzles are added.
+	Now time.Time
+	// Source, if set, replaces the rows' source (the reader's is "lichess").
+	Source string
+	// OnError, if set, is told of every row counted as an error.
+	OnError func(error)
+}
+
 // Import streams a lichess-layout CSV into the store: each row is read, validated
 // (replayed) and filtered, and the kept ones are written in batches of a few thousand
 // per transaction, so memory stays flat whatever the size of the file. Rows the filter
 // drops and puzzles already stored count as skipped; rows that cannot be read or do not
-// replay count as errors (and are logged to bad, if set). Validation runs on a second
-// goroutine while the first reads and writes. A Limit stops after that many imported.
-func Import(db *storage.DB, r io.Reader, f Filter, now time.Time, bad func(error)) (ImportStats, error) {
+// replay count as errors. Validation runs on a second goroutine while the first writes.
+func Import(db *storage.DB, r io.Reader, o ImportOptions) (ImportStats, error) {
+	f, now, bad := o.Filter, o.Now, o.OnError
 	var st ImportStats
 	rd, err := NewReader(r)
 	if err != nil {
@@ -345,6 +357,9 @@ func Import(db *storage.DB, r io.Reader, f Filter, now time.Time, bad func(error
 			if !f.Keep(rw.p) {
 				st.Skipped++
 				continue
+			}
+			if o.Source != "" {
+				rw.p.Source = o.Source
 			}
 			pending = append(pending, ToStore(rw.p, now))
 			if len(pending) >= importBatch {
@@ -863,7 +878,7 @@ func (s *Service) solve(w *storage.Writer, req SolveRequest, now time.Time) (*An
 			}
 			a.RatingAfter, ans.Rated, ans.RatingAfter = pl.Rating, true, pl.Rating
 		}
-		if daily != "" && a.Daily == daily {
+		if daily != "" { // solved while it is the puzzle of the day
 			streak, err := s.solvedDaily(w, day, &pl, req, now, first && a.Misses == 0 && a.Hints == 0)
 			if err != nil {
 				return nil, err

@@ -85,7 +85,7 @@ type fixture struct {
 func newFixture(t *testing.T, csv []byte) *fixture {
 	f := &fixture{t: t, db: openDB(t), clock: timers.NewManualClock(day0), post: &recPoster{}}
 	if csv != nil {
-		if _, err := Import(f.db, bytes.NewReader(csv), Filter{}, day0, nil); err != nil {
+		if _, err := Import(f.db, bytes.NewReader(csv), ImportOptions{Now: day0}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,14 +130,14 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 func TestImportSampleAndExportRoundTrip(t *testing.T) {
 	csv := sampleCSV(t)
 	db := openDB(t)
-	st, err := Import(db, bytes.NewReader(csv), Filter{}, day0, nil)
+	st, err := Import(db, bytes.NewReader(csv), ImportOptions{Now: day0})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Imported != 20 || st.Skipped != 0 || st.Errors != 0 {
 		t.Fatalf("sample import %+v, want 20 imported", st)
 	}
-	st, err = Import(db, bytes.NewReader(csv), Filter{}, day0, nil)
+	st, err = Import(db, bytes.NewReader(csv), ImportOptions{Now: day0})
 	if err != nil || st.Imported != 0 || st.Skipped != 20 {
 		t.Errorf("second import %+v, %v: want all 20 skipped (already stored)", st, err)
 	}
@@ -148,7 +148,7 @@ func TestImportSampleAndExportRoundTrip(t *testing.T) {
 	}
 	// The export reads back as the same puzzles.
 	db2 := openDB(t)
-	if st, err := Import(db2, bytes.NewReader(out.Bytes()), Filter{}, day0, nil); err != nil || st.Imported != 20 {
+	if st, err := Import(db2, bytes.NewReader(out.Bytes()), ImportOptions{Now: day0}); err != nil || st.Imported != 20 {
 		t.Fatalf("re-import of the export %+v, %v", st, err)
 	}
 	var a, b []string
@@ -173,7 +173,7 @@ func TestImportFilters(t *testing.T) {
 	}
 	for _, c := range cases {
 		db := openDB(t)
-		st, err := Import(db, bytes.NewReader(csv), c.f, day0, nil)
+		st, err := Import(db, bytes.NewReader(csv), ImportOptions{Filter: c.f, Now: day0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +218,7 @@ func TestImportCountsBrokenRows(t *testing.T) {
 	}
 	csv, bad, unreadable := brokenCSV(n)
 	db := openDB(t)
-	st, err := Import(db, bytes.NewReader(csv), Filter{MinRating: 700}, day0, nil)
+	st, err := Import(db, bytes.NewReader(csv), ImportOptions{Filter: Filter{MinRating: 700}, Now: day0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestImportLargeSyntheticIntoStore(t *testing.T) {
 		n = 10_000
 	}
 	db := openDB(t)
-	st, err := Import(db, newSynthetic(t, n), Filter{}, day0, nil)
+	st, err := Import(db, newSynthetic(t, n), ImportOptions{Now: day0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func BenchmarkImportStore(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		st, err := Import(db, newSynthetic(b, n), Filter{}, day0, nil)
+		st, err := Import(db, newSynthetic(b, n), ImportOptions{Now: day0})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -705,4 +705,36 @@ func FuzzDecodeAnswer(f *testing.F) {
 			t.Fatalf("%q: %+v then %+v", s, a, again)
 		}
 	})
+}
+
+func TestStarterSetLoadsIntoAnEmptyStore(t *testing.T) {
+	db := openDB(t)
+	for range 2 { // the second start finds puzzles and loads nothing
+		svc, err := New(db, Options{Logger: quiet, Mine: MineOptions{Off: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc.Close()
+	}
+	n, _ := db.CountPuzzles()
+	if want := len(starterSet(t)); n != want {
+		t.Errorf("%d puzzles after two starts, want the %d of the starter set", n, want)
+	}
+	db.EachPuzzle(func(p *storage.Puzzle) error {
+		if p.Source != "starter" {
+			t.Errorf("%s: source %q", p.ID, p.Source)
+		}
+		return nil
+	})
+	// A store that has puzzles gets none of the starter set.
+	other := openDB(t)
+	other.AddPuzzles([]*storage.Puzzle{{ID: "x", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1", Moves: []string{"g8h8", "d1d8"}, Rating: 900}})
+	svc, err := New(other, Options{Logger: quiet, Mine: MineOptions{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Close()
+	if n, _ := other.CountPuzzles(); n != 1 {
+		t.Errorf("%d puzzles in a store that had one", n)
+	}
 }

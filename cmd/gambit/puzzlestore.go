@@ -129,13 +129,16 @@ func runPuzzlesImport(args []string, stdout, stderr io.Writer) error {
 	defer sink.close()
 	shown := 0
 	start := time.Now()
-	st, err := puzzles.Import(sink.db, bufio.NewReaderSize(in, 1<<20), puzzles.Filter{MinRating: *minRating, MaxRating: *maxRating, Themes: splitList(*themes), Limit: *limit},
-		time.Now(), func(err error) {
+	st, err := puzzles.Import(sink.db, bufio.NewReaderSize(in, 1<<20), puzzles.ImportOptions{
+		Filter: puzzles.Filter{MinRating: *minRating, MaxRating: *maxRating, Themes: splitList(*themes), Limit: *limit},
+		Now:    time.Now(),
+		OnError: func(err error) {
 			if shown < *showBad {
 				fmt.Fprintf(stderr, "skipped: %v\n", err)
 			}
 			shown++
-		})
+		},
+	})
 	if err != nil {
 		return fmt.Errorf("import %s: %w", file, err)
 	}
