@@ -6,7 +6,8 @@
 // Search runs iterative deepening with aspiration windows over a principal variation
 // search (search.go): a transposition table (tt.go) sized by Options.HashMB, a
 // quiescence search of captures and check evasions, null-move pruning, late-move
-// reductions, reverse futility, futility and move-count pruning, exchange (SEE) pruning,
+// reductions, reverse futility, futility, history and move-count pruning, exchange (SEE)
+// pruning,
 // check and singular extensions, mate-distance pruning, and killer, counter-move,
 // history and continuation-history move ordering. The quiescence search generates only
 // captures and queen promotions (movegen.go). Repetitions (against the game's earlier positions and within the search),
@@ -15,7 +16,8 @@
 //
 // The evaluation (eval.go) is tapered between middlegame and endgame by the material on
 // the board: PeSTO's published piece values and piece-square tables (pesto.go), plus
-// pawn structure (doubled, isolated, passed pawns and the kings' race to them),
+// pawn structure (doubled, isolated, connected and passed pawns, the kings' race to a
+// passer),
 // threats (pawns attacking pieces, minors attacking rooks and queens), mobility, king
 // safety (attacks on the king zone, pawn shield), bishop pair, rooks on
 // open files, and endgame rules (no win without mating material, opposite bishops,

@@ -28,6 +28,7 @@ var (
 	attackUnits   = [7]int32{0, 0, 2, 2, 3, 5, 0}
 	pawnThreat    = [2]int32{40, 25}
 	minorThreat   = [2]int32{20, 15} // a knight or bishop attacking a rook or queen
+	connectedPawn = [2][8]int32{{0, 3, 5, 8, 14, 24, 40, 0}, {0, 2, 4, 6, 10, 18, 30, 0}}
 )
 
 // Geometry masks built once.
@@ -170,14 +171,20 @@ func evaluate(p *cc.Position) int32 {
 				s[1] += isolatedPawn[1] * n
 			}
 		}
+		// Connected pawns: defended by a pawn, or side by side with one.
+		connected := ours & (pawnAtt[c] | (ours&^cc.FileH)<<1 | (ours&^cc.FileA)>>1)
 		for b := ours; b != 0; {
 			sq := b.PopFirst()
-			if pawns[them]&passedMask[c][sq] != 0 || ours&frontSpan[c][sq] != 0 {
-				continue
-			}
 			r := sq.Rank()
 			if c == cc.Black {
 				r = 7 - r
+			}
+			if connected.Has(sq) {
+				s[0] += connectedPawn[0][r]
+				s[1] += connectedPawn[1][r]
+			}
+			if pawns[them]&passedMask[c][sq] != 0 || ours&frontSpan[c][sq] != 0 {
+				continue
 			}
 			s[0] += passedBonus[0][r]
 			s[1] += passedBonus[1][r]

@@ -31,6 +31,9 @@ type Level struct {
 	Noise       int    // standard deviation of the noise added to candidate scores, cp
 	Temperature int    // softmax temperature over candidate scores, cp (0: take the best)
 	MaxLoss     int    // candidates worse than the best by more than this are never chosen, cp
+	// Rating is the level's estimated Elo, measured in matches against Stockfish 15.1
+	// with UCI_LimitStrength at 10 s + 0.1 s (see the package's README figures).
+	Rating int
 }
 
 // MinLevel and MaxLevel bound the level numbers.
@@ -57,6 +60,17 @@ func LevelByNumber(n int) (Level, error) {
 		return Level{}, fmt.Errorf("level %d: want %d to %d", n, MinLevel, MaxLevel)
 	}
 	return levels[n], nil
+}
+
+// LevelForRating returns the level whose estimated rating is nearest elo.
+func LevelForRating(elo int) Level {
+	best := levels[MinLevel]
+	for _, l := range levels[MinLevel:] {
+		if abs(l.Rating-elo) < abs(best.Rating-elo) {
+			best = l
+		}
+	}
+	return best
 }
 
 // Full reports whether the level is the full-strength engine.

@@ -746,6 +746,10 @@ func (s *searcher) negamax(ply, depth int, alpha, beta Score, cutNode bool) Scor
 				if depth <= 6 && eval+Score(90+85*depth) <= alpha && f.scores[i] < orderCount {
 					continue
 				}
+				// History pruning: quiet moves that have kept failing.
+				if depth <= 3 && !pvNode && f.scores[i] < int32(-4000*depth) {
+					continue
+				}
 			}
 			// Exchange pruning: moves that lose material by force at low depth.
 			if depth <= 6 && f.scores[i] < orderCount {
