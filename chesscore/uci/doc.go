@@ -1,8 +1,8 @@
 // Package uci speaks the Universal Chess Interface both ways.
 //
 // Server runs Gambit's built-in engine (chesscore/engine) for a chess GUI or a match
-// runner: uci, isready, ucinewgame, setoption (Hash, Threads, Level, MultiPV, Move
-// Overhead, Clear Hash), position startpos|fen ... moves ..., go (depth, nodes,
+// runner: uci, isready, ucinewgame, setoption (Hash, Threads, Level, UCI_LimitStrength
+// and UCI_Elo, MultiPV, Move Overhead, Clear Hash), position startpos|fen ... moves ..., go (depth, nodes,
 // movetime, wtime, btime, winc, binc, movestogo, mate, searchmoves, infinite), stop,
 // quit, with info lines (depth, seldepth, multipv, score cp|mate, nodes, nps, hashfull,
 // time, pv).

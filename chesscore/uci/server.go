@@ -52,8 +52,10 @@ type session struct {
 	now      func() time.Time
 	eng      *engine.Engine
 	pos      cc.Position
-	keys     []uint64 // hashes of the positions before pos, oldest first
-	level    engine.Level
+	keys     []uint64     // hashes of the positions before pos, oldest first
+	level    engine.Level // the Level option
+	limit    bool         // UCI_LimitStrength: play at the level nearest elo
+	elo      int
 	multiPV  int
 	overhead time.Duration
 	rng      *rand.Rand
@@ -212,6 +214,9 @@ func (ss *session) identify() {
 	ss.out.line(fmt.Sprintf("option name Hash type spin default %d min 1 max %d", hash, maxHashMB))
 	ss.out.line("option name Threads type spin default 1 min 1 max 1")
 	ss.out.line(fmt.Sprintf("option name Level type spin default %d min %d max %d", ss.level.Number, engine.MinLevel, engine.MaxLevel))
+	lo, hi := levelRating(engine.MinLevel), levelRating(engine.MaxLevel)
+	ss.out.line("option name UCI_LimitStrength type check default false")
+	ss.out.line(fmt.Sprintf("option name UCI_Elo type spin default %d min %d max %d", ss.eloOrDefault(), lo, hi))
 	ss.out.line(fmt.Sprintf("option name MultiPV type spin default 1 min 1 max %d", maxMultiPV))
 	ss.out.line(fmt.Sprintf("option name Move Overhead type spin default %d min 0 max %d", defaultOverMS, maxOverheadMS))
 	ss.out.line("option name Clear Hash type button")
@@ -257,6 +262,19 @@ func (ss *session) setOption(args []string) {
 		if n, ok := spin(engine.MinLevel, engine.MaxLevel); ok {
 			ss.level, _ = engine.LevelByNumber(n)
 		}
+	case "uci_limitstrength":
+		switch strings.ToLower(val) {
+		case "true":
+			ss.limit = true
+		case "false":
+			ss.limit = false
+		default:
+			ss.infoString(fmt.Sprintf("setoption UCI_LimitStrength: value %q: want true or false", val))
+		}
+	case "uci_elo":
+		if n, ok := spin(levelRating(engine.MinLevel), levelRating(engine.MaxLevel)); ok {
+			ss.elo = n
+		}
 	case "multipv":
 		if n, ok := spin(1, maxMultiPV); ok {
 			ss.multiPV = n
@@ -270,6 +288,20 @@ func (ss *session) setOption(args []string) {
 	default:
 		ss.infoString("setoption: no option " + strconv.Quote(strings.Join(name, " ")))
 	}
+}
+
+// levelRating returns the estimated rating of level n.
+func levelRating(n int) int {
+	l, _ := engine.LevelByNumber(n)
+	return l.Rating
+}
+
+// eloOrDefault is the UCI_Elo value, or the Level option's rating if none was set.
+func (ss *session) eloOrDefault() int {
+	if ss.elo != 0 {
+		return ss.elo
+	}
+	return ss.level.Rating
 }
 
 // setPosition handles "position ...". On an illegal move the position stops before it.
@@ -338,7 +370,11 @@ func (ss *session) startSearch(args []string) {
 		}
 	}
 	ss.search = r
-	pos, keys, level, eng, rng := ss.pos, append([]uint64(nil), ss.keys...), ss.level, ss.eng, ss.rng
+	level := ss.level
+	if ss.limit {
+		level = engine.LevelForRating(ss.eloOrDefault())
+	}
+	pos, keys, eng, rng := ss.pos, append([]uint64(nil), ss.keys...), ss.eng, ss.rng
 	go func() {
 		defer close(r.done)
 		res, err := eng.Play(pos, keys, lim, level, rng)

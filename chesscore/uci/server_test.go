@@ -2,6 +2,7 @@ package uci
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -105,7 +106,8 @@ func TestServerScriptedSession(t *testing.T) {
 	_, head := s.until("uciok", 5*time.Second)
 	joined := strings.Join(head, "\n")
 	for _, want := range []string{"id name Gambit test", "id author ", "option name Hash type spin", "option name Threads type spin",
-		"option name Level type spin default 8 min 1 max 8", "option name MultiPV"} {
+		"option name Level type spin default 8 min 1 max 8", "option name MultiPV",
+		"option name UCI_LimitStrength type check default false", "option name UCI_Elo type spin default "} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("uci reply lacks %q:\n%s", want, joined)
 		}
@@ -165,6 +167,13 @@ func TestServerScriptedSession(t *testing.T) {
 	s.send("setoption name Level value 2")
 	s.send("go nodes 3000")
 	legalBestMove(t, first(s.until("bestmove", 5*time.Second)), cc.StartPosition())
+	s.send("setoption name UCI_LimitStrength value true")
+	s.send(fmt.Sprintf("setoption name UCI_Elo value %d", levelRating(3)))
+	s.send("go nodes 3000")
+	legalBestMove(t, first(s.until("bestmove", 5*time.Second)), cc.StartPosition())
+	s.send("setoption name UCI_LimitStrength value maybe")
+	s.until("info string setoption UCI_LimitStrength", 2*time.Second)
+	s.send("setoption name UCI_LimitStrength value false")
 	s.send("setoption name Level value 8")
 	s.send("go depth 3 searchmoves a2a3")
 	if l := first(s.until("bestmove", 5*time.Second)); !strings.HasPrefix(l, "bestmove a2a3") {
