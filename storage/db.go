@@ -35,6 +35,12 @@ const (
 	bucketPuzzleUsers    = "puzzle_users"    // guild·user → puzzle rating, solved count, streak
 	bucketPuzzleAttempts = "puzzle_attempts" // guild·user·puzzle id → attempt
 
+	// Schema version 5: games against the engine (engines.go); version 6: tournaments
+	// (tournaments.go).
+	bucketEngineGames     = "engine_games"     // game id → the engine's side, level and engine
+	bucketTournaments     = "tournaments"      // tournament id → event
+	bucketTournamentGames = "tournament_games" // game id → tournament id, round, board
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty

@@ -13,7 +13,7 @@ import (
 
 // SchemaVersion is the layout this code reads and writes. A file without a meta bucket
 // (a new, empty file) is at version 0.
-const SchemaVersion = 4
+const SchemaVersion = 6
 
 // migration is one step: it turns a file at version-1 into one at version. Each step
 // runs in its own transaction, which also writes the new version, so a crash between two
@@ -41,6 +41,12 @@ var migrations = []migration{
 	}},
 	{4, "puzzles (puzzles, per-guild daily posts, per-user puzzle records and attempts)", func(tx *bolt.Tx) error {
 		return createBuckets(tx, bucketPuzzles, bucketPuzzleDaily, bucketPuzzleUsers, bucketPuzzleAttempts)
+	}},
+	{5, "engine games (the engine's side and level in games against the bot)", func(tx *bolt.Tx) error {
+		return createBuckets(tx, bucketEngineGames)
+	}},
+	{6, "tournaments (events, and the tournament game of each game id)", func(tx *bolt.Tx) error {
+		return createBuckets(tx, bucketTournaments, bucketTournamentGames)
 	}},
 }
 
