@@ -724,6 +724,11 @@ func TestStoryTakebackAbortAndRecords(t *testing.T) {
 	if !strings.Contains(res.Callback.Data.Content, "<#"+g.thread+">") {
 		t.Errorf("/games answered %q", res.Callback.Data.Content)
 	}
+	// "This channel", asked inside the game's thread, is the channel the thread is in.
+	res = w.send(discordfake.Command("games", discordfake.StringOpt("where", "channel")).From(w.carol).In(w.f.GuildID, g.thread))
+	if d := res.Callback.Data; !strings.Contains(d.Content, "Games of this channel") || !strings.Contains(d.Content, "<#"+g.thread+">") {
+		t.Errorf("/games where:channel in the thread answered %q", d.Content)
+	}
 
 	// A second game, aborted before its first move with the button.
 	g2 := w.startGame("5+0")

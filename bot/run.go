@@ -134,7 +134,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	})
 	svc, err := games.New(db, games.Options{
 		Clock: clk, Notifier: events, FirstMoveTimeout: cfg.Games.FirstMoveTimeout,
-		Scope: games.BotScope, Logger: log, Instance: "bot",
+		Scope: games.BotScope, Logger: log, Instance: "bot", Heartbeat: cfg.Games.RestartGrace,
 		// A rated game's ratings commit in the transaction that ends it.
 		OnFinish: func(w *storage.Writer, g *games.Game) error { return lad.Record(w, &g.Game) },
 	})

@@ -50,7 +50,12 @@ func (c *GamesCommand) Handle(ctx context.Context, r *Request) (*Response, error
 	title := "Your games"
 	if o.Where == "channel" {
 		title = "Games of this channel"
-		list, err = c.d.Games.GamesInChannel(ctx, r.ChannelID, storage.Query{Limit: maxListed})
+		channel := r.ChannelID
+		// In a game's thread, "this channel" is the channel the thread belongs to.
+		if parent := c.d.threadParent(ctx, r); parent != "" {
+			channel = parent
+		}
+		list, err = c.d.Games.GamesInChannel(ctx, channel, storage.Query{Limit: maxListed})
 	} else {
 		list, err = c.d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: maxListed})
 	}

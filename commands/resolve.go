@@ -172,3 +172,28 @@ func storagePlayer(u *discordgo.User) storage.Player {
 	}
 	return storage.Player{ID: u.ID, Name: name}
 }
+
+// threadParent returns the channel of the game whose thread the request was made in, or
+// "" when it was not made in a game's thread.
+func (d *Deps) threadParent(ctx context.Context, r *Request) string {
+	if v, ok := d.threads.Load(r.ChannelID); ok {
+		if g, err := d.Games.Game(ctx, v.(uint64)); err == nil && g.ThreadID == r.ChannelID {
+			return g.ChannelID
+		}
+	}
+	mine, err := d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
+	if err != nil {
+		return ""
+	}
+	open, err := d.Games.OpenGames(ctx)
+	if err != nil {
+		return ""
+	}
+	for _, g := range append(mine, open...) {
+		if g.ThreadID != "" && g.ThreadID == r.ChannelID {
+			d.threads.Store(g.ThreadID, g.ID)
+			return g.ChannelID
+		}
+	}
+	return ""
+}

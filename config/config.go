@@ -101,7 +101,7 @@ func Default() Config {
 			DefaultTimeControl: "10+5",
 			ChallengeExpiry:    24 * time.Hour,
 			FirstMoveTimeout:   2 * time.Minute,
-			RestartGrace:       5 * time.Second,
+			RestartGrace:       2 * time.Second,
 		},
 		Engine:   Engine{HashMB: 64, Threads: 1},
 		Puzzles:  Puzzles{Enabled: true},
@@ -349,6 +349,9 @@ func (c Config) Validate() error {
 	}
 	if c.Engine.Threads < 1 || c.Engine.Threads > 256 {
 		return &Error{Key: "engine.threads", Reason: fmt.Sprintf("%d: want 1 to 256", c.Engine.Threads)}
+	}
+	if g := c.Games.RestartGrace; g < 100*time.Millisecond || g > time.Minute {
+		return &Error{Key: "games.restart_grace", Reason: fmt.Sprintf("%s: want 100ms to 1m", g)}
 	}
 	if c.Commands.PerUserPerMinute < 0 {
 		return &Error{Key: "commands.per_user_per_minute", Reason: "must not be negative"}

@@ -65,6 +65,7 @@ func TestLoad(t *testing.T) {
 		{"unknown section", "\n\ndiscrod:\n  token: abc\n", nil, nil, "config.yaml:3: discrod: unknown key"},
 		{"bad shards", "discord:\n  shards: many\n", nil, nil, "config.yaml:2: discord.shards: \"many\": want auto or a shard count"},
 		{"bad duration", "games:\n  challenge_expiry: soon\n", nil, nil, "config.yaml:2: games.challenge_expiry"},
+		{"grace out of range", "games:\n  restart_grace: 5m\n", nil, nil, "games.restart_grace"},
 		{"bad int", "engine:\n  hash_mb: lots\n", nil, nil, "config.yaml:2: engine.hash_mb: \"lots\": want a whole number"},
 		{"bad bool", "puzzles:\n  enabled: perhaps\n", nil, nil, "config.yaml:2: puzzles.enabled"},
 		{"section not a map", "discord: 3\n", nil, nil, "config.yaml:1: discord: want a mapping"},

@@ -90,6 +90,11 @@ type Game struct {
 	// ReminderPly is 1 + the ply whose turn the last deadline reminder was sent for
 	// (0: none sent), so a reminder is sent once per turn, even across restarts.
 	ReminderPly int
+	// NoShow, when positive, is a tournament game's forfeit time: AbortAt is set this
+	// long after each side's turn to make its first move begins, and when it passes the
+	// side that has not moved loses by forfeit (chesscore.NoShow) instead of the game
+	// being aborted.
+	NoShow time.Duration
 }
 
 // Live reports whether the game is still being played.
@@ -234,7 +239,7 @@ type GuildSettings struct {
 	GamesChannel string `json:"games_channel,omitempty"`
 	// ThreadPerGame opens a thread for each game.
 	ThreadPerGame bool `json:"thread_per_game"`
-	// BoardTheme names the board colours the renderer uses.
+	// BoardTheme names the board colours the renderer uses ("": its default).
 	BoardTheme string `json:"board_theme,omitempty"`
 	// ChallengeRole, when set, is the role a member needs to challenge; empty means
 	// everyone may.
@@ -259,7 +264,6 @@ func DefaultGuildSettings(guildID string) GuildSettings {
 		GuildID:        guildID,
 		DefaultControl: tc,
 		ThreadPerGame:  true,
-		BoardTheme:     "classic",
 		PingOnTurn:     true,
 		PingOnGameOver: true,
 		RatingSystem:   RatingFIDE,
