@@ -1,0 +1,96 @@
+package storage
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/gambitchess/gambit/chesscore"
+)
+
+func TestEngineGames(t *testing.T) {
+	db := openTemp(t, &Options{NoSync: true})
+	// Game 1 against the engine, created with its record in one transaction; game 2
+	// between people; game 3 against the engine, finished.
+	var first EngineGame
+	g1 := &Game{White: Player{"100", "ana"}, Black: Player{"999", "Gambit engine"}, Control: mustTC(t, "5+3"), Created: t0}
+	err := db.Commit(&Change{Game: g1, After: func(w *Writer) error {
+		first = EngineGame{GameID: g1.ID, Color: chesscore.Black, Level: 3, Engine: EngineBuiltin, Created: t0}
+		return w.PutEngineGame(first)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2 := &Game{White: Player{"100", "ana"}, Black: Player{"101", "bo"}, Control: mustTC(t, "-"), Created: t0}
+	if err := db.Commit(&Change{Game: g2}); err != nil {
+		t.Fatal(err)
+	}
+	g3 := &Game{White: Player{"999", "Gambit engine"}, Black: Player{"101", "bo"}, Control: mustTC(t, "-"), Created: t0,
+		Outcome: chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation}, Ended: t0}
+	if err := db.Commit(&Change{Game: g3}); err != nil {
+		t.Fatal(err)
+	}
+	third := EngineGame{GameID: g3.ID, Color: chesscore.White, Level: 9, Engine: EngineExternal, Created: t0}
+	if err := db.PutEngineGame(third); err != nil {
+		t.Fatal(err)
+	}
+
+	if got, err := db.EngineGame(g1.ID); err != nil || !reflect.DeepEqual(got, first) {
+		t.Errorf("EngineGame(%d) = %+v, %v; want %+v", g1.ID, got, err, first)
+	}
+	if got, err := db.EngineGame(g3.ID); err != nil || !reflect.DeepEqual(got, third) {
+		t.Errorf("EngineGame(%d) = %+v, %v; want %+v", g3.ID, got, err, third)
+	}
+	if _, err := db.EngineGame(g2.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("EngineGame of a game between people: %v, want ErrNotFound", err)
+	}
+	live, err := db.LiveEngineGames()
+	if err != nil || !reflect.DeepEqual(live, []EngineGame{first}) {
+		t.Errorf("LiveEngineGames = %+v, %v; want only game %d", live, err, g1.ID)
+	}
+	if err := db.DeleteEngineGame(g1.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.EngineGame(g1.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("after delete: %v, want ErrNotFound", err)
+	}
+	if err := db.DeleteEngineGame(12345); err != nil {
+		t.Errorf("delete of nothing: %v", err)
+	}
+	if live, err := db.LiveEngineGames(); err != nil || len(live) != 0 {
+		t.Errorf("LiveEngineGames after delete = %+v, %v", live, err)
+	}
+}
+
+func TestEngineGameRefusals(t *testing.T) {
+	db := openTemp(t, &Options{NoSync: true})
+	g := &Game{White: Player{"100", "ana"}, Black: Player{"999", "engine"}, Control: mustTC(t, "-"), Created: t0}
+	if err := db.Commit(&Change{Game: g}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		e    EngineGame
+	}{
+		{"no such game", EngineGame{GameID: 77, Color: chesscore.Black, Level: 1, Engine: EngineBuiltin}},
+		{"no game id", EngineGame{Color: chesscore.Black, Level: 1, Engine: EngineBuiltin}},
+		{"bad colour", EngineGame{GameID: g.ID, Color: 2, Level: 1, Engine: EngineBuiltin}},
+		{"bad level", EngineGame{GameID: g.ID, Color: chesscore.Black, Level: 0, Engine: EngineBuiltin}},
+		{"bad engine", EngineGame{GameID: g.ID, Color: chesscore.Black, Level: 1, Engine: "deep blue"}},
+	} {
+		if err := db.PutEngineGame(c.e); err == nil {
+			t.Errorf("%s: PutEngineGame(%+v) succeeded", c.name, c.e)
+		}
+	}
+	// A failing hook leaves neither the game nor the record.
+	g2 := &Game{White: Player{"100", "ana"}, Black: Player{"999", "engine"}, Control: mustTC(t, "-"), Created: t0}
+	err := db.Commit(&Change{Game: g2, After: func(w *Writer) error {
+		return w.PutEngineGame(EngineGame{GameID: g2.ID, Color: chesscore.Black, Level: 0, Engine: EngineBuiltin})
+	}})
+	if err == nil {
+		t.Fatal("a change whose engine record is invalid committed")
+	}
+	if live, _ := db.LiveEngineGames(); len(live) != 0 {
+		t.Errorf("LiveEngineGames = %+v after a failed creation", live)
+	}
+}
