@@ -56,6 +56,11 @@ type StartRequest struct {
 	Control            string
 	FEN                string
 	Rated              bool
+	// After, if set, runs in the transaction that creates the game, with the new record
+	// (its id assigned): a game against the engine records the engine's side there. An
+	// error fails the request and nothing is written. It may run more than once (a
+	// retried group commit), so it must write only through w.
+	After func(w *storage.Writer, g *storage.Game) error
 }
 
 // parseControl reads a time control, or returns def for an empty text.
@@ -366,6 +371,9 @@ func (s *Service) StartGame(ctx context.Context, r StartRequest) (*Result, error
 	change := &storage.Change{Game: rec, Users: users(now, r.White, r.Black)}
 	if r.RequestID != "" {
 		change.Receipt = &storage.Receipt{RequestID: r.RequestID, At: now, Effect: string(EffectStarted)}
+	}
+	if r.After != nil {
+		change.After = func(w *storage.Writer) error { return r.After(w, rec) }
 	}
 	if err := s.db.Commit(change); err != nil {
 		return nil, fmt.Errorf("commit new game: %w", err)
