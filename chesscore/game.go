@@ -404,7 +404,7 @@ func checkResult(o Outcome) error {
 	switch o.Termination {
 	case Stalemate, DeadPosition, FivefoldRepetition, SeventyFiveMoves, ThreefoldRepetition, FiftyMoves, Agreement, DrawOnTime:
 		ok = o.Result == Draw
-	case Checkmate, TimeForfeit, Abandoned, RulesInfraction:
+	case Checkmate, TimeForfeit, Abandoned, RulesInfraction, NoShow:
 		ok = o.Result == WhiteWins || o.Result == BlackWins
 	case Resignation:
 		ok = o.Result != NoResult

@@ -105,11 +105,17 @@ const (
 	Adjudication
 	// RulesInfraction: a player lost by breaking the rules.
 	RulesInfraction
+	// NoShow: a player did not make their first move within the time an event allows
+	// (a tournament's forfeit time); the opponent wins by forfeit and the game does not
+	// count as played (TRF codes "+" and "-").
+	NoShow
 )
 
 // terminationText holds the PGN Termination tag value of each reason: the standard's own
 // word where it has one ("time forfeit", "abandoned", "adjudication", "rules infraction",
-// "unterminated"), a finer name where the standard only says "normal".
+// "unterminated"), a finer name where the standard only says "normal". The standard has
+// no word for a forfeit by absence: NoShow writes "no show" (its "abandoned" is taken by
+// Abandoned, a player who left a game under way).
 var terminationText = [...]string{
 	NoTermination:       "unterminated",
 	Checkmate:           "checkmate",
@@ -127,6 +133,7 @@ var terminationText = [...]string{
 	Aborted:             "aborted",
 	Adjudication:        "adjudication",
 	RulesInfraction:     "rules infraction",
+	NoShow:              "no show",
 }
 
 // String returns the reason in lower case, as the PGN Termination tag carries it, e.g.
@@ -153,6 +160,8 @@ func ParseTermination(s string) (t Termination, ok bool) {
 		return Adjudication, true
 	case "timeout", "time":
 		return TimeForfeit, true
+	case "no-show", "noshow", "forfeit":
+		return NoShow, true
 	case "insufficient material":
 		return DeadPosition, true
 	case "repetition":

@@ -32,6 +32,9 @@ const (
 	flagFreeMove = 1 << 2
 	flagDraw     = 1 << 3
 	flagTakeback = 1 << 4
+	// flagNoShow marks a record that ends with the forfeit time (Game.NoShow); records
+	// written before it existed lack both and decode with NoShow zero.
+	flagNoShow = 1 << 5
 )
 
 type encoder struct{ b []byte }
@@ -72,6 +75,9 @@ func encodeGame(g *Game) []byte {
 	}
 	if g.Takeback.Pending {
 		flags |= flagTakeback
+	}
+	if g.NoShow > 0 {
+		flags |= flagNoShow
 	}
 	e.uvarint(flags)
 	e.str(g.GuildID)
@@ -121,6 +127,9 @@ func encodeGame(g *Game) []byte {
 	e.int(len(g.MoveClocks))
 	for _, d := range g.MoveClocks {
 		e.uvarint(uint64(max(0, d.Milliseconds())))
+	}
+	if g.NoShow > 0 {
+		e.dur(g.NoShow)
 	}
 	return e.b
 }
@@ -246,7 +255,7 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 	g.Outcome.Result = chesscore.Result(d.byte("result"))
 	g.Outcome.Termination = chesscore.Termination(d.byte("termination"))
 	if d.err == nil {
-		if g.Outcome.Result > chesscore.Draw || g.Outcome.Termination > chesscore.RulesInfraction {
+		if g.Outcome.Result > chesscore.Draw || g.Outcome.Termination > chesscore.NoShow {
 			d.fail("outcome %d/%d", g.Outcome.Result, g.Outcome.Termination)
 		}
 		tc, err := clock.Parse(tcText)
@@ -307,6 +316,11 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 				d.fail("move clock %d ms", ms)
 			}
 			g.MoveClocks[i] = time.Duration(ms) * time.Millisecond
+		}
+	}
+	if flags&flagNoShow != 0 {
+		if g.NoShow = d.dur("no-show time"); d.err == nil && g.NoShow <= 0 {
+			d.fail("no-show time %v", g.NoShow)
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {

@@ -60,7 +60,7 @@
 //
 //	byte     format = 1
 //	uvarint  flags: 1 rated, 2 has clock, 4 free first moves, 8 draw offer pending,
-//	         16 takeback pending
+//	         16 takeback pending, 32 no-show time present
 //	string   guild id, channel id, thread id
 //	string   white id, white name, black id, black name
 //	string   time control in canonical notation ("5+3", "3d", "-")
@@ -80,6 +80,8 @@
 //	         from, to, promotion, kind)
 //	uvarint  k (0 or n), then k uvarints: the mover's clock in milliseconds when each
 //	         move was made
+//	if no-show time present: varint the forfeit time of a tournament game (a later
+//	         addition: records without the flag end before it)
 //
 // A decoder refuses unknown formats, out-of-range values and trailing bytes with
 // ErrCorrupt. A later format gets a new format byte; the old one stays readable.

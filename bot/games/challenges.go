@@ -61,6 +61,11 @@ type StartRequest struct {
 	// error fails the request and nothing is written. It may run more than once (a
 	// retried group commit), so it must write only through w.
 	After func(w *storage.Writer, g *storage.Game) error
+	// NoShow, when positive, is the forfeit time of a tournament game with a live
+	// control: a side that has not made its first move this long after its turn began
+	// loses by forfeit (chesscore.NoShow) instead of the game being aborted after
+	// Options.FirstMoveTimeout.
+	NoShow time.Duration
 }
 
 // parseControl reads a time control, or returns def for an empty text.
@@ -396,12 +401,15 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 	if r.White.ID == r.Black.ID {
 		return nil, nil, ErrSelfChallenge
 	}
+	if r.NoShow < 0 {
+		return nil, nil, fmt.Errorf("%w: no-show time %v: want a positive time, or 0 for none", ErrBadRequest, r.NoShow)
+	}
 	if err := checkStart(r.FEN); err != nil {
 		return nil, nil, err
 	}
 	rec := &storage.Game{
 		GuildID: r.GuildID, ChannelID: r.ChannelID, White: r.White, Black: r.Black, Rated: r.Rated,
-		Control: tc, StartFEN: r.FEN, Created: now,
+		Control: tc, StartFEN: r.FEN, Created: now, NoShow: r.NoShow,
 	}
 	chess, err := Replay(rec)
 	if err != nil {
@@ -419,7 +427,7 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 		}
 		rec.Clock = &c
 		if c.FreeFirstMoves {
-			rec.AbortAt = now.Add(s.opts.FirstMoveTimeout)
+			rec.AbortAt = now.Add(s.firstMoveWait(rec))
 		}
 	}
 	return rec, chess, nil

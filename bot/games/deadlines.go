@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -23,6 +24,15 @@ const (
 	kindHeartbeat                        // the service's heartbeat
 	kindPrune                            // expiry of old receipts
 )
+
+// firstMoveWait is how long a live game waits for a side's first move: the game's
+// no-show time for a tournament game, else Options.FirstMoveTimeout.
+func (s *Service) firstMoveWait(rec *storage.Game) time.Duration {
+	if rec.NoShow > 0 {
+		return rec.NoShow
+	}
+	return s.opts.FirstMoveTimeout
+}
 
 func challengeKey(id uint64) timers.Key { return timers.Key{Kind: kindChallenge, ID: id} }
 
@@ -175,7 +185,15 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 	case kindAbort:
 		if at := e.rec.AbortAt; !at.IsZero() && !now.Before(at) && e.rec.Ply() < 2 {
 			st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone()}
-			if err := st.chess.Abort(); err != nil {
+			end := st.chess.Abort
+			if e.rec.NoShow > 0 { // a tournament game: the absent side loses by forfeit
+				absent := st.chess.Turn()
+				end = func() error {
+					return st.chess.End(chesscore.Outcome{Result: chesscore.WinFor(absent.Other()), Termination: chesscore.NoShow})
+				}
+				st.endedAt = at
+			}
+			if err := end(); err != nil {
 				retry(err)
 				return
 			}

@@ -215,7 +215,7 @@ func (st *opState) recordMove(m chesscore.Move) error {
 		}
 		rec.MoveClocks = append(rec.MoveClocks, left)
 		if c.FreeFirstMoves && c.Moves[c.Turn] == 0 {
-			rec.AbortAt = st.now.Add(st.s.opts.FirstMoveTimeout)
+			rec.AbortAt = st.now.Add(st.s.firstMoveWait(rec))
 		} else {
 			rec.AbortAt = time.Time{}
 		}
@@ -394,6 +394,9 @@ func (s *Service) Abort(ctx context.Context, a Action) (*Result, error) {
 		if st.rec.Ply() >= 2 {
 			return ErrTooLateToAbort
 		}
+		if st.rec.NoShow > 0 {
+			return fmt.Errorf("%w: a tournament game cannot be aborted (resign instead)", ErrBadRequest)
+		}
 		return st.chess.Abort()
 	})
 }
@@ -457,7 +460,7 @@ func (s *Service) AcceptTakeback(ctx context.Context, a Action) (*Result, error)
 				rec.MoveClocks = rec.MoveClocks[:rec.Ply()-n]
 			}
 			if c.FreeFirstMoves && c.Moves[by] == 0 {
-				rec.AbortAt = st.now.Add(s.opts.FirstMoveTimeout)
+				rec.AbortAt = st.now.Add(s.firstMoveWait(rec))
 			}
 		}
 		for range n {
