@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/bwmarrin/discordgo"
+	"github.com/gambitchess/gambit/bot/games"
 )
 
 // /abort [game]: call a game off before both sides have moved.
@@ -14,38 +14,18 @@ var _ Autocompleter = (*AbortCommand)(nil)
 var _ Componenter = (*AbortCommand)(nil)
 
 // AbortCommand is /abort and the Abort button.
-type AbortCommand struct{ d *Deps }
+type AbortCommand struct{ gameCommand }
 
 // NewAbort returns /abort.
-func NewAbort(d *Deps) *AbortCommand { return &AbortCommand{d} }
-
-// Definition implements Command.
-func (c *AbortCommand) Definition() *discordgo.ApplicationCommand {
-	return &discordgo.ApplicationCommand{
-		Name:        "abort",
-		Description: "Call off your game without a result (only before both sides have moved)",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
-		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
-	}
+func NewAbort(d *Deps) *AbortCommand {
+	c := &AbortCommand{}
+	c.gameCommand = gameCommand{d: d, name: "abort", mine: true, on: c.on,
+		description: "Call off your game without a result (only before both sides have moved)"}
+	return c
 }
 
-// Autocomplete implements Autocompleter.
-func (c *AbortCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
-	return c.d.gameChoices(ctx, r)
-}
-
-// Handle implements Command.
-func (c *AbortCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
-	var o struct {
-		Game int64 `option:"game"`
-	}
-	if err := DecodeOptions(r, &o); err != nil {
-		return nil, err
-	}
-	g, err := c.d.findGame(ctx, r, o.Game, true)
-	if err != nil {
-		return nil, err
-	}
+// on acts on the game found.
+func (c *AbortCommand) on(ctx context.Context, r *Request, g *games.Game) (*Response, error) {
 	return c.abort(ctx, r, g.ID, g.Ply())
 }
 

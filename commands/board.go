@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/chesscore"
 )
@@ -19,38 +17,18 @@ var _ Autocompleter = (*BoardCommand)(nil)
 var _ Componenter = (*BoardCommand)(nil)
 
 // BoardCommand is /board and the "My board" button.
-type BoardCommand struct{ d *Deps }
+type BoardCommand struct{ gameCommand }
 
 // NewBoard returns /board.
-func NewBoard(d *Deps) *BoardCommand { return &BoardCommand{d} }
-
-// Definition implements Command.
-func (c *BoardCommand) Definition() *discordgo.ApplicationCommand {
-	return &discordgo.ApplicationCommand{
-		Name:        "board",
-		Description: "Show the board of your game from your side (only you see it)",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
-		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
-	}
+func NewBoard(d *Deps) *BoardCommand {
+	c := &BoardCommand{}
+	c.gameCommand = gameCommand{d: d, name: "board", mine: false, on: c.on,
+		description: "Show the board of your game from your side (only you see it)"}
+	return c
 }
 
-// Autocomplete implements Autocompleter.
-func (c *BoardCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
-	return c.d.gameChoices(ctx, r)
-}
-
-// Handle implements Command.
-func (c *BoardCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
-	var o struct {
-		Game int64 `option:"game"`
-	}
-	if err := DecodeOptions(r, &o); err != nil {
-		return nil, err
-	}
-	g, err := c.d.findGame(ctx, r, o.Game, false)
-	if err != nil {
-		return nil, err
-	}
+// on acts on the game found.
+func (c *BoardCommand) on(ctx context.Context, r *Request, g *games.Game) (*Response, error) {
 	return c.d.privateBoard(ctx, g, r.User.ID)
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
 )
 
 // /pgn [game]: the game's record as a PGN file, with a lichess analysis link.
@@ -13,38 +15,18 @@ var _ Command = (*PGNCommand)(nil)
 var _ Autocompleter = (*PGNCommand)(nil)
 
 // PGNCommand is /pgn.
-type PGNCommand struct{ d *Deps }
+type PGNCommand struct{ gameCommand }
 
 // NewPGN returns /pgn.
-func NewPGN(d *Deps) *PGNCommand { return &PGNCommand{d} }
-
-// Definition implements Command.
-func (c *PGNCommand) Definition() *discordgo.ApplicationCommand {
-	return &discordgo.ApplicationCommand{
-		Name:        "pgn",
-		Description: "Get a game's record (PGN file) and a lichess analysis link",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
-		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
-	}
+func NewPGN(d *Deps) *PGNCommand {
+	c := &PGNCommand{}
+	c.gameCommand = gameCommand{d: d, name: "pgn", mine: false, on: c.on,
+		description: "Get a game's record (PGN file) and a lichess analysis link"}
+	return c
 }
 
-// Autocomplete implements Autocompleter.
-func (c *PGNCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
-	return c.d.gameChoices(ctx, r)
-}
-
-// Handle implements Command.
-func (c *PGNCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
-	var o struct {
-		Game int64 `option:"game"`
-	}
-	if err := DecodeOptions(r, &o); err != nil {
-		return nil, err
-	}
-	g, err := c.d.findGame(ctx, r, o.Game, false)
-	if err != nil {
-		return nil, err
-	}
+// on acts on the game found.
+func (c *PGNCommand) on(ctx context.Context, r *Request, g *games.Game) (*Response, error) {
 	link := LichessURL(g)
 	return &Response{
 		Content: fmt.Sprintf("%s\n[Analyse on lichess](<%s>)", Headline(&g.Game), link),

@@ -16,38 +16,18 @@ var _ Autocompleter = (*ResignCommand)(nil)
 var _ Componenter = (*ResignCommand)(nil)
 
 // ResignCommand is /resign and its buttons.
-type ResignCommand struct{ d *Deps }
+type ResignCommand struct{ gameCommand }
 
 // NewResign returns /resign.
-func NewResign(d *Deps) *ResignCommand { return &ResignCommand{d} }
-
-// Definition implements Command.
-func (c *ResignCommand) Definition() *discordgo.ApplicationCommand {
-	return &discordgo.ApplicationCommand{
-		Name:        "resign",
-		Description: "Resign your game (you will be asked to confirm)",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
-		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
-	}
+func NewResign(d *Deps) *ResignCommand {
+	c := &ResignCommand{}
+	c.gameCommand = gameCommand{d: d, name: "resign", mine: true, on: c.on,
+		description: "Resign your game (you will be asked to confirm)"}
+	return c
 }
 
-// Autocomplete implements Autocompleter.
-func (c *ResignCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
-	return c.d.gameChoices(ctx, r)
-}
-
-// Handle implements Command: it asks for confirmation.
-func (c *ResignCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
-	var o struct {
-		Game int64 `option:"game"`
-	}
-	if err := DecodeOptions(r, &o); err != nil {
-		return nil, err
-	}
-	g, err := c.d.findGame(ctx, r, o.Game, true)
-	if err != nil {
-		return nil, err
-	}
+// on acts on the game: it asks for confirmation.
+func (c *ResignCommand) on(ctx context.Context, r *Request, g *games.Game) (*Response, error) {
 	return c.confirm(g, r.User.ID)
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitchess/gambit/bot/games"
 )
 
@@ -17,38 +15,18 @@ var _ Autocompleter = (*TakebackCommand)(nil)
 var _ Componenter = (*TakebackCommand)(nil)
 
 // TakebackCommand is /takeback and its buttons.
-type TakebackCommand struct{ d *Deps }
+type TakebackCommand struct{ gameCommand }
 
 // NewTakeback returns /takeback.
-func NewTakeback(d *Deps) *TakebackCommand { return &TakebackCommand{d} }
-
-// Definition implements Command.
-func (c *TakebackCommand) Definition() *discordgo.ApplicationCommand {
-	return &discordgo.ApplicationCommand{
-		Name:        "takeback",
-		Description: "Ask to take back your last move (or grant your opponent's request)",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
-		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
-	}
+func NewTakeback(d *Deps) *TakebackCommand {
+	c := &TakebackCommand{}
+	c.gameCommand = gameCommand{d: d, name: "takeback", mine: true, on: c.on,
+		description: "Ask to take back your last move (or grant your opponent's request)"}
+	return c
 }
 
-// Autocomplete implements Autocompleter.
-func (c *TakebackCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
-	return c.d.gameChoices(ctx, r)
-}
-
-// Handle implements Command.
-func (c *TakebackCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
-	var o struct {
-		Game int64 `option:"game"`
-	}
-	if err := DecodeOptions(r, &o); err != nil {
-		return nil, err
-	}
-	g, err := c.d.findGame(ctx, r, o.Game, true)
-	if err != nil {
-		return nil, err
-	}
+// on acts on the game found.
+func (c *TakebackCommand) on(ctx context.Context, r *Request, g *games.Game) (*Response, error) {
 	if col, ok := g.ColorOf(r.User.ID); ok && g.Takeback.Pending && g.Takeback.By != col {
 		return c.accept(ctx, r, g, g.Ply())
 	}
