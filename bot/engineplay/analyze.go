@@ -1,0 +1,218 @@
+// analyze.go: the analysis of a finished game, move by move, with a bounded budget and
+// a cache.
+
+package engineplay
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/engine"
+)
+
+// Analysis is a finished game evaluated move by move.
+type Analysis struct {
+	GameID uint64
+	// Engine names the engine that analysed ("Gambit engine", or the external engine's
+	// name).
+	Engine string
+	// PerPosition is the time (or, for a node-bounded analysis, zero) each position got.
+	PerPosition time.Duration
+	// Notes holds one note per move; scores are from White's point of view.
+	Notes []engine.PlyNote
+	// Took is how long the analysis took.
+	Took time.Duration
+}
+
+// Summary counts the judgements of one side.
+type Summary struct {
+	Inaccuracies, Mistakes, Blunders int
+	// AverageLoss is the mean drop in winning chances per move, in percent.
+	AverageLoss float64
+}
+
+// Summary returns the counts of side c's judgements.
+func (a *Analysis) Summary(c chesscore.Color) Summary {
+	var s Summary
+	n := 0
+	for _, note := range a.Notes {
+		if note.Color != c {
+			continue
+		}
+		n++
+		s.AverageLoss += note.Drop
+		switch note.Judgement {
+		case engine.Inaccuracy:
+			s.Inaccuracies++
+		case engine.Mistake:
+			s.Mistakes++
+		case engine.Blunder:
+			s.Blunders++
+		}
+	}
+	if n > 0 {
+		s.AverageLoss = 100 * s.AverageLoss / float64(n)
+	}
+	return s
+}
+
+// Analyze returns the analysis of a finished game: ErrNotFinished while it is being
+// played, ErrNoMoves for a game without moves. One analysis runs at a time; a game
+// analysed before comes from the cache.
+func (s *Service) Analyze(ctx context.Context, g *games.Game) (*Analysis, error) {
+	if g.Live() {
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNotFinished)
+	}
+	if len(g.Moves) == 0 {
+		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNoMoves)
+	}
+	if a, ok := s.cache.get(g.ID); ok {
+		return a, nil
+	}
+	s.analyseMu.Lock()
+	defer s.analyseMu.Unlock()
+	if a, ok := s.cache.get(g.ID); ok {
+		return a, nil
+	}
+	started := time.Now()
+	chess := g.Chess()
+	positions := len(g.Moves) + 1
+	per := min(s.opts.AnalysisTime, s.opts.AnalysisBudget/time.Duration(positions))
+	per = max(per, 20*time.Millisecond)
+	var a *Analysis
+	if s.ext != nil {
+		notes, err := s.annotateExternal(ctx, chess, per)
+		if err == nil {
+			a = &Analysis{GameID: g.ID, Engine: s.ext.name(), PerPosition: per, Notes: notes}
+		} else if ctx.Err() != nil {
+			return nil, err
+		} else {
+			s.log.Warn("external engine failed to analyse: the built-in engine analyses", "game", g.ID, "err", err)
+		}
+	}
+	if a == nil {
+		lim := engine.Limits{MoveTime: per, Now: time.Now, Done: ctx.Done()}
+		if s.opts.AnalysisNodes > 0 {
+			lim = engine.Limits{Nodes: s.opts.AnalysisNodes, Done: ctx.Done()}
+			per = 0
+		}
+		notes, err := s.analysis.Annotate(chess, lim)
+		if err != nil {
+			return nil, fmt.Errorf("analyse game %d: %w", g.ID, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err // cut short: the scores of the last positions are not worth keeping
+		}
+		a = &Analysis{GameID: g.ID, Engine: "Gambit engine", PerPosition: per, Notes: notes}
+	}
+	a.Took = time.Since(started)
+	s.cache.put(g.ID, a)
+	s.log.Info("game analysed", "game", g.ID, "engine", a.Engine, "positions", positions, "took", a.Took)
+	return a, nil
+}
+
+// annotateExternal evaluates every position with the external engine and classifies the
+// moves as engine.Annotate does.
+func (s *Service) annotateExternal(ctx context.Context, g *chesscore.Game, per time.Duration) ([]engine.PlyNote, error) {
+	moves := g.Moves()
+	start := g.Start()
+	walk := chesscore.NewGame(start)
+	scores := make([]engine.Score, len(moves)+1) // White's view
+	best := make([]chesscore.Move, len(moves)+1)
+	for i := 0; i <= len(moves); i++ {
+		pos := walk.Position()
+		var sc engine.Score
+		switch {
+		case i == len(moves) && g.Over() && g.Outcome().Termination == chesscore.Checkmate:
+			sc = -engine.MateScore
+		case i == len(moves) && g.Over() && g.Outcome().Result == chesscore.Draw:
+			sc = 0
+		default:
+			lines, err := s.ext.analyse(ctx, walk, per)
+			if err != nil {
+				return nil, fmt.Errorf("ply %d: %w", i, err)
+			}
+			sc, best[i] = lines[0].Score, lines[0].Move
+		}
+		if pos.Turn() == chesscore.Black {
+			sc = -sc
+		}
+		scores[i] = sc
+		if i < len(moves) {
+			if err := walk.Play(moves[i]); err != nil {
+				return nil, fmt.Errorf("replay ply %d: %w", i+1, err)
+			}
+		}
+	}
+	return Classify(g, scores, best), nil
+}
+
+// Classify turns the evaluations of a game's positions (White's view, one more than the
+// moves) and the best moves into notes, with engine.Annotate's judgements.
+func Classify(g *chesscore.Game, scores []engine.Score, best []chesscore.Move) []engine.PlyNote {
+	moves := g.Moves()
+	san := g.SAN()
+	notes := make([]engine.PlyNote, len(moves))
+	pos := g.Start()
+	for i, m := range moves {
+		c := pos.Turn()
+		n := engine.PlyNote{Ply: i, Color: c, Move: m, SAN: san[i], Before: scores[i], After: scores[i+1], Best: best[i]}
+		if best[i] != chesscore.NullMove {
+			n.BestSAN = pos.SAN(best[i])
+		}
+		if m != best[i] {
+			before, after := scores[i], scores[i+1]
+			if c == chesscore.Black {
+				before, after = -before, -after
+			}
+			n.Drop = max(0, engine.WinProbability(before)-engine.WinProbability(after))
+			switch {
+			case n.Drop >= engine.BlunderDrop:
+				n.Judgement = engine.Blunder
+			case n.Drop >= engine.MistakeDrop:
+				n.Judgement = engine.Mistake
+			case n.Drop >= engine.InaccuracyDrop:
+				n.Judgement = engine.Inaccuracy
+			}
+		}
+		notes[i] = n
+		pos = pos.Play(m)
+	}
+	return notes
+}
+
+// analysisCache keeps the latest analyses, by game.
+type analysisCache struct {
+	mu    sync.Mutex
+	max   int
+	order []uint64
+	byID  map[uint64]*Analysis
+}
+
+func newAnalysisCache(n int) *analysisCache {
+	return &analysisCache{max: n, byID: map[uint64]*Analysis{}}
+}
+
+func (c *analysisCache) get(id uint64) (*Analysis, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.byID[id]
+	return a, ok
+}
+
+func (c *analysisCache) put(id uint64, a *Analysis) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byID[id]; !ok {
+		c.order = append(c.order, id)
+	}
+	c.byID[id] = a
+	for len(c.order) > c.max {
+		delete(c.byID, c.order[0])
+		c.order = c.order[1:]
+	}
+}
