@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gambitchess/gambit/bot/engineplay"
 	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/bot/puzzles"
@@ -22,6 +23,9 @@ type Deps struct {
 	// Puzzles runs the puzzles and the daily post (nil: /puzzle says it is not
 	// available).
 	Puzzles *puzzles.Service
+	// Engine plays games against the engine and analyses games (nil: /play and
+	// /analyze say they are not available).
+	Engine *engineplay.Service
 	// Poster posts messages, threads and DMs (package bot implements it).
 	Poster Poster
 	// Claims records the posts an interaction's answer stands for (see Claims).
@@ -64,10 +68,11 @@ type Poster interface {
 }
 
 // All returns every command, in the order they are listed to users. Adding a command
-// is adding its file and one line here. (/play joins when the engine exists.)
+// is adding its file and one line here.
 func All(d *Deps) []Command {
 	return []Command{
 		NewChallenge(d),
+		NewPlay(d),
 		NewMove(d),
 		NewDraw(d),
 		NewResign(d),
@@ -77,6 +82,7 @@ func All(d *Deps) []Command {
 		NewGames(d),
 		NewPGN(d),
 		NewFEN(d),
+		NewAnalyze(d),
 		NewLadder(d),
 		NewRating(d),
 		NewElo(d),

@@ -1,0 +1,255 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/engineplay"
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// /analyze [game]: a finished game evaluated move by move: each side's inaccuracies,
+// mistakes and blunders with the better move, the evaluation graph, and the full table
+// as a file.
+
+var _ Command = (*AnalyzeCommand)(nil)
+var _ Autocompleter = (*AnalyzeCommand)(nil)
+
+// AnalyzeCommand is /analyze.
+type AnalyzeCommand struct{ d *Deps }
+
+// NewAnalyze returns /analyze.
+func NewAnalyze(d *Deps) *AnalyzeCommand { return &AnalyzeCommand{d} }
+
+// Definition implements Command.
+func (c *AnalyzeCommand) Definition() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{
+		Name:        "analyze",
+		Description: "Analyse a finished game: the mistakes of each side, the better moves, the evaluation graph",
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Options: []*discordgo.ApplicationCommandOption{{
+			Type: discordgo.ApplicationCommandOptionInteger, Name: "game", MinValue: ptr(1.0), Autocomplete: true,
+			Description: "The game number (default: the game of this thread, else your last finished game)",
+		}},
+	}
+}
+
+// Autocomplete implements Autocompleter: the user's finished games, newest first.
+func (c *AnalyzeCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+	list, err := c.d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
+	if err != nil {
+		return nil, err
+	}
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, g := range list {
+		if g.Live() || len(g.Moves) == 0 {
+			continue
+		}
+		name := fmt.Sprintf("Game %d · %s vs %s · %s", g.ID, g.White.Name, g.Black.Name, g.Outcome.Result)
+		if len(name) > 100 {
+			name = name[:100]
+		}
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: g.ID})
+		if len(out) == 25 {
+			break
+		}
+	}
+	return out, nil
+}
+
+// Handle implements Command.
+func (c *AnalyzeCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	if c.d.Engine == nil {
+		return nil, Errorf("Analysis is not available on this bot.")
+	}
+	var o struct {
+		Game int64 `option:"game"`
+	}
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	g, err := c.pick(ctx, r, o.Game)
+	if err != nil {
+		return nil, err
+	}
+	r.Log = r.Log.With("game", g.ID)
+	a, err := c.d.Engine.Analyze(ctx, g)
+	switch {
+	case errors.Is(err, engineplay.ErrNotFinished):
+		return nil, Explain(err, fmt.Sprintf("Game %d is still being played: analysis comes once it is over (it would help whoever is to move).", g.ID))
+	case errors.Is(err, engineplay.ErrNoMoves):
+		return nil, Explain(err, fmt.Sprintf("Game %d has no moves to analyse.", g.ID))
+	case err != nil:
+		return nil, fmt.Errorf("analyse game %d: %w", g.ID, err)
+	}
+	return analysisMessage(g, a)
+}
+
+// pick finds the game to analyse: the one named, else the game of this thread, else
+// the user's last finished game.
+func (c *AnalyzeCommand) pick(ctx context.Context, r *Request, id int64) (*games.Game, error) {
+	if id > 0 {
+		g, err := c.d.Games.Game(ctx, uint64(id))
+		if errors.Is(err, games.ErrNoSuchGame) || errors.Is(err, storage.ErrNotFound) {
+			return nil, Explain(err, fmt.Sprintf("There is no game %d. /games lists yours.", id))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load game %d: %w", id, err)
+		}
+		return g, nil
+	}
+	if v, ok := c.d.threads.Load(r.ChannelID); ok {
+		if g, err := c.d.Games.Game(ctx, v.(uint64)); err == nil {
+			return g, nil
+		}
+	}
+	list, err := c.d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
+	if err != nil {
+		return nil, fmt.Errorf("list games of %s: %w", r.User.ID, err)
+	}
+	for _, g := range list {
+		if g.ThreadID != "" && g.ThreadID == r.ChannelID {
+			return c.d.load(ctx, g.ID)
+		}
+	}
+	for _, g := range list {
+		if !g.Live() && len(g.Moves) > 0 {
+			return c.d.load(ctx, g.ID)
+		}
+	}
+	return nil, Errorf("You have no finished game to analyse. Name one with game:<number>.")
+}
+
+// maxKeyMoments bounds the moves listed in the message (the file has them all).
+const maxKeyMoments = 12
+
+// analysisMessage is the answer: the summary, the key moments, the graph and the table.
+func analysisMessage(g *games.Game, a *engineplay.Analysis) (*Response, error) {
+	start := g.Chess().Start()
+	var b strings.Builder
+	fmt.Fprintf(&b, "📈 **Analysis of game %d** · %s (White) vs %s (Black) · %s\n", g.ID, playerName(g.White), playerName(g.Black), resultText(g.Outcome))
+	for _, c := range []chesscore.Color{chesscore.White, chesscore.Black} {
+		s := a.Summary(c)
+		fmt.Fprintf(&b, "%s (%s): %s · average loss %.1f%%\n", colorName(c), playerName(g.Player(c)), summaryText(s), s.AverageLoss)
+	}
+	var key []engine.PlyNote
+	for _, n := range a.Notes {
+		if n.Judgement >= engine.Mistake {
+			key = append(key, n)
+		}
+	}
+	if len(key) == 0 {
+		b.WriteString("No mistakes or blunders: a clean game.\n")
+	} else {
+		b.WriteString("**Key moments**\n")
+		for i, n := range key {
+			if i == maxKeyMoments {
+				fmt.Fprintf(&b, "… and %d more in the attached table.\n", len(key)-i)
+				break
+			}
+			fmt.Fprintf(&b, "• %s **%s%s** (%s → %s)", moveLabel(start, n.Ply), n.SAN, n.Judgement.Symbol(), n.Before, n.After)
+			if n.BestSAN != "" {
+				fmt.Fprintf(&b, ", better **%s**", n.BestSAN)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	per := "a fixed node budget"
+	if a.PerPosition > 0 {
+		per = a.PerPosition.String()
+	}
+	fmt.Fprintf(&b, "-# Evaluations for White, by %s (%s a position).", EscapeMarkdown(a.Engine), per)
+
+	var png bytes.Buffer
+	if err := render.EvalGraph(&png, evalPoints(a), render.EvalGraphOptions{
+		Title:     fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name),
+		FirstMove: start.FullmoveNumber(), BlackFirst: start.Turn() == chesscore.Black,
+	}); err != nil {
+		return nil, fmt.Errorf("draw the evaluation graph of game %d: %w", g.ID, err)
+	}
+	return &Response{
+		Content: b.String(),
+		Files: []File{
+			{Name: "evaluation.png", ContentType: "image/png", Data: png.Bytes()},
+			{Name: fmt.Sprintf("gambit-analysis-%d.txt", g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(analysisTable(g, a))},
+		},
+	}, nil
+}
+
+func summaryText(s engineplay.Summary) string {
+	count := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	}
+	return count(s.Inaccuracies, "inaccuracy", "inaccuracies") + ", " + count(s.Mistakes, "mistake", "mistakes") + ", " + count(s.Blunders, "blunder", "blunders")
+}
+
+// moveLabel is "12." or "12…" for the move at ply (from 0) of a game from start.
+func moveLabel(start chesscore.Position, ply int) string {
+	black := start.Turn() == chesscore.Black
+	n := start.FullmoveNumber() + (ply+boolToInt(black))/2
+	if (ply%2 == 1) != black {
+		return fmt.Sprintf("%d…", n)
+	}
+	return fmt.Sprintf("%d.", n)
+}
+
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// evalPoints are the graph's points: the start, then the position after each move.
+func evalPoints(a *engineplay.Analysis) []render.EvalPoint {
+	pts := make([]render.EvalPoint, 0, len(a.Notes)+1)
+	point := func(s engine.Score) render.EvalPoint {
+		return render.EvalPoint{Pawns: float64(s) / 100, Mate: s.IsMate()}
+	}
+	if len(a.Notes) > 0 {
+		pts = append(pts, point(a.Notes[0].Before))
+	}
+	for _, n := range a.Notes {
+		p := point(n.After)
+		p.Mark = render.EvalMark(n.Judgement) // the judgements and the marks share their order
+		pts = append(pts, p)
+	}
+	return pts
+}
+
+// analysisTable is the full per-move table, as text.
+func analysisTable(g *games.Game, a *engineplay.Analysis) string {
+	start := g.Chess().Start()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game %d: %s (White) vs %s (Black), %s\n", g.ID, g.White.Name, g.Black.Name, resultText(g.Outcome))
+	for _, c := range []chesscore.Color{chesscore.White, chesscore.Black} {
+		s := a.Summary(c)
+		fmt.Fprintf(&b, "%s: %s, average loss %.1f%%\n", colorName(c), summaryText(s), s.AverageLoss)
+	}
+	fmt.Fprintf(&b, "Analysed by %s. Evaluations are for White; \"loss\" is the drop in the mover's winning chances.\n\n", a.Engine)
+	fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %6s  %s\n", "Move", "Played", "Before", "After", "Best", "Loss", "Judgement")
+	for _, n := range a.Notes {
+		best := n.BestSAN
+		if n.Move == n.Best {
+			best = "="
+		}
+		j := ""
+		if n.Judgement != engine.Good {
+			j = n.Judgement.String()
+		}
+		fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %5.1f%%  %s\n", moveLabel(start, n.Ply), n.SAN+n.Judgement.Symbol(), n.Before, n.After, best, 100*n.Drop, j)
+	}
+	return b.String()
+}
