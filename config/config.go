@@ -79,6 +79,15 @@ type Engine struct {
 	HashMB       int    `yaml:"hash_mb"`
 	ExternalPath string `yaml:"external_path"`
 	Threads      int    `yaml:"threads"`
+	// BotWorkers is how many games against the engine it thinks about at once.
+	BotWorkers int `yaml:"bot_workers"`
+	// MaxThink caps the engine's thinking time for one move in a game.
+	MaxThink time.Duration `yaml:"max_think"`
+	// ReplyDelay is the least time before the engine's reply (0: none).
+	ReplyDelay time.Duration `yaml:"reply_delay"`
+	// AnalysisTime is /analyze's time per position; AnalysisBudget bounds a whole game.
+	AnalysisTime   time.Duration `yaml:"analysis_time"`
+	AnalysisBudget time.Duration `yaml:"analysis_budget"`
 }
 
 // Puzzles holds the puzzle settings.
@@ -103,7 +112,8 @@ func Default() Config {
 			FirstMoveTimeout:   2 * time.Minute,
 			RestartGrace:       2 * time.Second,
 		},
-		Engine:   Engine{HashMB: 64, Threads: 1},
+		Engine: Engine{HashMB: 64, Threads: 1, BotWorkers: 1, MaxThink: 10 * time.Second, ReplyDelay: time.Second,
+			AnalysisTime: 200 * time.Millisecond, AnalysisBudget: 45 * time.Second},
 		Puzzles:  Puzzles{Enabled: true},
 		Commands: Commands{PerUserPerMinute: 30},
 	}
@@ -352,6 +362,23 @@ func (c Config) Validate() error {
 	}
 	if g := c.Games.RestartGrace; g < 100*time.Millisecond || g > time.Minute {
 		return &Error{Key: "games.restart_grace", Reason: fmt.Sprintf("%s: want 100ms to 1m", g)}
+	}
+	if c.Engine.BotWorkers < 1 || c.Engine.BotWorkers > 64 {
+		return &Error{Key: "engine.bot_workers", Reason: fmt.Sprintf("%d: want 1 to 64", c.Engine.BotWorkers)}
+	}
+	for _, d := range []struct {
+		key    string
+		v      time.Duration
+		lo, hi time.Duration
+	}{
+		{"engine.max_think", c.Engine.MaxThink, 10 * time.Millisecond, 10 * time.Minute},
+		{"engine.reply_delay", c.Engine.ReplyDelay, 0, 10 * time.Second},
+		{"engine.analysis_time", c.Engine.AnalysisTime, 10 * time.Millisecond, time.Minute},
+		{"engine.analysis_budget", c.Engine.AnalysisBudget, time.Second, 10 * time.Minute},
+	} {
+		if d.v < d.lo || d.v > d.hi {
+			return &Error{Key: d.key, Reason: fmt.Sprintf("%v: want %v to %v", d.v, d.lo, d.hi)}
+		}
 	}
 	if c.Commands.PerUserPerMinute < 0 {
 		return &Error{Key: "commands.per_user_per_minute", Reason: "must not be negative"}

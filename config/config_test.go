@@ -68,6 +68,16 @@ func TestLoad(t *testing.T) {
 		{"grace out of range", "games:\n  restart_grace: 5m\n", nil, nil, "games.restart_grace"},
 		{"bad int", "engine:\n  hash_mb: lots\n", nil, nil, "config.yaml:2: engine.hash_mb: \"lots\": want a whole number"},
 		{"bad bool", "puzzles:\n  enabled: perhaps\n", nil, nil, "config.yaml:2: puzzles.enabled"},
+		{"engine keys", "engine:\n  external_path: /usr/games/stockfish\n  bot_workers: 2\n  max_think: 3s\n  reply_delay: 0s\n  analysis_time: 50ms\n  analysis_budget: 20s\n", nil,
+			func(c Config) bool {
+				e := c.Engine
+				return e.ExternalPath == "/usr/games/stockfish" && e.BotWorkers == 2 && e.MaxThink == 3*time.Second && e.ReplyDelay == 0 &&
+					e.AnalysisTime == 50*time.Millisecond && e.AnalysisBudget == 20*time.Second
+			}, ""},
+		{"bot workers out of range", "engine:\n  bot_workers: 0\n", nil, nil, "engine.bot_workers: 0: want 1 to 64"},
+		{"max think out of range", "engine:\n  max_think: 1h\n", nil, nil, "engine.max_think: 1h0m0s: want 10ms to 10m0s"},
+		{"analysis time out of range", "", map[string]string{"GAMBIT_ENGINE_ANALYSIS_TIME": "1ms"}, nil, "engine.analysis_time"},
+		{"reply delay out of range", "engine:\n  reply_delay: 1m\n", nil, nil, "engine.reply_delay"},
 		{"section not a map", "discord: 3\n", nil, nil, "config.yaml:1: discord: want a mapping"},
 		{"bad level", "log:\n  level: loud\n", nil, nil, "log.level"},
 		{"bad rest url", "discord:\n  rest_url: ftp://x\n", nil, nil, "discord.rest_url"},
