@@ -9,6 +9,7 @@ import (
 	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/bot/puzzles"
+	"github.com/gambitchess/gambit/bot/tournaments"
 )
 
 // Deps is what the commands work with: the services and the means to post messages
@@ -23,6 +24,8 @@ type Deps struct {
 	// Puzzles runs the puzzles and the daily post (nil: /puzzle says it is not
 	// available).
 	Puzzles *puzzles.Service
+	// Tournaments runs the tournaments (nil: /tournament says it is not available).
+	Tournaments *tournaments.Service
 	// Engine plays games against the engine and analyses games (nil: /play and
 	// /analyze say they are not available).
 	Engine *engineplay.Service
@@ -87,6 +90,7 @@ func All(d *Deps) []Command {
 		NewRating(d),
 		NewElo(d),
 		NewPuzzle(d),
+		NewTournament(d),
 		NewSettings(d),
 		NewNotify(d),
 	}

@@ -253,6 +253,9 @@ type GuildSettings struct {
 	StartRating  int          `json:"start_rating"`
 	// Puzzle holds the choices for the puzzle of the day (puzzles.go).
 	Puzzle PuzzleSettings `json:"puzzle,omitzero"`
+	// TournamentRole, when set, is the role a member needs to create tournaments;
+	// empty means only members with the Manage Server permission may.
+	TournamentRole string `json:"tournament_role,omitempty"`
 }
 
 // DefaultGuildSettings returns the settings of a guild that has not changed any: 10+0
@@ -273,7 +276,7 @@ func DefaultGuildSettings(guildID string) GuildSettings {
 
 // Validate checks the settings.
 func (s *GuildSettings) Validate() error {
-	if len(s.GuildID) > MaxIDLen || len(s.GamesChannel) > MaxIDLen || len(s.ChallengeRole) > MaxIDLen {
+	if len(s.GuildID) > MaxIDLen || len(s.GamesChannel) > MaxIDLen || len(s.ChallengeRole) > MaxIDLen || len(s.TournamentRole) > MaxIDLen {
 		return fmt.Errorf("guild settings: an id is longer than %d bytes", MaxIDLen)
 	}
 	if err := s.DefaultControl.Validate(); err != nil {

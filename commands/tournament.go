@@ -1,0 +1,485 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/tournaments"
+	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// /tournament create | join | leave | start | withdraw | standings | pairings | list |
+// cancel | creators: events run in a channel, their games started in threads by the
+// tournament service. Who may create one: members with Manage Server, or with the role
+// set by /tournament creators. The round announcements and the final standings (a
+// card, a text table and the TRF) are posted by TournamentEvent, the service's
+// notifier.
+
+var _ Command = (*TournamentCommand)(nil)
+
+// TournamentCommand is /tournament.
+type TournamentCommand struct{ d *Deps }
+
+// NewTournament returns /tournament.
+func NewTournament(d *Deps) *TournamentCommand { return &TournamentCommand{d} }
+
+type tournamentOptions struct {
+	ID         int64  `option:"tournament"`
+	Format     string `option:"format"`
+	Time       string `option:"time"`
+	Rounds     int64  `option:"rounds"`
+	Minutes    int64  `option:"minutes"`
+	Rated      *bool  `option:"rated"`
+	Name       string `option:"name"`
+	Forfeit    int64  `option:"forfeit"`
+	TieBreaks  string `option:"tiebreaks"`
+	Games      int64  `option:"games"`
+	Rapid      *int64 `option:"rapid"`
+	Blitz      *int64 `option:"blitz"`
+	MaxPlayers int64  `option:"max_players"`
+	Round      int64  `option:"round"`
+	Role       string `option:"role"`
+}
+
+// Definition implements Command.
+func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
+	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+	}
+	fl := func(v float64) *float64 { return &v }
+	id := func() *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "tournament",
+			Description: "The tournament's number (default: the latest one open or running here)", MinValue: fl(1)}
+	}
+	integer := func(name, desc string, lo, hi float64) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: desc, MinValue: fl(lo), MaxValue: hi}
+	}
+	formats := []*discordgo.ApplicationCommandOptionChoice{
+		{Name: "Swiss (FIDE Dutch)", Value: "swiss"}, {Name: "Round robin", Value: "roundrobin"},
+		{Name: "Arena", Value: "arena"}, {Name: "Knockout", Value: "knockout"},
+	}
+	return &discordgo.ApplicationCommand{
+		Name:        "tournament",
+		Description: "Tournaments: Swiss, round robin, arena and knockout",
+		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("create", "Create a tournament in this channel (Manage Server or the creators' role)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "format", Description: "The pairing system", Required: true, Choices: formats},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "time", Description: "Time control, e.g. 5+3 (default 5+3)", MaxLength: 40},
+				integer("rounds", "Swiss: rounds; round robin: 1 single, 2 double", 1, tournaments.MaxSwissRounds),
+				integer("minutes", "Arena: how long it lasts", 1, float64(tournaments.MaxDuration/time.Minute)),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Games count for the server's ladder (default no)"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The tournament's name", MaxLength: 80},
+				integer("forfeit", "Seconds a player has for a first move before losing by forfeit (default 300)", 10, 3600),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "tiebreaks", Description: "Tie-breaks in order, e.g. BH/C1, BH, SB, DE", MaxLength: 100},
+				integer("games", "Knockout: games per match (default 2)", 1, tournaments.MaxMatchGames),
+				integer("rapid", "Knockout: rapid tie-break games (default 2; 0 skips)", 0, tournaments.MaxMatchGames),
+				integer("blitz", "Knockout: blitz tie-break games (default 2; 0 skips)", 0, tournaments.MaxMatchGames),
+				integer("max_players", "Most players who may join (default 64)", 2, tournaments.MaxPlayers)),
+			sub("join", "Join a tournament", id()),
+			sub("leave", "Leave a tournament before it starts", id()),
+			sub("start", "Start a tournament (its creator or Manage Server)", id()),
+			sub("withdraw", "Withdraw from a running tournament: you will not be paired again", id()),
+			sub("standings", "Show the standings with the tie-breaks", id()),
+			sub("pairings", "Show a round's pairings and results", id(), integer("round", "The round (default: the latest)", 1, 1000)),
+			sub("list", "List this server's tournaments"),
+			sub("cancel", "Call off a tournament that has not started (its creator or Manage Server)", id()),
+			sub("creators", "Who may create tournaments besides Manage Server (Manage Server)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "role", Description: "The role (leave empty: Manage Server only)"}),
+		},
+	}
+}
+
+// Handle implements Command.
+func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
+	ts := c.d.Tournaments
+	if ts == nil {
+		return nil, Errorf("Tournaments are not available on this bot.")
+	}
+	if r.GuildID == "" {
+		return nil, Errorf("Tournaments belong to a server: use /tournament in one.")
+	}
+	var o tournamentOptions
+	if err := DecodeOptions(r, &o); err != nil {
+		return nil, err
+	}
+	manager := r.Permissions&adminPermissions != 0
+	player := storage.Player{ID: r.User.ID, Name: displayName(r)}
+	switch r.Sub {
+	case "create":
+		return c.create(ctx, r, o, player, manager)
+	case "list":
+		vs, err := ts.List(ctx, r.GuildID, false)
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Private("%s", describeTournaments(vs)), nil
+	case "creators":
+		if !manager {
+			return nil, Errorf("Only members with the Manage Server permission can choose who creates tournaments.")
+		}
+		gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		gs.TournamentRole = o.Role
+		if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
+			return nil, err
+		}
+		if o.Role == "" {
+			return Private("Only members with Manage Server may now create tournaments."), nil
+		}
+		return Private("Members with <@&%s> (and Manage Server) may now create tournaments.", o.Role), nil
+	}
+	id, err := c.pick(ctx, r.GuildID, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	var v *tournaments.View
+	switch r.Sub {
+	case "join":
+		v, err = ts.Join(ctx, id, r.GuildID, player)
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Reply("✅ %s joined **%s** (%s).", EscapeMarkdown(player.Name), EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
+	case "leave":
+		v, err = ts.Leave(ctx, id, r.GuildID, r.User.ID)
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Reply("%s left **%s** (%s).", EscapeMarkdown(player.Name), EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
+	case "start":
+		v, err = ts.Start(ctx, id, r.GuildID, r.User.ID, manager)
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Reply("🏁 **%s** has started with %s; the games open in threads below.", EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
+	case "withdraw":
+		v, err = ts.Withdraw(ctx, id, r.GuildID, r.User.ID)
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Reply("%s withdrew from **%s**; a game under way goes on (resign it to end it).", EscapeMarkdown(player.Name), EscapeMarkdown(v.Name)), nil
+	case "cancel":
+		v, err = ts.Cancel(ctx, id, r.GuildID, r.User.ID, manager)
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Reply("✖ **%s** was called off.", EscapeMarkdown(v.Name)), nil
+	case "standings":
+		if v, err = ts.Get(ctx, id); err != nil {
+			return nil, tournamentError(err)
+		}
+		if v.GuildID != r.GuildID {
+			return nil, tournamentError(tournaments.ErrWrongGuild)
+		}
+		return StandingsMessage(v, false)
+	case "pairings":
+		if v, err = ts.Get(ctx, id); err != nil {
+			return nil, tournamentError(err)
+		}
+		if v.GuildID != r.GuildID {
+			return nil, tournamentError(tournaments.ErrWrongGuild)
+		}
+		if v.State.Started.IsZero() {
+			return nil, tournamentError(tournaments.ErrNotStarted)
+		}
+		text, err := PairingsText(v, int(o.Round))
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Reply("%s", text), nil
+	}
+	return nil, fmt.Errorf("/tournament: unknown subcommand %q", r.Sub)
+}
+
+func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournamentOptions, by storage.Player, manager bool) (*Response, error) {
+	if !manager {
+		gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		var roles []string
+		if r.Interaction != nil && r.Interaction.Member != nil {
+			roles = r.Interaction.Member.Roles
+		}
+		if gs.TournamentRole == "" || !slices.Contains(roles, gs.TournamentRole) {
+			if gs.TournamentRole != "" {
+				return nil, Errorf("Only members with Manage Server or <@&%s> can create tournaments.", gs.TournamentRole)
+			}
+			return nil, Errorf("Only members with the Manage Server permission can create tournaments here.")
+		}
+	}
+	if c.d.draining() {
+		return nil, Errorf("Gambit is restarting; create the tournament in a minute.")
+	}
+	set := tournaments.Settings{
+		Format: tournaments.Format(o.Format), Control: strings.TrimSpace(o.Time), Rounds: int(o.Rounds),
+		Duration: time.Duration(o.Minutes) * time.Minute, NoShow: time.Duration(o.Forfeit) * time.Second,
+		TieBreaks: o.TieBreaks, MatchGames: int(o.Games), MaxPlayers: int(o.MaxPlayers), RapidGames: 2, BlitzGames: 2,
+	}
+	if o.Rated != nil {
+		set.Rated = *o.Rated
+	}
+	if o.Rapid != nil {
+		set.RapidGames = int(*o.Rapid)
+	}
+	if o.Blitz != nil {
+		set.BlitzGames = int(*o.Blitz)
+	}
+	if set.Format == tournaments.Arena && o.Minutes == 0 {
+		return nil, Errorf("Say how long the arena lasts with the minutes option.")
+	}
+	rid := ""
+	if r.Interaction != nil {
+		rid = r.Interaction.ID
+	}
+	v, err := c.d.Tournaments.Create(ctx, tournaments.CreateRequest{RequestID: rid, GuildID: r.GuildID, ChannelID: r.ChannelID,
+		By: by, Name: strings.TrimSpace(o.Name), Settings: set})
+	if err != nil {
+		return nil, tournamentError(err)
+	}
+	return Reply("🏆 **%s** (tournament %d): %s.\nJoin with `/tournament join tournament:%d`; %s starts it with `/tournament start`.",
+		EscapeMarkdown(v.Name), v.ID, describeEvent(v.State.Settings), v.ID, EscapeMarkdown(by.Name)), nil
+}
+
+// pick returns the tournament id given, or the guild's latest open or running one.
+func (c *TournamentCommand) pick(ctx context.Context, guildID string, id int64) (uint64, error) {
+	if id > 0 {
+		return uint64(id), nil
+	}
+	vs, err := c.d.Tournaments.List(ctx, guildID, true)
+	if err != nil {
+		return 0, err
+	}
+	if len(vs) == 0 {
+		return 0, Errorf("There is no open or running tournament here: create one with /tournament create.")
+	}
+	return vs[0].ID, nil
+}
+
+func countPlayers(n int) string {
+	if n == 1 {
+		return "1 player"
+	}
+	return fmt.Sprintf("%d players", n)
+}
+
+// describeEvent is e.g. "Swiss, 5 rounds, 5+3, rated, forfeit after 5m0s".
+func describeEvent(s tournaments.Settings) string {
+	var parts []string
+	switch s.Format {
+	case tournaments.Swiss:
+		parts = append(parts, fmt.Sprintf("Swiss, %d rounds", s.Rounds))
+	case tournaments.RoundRobin:
+		if s.Rounds == 2 {
+			parts = append(parts, "double round robin")
+		} else {
+			parts = append(parts, "round robin")
+		}
+	case tournaments.Arena:
+		parts = append(parts, fmt.Sprintf("arena of %d minutes", int(s.Duration/time.Minute)))
+	case tournaments.Knockout:
+		parts = append(parts, fmt.Sprintf("knockout, matches of %d games (then %d rapid, %d blitz, Armageddon)", s.MatchGames, s.RapidGames, s.BlitzGames))
+	}
+	parts = append(parts, s.Control)
+	if s.Rated {
+		parts = append(parts, "rated")
+	} else {
+		parts = append(parts, "casual")
+	}
+	parts = append(parts, "forfeit after "+s.NoShow.String()+" without a first move")
+	if s.TieBreaks != "" {
+		parts = append(parts, "tie-breaks "+s.TieBreaks)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func describeTournaments(vs []*tournaments.View) string {
+	if len(vs) == 0 {
+		return "No tournaments here yet: create one with /tournament create."
+	}
+	var b strings.Builder
+	b.WriteString("**Tournaments**")
+	for i, v := range vs {
+		if i == 15 {
+			fmt.Fprintf(&b, "\n… and %d more", len(vs)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n%d. **%s**: %s, %s, %s", v.ID, EscapeMarkdown(v.Name), v.Format(), v.Status, countPlayers(len(v.State.Players)))
+	}
+	return b.String()
+}
+
+// tournamentError turns the service's errors into what the user reads.
+func tournamentError(err error) error {
+	for _, e := range []error{
+		tournaments.ErrNoSuchEvent, tournaments.ErrAlreadyJoined, tournaments.ErrNotJoined, tournaments.ErrStarted,
+		tournaments.ErrNotStarted, tournaments.ErrOver, tournaments.ErrFull, tournaments.ErrTooFewPlayers,
+		tournaments.ErrNotOrganizer, tournaments.ErrWithdrawn, tournaments.ErrWrongGuild, tournaments.ErrNoSuchRound,
+		tournaments.ErrBadRequest,
+	} {
+		if errors.Is(err, e) {
+			msg := err.Error()
+			if errors.Is(err, tournaments.ErrBadRequest) {
+				msg = strings.TrimPrefix(msg, tournaments.ErrBadRequest.Error()+": ")
+			}
+			if errors.Is(err, tournaments.ErrNoSuchEvent) {
+				msg = "There is no such tournament here (see /tournament list)."
+			}
+			return Explain(err, sentence(msg))
+		}
+	}
+	return err
+}
+
+// PairingsText lists a round's pairings (0: the latest round).
+func PairingsText(v *tournaments.View, round int) (string, error) {
+	n, ps, err := v.Pairings(round)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	switch v.Format() {
+	case tournaments.Arena:
+		fmt.Fprintf(&b, "**%s**: games under way", EscapeMarkdown(v.Name))
+	case tournaments.Knockout:
+		fmt.Fprintf(&b, "**%s**: round %d of the knockout", EscapeMarkdown(v.Name), n)
+	default:
+		fmt.Fprintf(&b, "**%s**: round %d", EscapeMarkdown(v.Name), n)
+	}
+	if len(ps) == 0 {
+		b.WriteString("\nNo games.")
+	}
+	for _, p := range ps {
+		if p.Black == "" {
+			fmt.Fprintf(&b, "\n%d. **%s**: %s", p.Board, EscapeMarkdown(p.White), p.Result)
+			continue
+		}
+		stage := ""
+		if p.Stage != "" {
+			stage = " (" + p.Stage + ")"
+		}
+		fmt.Fprintf(&b, "\n%d. **%s** – **%s**  %s%s", p.Board, EscapeMarkdown(p.White), EscapeMarkdown(p.Black), p.Result, stage)
+		if p.GameID != 0 {
+			fmt.Fprintf(&b, " · game %d", p.GameID)
+		}
+	}
+	return b.String(), nil
+}
+
+// standingsText is the text fallback of the standings card: a fixed-width table.
+func standingsText(v *tournaments.View, tb tournaments.Table) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**: standings, %s\n```\n", EscapeMarkdown(v.Name), tb.Caption)
+	fmt.Fprintf(&b, "%-3s %-20s %5s", "#", "Name", "Pts")
+	for _, c := range tb.Columns {
+		fmt.Fprintf(&b, " %7s", c)
+	}
+	b.WriteString("\n")
+	for i, r := range tb.Rows {
+		if i == 30 {
+			fmt.Fprintf(&b, "… %d more\n", len(tb.Rows)-i)
+			break
+		}
+		name := []rune(strings.ReplaceAll(r.Name, "`", "'"))
+		if len(name) > 20 {
+			name = append(name[:19], '…')
+		}
+		fmt.Fprintf(&b, "%-3d %-20s %5s", r.Rank, string(name), r.Points)
+		for _, x := range r.Values {
+			fmt.Fprintf(&b, " %7s", x)
+		}
+		if r.Note != "" {
+			fmt.Fprintf(&b, "  (%s)", r.Note)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("```")
+	return b.String()
+}
+
+// StandingsMessage is the standings: the card, the text table and, for the final
+// standings of a Swiss, round robin or knockout, the TRF.
+func StandingsMessage(v *tournaments.View, final bool) (*Response, error) {
+	tb := v.Standings()
+	resp := &Response{Content: standingsText(v, tb)}
+	if final {
+		resp.Content = "🏆 Final standings\n" + resp.Content
+	}
+	var rows []render.StandingsRow
+	for i, r := range tb.Rows {
+		if i == render.MaxStandingsRows {
+			break
+		}
+		rows = append(rows, render.StandingsRow{Rank: r.Rank, Name: r.Name, Points: r.Points, Values: r.Values, Note: r.Note})
+	}
+	cols := tb.Columns
+	if len(cols) > render.MaxStandingsColumns {
+		cols = cols[:render.MaxStandingsColumns]
+		for i := range rows {
+			rows[i].Values = rows[i].Values[:render.MaxStandingsColumns]
+		}
+	}
+	var png bytes.Buffer
+	sub := fmt.Sprintf("%s · %s · %s", v.Format(), v.State.Settings.Control, tb.Caption)
+	if err := render.StandingsCard(&png, rows, render.StandingsOptions{Title: v.Name, Subtitle: sub, Columns: cols}); err != nil {
+		return nil, fmt.Errorf("standings card of tournament %d: %w", v.ID, err)
+	}
+	resp.Files = append(resp.Files, File{Name: "standings.png", ContentType: "image/png", Data: png.Bytes()})
+	if final && v.Format() != tournaments.Arena {
+		trf, err := v.TRF()
+		if err != nil {
+			return nil, err
+		}
+		resp.Files = append(resp.Files, File{Name: fmt.Sprintf("tournament-%d.trf", v.ID), ContentType: "text/plain", Data: trf})
+	}
+	return resp, nil
+}
+
+var _ tournaments.Notifier = (*Deps)(nil)
+
+// Notify implements tournaments.Notifier: a round's pairings, and the final standings,
+// are posted in the tournament's channel.
+func (d *Deps) Notify(ctx context.Context, e tournaments.Event) {
+	if err := d.tournamentEvent(ctx, e); err != nil {
+		slog.Error("tournament post", "event", fmt.Sprintf("%T", e), "err", err)
+	}
+}
+
+func (d *Deps) tournamentEvent(ctx context.Context, e tournaments.Event) error {
+	if d.Poster == nil {
+		return nil
+	}
+	switch ev := e.(type) {
+	case tournaments.RoundStarted:
+		v := ev.Tournament
+		text, err := PairingsText(v, ev.Round)
+		if err != nil {
+			return err
+		}
+		if v.Format() == tournaments.Arena {
+			text = fmt.Sprintf("⚔ **%s** is on until <t:%d:t>: players are paired again as soon as their game ends.\n%s", EscapeMarkdown(v.Name), v.State.Ends.Unix(), text)
+		}
+		_, err = d.Poster.Post(ctx, v.ChannelID, &Response{Content: text})
+		return err
+	case tournaments.Finished:
+		msg, err := StandingsMessage(ev.Tournament, true)
+		if err != nil {
+			return err
+		}
+		_, err = d.Poster.Post(ctx, ev.Tournament.ChannelID, msg)
+		return err
+	}
+	return nil
+}

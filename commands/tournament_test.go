@@ -1,0 +1,188 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/bot/tournaments"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// recordingPoster records the posts.
+type recordingPoster struct {
+	mu    sync.Mutex
+	posts []*Response
+}
+
+func (p *recordingPoster) Post(_ context.Context, _ string, m *Response) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.posts = append(p.posts, m)
+	return fmt.Sprint(len(p.posts)), nil
+}
+func (p *recordingPoster) StartThread(context.Context, string, string, string) (string, error) {
+	return "t", nil
+}
+func (p *recordingPoster) DM(context.Context, string, *Response) error { return nil }
+
+func tournamentDeps(t *testing.T) (*Deps, *recordingPoster) {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	gs, err := games.New(db, games.Options{Clock: clk, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gs.Close() })
+	p := &recordingPoster{}
+	d := &Deps{Games: gs, Now: clk.Now, Poster: p}
+	d.Tournaments = tournaments.New(db, gs, tournaments.Options{Clock: clk, Notifier: d, Logger: quiet})
+	return d, p
+}
+
+func tournamentRequest(user, sub string, perms int64, opts ...*discordgo.ApplicationCommandInteractionDataOption) *Request {
+	return &Request{
+		Interaction: &discordgo.Interaction{ID: "i-" + sub + user + fmt.Sprint(len(opts)), Type: discordgo.InteractionApplicationCommand,
+			Member: &discordgo.Member{Roles: []string{"r-" + user}}},
+		GuildID: "g1", ChannelID: "c1", User: &discordgo.User{ID: user, Username: user}, Permissions: perms,
+		Name: "tournament", Sub: sub, Options: opts, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+}
+
+func strOpt(name, v string) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: v}
+}
+
+func intOpt(name string, v int) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionInteger, Value: float64(v)}
+}
+
+func roleOpt(name, v string) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionRole, Value: v}
+}
+
+// userErr checks that err is shown to the user and says want.
+func userErr(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	if err == nil || !strings.Contains(UserMessage(err), want) {
+		t.Errorf("%s: error %v (user reads %q), want %q", what, err, UserMessage(err), want)
+	}
+}
+
+func TestTournamentCommand(t *testing.T) {
+	d, posts := tournamentDeps(t)
+	c := NewTournament(d)
+	ctx := context.Background()
+	admin := int64(discordgo.PermissionManageGuild)
+
+	// Who may create.
+	_, err := c.Handle(ctx, tournamentRequest("u2", "create", 0, strOpt("format", "swiss"), intOpt("rounds", 3)))
+	userErr(t, "create by a member", err, "Manage Server")
+	if _, err := c.Handle(ctx, tournamentRequest("u2", "creators", 0, roleOpt("role", "r-u2"))); err == nil {
+		t.Error("a member chose the creators' role")
+	}
+	if _, err := c.Handle(ctx, tournamentRequest("u1", "creators", admin, roleOpt("role", "r-u2"))); err != nil {
+		t.Fatal(err)
+	}
+	// Errors of the settings.
+	_, err = c.Handle(ctx, tournamentRequest("u2", "create", 0, strOpt("format", "swiss")))
+	userErr(t, "Swiss without rounds", err, "0 rounds: a Swiss has 1 to 20")
+	_, err = c.Handle(ctx, tournamentRequest("u2", "create", 0, strOpt("format", "ladder")))
+	userErr(t, "unknown format", err, "want swiss, roundrobin, arena or knockout")
+	_, err = c.Handle(ctx, tournamentRequest("u2", "create", 0, strOpt("format", "arena")))
+	userErr(t, "arena without minutes", err, "minutes")
+	_, err = c.Handle(ctx, tournamentRequest("u2", "create", 0, strOpt("format", "swiss"), intOpt("rounds", 3), strOpt("time", "2d")))
+	userErr(t, "correspondence", err, "live clock")
+	_, err = c.Handle(ctx, tournamentRequest("u2", "join", 0))
+	userErr(t, "join with none", err, "no open or running tournament")
+
+	resp, err := c.Handle(ctx, tournamentRequest("u2", "create", 0, strOpt("format", "swiss"), intOpt("rounds", 2), strOpt("name", "Club Swiss"), strOpt("time", "3+2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Ephemeral || !strings.Contains(resp.Content, "**Club Swiss** (tournament 1): Swiss, 2 rounds, 3+2, casual") {
+		t.Errorf("create answered %q", resp.Content)
+	}
+	for _, u := range []string{"u1", "u2", "u3", "u4"} {
+		if _, err := c.Handle(ctx, tournamentRequest(u, "join", 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = c.Handle(ctx, tournamentRequest("u3", "join", 0))
+	userErr(t, "second join", err, "already joined")
+	_, err = c.Handle(ctx, tournamentRequest("u3", "start", 0))
+	userErr(t, "start by a player", err, "Only the tournament's creator")
+	_, err = c.Handle(ctx, tournamentRequest("u3", "withdraw", 0))
+	userErr(t, "withdraw before the start", err, "leave before the start")
+	_, err = c.Handle(ctx, tournamentRequest("u3", "pairings", 0))
+	userErr(t, "pairings before the start", err, "not started")
+	resp, err = c.Handle(ctx, tournamentRequest("u2", "standings", 0))
+	if err != nil || len(resp.Files) != 1 || !strings.Contains(resp.Content, "not started") {
+		t.Errorf("standings before the start: %+v, %v", resp, err)
+	}
+	if resp, err = c.Handle(ctx, tournamentRequest("u2", "start", 0)); err != nil || !strings.Contains(resp.Content, "has started with 4 players") {
+		t.Fatalf("start: %+v, %v", resp, err)
+	}
+	_, err = c.Handle(ctx, tournamentRequest("u5", "join", 0))
+	userErr(t, "join after the start", err, "already started")
+	// The round's pairings were posted in the channel.
+	if len(posts.posts) != 1 || !strings.Contains(posts.posts[0].Content, "**Club Swiss**: round 1") || strings.Count(posts.posts[0].Content, " · game ") != 2 {
+		t.Errorf("posts %+v", posts.posts)
+	}
+	resp, err = c.Handle(ctx, tournamentRequest("u4", "pairings", 0, intOpt("round", 1)))
+	if err != nil || !strings.Contains(resp.Content, "1. **u1** – **u3**  …") {
+		t.Errorf("pairings: %+v, %v", resp, err)
+	}
+	_, err = c.Handle(ctx, tournamentRequest("u4", "pairings", 0, intOpt("round", 2)))
+	userErr(t, "a round not paired yet", err, "No such round: 2")
+	if _, err := c.Handle(ctx, tournamentRequest("u4", "withdraw", 0)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Handle(ctx, tournamentRequest("u4", "withdraw", 0))
+	userErr(t, "second withdrawal", err, "already withdrawn")
+	resp, err = c.Handle(ctx, tournamentRequest("u4", "list", 0))
+	if err != nil || !resp.Ephemeral || !strings.Contains(resp.Content, "1. **Club Swiss**: swiss, running, 4 players") {
+		t.Errorf("list: %+v, %v", resp, err)
+	}
+	_, err = c.Handle(ctx, tournamentRequest("u4", "standings", 0, intOpt("tournament", 9)))
+	userErr(t, "unknown tournament", err, "no such tournament")
+}
+
+func TestStandingsMessageFinal(t *testing.T) {
+	d, _ := tournamentDeps(t)
+	ctx := context.Background()
+	v, err := d.Tournaments.Create(ctx, tournaments.CreateRequest{GuildID: "g", ChannelID: "c", By: storage.Player{ID: "a", Name: "A"},
+		Name: "RR", Settings: tournaments.Settings{Format: tournaments.RoundRobin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"a", "b"} {
+		if _, err := d.Tournaments.Join(ctx, v.ID, "g", storage.Player{ID: u, Name: strings.ToUpper(u)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msg, err := StandingsMessage(v, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msg.Files) != 2 || msg.Files[0].Name != "standings.png" || msg.Files[1].Name != "tournament-1.trf" ||
+		!strings.Contains(string(msg.Files[1].Data), "012 RR") || !strings.Contains(msg.Content, "DE      SB      KS     WON") {
+		t.Errorf("final standings %q with %d files", msg.Content, len(msg.Files))
+	}
+}
