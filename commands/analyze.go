@@ -156,7 +156,7 @@ func analysisMessage(g *games.Game, a *engineplay.Analysis) (*Response, error) {
 				fmt.Fprintf(&b, "… and %d more in the attached table.\n", len(key)-i)
 				break
 			}
-			fmt.Fprintf(&b, "• %s **%s%s** (%s → %s)", moveLabel(start, n.Ply), n.SAN, n.Judgement.Symbol(), n.Before, n.After)
+			fmt.Fprintf(&b, "• %s **%s%s** (%s → %s)", moveLabel(start, n.Ply), n.SAN, n.Judgement.Symbol(), evalText(n.Before), evalText(n.After))
 			if n.BestSAN != "" {
 				fmt.Fprintf(&b, ", better **%s**", n.BestSAN)
 			}
@@ -212,6 +212,20 @@ func boolToInt(b bool) int {
 	return 0
 }
 
+// evalText writes an evaluation for White: "+0.35", "-1.20", "#3" (White mates in
+// three moves), "#-2" (Black mates in two), "#0" (mate on the board).
+func evalText(s engine.Score) string {
+	if !s.IsMate() {
+		return s.String()
+	}
+	plies := int(engine.MateScore) - int(max(s, -s))
+	moves := (plies + 1) / 2
+	if s < 0 {
+		moves = -moves
+	}
+	return fmt.Sprintf("#%d", moves)
+}
+
 // evalPoints are the graph's points: the start, then the position after each move.
 func evalPoints(a *engineplay.Analysis) []render.EvalPoint {
 	pts := make([]render.EvalPoint, 0, len(a.Notes)+1)
@@ -249,7 +263,7 @@ func analysisTable(g *games.Game, a *engineplay.Analysis) string {
 		if n.Judgement != engine.Good {
 			j = n.Judgement.String()
 		}
-		fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %5.1f%%  %s\n", moveLabel(start, n.Ply), n.SAN+n.Judgement.Symbol(), n.Before, n.After, best, 100*n.Drop, j)
+		fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %5.1f%%  %s\n", moveLabel(start, n.Ply), n.SAN+n.Judgement.Symbol(), evalText(n.Before), evalText(n.After), best, 100*n.Drop, j)
 	}
 	return b.String()
 }

@@ -121,9 +121,12 @@ func (c *PlayCommand) Handle(ctx context.Context, r *Request) (*Response, error)
 		return Private("That game has already started."), nil
 	}
 	col, _ := g.ColorOf(r.User.ID)
-	bot := g.Player(col.Other())
-	return &Response{Content: fmt.Sprintf("♟ **%s** plays **%s** with %s · %s · unrated (games against the engine never count for the ladder). The board follows in the game's thread.",
-		playerName(storagePlayer(r.User)), EscapeMarkdown(bot.Name), colorName(col), controlLabel(&g.Game))}, nil
+	tc := g.Control.String()
+	if tc == "-" {
+		tc = "no clock"
+	}
+	return &Response{Content: fmt.Sprintf("♟ **%s** plays the engine at level %d, with %s · %s · unrated (games against the engine never count for the ladder). The board follows in the game's thread.",
+		playerName(storagePlayer(r.User)), level, colorName(col), tc)}, nil
 }
 
 // levelWord describes the strongest level.

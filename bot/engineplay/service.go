@@ -233,7 +233,7 @@ type StartRequest struct {
 
 // PlayerName is how the engine at a level is named in a game.
 func PlayerName(level int) string {
-	return fmt.Sprintf("Gambit engine (level %d)", level)
+	return fmt.Sprintf("Gambit engine level %d", level)
 }
 
 // Start creates a game against the engine. It fails with ErrBadLevel for a level out

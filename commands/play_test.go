@@ -1,0 +1,197 @@
+package commands
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/engineplay"
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// engineDeps is a Deps with a game service and an engine (whose workers do not run:
+// the handlers only start games and analyse).
+func engineDeps(t *testing.T) *Deps {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	gs, err := games.New(db, games.Options{Clock: clk, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gs.Close() })
+	eng, err := engineplay.New(db, engineplay.Options{Clock: clk, Logger: quiet, AnalysisNodes: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Bind(context.Background(), gs, "900"); err != nil {
+		t.Fatal(err)
+	}
+	return &Deps{Games: gs, Engine: eng, Now: clk.Now}
+}
+
+func engineRequest(name, sub string, opts ...*discordgo.ApplicationCommandInteractionDataOption) *Request {
+	return &Request{
+		Interaction: &discordgo.Interaction{ID: "i-" + name + time.Now().String(), Type: discordgo.InteractionApplicationCommand},
+		GuildID:     "g1", ChannelID: "c1", User: &discordgo.User{ID: "u1", Username: "alice"},
+		Name: name, Sub: sub, Options: opts, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+}
+
+func engIntOpt(name string, v int) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionInteger, Value: float64(v)}
+}
+
+func engStrOpt(name, v string) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: v}
+}
+
+func TestPlayBot(t *testing.T) {
+	d := engineDeps(t)
+	c := NewPlay(d)
+	resp, err := c.Handle(context.Background(), engineRequest("play", "bot", engIntOpt("level", 4), engStrOpt("time", "3+2"), engStrOpt("color", "black")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Ephemeral || !strings.Contains(resp.Content, "plays the engine at level 4, with Black · 3+2 · unrated") || len(resp.Mentions) != 0 {
+		t.Errorf("/play bot: %+v", resp)
+	}
+	list, _ := d.Games.GamesByUser(context.Background(), "u1", storage.Query{})
+	if len(list) != 1 || list[0].White.ID != "900" || list[0].Rated || list[0].ChannelID != "c1" {
+		t.Fatalf("games of alice: %+v", list)
+	}
+	// Without a time, the guild's default control.
+	resp, err = c.Handle(context.Background(), engineRequest("play", "bot"))
+	if err != nil || !strings.Contains(resp.Content, "level 3") || !strings.Contains(resp.Content, storage.DefaultGuildSettings("g1").DefaultControl.String()) {
+		t.Errorf("/play bot without options: %v %+v", err, resp)
+	}
+}
+
+func TestPlayBotRefusals(t *testing.T) {
+	d := engineDeps(t)
+	for _, c := range []struct {
+		name string
+		deps *Deps
+		req  *Request
+		want string
+	}{
+		{"level too high", d, engineRequest("play", "bot", engIntOpt("level", 9)), "There is no level 9: choose a level from 1 (beginner) to 8 (full strength)."},
+		{"level too low", d, engineRequest("play", "bot", engIntOpt("level", 0)), "There is no level 0"},
+		{"unknown time", d, engineRequest("play", "bot", engStrOpt("time", "fast")), `I do not know the time control "fast"`},
+		{"no engine", &Deps{}, engineRequest("play", "bot"), "not available"},
+		{"in a DM", d, func() *Request { r := engineRequest("play", "bot"); r.GuildID = ""; return r }(), "server channel"},
+		{"draining", &Deps{Engine: d.Engine, Games: d.Games, Draining: func() bool { return true }}, engineRequest("play", "bot"), "restarting"},
+	} {
+		_, err := NewPlay(c.deps).Handle(context.Background(), c.req)
+		if err == nil || !strings.Contains(UserMessage(err), c.want) {
+			t.Errorf("%s: %v, want a message containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestAnalyzeCommand(t *testing.T) {
+	d := engineDeps(t)
+	ctx := context.Background()
+	alice, bob := storage.Player{ID: "u1", Name: "alice"}, storage.Player{ID: "u2", Name: "bo_b"}
+	res, err := d.Games.StartGame(ctx, games.StartRequest{GuildID: "g1", ChannelID: "c1", White: alice, Black: bob, Control: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	c := NewAnalyze(d)
+	if _, err := c.Handle(ctx, engineRequest("analyze", "", engIntOpt("game", int(id)))); err == nil || !strings.Contains(UserMessage(err), "still being played") {
+		t.Errorf("analysis of a live game: %v", err)
+	}
+	for i, san := range []string{"f3", "e5", "g4", "Qh4#"} {
+		p := alice
+		if i%2 == 1 {
+			p = bob
+		}
+		if _, err := d.Games.Move(ctx, games.MoveRequest{Action: games.Action{GameID: id, UserID: p.ID}, Move: san}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Without a game number: the user's last finished game.
+	resp, err := c.Handle(ctx, engineRequest("analyze", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Analysis of game 1", "bo\\_b (Black)", "**g4??**", "#-1", "better **", "1 blunder"} {
+		if !strings.Contains(resp.Content, want) {
+			t.Errorf("/analyze content lacks %q:\n%s", want, resp.Content)
+		}
+	}
+	if len(resp.Files) != 2 || resp.Files[0].Name != "evaluation.png" || !strings.HasPrefix(string(resp.Files[0].Data[1:4]), "PNG") {
+		t.Fatalf("files %+v", len(resp.Files))
+	}
+	table := string(resp.Files[1].Data)
+	if !strings.Contains(table, "2.       g4??") || !strings.Contains(table, "blunder") || strings.Count(table, "\n") < 8 {
+		t.Errorf("table:\n%s", table)
+	}
+	if _, err := c.Handle(ctx, engineRequest("analyze", "", engIntOpt("game", 77))); err == nil || !strings.Contains(UserMessage(err), "There is no game 77") {
+		t.Errorf("analysis of no game: %v", err)
+	}
+	other := engineRequest("analyze", "")
+	other.User = &discordgo.User{ID: "u3", Username: "carol"}
+	if _, err := c.Handle(ctx, other); err == nil || !strings.Contains(UserMessage(err), "no finished game") {
+		t.Errorf("analysis for a user without games: %v", err)
+	}
+	if _, err := NewAnalyze(&Deps{}).Handle(ctx, engineRequest("analyze", "")); err == nil || !strings.Contains(UserMessage(err), "not available") {
+		t.Errorf("analysis without an engine: %v", err)
+	}
+	// Autocomplete offers the finished game.
+	choices, err := c.Autocomplete(ctx, engineRequest("analyze", ""))
+	if err != nil || len(choices) != 1 || !strings.HasPrefix(choices[0].Name, "Game 1 · alice vs bo_b") {
+		t.Errorf("autocomplete: %v %+v", err, choices)
+	}
+}
+
+func TestEvalText(t *testing.T) {
+	for _, c := range []struct {
+		s    engine.Score
+		want string
+	}{
+		{35, "+0.35"}, {-120, "-1.20"}, {0, "+0.00"},
+		{engine.MateScore - 1, "#1"}, {engine.MateScore - 5, "#3"}, {-(engine.MateScore - 1), "#-1"},
+		{-(engine.MateScore - 4), "#-2"}, {-engine.MateScore, "#0"},
+	} {
+		if got := evalText(c.s); got != c.want {
+			t.Errorf("evalText(%d) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+func TestMoveLabel(t *testing.T) {
+	std := chesscore.StartPosition()
+	blackFirst, err := chesscore.ParseFEN("4k3/8/8/8/8/8/8/4K3 b - - 0 20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		start chesscore.Position
+		ply   int
+		want  string
+	}{
+		{std, 0, "1."}, {std, 1, "1…"}, {std, 2, "2."}, {std, 9, "5…"},
+		{blackFirst, 0, "20…"}, {blackFirst, 1, "21."}, {blackFirst, 2, "21…"},
+	} {
+		if got := moveLabel(c.start, c.ply); got != c.want {
+			t.Errorf("moveLabel(%s, %d) = %q, want %q", c.start.FEN(), c.ply, got, c.want)
+		}
+	}
+}
