@@ -21,11 +21,13 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/engineplay"
 	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/bot/puzzles"
 	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/bot/tournaments"
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/storage"
@@ -54,7 +56,8 @@ type Bot struct {
 	Router  *Router
 	Games   *games.Service
 	Puzzles *puzzles.Service
-	Engine  *engineplay.Service
+	// Tournaments runs the tournaments.
+	Tournaments *tournaments.Service
 	Gateway *Gateway
 	Metrics *Metrics
 	// AppID is the application the commands are registered for.
@@ -120,6 +123,24 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	})
 	notifier := NewNotifier(d, log, b.Metrics)
 	lad := ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
+	// The tournaments' hook records results in the games' transactions, so the service
+	// exists before the games start; it starts games through svc, bound below.
+	var svc *games.Service
+	tour := tournaments.New(db, tournaments.StartFunc(func(ctx context.Context, r games.StartRequest) (*games.Result, error) {
+		return svc.StartGame(ctx, r)
+	}), tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: func(guildID, userID string, cat clock.Category) int {
+		p, err := lad.Profile(context.Background(), guildID, userID)
+		if err != nil {
+			return 0
+		}
+		for _, e := range p.Entries {
+			if e.Category == cat {
+				return int(e.Rating)
+			}
+		}
+		return 0
+	}})
+	b.Tournaments, d.Tournaments = tour, tour
 	d.Ladder = lad
 	// The puzzles start before the games, whose finished games they mine.
 	puz, err := puzzles.New(db, puzzles.Options{Clock: clk, Poster: d, Logger: log})
@@ -128,35 +149,35 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	defer puz.Close() // deferred first: runs after the services below have stopped
 	b.Puzzles, d.Puzzles = puz, puz
-	// The engine hears of an event after the notifier posted it: a game against the
-	// engine has its thread before the engine's first move.
-	var eng atomic.Pointer[engineplay.Service]
 	events := games.NotifierFunc(func(ctx context.Context, e games.Event) {
 		notifier.Notify(ctx, e)
 		if over, ok := e.(games.GameOver); ok {
 			puz.GameOver(&over.Game.Game)
-		}
-		if ep := eng.Load(); ep != nil {
-			ep.Notify(ctx, e)
+			tour.GameOver(over.Game.ID)
 		}
 	})
-	svc, err := games.New(db, games.Options{
+	svc, err = games.New(db, games.Options{
 		Clock: clk, Notifier: events, FirstMoveTimeout: cfg.Games.FirstMoveTimeout,
 		Scope: games.BotScope, Logger: log, Instance: "bot", Heartbeat: cfg.Games.RestartGrace,
 		// A rated game's ratings commit in the transaction that ends it.
-		OnFinish: func(w *storage.Writer, g *games.Game) error { return lad.Record(w, &g.Game) },
+		// A tournament game's result too; a forfeit by absence is not rated.
+		OnFinish: func(w *storage.Writer, g *games.Game) error {
+			if err := tour.OnFinish(w, &g.Game); err != nil {
+				return err
+			}
+			if g.Outcome.Termination == chesscore.NoShow {
+				return nil
+			}
+			return lad.Record(w, &g.Game)
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("start the game service: %w", err)
 	}
 	b.Games, d.Games = svc, svc
-	engine, err := engineplay.New(db, engineOptions(cfg, clk, log))
-	if err != nil {
-		return fmt.Errorf("start the engine: %w", err)
+	if err := tour.Restore(ctx); err != nil {
+		return err
 	}
-	defer engine.Close() // after its Run has stopped (below)
-	eng.Store(engine)
-	b.Engine, d.Engine = engine, engine
 	svcCtx, stopSvc := context.WithCancel(context.WithoutCancel(ctx))
 	var svcDone sync.WaitGroup
 	defer func() {
@@ -207,15 +228,11 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 
-	// The engine plays under the bot's own user id, so mentions of it are valid.
-	if err := engine.Bind(startCtx, svc, b.AppID); err != nil {
-		return err
-	}
 	svcDone.Add(1)
 	go func() {
 		defer svcDone.Done()
-		if err := engine.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("games against the engine", "err", err)
+		if err := tour.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("tournaments", "err", err)
 		}
 	}()
 	svcDone.Add(1)
@@ -288,20 +305,4 @@ func waitTimeout(wait func(), d time.Duration, log *slog.Logger, what string) {
 	case <-time.After(d):
 		log.Warn("shutdown: gave up waiting", "for", what, "after", d)
 	}
-}
-
-// engineOptions are the engine's settings from the configuration.
-func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engineplay.Options {
-	e := cfg.Engine
-	o := engineplay.Options{
-		Clock: clk, Workers: e.BotWorkers, HashMB: e.HashMB, MaxThink: e.MaxThink, ReplyDelay: e.ReplyDelay,
-		AnalysisTime: e.AnalysisTime, AnalysisBudget: e.AnalysisBudget, Logger: log,
-	}
-	if o.ReplyDelay == 0 {
-		o.ReplyDelay = -1 // none
-	}
-	if e.ExternalPath != "" {
-		o.External = &engineplay.ExternalConfig{Path: e.ExternalPath, HashMB: e.HashMB, Threads: e.Threads}
-	}
-	return o
 }

@@ -316,7 +316,7 @@ func describeTournaments(vs []*tournaments.View) string {
 			fmt.Fprintf(&b, "\n… and %d more", len(vs)-i)
 			break
 		}
-		fmt.Fprintf(&b, "\n%d. **%s**: %s, %s, %s", v.ID, EscapeMarkdown(v.Name), v.Format(), v.Status, countPlayers(len(v.State.Players)))
+		fmt.Fprintf(&b, "\n%d. **%s**: %s, %s, %s", v.ID, EscapeMarkdown(v.Name), v.Format().Title(), v.Status, countPlayers(len(v.State.Players)))
 	}
 	return b.String()
 }
@@ -432,7 +432,7 @@ func StandingsMessage(v *tournaments.View, final bool) (*Response, error) {
 		}
 	}
 	var png bytes.Buffer
-	sub := fmt.Sprintf("%s · %s · %s", v.Format(), v.State.Settings.Control, tb.Caption)
+	sub := fmt.Sprintf("%s · %s · %s", v.Format().Title(), v.State.Settings.Control, tb.Caption)
 	if err := render.StandingsCard(&png, rows, render.StandingsOptions{Title: v.Name, Subtitle: sub, Columns: cols}); err != nil {
 		return nil, fmt.Errorf("standings card of tournament %d: %w", v.ID, err)
 	}

@@ -157,7 +157,7 @@ func TestTournamentCommand(t *testing.T) {
 	_, err = c.Handle(ctx, tournamentRequest("u4", "withdraw", 0))
 	userErr(t, "second withdrawal", err, "already withdrawn")
 	resp, err = c.Handle(ctx, tournamentRequest("u4", "list", 0))
-	if err != nil || !resp.Ephemeral || !strings.Contains(resp.Content, "1. **Club Swiss**: swiss, running, 4 players") {
+	if err != nil || !resp.Ephemeral || !strings.Contains(resp.Content, "1. **Club Swiss**: Swiss, running, 4 players") {
 		t.Errorf("list: %+v, %v", resp, err)
 	}
 	_, err = c.Handle(ctx, tournamentRequest("u4", "standings", 0, intOpt("tournament", 9)))

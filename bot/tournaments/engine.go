@@ -5,6 +5,7 @@
 package tournaments
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -133,7 +134,12 @@ func (st *State) step(now time.Time, lot uint64) (changed, over bool, err error)
 		if len(st.Rounds) >= st.plannedRounds() {
 			return false, true, nil
 		}
-		if err := st.pairRound(); err != nil {
+		if st.Settings.Format == Swiss && st.active() < 2 {
+			return false, true, nil // withdrawals left nobody to pair: the event ends early
+		}
+		if err := st.pairRound(); errors.Is(err, dutch.ErrNoPairing) {
+			return false, true, nil // no pairing meets the absolute criteria: it ends here
+		} else if err != nil {
 			return false, false, err
 		}
 		return true, false, nil
@@ -143,6 +149,17 @@ func (st *State) step(now time.Time, lot uint64) (changed, over bool, err error)
 		return st.arenaStep(now)
 	}
 	return false, false, fmt.Errorf("unknown format %q", st.Settings.Format)
+}
+
+// active counts the players who have not withdrawn.
+func (st *State) active() int {
+	n := 0
+	for _, p := range st.Players {
+		if !p.Withdrawn {
+			n++
+		}
+	}
+	return n
 }
 
 // plannedRounds is the number of rounds of a Swiss or round robin.

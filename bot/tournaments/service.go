@@ -701,3 +701,12 @@ func (s *Service) close(ctx context.Context, id uint64, v *View) error {
 	})
 	return err
 }
+
+// StartFunc adapts a function to Games (the bot binds the game service late: the
+// tournament hook must exist before the game service starts).
+type StartFunc func(ctx context.Context, r games.StartRequest) (*games.Result, error)
+
+// StartGame calls f.
+func (f StartFunc) StartGame(ctx context.Context, r games.StartRequest) (*games.Result, error) {
+	return f(ctx, r)
+}

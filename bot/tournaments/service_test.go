@@ -529,3 +529,25 @@ func TestSettingsErrors(t *testing.T) {
 		t.Errorf("join a cancelled event: %v", err)
 	}
 }
+
+func TestSwissEndsWhenWithdrawalsLeaveNoPairing(t *testing.T) {
+	r := newRig(t)
+	v := r.create(Settings{Format: Swiss, Rounds: 3}, 4)
+	if _, err := r.ts.Start(ctx, v.ID, "g", "u1", false); err != nil {
+		t.Fatal(err)
+	}
+	r.settle()
+	for _, u := range []string{"u2", "u3", "u4"} {
+		if _, err := r.ts.Withdraw(ctx, v.ID, "g", u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range r.round(v.ID) {
+		r.play(p.GameID, "1-0")
+	}
+	v = r.view(v.ID)
+	if v.Status != storage.TournamentFinished || len(v.State.Rounds) != 1 {
+		t.Errorf("status %s after %d rounds; want finished after 1", v.Status, len(v.State.Rounds))
+	}
+	checkTRF(t, v, 1)
+}

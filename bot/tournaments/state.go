@@ -25,6 +25,21 @@ const (
 	Knockout   Format = "knockout"   // matches with a rapid, blitz, Armageddon ladder
 )
 
+// Title is the format's name for people ("Swiss", "Round robin", "Arena", "Knockout").
+func (f Format) Title() string {
+	switch f {
+	case Swiss:
+		return "Swiss"
+	case RoundRobin:
+		return "Round robin"
+	case Arena:
+		return "Arena"
+	case Knockout:
+		return "Knockout"
+	}
+	return string(f)
+}
+
 // ParseFormat reads a format name ("swiss", "round robin", "rr", "arena", "knockout").
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.NewReplacer(" ", "", "-", "", "_", "").Replace(s)) {
