@@ -21,6 +21,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/bot/engineplay"
 	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/bot/puzzles"
@@ -58,8 +59,9 @@ type Bot struct {
 	Puzzles *puzzles.Service
 	// Tournaments runs the tournaments.
 	Tournaments *tournaments.Service
-	Gateway *Gateway
-	Metrics *Metrics
+	Engine      *engineplay.Service
+	Gateway     *Gateway
+	Metrics     *Metrics
 	// AppID is the application the commands are registered for.
 	AppID string
 	// OpsAddr is the address the metrics and health endpoint listen on ("" when off).
@@ -149,11 +151,17 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	defer puz.Close() // deferred first: runs after the services below have stopped
 	b.Puzzles, d.Puzzles = puz, puz
+	// The engine hears of an event after the notifier posted it: a game against the
+	// engine has its thread before the engine's first move.
+	var eng atomic.Pointer[engineplay.Service]
 	events := games.NotifierFunc(func(ctx context.Context, e games.Event) {
 		notifier.Notify(ctx, e)
 		if over, ok := e.(games.GameOver); ok {
 			puz.GameOver(&over.Game.Game)
 			tour.GameOver(over.Game.ID)
+		}
+		if ep := eng.Load(); ep != nil {
+			ep.Notify(ctx, e)
 		}
 	})
 	svc, err = games.New(db, games.Options{
@@ -178,6 +186,13 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := tour.Restore(ctx); err != nil {
 		return err
 	}
+	engine, err := engineplay.New(db, engineOptions(cfg, clk, log))
+	if err != nil {
+		return fmt.Errorf("start the engine: %w", err)
+	}
+	defer engine.Close() // after its Run has stopped (below)
+	eng.Store(engine)
+	b.Engine, d.Engine = engine, engine
 	svcCtx, stopSvc := context.WithCancel(context.WithoutCancel(ctx))
 	var svcDone sync.WaitGroup
 	defer func() {
@@ -228,11 +243,22 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 
+	// The engine plays under the bot's own user id, so mentions of it are valid.
+	if err := engine.Bind(startCtx, svc, b.AppID); err != nil {
+		return err
+	}
 	svcDone.Add(1)
 	go func() {
 		defer svcDone.Done()
 		if err := tour.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("tournaments", "err", err)
+		}
+	}()
+	svcDone.Add(1)
+	go func() {
+		defer svcDone.Done()
+		if err := engine.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("games against the engine", "err", err)
 		}
 	}()
 	svcDone.Add(1)
@@ -305,4 +331,20 @@ func waitTimeout(wait func(), d time.Duration, log *slog.Logger, what string) {
 	case <-time.After(d):
 		log.Warn("shutdown: gave up waiting", "for", what, "after", d)
 	}
+}
+
+// engineOptions are the engine's settings from the configuration.
+func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engineplay.Options {
+	e := cfg.Engine
+	o := engineplay.Options{
+		Clock: clk, Workers: e.BotWorkers, HashMB: e.HashMB, MaxThink: e.MaxThink, ReplyDelay: e.ReplyDelay,
+		AnalysisTime: e.AnalysisTime, AnalysisBudget: e.AnalysisBudget, Logger: log,
+	}
+	if o.ReplyDelay == 0 {
+		o.ReplyDelay = -1 // none
+	}
+	if e.ExternalPath != "" {
+		o.External = &engineplay.ExternalConfig{Path: e.ExternalPath, HashMB: e.HashMB, Threads: e.Threads}
+	}
+	return o
 }
