@@ -100,6 +100,9 @@ func (s *Service) Analyze(ctx context.Context, g *games.Game) (*Analysis, error)
 			lim = engine.Limits{Nodes: s.opts.AnalysisNodes, Done: ctx.Done()}
 			per = 0
 		}
+		if s.analysis == nil {
+			s.analysis = engine.New(engine.Options{HashMB: s.opts.HashMB})
+		}
 		notes, err := s.analysis.Annotate(chess, lim)
 		if err != nil {
 			return nil, fmt.Errorf("analyse game %d: %w", g.ID, err)

@@ -94,7 +94,7 @@ type Service struct {
 	pid  atomic.Pointer[string]
 
 	pool     chan *engine.Engine // the built-in engines of the workers
-	analysis *engine.Engine      // the built-in engine of analyses (under analyseMu)
+	analysis *engine.Engine      // the built-in engine of analyses, made on first use (under analyseMu)
 	ext      *external
 
 	mu     sync.Mutex
@@ -165,7 +165,6 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 	for range opts.Workers {
 		s.pool <- engine.New(engine.Options{HashMB: opts.HashMB})
 	}
-	s.analysis = engine.New(engine.Options{HashMB: opts.HashMB})
 	if opts.External != nil && opts.External.Path != "" {
 		s.ext = newExternal(*opts.External, s.log)
 	}
@@ -442,6 +441,14 @@ func (s *Service) Run(ctx context.Context) error {
 		s.enqueue(id, false)
 	}
 	var wg sync.WaitGroup
+	if s.ext != nil {
+		// Start the external engine now, so a bad path is in the log at start-up.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.ext.get(ctx)
+		}()
+	}
 	for range s.opts.Workers {
 		wg.Add(1)
 		go func() {
