@@ -2,10 +2,12 @@ package games
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/storage"
 )
 
 // startNoShow starts a tournament game between alice (white) and bob with a forfeit
@@ -91,4 +93,32 @@ func TestNoShowAfterBothMoved(t *testing.T) {
 	if o := h.game(g3.Game.ID).Outcome; o.Termination != chesscore.Aborted {
 		t.Errorf("ordinary game ended %v", o)
 	}
+}
+
+func TestBerserk(t *testing.T) {
+	h := newHarness(t, Options{FirstMoveTimeout: time.Hour})
+	g := h.startNoShow("3+2", time.Minute)
+	ran := 0
+	res, err := h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g.ID, bob), After: func(*storage.Writer) error { ran++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Game.Clock.Left; got[1] != 90*time.Second || got[0] != 3*time.Minute || ran == 0 {
+		t.Errorf("after Black's berserk the clocks are %v (hook ran %d times)", got, ran)
+	}
+	// A hook's refusal writes nothing.
+	refused := errors.New("already berserk")
+	if _, err := h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g.ID, bob), After: func(*storage.Writer) error { return refused }}); !errors.Is(err, refused) {
+		t.Errorf("refused berserk: %v", err)
+	}
+	if left := h.game(g.ID).Clock.Left[1]; left != 90*time.Second {
+		t.Errorf("a refused berserk left Black %v", left)
+	}
+	h.play(g.ID, "e4")
+	_, err = h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g.ID, alice)})
+	wantErr(t, err, ErrTooLateToBerserk)
+	// Only tournament games.
+	g2, _ := h.s.StartGame(context.Background(), StartRequest{White: alice, Black: carol, Control: "3+2"})
+	_, err = h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g2.Game.ID, alice)})
+	wantErr(t, err, ErrBadRequest)
 }

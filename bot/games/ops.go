@@ -27,6 +27,9 @@ type opState struct {
 	endedAt time.Time
 	// events returns the events of the request, given the committed snapshot.
 	events func(v *Game) []Event
+	// after, if set, runs in the transaction that commits the request (a berserk's
+	// record in its tournament).
+	after func(w *storage.Writer) error
 }
 
 // gameOp runs fn as the request a on its game: the game's lock, the receipt of a repeated
@@ -118,6 +121,17 @@ func (s *Service) prepare(st *opState, requestID string) *prepared {
 	if ended && s.opts.OnFinish != nil {
 		v := ne.view()
 		change.After = func(w *storage.Writer) error { return s.opts.OnFinish(w, v) }
+	}
+	if after, finish := st.after, change.After; after != nil {
+		change.After = func(w *storage.Writer) error {
+			if err := after(w); err != nil {
+				return err
+			}
+			if finish != nil {
+				return finish(w)
+			}
+			return nil
+		}
 	}
 	return &prepared{s: s, change: change, ne: ne, events: st.events, ended: ended}
 }

@@ -161,6 +161,7 @@ const (
 	EffectTakebackRequested Effect = "takeback requested"
 	EffectTakebackAccepted  Effect = "takeback accepted"
 	EffectTakebackDeclined  Effect = "takeback declined"
+	EffectBerserk           Effect = "berserk"
 )
 
 // Result is the answer to a request that changed something.
