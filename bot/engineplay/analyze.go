@@ -87,7 +87,7 @@ func (s *Service) Analyze(ctx context.Context, g *games.Game) (*Analysis, error)
 	if s.ext != nil {
 		notes, err := s.annotateExternal(ctx, chess, per)
 		if err == nil {
-			a = &Analysis{GameID: g.ID, Engine: s.ext.name(), PerPosition: per, Notes: notes}
+			a = &Analysis{GameID: g.ID, Engine: s.extA.name(), PerPosition: per, Notes: notes}
 		} else if ctx.Err() != nil {
 			return nil, err
 		} else {
@@ -135,7 +135,7 @@ func (s *Service) annotateExternal(ctx context.Context, g *chesscore.Game, per t
 		case i == len(moves) && g.Over() && g.Outcome().Result == chesscore.Draw:
 			sc = 0
 		default:
-			lines, err := s.ext.analyse(ctx, walk, per)
+			lines, err := s.extA.analyse(ctx, walk, per)
 			if err != nil {
 				return nil, fmt.Errorf("ply %d: %w", i, err)
 			}

@@ -45,7 +45,8 @@
 // Analyze evaluates every position of a finished game once, within a time budget per
 // position (Options.AnalysisTime, shrunk so the whole game stays within
 // Options.AnalysisBudget), with the external engine when one is configured and
-// working, else the built-in one, and classifies each move (engine.Judgement) by the
+// working (a process of its own, so an analysis never holds up a game), else the
+// built-in one, and classifies each move (engine.Judgement) by the
 // drop in the mover's winning chances. Results are cached per game (finished games do
 // not change), and one analysis runs at a time.
 package engineplay

@@ -473,3 +473,24 @@ func TestManyGames(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// With Stockfish installed, level 9 plays and analyses with it.
+func TestStockfish(t *testing.T) {
+	path := "/usr/games/stockfish"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no Stockfish at", path)
+	}
+	r := newRig(t, Options{External: &ExternalConfig{Path: path, HashMB: 16, Threads: 1}, AnalysisTime: 30 * time.Millisecond,
+		MaxThink: 200 * time.Millisecond})
+	g := r.start(ExternalLevel, "white", "5+0")
+	r.move(g, "e4", false)
+	r.waitGame(g.ID, "Stockfish's reply", atPly(2))
+	f := finishedGame(t, r, "f3", "e5", "g4", "Qh4#")
+	a, err := r.eng.Analyze(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.ToLower(a.Engine), "stockfish") || a.Notes[2].Judgement != engine.Blunder || a.Notes[2].BestSAN == "" {
+		t.Errorf("analysis by %q: %+v", a.Engine, a.Notes[2])
+	}
+}

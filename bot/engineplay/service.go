@@ -95,7 +95,8 @@ type Service struct {
 
 	pool     chan *engine.Engine // the built-in engines of the workers
 	analysis *engine.Engine      // the built-in engine of analyses, made on first use (under analyseMu)
-	ext      *external
+	ext      *external           // plays
+	extA     *external           // analyses (a process of its own, so analyses never hold up a game)
 
 	mu     sync.Mutex
 	known  map[uint64]storage.EngineGame // engine games seen (live ones at least)
@@ -166,7 +167,8 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		s.pool <- engine.New(engine.Options{HashMB: opts.HashMB})
 	}
 	if opts.External != nil && opts.External.Path != "" {
-		s.ext = newExternal(*opts.External, s.log)
+		s.ext = newExternal(*opts.External, s.log.With("role", "play"))
+		s.extA = newExternal(*opts.External, s.log.With("role", "analysis"))
 	}
 	live, err := db.LiveEngineGames()
 	if err != nil {
@@ -496,10 +498,10 @@ func (s *Service) work(ctx context.Context) {
 
 // Close stops the external engine, if one runs. Stop Run first.
 func (s *Service) Close() error {
-	if s.ext != nil {
-		return s.ext.close()
+	if s.ext == nil {
+		return nil
 	}
-	return nil
+	return errors.Join(s.ext.close(), s.extA.close())
 }
 
 // timeLeft is the engine's clock for the time manager, nil for an untimed game.
