@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -300,6 +301,24 @@ func TestStoryTournamentArena(t *testing.T) {
 	played := 0
 	for i := 0; i < 3; i++ { // three players: one game at a time, re-paired at once
 		g := tw.live(id, 1)[0]
+		if i == 0 { // White goes berserk: half of a minute, and a bonus point for the win
+			white := tw.byID[g.White.ID]
+			d := tw.ask(subCommand("berserk").From(white).In(tw.f.GuildID, g.ThreadID))
+			if d.Ephemeral() || !strings.Contains(d.Content, "goes berserk") || !strings.Contains(d.Content, "0:30") {
+				t.Fatalf("berserk answered %q", d.Content)
+			}
+			if d := tw.ask(subCommand("berserk").From(white).In(tw.f.GuildID, g.ThreadID)); !d.Ephemeral() || !strings.Contains(d.Content, "already") {
+				t.Errorf("second berserk answered %q", d.Content)
+			}
+			defer func(user string) {
+				rows := tw.view(id).Standings().Rows
+				for _, r := range rows {
+					if n, _ := strconv.Atoi(r.Points); r.UserID == user && n < 3 {
+						t.Errorf("the berserk winner has %s points, want at least 3 (%+v)", r.Points, rows)
+					}
+				}
+			}(white.ID)
+		}
 		tw.clock.Advance(time.Minute)
 		tw.play(g, "1-0")
 		played++

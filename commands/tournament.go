@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/bot/tournaments"
 	"github.com/gambitchess/gambit/render"
 	"github.com/gambitchess/gambit/storage"
@@ -48,6 +49,7 @@ type tournamentOptions struct {
 	MaxPlayers int64  `option:"max_players"`
 	Round      int64  `option:"round"`
 	Role       string `option:"role"`
+	Berserk    *bool  `option:"berserk"`
 }
 
 // Definition implements Command.
@@ -84,11 +86,13 @@ func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
 				integer("games", "Knockout: games per match (default 2)", 1, tournaments.MaxMatchGames),
 				integer("rapid", "Knockout: rapid tie-break games (default 2; 0 skips)", 0, tournaments.MaxMatchGames),
 				integer("blitz", "Knockout: blitz tie-break games (default 2; 0 skips)", 0, tournaments.MaxMatchGames),
-				integer("max_players", "Most players who may join (default 64)", 2, tournaments.MaxPlayers)),
+				integer("max_players", "Most players who may join (default 64)", 2, tournaments.MaxPlayers),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "berserk", Description: "Arena: players may halve their clock for a bonus point on a win (default yes)"}),
 			sub("join", "Join a tournament", id()),
 			sub("leave", "Leave a tournament before it starts", id()),
 			sub("start", "Start a tournament (its creator or Manage Server)", id()),
 			sub("withdraw", "Withdraw from a running tournament: you will not be paired again", id()),
+			sub("berserk", "Arena: halve your clock before your first move; a win earns a bonus point"),
 			sub("standings", "Show the standings with the tie-breaks", id()),
 			sub("pairings", "Show a round's pairings and results", id(), integer("round", "The round (default: the latest)", 1, 1000)),
 			sub("list", "List this server's tournaments"),
@@ -139,6 +143,9 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 			return Private("Only members with Manage Server may now create tournaments."), nil
 		}
 		return Private("Members with <@&%s> (and Manage Server) may now create tournaments.", o.Role), nil
+	}
+	if r.Sub == "berserk" {
+		return c.berserk(ctx, r)
 	}
 	id, err := c.pick(ctx, r.GuildID, o.ID)
 	if err != nil {
@@ -231,6 +238,9 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 	if o.Rated != nil {
 		set.Rated = *o.Rated
 	}
+	if o.Berserk != nil {
+		set.NoBerserk = !*o.Berserk
+	}
 	if o.Rapid != nil {
 		set.RapidGames = int(*o.Rapid)
 	}
@@ -251,6 +261,36 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 	}
 	return Reply("🏆 **%s** (tournament %d): %s.\nJoin with `/tournament join tournament:%d`; %s starts it with `/tournament start`.",
 		EscapeMarkdown(v.Name), v.ID, describeEvent(v.State.Settings), v.ID, EscapeMarkdown(by.Name)), nil
+}
+
+// berserk halves the player's clock in the arena game of the thread it is typed in.
+func (c *TournamentCommand) berserk(ctx context.Context, r *Request) (*Response, error) {
+	g, err := c.d.findGame(ctx, r, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	hook, err := c.d.Tournaments.BerserkHook(ctx, g.ID, r.User.ID)
+	if err != nil {
+		return nil, tournamentError(err)
+	}
+	rid := ""
+	if r.Interaction != nil {
+		rid = r.Interaction.ID
+	}
+	res, err := c.d.Games.Berserk(ctx, games.BerserkRequest{Action: games.Action{RequestID: rid, GameID: g.ID, UserID: r.User.ID}, After: hook})
+	if errors.Is(err, games.ErrTooLateToBerserk) {
+		return nil, Explain(err, "Too late: go berserk before your first move.")
+	}
+	if err != nil {
+		if te := tournamentError(err); te != err {
+			return nil, te
+		}
+		return nil, gameError(err)
+	}
+	color, _ := res.Game.ColorOf(r.User.ID)
+	left := res.Game.Clock.Left[color]
+	return Reply("🔥 %s goes berserk in game %d: %s on the clock, and a win is worth a bonus point.",
+		EscapeMarkdown(displayName(r)), g.ID, render.FormatClock(left)), nil
 }
 
 // pick returns the tournament id given, or the guild's latest open or running one.
@@ -327,7 +367,7 @@ func tournamentError(err error) error {
 		tournaments.ErrNoSuchEvent, tournaments.ErrAlreadyJoined, tournaments.ErrNotJoined, tournaments.ErrStarted,
 		tournaments.ErrNotStarted, tournaments.ErrOver, tournaments.ErrFull, tournaments.ErrTooFewPlayers,
 		tournaments.ErrNotOrganizer, tournaments.ErrWithdrawn, tournaments.ErrWrongGuild, tournaments.ErrNoSuchRound,
-		tournaments.ErrBadRequest,
+		tournaments.ErrBadRequest, tournaments.ErrNoBerserk, tournaments.ErrAlreadyBerserk,
 	} {
 		if errors.Is(err, e) {
 			msg := err.Error()

@@ -30,8 +30,10 @@
 // round-robin games, and concedes a knockout match; a game under way goes on. Swiss byes
 // are pairing-allocated byes worth a win (TRF "U"); a round robin's bye is the Berger
 // dummy, worth nothing (TRF "Z"). Standings rank by points, then by the event's
-// tie-break list (C.07, over the completed rounds). Arena scoring is tournament/arena's
-// (berserk is not offered: the games service cannot halve one clock). A knockout's
+// tie-break list (C.07, over the completed rounds). Arena scoring is tournament/arena's; a
+// player may go berserk before their first move (unless the event says no): their clock
+// is halved by games.Service.Berserk, in the transaction that also records it here
+// (BerserkHook), and a win then earns the bonus point. The increment stays. A knockout's
 // Armageddon game is played 5+0 for both sides (the games service gives both sides one
 // clock); a draw sends Black through. Its TRF has one round per game slot of each
 // bracket.

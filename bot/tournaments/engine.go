@@ -474,7 +474,7 @@ func (st *State) knockoutStep(lot uint64) (changed, over bool, err error) {
 // arenaModel replays the arena's log.
 func (st *State) arenaModel() (*arena.Arena, error) {
 	cfg := arena.DefaultConfig(st.Started, st.Ends.Sub(st.Started))
-	cfg.Berserk = false
+	cfg.Berserk = !st.Settings.NoBerserk
 	a, err := arena.New(cfg)
 	if err != nil {
 		return nil, err
@@ -490,6 +490,10 @@ func (st *State) arenaModel() (*arena.Arena, error) {
 			a.Pause(id)
 		case "pair":
 			a.Pair(op.At)
+		case "berserk":
+			if _, err := a.Berserk(op.Game, id, 0); err != nil {
+				return nil, err
+			}
 		case "report":
 			r := arena.Draw
 			switch op.Result {

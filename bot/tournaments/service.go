@@ -710,3 +710,75 @@ type StartFunc func(ctx context.Context, r games.StartRequest) (*games.Result, e
 func (f StartFunc) StartGame(ctx context.Context, r games.StartRequest) (*games.Result, error) {
 	return f(ctx, r)
 }
+
+// Errors of berserk.
+var (
+	ErrNoBerserk      = errors.New("berserk is for arena games of an event that allows it")
+	ErrAlreadyBerserk = errors.New("you have already gone berserk in this game")
+)
+
+// BerserkHook checks that userID may go berserk in game gameID (an arena game under way
+// of an event that allows it, not yet berserk) and returns the hook that records it,
+// for games.BerserkRequest.After: the halved clock and the arena's bonus commit
+// together, and the hook refuses a second berserk.
+func (s *Service) BerserkHook(ctx context.Context, gameID uint64, userID string) (func(w *storage.Writer) error, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tg, err := s.db.TournamentGame(gameID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, ErrNoBerserk
+	}
+	if err != nil {
+		return nil, err
+	}
+	mark := func(t *storage.Tournament, st *State) error {
+		b := st.boardOf(gameID)
+		if st.Settings.Format != Arena || st.Settings.NoBerserk || b == nil || t.Status != storage.TournamentRunning {
+			return ErrNoBerserk
+		}
+		if b.Result != Pending {
+			return ErrOver
+		}
+		i := st.player(userID)
+		switch {
+		case i+1 == b.White && b.BerserkWhite, i+1 == b.Black && b.BerserkBlack:
+			return ErrAlreadyBerserk
+		case i+1 == b.White:
+			b.BerserkWhite = true
+		case i+1 == b.Black:
+			b.BerserkBlack = true
+		default:
+			return ErrNotJoined
+		}
+		round, _, _ := st.boardPlace(b)
+		st.ArenaLog = append(st.ArenaLog, arenaOp{Op: "berserk", Game: round, Player: i + 1})
+		return nil
+	}
+	t, err := s.db.Tournament(tg.TournamentID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := decodeState(t.State)
+	if err != nil {
+		return nil, err
+	}
+	if err := mark(t, st); err != nil {
+		return nil, err
+	}
+	return func(w *storage.Writer) error {
+		t, err := w.Tournament(tg.TournamentID)
+		if err != nil {
+			return err
+		}
+		st, err := decodeState(t.State)
+		if err != nil {
+			return err
+		}
+		if err := mark(t, st); err != nil {
+			return err
+		}
+		t.State = st.encode()
+		return w.PutTournament(t)
+	}, nil
+}

@@ -551,3 +551,44 @@ func TestSwissEndsWhenWithdrawalsLeaveNoPairing(t *testing.T) {
 	}
 	checkTRF(t, v, 1)
 }
+
+func TestArenaBerserk(t *testing.T) {
+	r := newRig(t)
+	v := r.create(Settings{Format: Arena, Control: "3+0", Duration: 30 * time.Minute}, 2)
+	if _, err := r.ts.Start(ctx, v.ID, "g", "u1", false); err != nil {
+		t.Fatal(err)
+	}
+	r.settle()
+	g := r.round(v.ID)[0]
+	game, _ := r.gs.Game(ctx, g.GameID)
+	berserk := func(user string) error {
+		hook, err := r.ts.BerserkHook(ctx, g.GameID, user)
+		if err != nil {
+			return err
+		}
+		_, err = r.gs.Berserk(ctx, games.BerserkRequest{Action: games.Action{RequestID: r.rid(), GameID: g.GameID, UserID: user}, After: hook})
+		return err
+	}
+	if err := berserk(game.White.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := berserk(game.White.ID); !errors.Is(err, ErrAlreadyBerserk) {
+		t.Errorf("second berserk: %v", err)
+	}
+	if err := berserk("u9"); !errors.Is(err, ErrNotJoined) {
+		t.Errorf("berserk by a stranger: %v", err)
+	}
+	if g, _ := r.gs.Game(ctx, g.GameID); g.Clock.Left[0] != 90*time.Second || g.Clock.Left[1] != 3*time.Minute {
+		t.Errorf("clocks after White's berserk %v", g.Clock.Left)
+	}
+	r.play(g.GameID, "1-0") // a berserk win: 2 + 1
+	r.restart()             // the bonus is in the log, replayed
+	tb := r.view(v.ID).Standings()
+	if tb.Rows[0].UserID != game.White.ID || tb.Rows[0].Points != "3" {
+		t.Errorf("standings %+v", tb.Rows)
+	}
+	// No berserk in a game that is over, or in a Swiss.
+	if _, err := r.ts.BerserkHook(ctx, g.GameID, game.Black.ID); !errors.Is(err, ErrOver) {
+		t.Errorf("berserk after the game: %v", err)
+	}
+}

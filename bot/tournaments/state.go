@@ -76,9 +76,12 @@ type Settings struct {
 	MaxPlayers int `json:"max_players,omitempty"`
 	// Knockout: games of each match, and the tie-break ladder's mini-matches (0 skips
 	// a stage).
-	MatchGames int `json:"match_games,omitempty"`
-	RapidGames int `json:"rapid_games,omitempty"`
-	BlitzGames int `json:"blitz_games,omitempty"`
+	// NoBerserk turns an arena's berserk off (players may halve their clock for a bonus
+	// point on a win unless it is set).
+	NoBerserk  bool `json:"no_berserk,omitempty"`
+	MatchGames int  `json:"match_games,omitempty"`
+	RapidGames int  `json:"rapid_games,omitempty"`
+	BlitzGames int  `json:"blitz_games,omitempty"`
 }
 
 // Limits of the settings.
@@ -251,6 +254,9 @@ type Board struct {
 	// tie-break games); Stage names the knockout stage ("rapid", "Armageddon").
 	Control string `json:"tc,omitempty"`
 	Stage   string `json:"stage,omitempty"`
+	// BerserkWhite and BerserkBlack mark an arena game's berserk players.
+	BerserkWhite bool `json:"bw,omitempty"`
+	BerserkBlack bool `json:"bb,omitempty"`
 }
 
 // Round is one round of a Swiss or round robin: its boards in board order, and the
@@ -275,7 +281,7 @@ type Match struct {
 // arenaOp is one call made to the arena model, in order: the arena's state is the
 // replay of its log, which the model makes deterministic.
 type arenaOp struct {
-	Op     string    `json:"op"` // "join", "pause", "pair", "report"
+	Op     string    `json:"op"` // "join", "pause", "pair", "berserk", "report"
 	Player int       `json:"p,omitempty"`
 	At     time.Time `json:"at,omitempty"`
 	Game   int       `json:"g,omitempty"`
