@@ -104,6 +104,20 @@ func TestStoryPlayBot(t *testing.T) {
 		t.Fatalf("/takeback refused: %q", res.Callback.Data.Content)
 	}
 	w.waitFor("the takeback", func() bool { return r.bot.mustGame(t, id).Ply() == 2 })
+	// The board after the takeback: alice to move, pinged.
+	w.waitFor("the board after the takeback", func() bool {
+		ms := w.f.Messages(g.thread)
+		granted := -1
+		for i, m := range ms {
+			if strings.Contains(m.Content, "takeback was granted") {
+				granted = i
+			}
+			if granted >= 0 && i > granted && strings.Contains(m.Content, "<@"+w.alice.ID+"> (alice) to move") {
+				return true
+			}
+		}
+		return false
+	})
 
 	// Alice resigns: the game ends, unrated.
 	res = w.send(discordfake.Command("resign").In(w.f.GuildID, g.thread))
