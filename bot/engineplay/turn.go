@@ -49,6 +49,30 @@ func (s *Service) turn(ctx context.Context, id uint64, eng *engine.Engine) {
 	if g.Turn() != me {
 		return
 	}
+	// answerDraw answers the person's draw offer; true when the game ended in a draw.
+	answered := false
+	answerDraw := func(g *games.Game) bool {
+		if o := g.DrawOffer; !o.Pending || o.By != human || answered {
+			return false
+		}
+		answered = true
+		accept, score := s.judgeDraw(ctx, g, rec, eng)
+		s.log.Info("engine: draw offer", "game", id, "ply", g.Ply(), "eval", score.String(), "accept", accept)
+		call := svc.DeclineDraw
+		if accept {
+			call = svc.AcceptDraw
+		}
+		if _, err := call(ctx, act); err != nil {
+			if !benign(err) && ctx.Err() == nil {
+				s.log.Error("engine: answer a draw offer", "game", id, "accept", accept, "err", err)
+			}
+			return false
+		}
+		return accept
+	}
+	if answerDraw(g) {
+		return
+	}
 	started := time.Now()
 	tl := s.timeLeft(g, me)
 	m, err := s.think(ctx, g, rec, tl, eng)
@@ -66,18 +90,8 @@ func (s *Service) turn(ctx context.Context, id uint64, eng *engine.Engine) {
 		s.enqueue(id, false)
 		return
 	}
-	if o := g.DrawOffer; o.Pending && o.By == human {
-		accept, score := s.judgeDraw(ctx, g, rec, eng)
-		s.log.Info("engine: draw offer", "game", id, "ply", g.Ply(), "eval", score.String(), "accept", accept)
-		if accept {
-			if _, err := svc.AcceptDraw(ctx, act); err != nil && !benign(err) && ctx.Err() == nil {
-				s.log.Error("engine: accept a draw", "game", id, "err", err)
-			}
-			return
-		}
-		if _, err := svc.DeclineDraw(ctx, act); err != nil && !benign(err) && ctx.Err() == nil {
-			s.log.Error("engine: decline a draw", "game", id, "err", err)
-		}
+	if answerDraw(g) {
+		return
 	}
 	if !s.wait(ctx, started, tl) {
 		return
