@@ -367,3 +367,33 @@ func TestStoryTournamentKnockoutArmageddon(t *testing.T) {
 		t.Errorf("final standings %q", msg.Content)
 	}
 }
+
+func TestStoryTournamentDuplicateCreate(t *testing.T) {
+	tw := newTourWorld(t, 2)
+	res := tw.send(admin(subCommand("create", discordfake.StringOpt("format", "swiss"), discordfake.IntOpt("rounds", 1))))
+	if !strings.Contains(res.Callback.Data.Content, "tournament 1") {
+		t.Fatalf("create answered %q", res.Callback.Data.Content)
+	}
+	count := func() int {
+		vs, err := tw.r.bot.Tournaments.List(context.Background(), tw.f.GuildID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(vs)
+	}
+	// The same interaction delivered again, to the same bot and after a restart (which
+	// forgets the interactions it saw): still one tournament.
+	for round := 0; round < 2; round++ {
+		if round == 1 {
+			tw.r.stop()
+			tw.r = tw.start()
+		}
+		if _, err := tw.f.Dispatch("INTERACTION_CREATE", tw.f.GuildID, res.Payload); err != nil {
+			t.Fatal(err)
+		}
+		tw.f.WaitFor(func() bool { return false }, 300*time.Millisecond)
+		if n := count(); n != 1 {
+			t.Fatalf("%d tournaments after a duplicate create (delivery %d)", n, round+1)
+		}
+	}
+}

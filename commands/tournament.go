@@ -401,7 +401,11 @@ func PairingsText(v *tournaments.View, round int) (string, error) {
 	if len(ps) == 0 {
 		b.WriteString("\nNo games.")
 	}
-	for _, p := range ps {
+	for i, p := range ps {
+		if b.Len() > maxTextTable {
+			fmt.Fprintf(&b, "\n… %d more boards", len(ps)-i)
+			break
+		}
 		if p.Black == "" {
 			fmt.Fprintf(&b, "\n%d. **%s**: %s", p.Board, EscapeMarkdown(p.White), p.Result)
 			continue
@@ -418,6 +422,9 @@ func PairingsText(v *tournaments.View, round int) (string, error) {
 	return b.String(), nil
 }
 
+// maxTextTable bounds the text of a table, within Discord's 2,000 characters.
+const maxTextTable = 1800
+
 // standingsText is the text fallback of the standings card: a fixed-width table.
 func standingsText(v *tournaments.View, tb tournaments.Table) string {
 	var b strings.Builder
@@ -428,22 +435,22 @@ func standingsText(v *tournaments.View, tb tournaments.Table) string {
 	}
 	b.WriteString("\n")
 	for i, r := range tb.Rows {
-		if i == 30 {
-			fmt.Fprintf(&b, "… %d more\n", len(tb.Rows)-i)
-			break
-		}
 		name := []rune(strings.ReplaceAll(r.Name, "`", "'"))
 		if len(name) > 20 {
 			name = append(name[:19], '…')
 		}
-		fmt.Fprintf(&b, "%-3d %-20s %5s", r.Rank, string(name), r.Points)
+		line := fmt.Sprintf("%-3d %-20s %5s", r.Rank, string(name), r.Points)
 		for _, x := range r.Values {
-			fmt.Fprintf(&b, " %7s", x)
+			line += fmt.Sprintf(" %7s", x)
 		}
 		if r.Note != "" {
-			fmt.Fprintf(&b, "  (%s)", r.Note)
+			line += fmt.Sprintf("  (%s)", r.Note)
 		}
-		b.WriteString("\n")
+		if b.Len()+len(line) > maxTextTable { // Discord takes 2,000 characters; the card has all
+			fmt.Fprintf(&b, "… %d more (see the card)\n", len(tb.Rows)-i)
+			break
+		}
+		b.WriteString(line + "\n")
 	}
 	b.WriteString("```")
 	return b.String()

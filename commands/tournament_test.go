@@ -186,3 +186,24 @@ func TestStandingsMessageFinal(t *testing.T) {
 		t.Errorf("final standings %q with %d files", msg.Content, len(msg.Files))
 	}
 }
+
+func TestTournamentTextFitsDiscord(t *testing.T) {
+	v := &tournaments.View{Name: "Big", State: &tournaments.State{Settings: tournaments.Settings{Format: tournaments.Swiss, Rounds: 5, TieBreaks: "BH/C1, BH, SB, DE"}}}
+	tb := tournaments.Table{Caption: "after round 1 of 5", Columns: []string{"BH/C1", "BH", "SB", "DE"}}
+	for i := range 200 {
+		v.State.Players = append(v.State.Players, tournaments.Entrant{UserID: fmt.Sprint(i), Name: strings.Repeat("n", 40)})
+		tb.Rows = append(tb.Rows, tournaments.Row{Rank: i + 1, Name: strings.Repeat("n", 40), Points: "1.0", Values: []string{"1.00", "1.00", "1.00", "1.00"}, Note: "withdrawn"})
+	}
+	if text := standingsText(v, tb); len(text) > 2000 || !strings.Contains(text, "more (see the card)") || !strings.HasSuffix(text, "```") {
+		t.Errorf("standings text of %d bytes: ...%s", len(text), text[len(text)-80:])
+	}
+	var round tournaments.Round
+	for i := 0; i < 200; i += 2 {
+		round.Boards = append(round.Boards, tournaments.Board{White: i + 1, Black: i + 2, GameID: uint64(1000 + i)})
+	}
+	v.State.Rounds = []tournaments.Round{round}
+	text, err := PairingsText(v, 1)
+	if err != nil || len(text) > 2000 || !strings.Contains(text, "more boards") {
+		t.Errorf("pairings text of %d bytes, %v", len(text), err)
+	}
+}
