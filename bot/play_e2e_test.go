@@ -138,8 +138,10 @@ func TestStoryPlayBot(t *testing.T) {
 	if _, ok := d.File("evaluation.png"); !ok {
 		t.Error("/analyze has no evaluation graph")
 	}
-	if _, ok := d.File("gambit-analysis-" + strconv.FormatUint(id, 10) + ".txt"); !ok {
-		t.Error("/analyze has no table")
+	for _, ext := range []string{".txt", ".pgn"} {
+		if _, ok := d.File("gambit-analysis-" + strconv.FormatUint(id, 10) + ext); !ok {
+			t.Errorf("/analyze has no %s file", ext)
+		}
 	}
 }
 

@@ -18,8 +18,8 @@ import (
 )
 
 // /analyze [game]: a finished game evaluated move by move: each side's inaccuracies,
-// mistakes and blunders with the better move, the evaluation graph, and the full table
-// as a file.
+// mistakes and blunders with the better move, the evaluation graph, the full table as
+// a text file and the game as an annotated PGN ([%eval] comments, ?!/?/?? as NAGs).
 
 var _ Command = (*AnalyzeCommand)(nil)
 var _ Autocompleter = (*AnalyzeCommand)(nil)
@@ -181,6 +181,7 @@ func analysisMessage(g *games.Game, a *engineplay.Analysis) (*Response, error) {
 		Files: []File{
 			{Name: "evaluation.png", ContentType: "image/png", Data: png.Bytes()},
 			{Name: fmt.Sprintf("gambit-analysis-%d.txt", g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(analysisTable(g, a))},
+			{Name: fmt.Sprintf("gambit-analysis-%d.pgn", g.ID), ContentType: "application/x-chess-pgn", Data: []byte(annotatedPGN(g, a))},
 		},
 	}, nil
 }
@@ -264,6 +265,37 @@ func analysisTable(g *games.Game, a *engineplay.Analysis) string {
 			j = n.Judgement.String()
 		}
 		fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %5.1f%%  %s\n", moveLabel(start, n.Ply), n.SAN+n.Judgement.Symbol(), evalText(n.Before), evalText(n.After), best, 100*n.Drop, j)
+	}
+	return b.String()
+}
+
+// Numeric Annotation Glyphs of the judgements: ?! (6), ? (2), ?? (4).
+var judgementNAG = [...]uint8{engine.Inaccuracy: 6, engine.Mistake: 2, engine.Blunder: 4}
+
+// annotatedPGN is the game in PGN with the analysis: a [%eval] comment after every move
+// (White's view, as chess programs read it), the judgement as a NAG and the better move.
+func annotatedPGN(g *games.Game, a *engineplay.Analysis) string {
+	pg, err := chesscore.ReadPGN(strings.NewReader(g.PGN()))
+	if err != nil || len(pg) != 1 || len(pg[0].Moves) != len(a.Notes) {
+		return g.PGN() // the plain game rather than nothing
+	}
+	p := pg[0]
+	p.Tags["Annotator"] = a.Engine
+	for i, n := range a.Notes {
+		m := &p.Moves[i]
+		comment := "[%eval " + strings.TrimPrefix(evalText(n.After), "+") + "]"
+		if n.Judgement != engine.Good {
+			m.NAGs = append(m.NAGs, judgementNAG[n.Judgement])
+			comment += " " + sentence(n.Judgement.String())
+			if n.BestSAN != "" {
+				comment += " Better was " + n.BestSAN + "."
+			}
+		}
+		m.Comment = strings.TrimSpace(comment + " " + m.Comment)
+	}
+	var b strings.Builder
+	if err := chesscore.WritePGN(&b, p); err != nil {
+		return g.PGN()
 	}
 	return b.String()
 }

@@ -136,8 +136,19 @@ func TestAnalyzeCommand(t *testing.T) {
 			t.Errorf("/analyze content lacks %q:\n%s", want, resp.Content)
 		}
 	}
-	if len(resp.Files) != 2 || resp.Files[0].Name != "evaluation.png" || !strings.HasPrefix(string(resp.Files[0].Data[1:4]), "PNG") {
-		t.Fatalf("files %+v", len(resp.Files))
+	if len(resp.Files) != 3 || resp.Files[0].Name != "evaluation.png" || !strings.HasPrefix(string(resp.Files[0].Data[1:4]), "PNG") {
+		t.Fatalf("%d files", len(resp.Files))
+	}
+	pgn := string(resp.Files[2].Data)
+	pg, err := chesscore.ParsePGN(pgn)
+	if err != nil {
+		t.Fatalf("the annotated PGN does not read back: %v\n%s", err, pgn)
+	}
+	if g4 := pg.Moves[2]; len(g4.NAGs) != 1 || g4.NAGs[0] != 4 || !strings.Contains(g4.Comment, "[%eval #-1] Blunder. Better was") {
+		t.Errorf("g4 in the annotated PGN: %+v\n%s", g4, pgn)
+	}
+	if !strings.Contains(pgn, `[Annotator "Gambit engine"]`) || !strings.Contains(pgn, "0-1") {
+		t.Errorf("annotated PGN:\n%s", pgn)
 	}
 	table := string(resp.Files[1].Data)
 	if !strings.Contains(table, "2.       g4??") || !strings.Contains(table, "blunder") || strings.Count(table, "\n") < 8 {
