@@ -68,7 +68,7 @@ var ana = storage.Player{ID: "100000000000000001", Name: "ana"}
 
 // rig is a game service and the engine on one store, with a manual clock.
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	path   string
 	db     *storage.DB
 	clk    *timers.ManualClock
@@ -80,7 +80,7 @@ type rig struct {
 	events chan games.Event
 }
 
-func newRig(t *testing.T, opts Options) *rig {
+func newRig(t testing.TB, opts Options) *rig {
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "gambit.db"), clk: timers.NewManualClock(t0), opts: opts}
 	r.open(true)
 	t.Cleanup(r.close)
