@@ -274,12 +274,40 @@ func TestStoryTournamentRoundRobin(t *testing.T) {
 		t.Fatalf("start answered %q", d.Content)
 	}
 	results := []string{"1-0", "0-1", "draw"}
+	quitter := tw.players[3]
 	for round := 0; round < 3; round++ {
-		for i, g := range tw.live(id, 2) {
+		want := 2
+		if round == 1 { // the fourth player withdraws during round 2: round 3 has a forfeit
+			d := tw.ask(subCommand("withdraw").From(quitter))
+			if d.Ephemeral() || !strings.Contains(d.Content, "withdrew") {
+				t.Fatalf("withdraw answered %q", d.Content)
+			}
+		}
+		if round == 2 {
+			want = 1
+		}
+		for i, g := range tw.live(id, want) {
+			if round == 2 && (g.White.ID == quitter.ID || g.Black.ID == quitter.ID) {
+				t.Errorf("round %d: the withdrawn player has a game", round+1)
+			}
 			tw.play(g, results[(round+i)%3])
+		}
+		if round == 0 {
+			tw.live(id, 2) // round 2 is paired before the withdrawal
 		}
 	}
 	msg, ev := tw.finalPost(t, id, 3)
+	forfeits := 0
+	for _, p := range ev.Players {
+		for _, c := range p.Results {
+			if c.Code == tournament.ForfeitWin || c.Code == tournament.ForfeitLoss {
+				forfeits++
+			}
+		}
+	}
+	if forfeits != 2 || !strings.Contains(msg.Content, "(withdrawn)") {
+		t.Errorf("%d forfeit cells, final standings %q", forfeits, msg.Content)
+	}
 	if !strings.Contains(msg.Content, "DE") || !strings.Contains(msg.Content, "SB") {
 		t.Errorf("final standings lack the tie-breaks: %q", msg.Content)
 	}
