@@ -193,12 +193,17 @@ func TestStoryTournamentSwiss(t *testing.T) {
 	if d.Ephemeral() || !strings.Contains(d.Content, "**Spring Swiss** (tournament 1): Swiss, 3 rounds, 5+3, rated") {
 		t.Fatalf("create answered %q", d.Content)
 	}
+	join := customID(t, d.CustomIDs(), "join")
 	for _, u := range tw.players {
-		if d := tw.ask(subCommand("join").From(u)); !strings.Contains(d.Content, "joined") {
+		spec := subCommand("join").From(u)
+		if u == tw.bob { // bob clicks the announcement's Join button
+			spec = discordfake.Button(join).From(u)
+		}
+		if d := tw.ask(spec); !strings.Contains(d.Content, "joined") {
 			t.Fatalf("join answered %q", d.Content)
 		}
 	}
-	if d := tw.ask(subCommand("join").From(tw.bob)); !d.Ephemeral() || !strings.Contains(d.Content, "already joined") {
+	if d := tw.ask(discordfake.Button(join).From(tw.bob)); !d.Ephemeral() || !strings.Contains(d.Content, "already joined") {
 		t.Errorf("second join answered %q", d.Content)
 	}
 	if d := tw.ask(subCommand("start").From(tw.bob)); !d.Ephemeral() || !strings.Contains(d.Content, "creator") {

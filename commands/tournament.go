@@ -26,6 +26,7 @@ import (
 // notifier.
 
 var _ Command = (*TournamentCommand)(nil)
+var _ Componenter = (*TournamentCommand)(nil)
 
 // TournamentCommand is /tournament.
 type TournamentCommand struct{ d *Deps }
@@ -153,18 +154,8 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 	}
 	var v *tournaments.View
 	switch r.Sub {
-	case "join":
-		v, err = ts.Join(ctx, id, r.GuildID, player)
-		if err != nil {
-			return nil, tournamentError(err)
-		}
-		return Reply("✅ %s joined **%s** (%s).", EscapeMarkdown(player.Name), EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
-	case "leave":
-		v, err = ts.Leave(ctx, id, r.GuildID, r.User.ID)
-		if err != nil {
-			return nil, tournamentError(err)
-		}
-		return Reply("%s left **%s** (%s).", EscapeMarkdown(player.Name), EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
+	case "join", "leave":
+		return c.enter(ctx, r, r.Sub, id)
 	case "start":
 		v, err = ts.Start(ctx, id, r.GuildID, r.User.ID, manager)
 		if err != nil {
@@ -259,8 +250,45 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 	if err != nil {
 		return nil, tournamentError(err)
 	}
-	return Reply("🏆 **%s** (tournament %d): %s.\nJoin with `/tournament join tournament:%d`; %s starts it with `/tournament start`.",
-		EscapeMarkdown(v.Name), v.ID, describeEvent(v.State.Settings), v.ID, EscapeMarkdown(by.Name)), nil
+	resp := Reply("🏆 **%s** (tournament %d): %s.\nJoin with the button or `/tournament join tournament:%d`; %s starts it with `/tournament start`.",
+		EscapeMarkdown(v.Name), v.ID, describeEvent(v.State.Settings), v.ID, EscapeMarkdown(by.Name))
+	id := func(action string) string { return NewCustomID("tournament", v.ID, 0, action).String() }
+	resp.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: id("join")},
+		discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: id("leave")},
+	}}}
+	return resp, nil
+}
+
+// Components implements Componenter: the Join and Leave buttons of an event's
+// announcement.
+func (c *TournamentCommand) Components() map[string]Handler {
+	button := func(sub string) Handler {
+		return func(ctx context.Context, r *Request) (*Response, error) {
+			if c.d.Tournaments == nil || r.GuildID == "" {
+				return nil, Errorf("Tournaments are not available here.")
+			}
+			return c.enter(ctx, r, sub, r.ID.ID)
+		}
+	}
+	return map[string]Handler{"tournament/join": button("join"), "tournament/leave": button("leave")}
+}
+
+// enter joins or leaves an event.
+func (c *TournamentCommand) enter(ctx context.Context, r *Request, sub string, id uint64) (*Response, error) {
+	player := storage.Player{ID: r.User.ID, Name: displayName(r)}
+	if sub == "join" {
+		v, err := c.d.Tournaments.Join(ctx, id, r.GuildID, player)
+		if err != nil {
+			return nil, tournamentError(err)
+		}
+		return Reply("✅ %s joined **%s** (%s).", EscapeMarkdown(player.Name), EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
+	}
+	v, err := c.d.Tournaments.Leave(ctx, id, r.GuildID, r.User.ID)
+	if err != nil {
+		return nil, tournamentError(err)
+	}
+	return Reply("%s left **%s** (%s).", EscapeMarkdown(player.Name), EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
 }
 
 // berserk halves the player's clock in the arena game of the thread it is typed in.

@@ -119,11 +119,40 @@ func TestTournamentCommand(t *testing.T) {
 	if resp.Ephemeral || !strings.Contains(resp.Content, "**Club Swiss** (tournament 1): Swiss, 2 rounds, 3+2, casual") {
 		t.Errorf("create answered %q", resp.Content)
 	}
-	for _, u := range []string{"u1", "u2", "u3", "u4"} {
+	// The announcement's buttons join and leave.
+	if len(resp.Components) != 1 {
+		t.Fatalf("create answered without buttons: %+v", resp)
+	}
+	var ids []string
+	for _, b := range resp.Components[0].(discordgo.ActionsRow).Components {
+		ids = append(ids, b.(discordgo.Button).CustomID)
+	}
+	joinID, err := ParseCustomID(ids[0])
+	if err != nil || joinID.Route() != "tournament/join" || joinID.ID != 1 {
+		t.Fatalf("buttons %v", ids)
+	}
+	leaveID, _ := ParseCustomID(ids[1])
+	click := func(user string, id CustomID) (*Response, error) {
+		r := tournamentRequest(user, "", 0)
+		r.Name, r.ID = id.Route(), id
+		return c.Components()[id.Route()](ctx, r)
+	}
+	for _, u := range []string{"u1", "u2", "u3"} {
 		if _, err := c.Handle(ctx, tournamentRequest(u, "join", 0)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if resp, err := click("u4", joinID); err != nil || !strings.Contains(resp.Content, "u4 joined **Club Swiss** (4 players)") {
+		t.Fatalf("join button: %+v, %v", resp, err)
+	}
+	if resp, err := click("u4", leaveID); err != nil || !strings.Contains(resp.Content, "(3 players)") {
+		t.Fatalf("leave button: %+v, %v", resp, err)
+	}
+	if _, err := click("u4", joinID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = click("u4", joinID)
+	userErr(t, "second join by button", err, "already joined")
 	_, err = c.Handle(ctx, tournamentRequest("u3", "join", 0))
 	userErr(t, "second join", err, "already joined")
 	_, err = c.Handle(ctx, tournamentRequest("u3", "start", 0))
