@@ -307,6 +307,9 @@ func TestSwissWithByeNoShowAndRestart(t *testing.T) {
 		t.Errorf("standings %+v", tb)
 	}
 	ev := checkTRF(t, v, 3)
+	if b, _ := v.TRF(); !bytes.HasPrefix(b, []byte("012 5+3 Swiss\n042 2026/03/01\n062 5\n092 Swiss System (FIDE Dutch)\n122 5+3\n001")) {
+		t.Errorf("TRF header:\n%s", b)
+	}
 	byes, forfeits := 0, 0
 	for _, p := range ev.Players {
 		for _, c := range p.Results {

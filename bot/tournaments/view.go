@@ -421,6 +421,15 @@ func (v *View) TRF() ([]byte, error) {
 	for i := range ev.Players {
 		ev.Players[i].Rank = ranks[ev.Players[i].ID]
 	}
+	kind := map[Format]string{Swiss: "Swiss System (FIDE Dutch)", RoundRobin: "Round robin (Berger)", Knockout: "Knockout"}[v.State.Settings.Format]
+	if v.State.Settings.Format == RoundRobin && v.State.Settings.Rounds == 2 {
+		kind = "Double round robin (Berger)"
+	}
+	ev.Extra = []string{"012 " + v.Name}
+	if !v.State.Started.IsZero() {
+		ev.Extra = append(ev.Extra, "042 "+v.State.Started.UTC().Format("2006/01/02"))
+	}
+	ev.Extra = append(ev.Extra, fmt.Sprintf("062 %d", len(ev.Players)), "092 "+kind, "122 "+v.State.Settings.Control)
 	var buf bytes.Buffer
 	if err := trf.Write(&buf, ev); err != nil {
 		return nil, fmt.Errorf("write the TRF of tournament %d: %w", v.ID, err)
