@@ -595,3 +595,39 @@ func TestArenaBerserk(t *testing.T) {
 		t.Errorf("berserk after the game: %v", err)
 	}
 }
+
+func TestSwissWithdrawalSitsOut(t *testing.T) {
+	r := newRig(t)
+	v := r.create(Settings{Format: Swiss, Rounds: 3}, 6)
+	if _, err := r.ts.Start(ctx, v.ID, "g", "u1", false); err != nil {
+		t.Fatal(err)
+	}
+	r.settle()
+	if _, err := r.ts.Withdraw(ctx, v.ID, "g", "u6"); err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round <= 3; round++ {
+		ps := r.round(v.ID)
+		if want := map[int]int{1: 3, 2: 2, 3: 2}[round]; len(ps) != want {
+			t.Fatalf("round %d: %d games, want %d", round, len(ps), want)
+		}
+		for _, p := range ps {
+			if round > 1 && (p.White == "Player 6" || p.Black == "Player 6") {
+				t.Errorf("round %d pairs the withdrawn player", round)
+			}
+			r.play(p.GameID, "draw")
+		}
+	}
+	v = r.view(v.ID)
+	if v.Status != storage.TournamentFinished {
+		t.Fatalf("status %s", v.Status)
+	}
+	ev := checkTRF(t, v, 3)
+	p6 := ev.Players[5]
+	if p6.Results[1].Code != tournament.ZeroBye || p6.Results[2].Code != tournament.ZeroBye {
+		t.Errorf("the withdrawn player's rounds %+v", p6.Results)
+	}
+	if tb := v.Standings(); total(tb) != 9 { // 3 draws, then 2 draws and a bye twice
+		t.Errorf("standings total %v: %+v", total(tb), tb.Rows)
+	}
+}
