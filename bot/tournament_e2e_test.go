@@ -381,14 +381,15 @@ func TestStoryTournamentArena(t *testing.T) {
 func TestStoryTournamentKnockoutArmageddon(t *testing.T) {
 	tw := newTourWorld(t, 2)
 	id := tw.create(discordfake.StringOpt("format", "knockout"), discordfake.StringOpt("time", "5+3"),
-		discordfake.IntOpt("games", 1), discordfake.IntOpt("rapid", 0), discordfake.IntOpt("blitz", 0))
+		discordfake.IntOpt("games", 1), discordfake.IntOpt("rapid", 0), discordfake.IntOpt("blitz", 0),
+		discordfake.StringOpt("armageddon", "4.5/3"))
 	if d := tw.ask(admin(subCommand("start"))); !strings.Contains(d.Content, "has started") {
 		t.Fatalf("start answered %q", d.Content)
 	}
 	tw.play(tw.live(id, 1)[0], "draw") // the match is level
 	arm := tw.live(id, 1)[0]
-	if arm.Control.String() != "5+0" {
-		t.Errorf("Armageddon played at %s", arm.Control)
+	if arm.Control.String() != "270s+0" || arm.Clock == nil || arm.Clock.Left != [2]time.Duration{270 * time.Second, 3 * time.Minute} {
+		t.Errorf("Armageddon played at %s with clocks %+v, want White 4:30 and Black 3:00", arm.Control, arm.Clock)
 	}
 	tw.play(arm, "draw") // Black goes through with a draw
 	msg, _ := tw.finalPost(t, id, 2)

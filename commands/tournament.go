@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,6 +49,7 @@ type tournamentOptions struct {
 	Games      int64  `option:"games"`
 	Rapid      *int64 `option:"rapid"`
 	Blitz      *int64 `option:"blitz"`
+	Armageddon string `option:"armageddon"`
 	MaxPlayers int64  `option:"max_players"`
 	Round      int64  `option:"round"`
 	Role       string `option:"role"`
@@ -87,6 +90,7 @@ func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
 				integer("games", "Knockout: games per match (default 2)", 1, tournaments.MaxMatchGames),
 				integer("rapid", "Knockout: rapid tie-break games (default 2; 0 skips)", 0, tournaments.MaxMatchGames),
 				integer("blitz", "Knockout: blitz tie-break games (default 2; 0 skips)", 0, tournaments.MaxMatchGames),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "armageddon", Description: "Knockout: Armageddon minutes, White/Black, e.g. 5/4 (default; a draw sends Black through)", MaxLength: 20},
 				integer("max_players", "Most players who may join (default 64)", 2, tournaments.MaxPlayers),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "berserk", Description: "Arena: players may halve their clock for a bonus point on a win (default yes)"}),
 			sub("join", "Join a tournament", id()),
@@ -238,6 +242,13 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 	if o.Blitz != nil {
 		set.BlitzGames = int(*o.Blitz)
 	}
+	if o.Armageddon != "" {
+		w, b, err := parseArmageddon(o.Armageddon)
+		if err != nil {
+			return nil, err
+		}
+		set.ArmageddonWhite, set.ArmageddonBlack = w, b
+	}
 	if set.Format == tournaments.Arena && o.Minutes == 0 {
 		return nil, Errorf("Say how long the arena lasts with the minutes option.")
 	}
@@ -358,7 +369,12 @@ func describeEvent(s tournaments.Settings) string {
 	case tournaments.Arena:
 		parts = append(parts, fmt.Sprintf("arena of %d minutes", int(s.Duration/time.Minute)))
 	case tournaments.Knockout:
-		parts = append(parts, fmt.Sprintf("knockout, matches of %d games (then %d rapid, %d blitz, Armageddon)", s.MatchGames, s.RapidGames, s.BlitzGames))
+		aw, ab := s.ArmageddonWhite, s.ArmageddonBlack
+		if aw == 0 {
+			aw, ab = tournaments.DefaultArmageddonWhite, tournaments.DefaultArmageddonBlack
+		}
+		parts = append(parts, fmt.Sprintf("knockout, matches of %d games (then %d rapid, %d blitz, Armageddon with White %s and Black %s)",
+			s.MatchGames, s.RapidGames, s.BlitzGames, minutesLabel(aw), minutesLabel(ab)))
 	}
 	parts = append(parts, s.Control)
 	if s.Rated {
@@ -557,4 +573,39 @@ func (d *Deps) tournamentEvent(ctx context.Context, e tournaments.Event) error {
 		return err
 	}
 	return nil
+}
+
+// parseArmageddon reads the Armageddon option: White's and Black's minutes, "5/4" or
+// "4.5/3".
+func parseArmageddon(s string) (white, black time.Duration, err error) {
+	ws, bs, ok := strings.Cut(strings.TrimSpace(s), "/")
+	bad := Errorf("Give the Armageddon times as White's and Black's minutes, such as 5/4 (White must have more).")
+	if !ok {
+		return 0, 0, bad
+	}
+	mins := func(v string) (time.Duration, bool) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || f <= 0 || f > 60 || math.IsNaN(f) {
+			return 0, false
+		}
+		return time.Duration(math.Round(f*60)) * time.Second, true
+	}
+	w, okW := mins(ws)
+	b, okB := mins(bs)
+	if !okW || !okB || w <= b {
+		return 0, 0, bad
+	}
+	return w, b, nil
+}
+
+// minutesLabel writes a time as minutes and seconds ("5 min", "4 min 30 s").
+func minutesLabel(d time.Duration) string {
+	m, sec := int(d/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case sec == 0:
+		return fmt.Sprintf("%d min", m)
+	case m == 0:
+		return fmt.Sprintf("%d s", sec)
+	}
+	return fmt.Sprintf("%d min %d s", m, sec)
 }

@@ -236,3 +236,27 @@ func TestTournamentTextFitsDiscord(t *testing.T) {
 		t.Errorf("pairings text of %d bytes, %v", len(text), err)
 	}
 }
+
+func TestParseArmageddon(t *testing.T) {
+	for _, tc := range []struct {
+		in           string
+		white, black time.Duration
+		ok           bool
+	}{
+		{"5/4", 5 * time.Minute, 4 * time.Minute, true},
+		{" 4.5 / 3 ", 270 * time.Second, 3 * time.Minute, true},
+		{"10/7.5", 10 * time.Minute, 450 * time.Second, true},
+		{"4/5", 0, 0, false},   // White must have more
+		{"5/5", 0, 0, false},   // ... strictly
+		{"5", 0, 0, false},     // both sides
+		{"5/0", 0, 0, false},   // Black needs time
+		{"90/4", 0, 0, false},  // an hour at most
+		{"x/4", 0, 0, false},   // numbers
+		{"NaN/4", 0, 0, false}, // numbers
+	} {
+		w, b, err := parseArmageddon(tc.in)
+		if (err == nil) != tc.ok || w != tc.white || b != tc.black {
+			t.Errorf("parseArmageddon(%q) = %v, %v, %v", tc.in, w, b, err)
+		}
+	}
+}

@@ -66,6 +66,10 @@ type StartRequest struct {
 	// loses by forfeit (chesscore.NoShow) instead of the game being aborted after
 	// Options.FirstMoveTimeout.
 	NoShow time.Duration
+	// BlackTime, when positive, is Black's main time at the start of a game with a live
+	// control, instead of the control's base time (White keeps the base): an Armageddon
+	// game, where White has more time, or a time handicap.
+	BlackTime time.Duration
 }
 
 // parseControl reads a time control, or returns def for an empty text.
@@ -407,6 +411,9 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 	if err := checkStart(r.FEN); err != nil {
 		return nil, nil, err
 	}
+	if r.BlackTime < 0 || (r.BlackTime > 0 && tc.Kind() != clock.KindLive) {
+		return nil, nil, fmt.Errorf("%w: Black's time %v: want a positive time with a live control (%s), or 0", ErrBadRequest, r.BlackTime, tc)
+	}
 	rec := &storage.Game{
 		GuildID: r.GuildID, ChannelID: r.ChannelID, White: r.White, Black: r.Black, Rated: r.Rated,
 		Control: tc, StartFEN: r.FEN, Created: now, NoShow: r.NoShow,
@@ -422,6 +429,9 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 		}
 		c.FreeFirstMoves = k == clock.KindLive
 		c.Turn = chess.Turn()
+		if r.BlackTime > 0 {
+			c.Left[chesscore.Black] = r.BlackTime
+		}
 		if err := c.Start(now); err != nil {
 			return nil, nil, err
 		}

@@ -122,3 +122,41 @@ func TestBerserk(t *testing.T) {
 	_, err = h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g2.Game.ID, alice)})
 	wantErr(t, err, ErrBadRequest)
 }
+
+// TestBlackTime starts an Armageddon game (White 5 min, Black 4): Black's clock starts
+// at 4 minutes, survives a restart, and falls first; a bad Black time is refused.
+func TestBlackTime(t *testing.T) {
+	h := newHarness(t, Options{})
+	r, err := h.s.StartGame(context.Background(), StartRequest{RequestID: h.rid(), GuildID: "g", ChannelID: "ch",
+		White: alice, Black: bob, Control: "5+0", BlackTime: 4 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := r.Game
+	if g.Clock.Left != [2]time.Duration{5 * time.Minute, 4 * time.Minute} {
+		t.Fatalf("clocks %v, want 5m and 4m", g.Clock.Left)
+	}
+	h.play(g.ID, "e4 e5") // the first moves are free
+	h.restart()
+	if got := h.game(g.ID).Clock.Left; got != [2]time.Duration{5 * time.Minute, 4 * time.Minute} {
+		t.Fatalf("after a restart the clocks are %v", got)
+	}
+	h.play(g.ID, "Nf3")
+	h.clk.Advance(4*time.Minute + time.Second)
+	h.s.FireDue()
+	want := chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.TimeForfeit}
+	if got := h.game(g.ID).Outcome; got != want {
+		t.Fatalf("outcome %v, want %v (Black's 4 minutes are up)", got, want)
+	}
+
+	for _, bad := range []struct {
+		control string
+		black   time.Duration
+	}{{"5+0", -time.Second}, {"1/3d", time.Minute}, {"", time.Minute}} {
+		_, err := h.s.StartGame(context.Background(), StartRequest{RequestID: h.rid(), GuildID: "g", ChannelID: "ch",
+			White: alice, Black: bob, Control: bad.control, BlackTime: bad.black})
+		if !errors.Is(err, ErrBadRequest) {
+			t.Errorf("control %q, Black's time %v: err %v, want ErrBadRequest", bad.control, bad.black, err)
+		}
+	}
+}

@@ -34,7 +34,8 @@
 // player may go berserk before their first move (unless the event says no): their clock
 // is halved by games.Service.Berserk, in the transaction that also records it here
 // (BerserkHook), and a win then earns the bonus point. The increment stays. A knockout's
-// Armageddon game is played 5+0 for both sides (the games service gives both sides one
-// clock); a draw sends Black through. Its TRF has one round per game slot of each
+// Armageddon game gives White more time than Black (5 and 4 minutes unless the event
+// says otherwise; no increment), through games.StartRequest.BlackTime; a draw sends
+// Black through. Its TRF has one round per game slot of each
 // bracket.
 package tournaments

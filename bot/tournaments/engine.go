@@ -334,12 +334,12 @@ func (st *State) koConfig(m *Match) knockout.Config {
 		return knockout.TimeControl{Base: p.Base, Increment: p.Increment}
 	}
 	main, _ := clock.Parse(st.Settings.Control)
+	aw, ab := st.Settings.armageddon()
 	return knockout.Config{
 		Games: st.Settings.MatchGames, Main: tc(main),
 		RapidGames: st.Settings.RapidGames, Rapid: tc(koRapid),
 		BlitzGames: st.Settings.BlitzGames, Blitz: tc(koBlitz), BlitzRounds: 1,
-		// White's time must exceed Black's for the model; both play 5+0 (see koArmageddon).
-		ArmageddonWhite: knockout.TimeControl{Base: 5 * time.Minute}, ArmageddonBlack: knockout.TimeControl{Base: 4 * time.Minute},
+		ArmageddonWhite: knockout.TimeControl{Base: aw}, ArmageddonBlack: knockout.TimeControl{Base: ab},
 		ArmageddonWhiteSide: knockout.Side(m.Armageddon),
 	}
 }
@@ -447,7 +447,8 @@ func (st *State) knockoutStep(lot uint64) (changed, over bool, err error) {
 		case knockout.Blitz:
 			b.Control, b.Stage = koBlitz.String(), "blitz"
 		case knockout.Armageddon:
-			b.Control, b.Stage = koArmageddon.String(), "Armageddon"
+			aw, ab := st.Settings.armageddon()
+			b.Control, b.Stage, b.BlackTime = armageddonControl(aw), "Armageddon", ab
 		}
 		m.Games = append(m.Games, b)
 		changed, decided = true, false
@@ -531,4 +532,10 @@ func (st *State) arenaStep(now time.Time) (changed, over bool, err error) {
 		st.ArenaGames = append(st.ArenaGames, Board{White: w, Black: b})
 	}
 	return true, false, nil
+}
+
+// armageddonControl is the control of an Armageddon game with White's main time w and
+// no increment ("5+0"); Black's shorter time is the board's BlackTime.
+func armageddonControl(w time.Duration) string {
+	return strconv.FormatFloat(w.Minutes(), 'f', -1, 64) + "+0"
 }

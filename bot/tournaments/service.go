@@ -631,7 +631,7 @@ func (s *Service) startGames(ctx context.Context, v *View) (bool, error) {
 		res, err := s.games.StartGame(ctx, games.StartRequest{
 			RequestID: rid, GuildID: v.GuildID, ChannelID: v.ChannelID,
 			White: storage.Player{ID: w.UserID, Name: w.Name}, Black: storage.Player{ID: bl.UserID, Name: bl.Name},
-			Control: control, Rated: v.State.Settings.Rated, NoShow: v.State.Settings.NoShow,
+			Control: control, Rated: v.State.Settings.Rated, NoShow: v.State.Settings.NoShow, BlackTime: b.BlackTime,
 		})
 		if err != nil {
 			return false, fmt.Errorf("start game %s of tournament %d: %w", rid, v.ID, err)

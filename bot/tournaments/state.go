@@ -82,6 +82,10 @@ type Settings struct {
 	MatchGames int  `json:"match_games,omitempty"`
 	RapidGames int  `json:"rapid_games,omitempty"`
 	BlitzGames int  `json:"blitz_games,omitempty"`
+	// ArmageddonWhite and ArmageddonBlack are the main times of the Armageddon game,
+	// without increment: White must have more (0: the defaults, 5 and 4 minutes).
+	ArmageddonWhite time.Duration `json:"arm_white,omitempty"`
+	ArmageddonBlack time.Duration `json:"arm_black,omitempty"`
 }
 
 // Limits of the settings.
@@ -101,14 +105,28 @@ const (
 	DefaultRRTieBreaks    = "DE, SB, KS, WON"
 )
 
-// Knockout tie-break controls: rapid, blitz and the Armageddon game. The games service
-// gives both sides one clock, so Armageddon is played 5+0 for both; Black's draw odds
-// are what decide it.
+// Knockout tie-break controls: rapid and blitz, and the default Armageddon times
+// (White 5 minutes, Black 4, no increment; an event may set others).
 var (
-	koRapid      = mustControl("10+10")
-	koBlitz      = mustControl("5+3")
-	koArmageddon = mustControl("5+0")
+	koRapid = mustControl("10+10")
+	koBlitz = mustControl("5+3")
 )
+
+// Default Armageddon times, and the longest White may have.
+const (
+	DefaultArmageddonWhite = 5 * time.Minute
+	DefaultArmageddonBlack = 4 * time.Minute
+	MaxArmageddon          = time.Hour
+)
+
+// armageddon returns the Armageddon main times of White and Black (the defaults for an
+// event stored before they could be set).
+func (s *Settings) armageddon() (white, black time.Duration) {
+	if s.ArmageddonWhite == 0 {
+		return DefaultArmageddonWhite, DefaultArmageddonBlack
+	}
+	return s.ArmageddonWhite, s.ArmageddonBlack
+}
 
 func mustControl(s string) clock.TimeControl {
 	tc, err := clock.Parse(s)
@@ -171,6 +189,13 @@ func (s *Settings) normalize() error {
 		}
 		if s.MatchGames < 1 || s.MatchGames > MaxMatchGames || s.RapidGames < 0 || s.RapidGames > MaxMatchGames || s.BlitzGames < 0 || s.BlitzGames > MaxMatchGames {
 			return fmt.Errorf("%w: match of %d games, %d rapid, %d blitz: want 1 to %d main games and 0 to %d of each tie-break", ErrBadRequest, s.MatchGames, s.RapidGames, s.BlitzGames, MaxMatchGames, MaxMatchGames)
+		}
+		if s.ArmageddonWhite == 0 && s.ArmageddonBlack == 0 {
+			s.ArmageddonWhite, s.ArmageddonBlack = DefaultArmageddonWhite, DefaultArmageddonBlack
+		}
+		w, b := s.ArmageddonWhite, s.ArmageddonBlack
+		if b < 10*time.Second || w <= b || w > MaxArmageddon || w%time.Second != 0 || b%time.Second != 0 {
+			return fmt.Errorf("%w: Armageddon White %v, Black %v: White must have more time than Black, Black at least 10s, White at most %v, in whole seconds", ErrBadRequest, w, b, MaxArmageddon)
 		}
 		s.Rounds = 0
 	}
@@ -254,6 +279,8 @@ type Board struct {
 	// tie-break games); Stage names the knockout stage ("rapid", "Armageddon").
 	Control string `json:"tc,omitempty"`
 	Stage   string `json:"stage,omitempty"`
+	// BlackTime is Black's main time when it differs from the control's (Armageddon).
+	BlackTime time.Duration `json:"bt,omitempty"`
 	// BerserkWhite and BerserkBlack mark an arena game's berserk players.
 	BerserkWhite bool `json:"bw,omitempty"`
 	BerserkBlack bool `json:"bb,omitempty"`
