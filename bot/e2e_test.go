@@ -194,7 +194,12 @@ func (g *game) click(u *discordgo.User, action string) *discordfake.InteractionR
 // refused checks that an answer is an ephemeral refusal containing want.
 func refused(t testing.TB, res *discordfake.InteractionResult, want string) {
 	t.Helper()
-	d := res.Callback.Data
+	refusedPayload(t, res.Callback.Data, want)
+}
+
+// refusedPayload checks that an answer is a private refusal saying want.
+func refusedPayload(t testing.TB, d discordfake.Payload, want string) {
+	t.Helper()
 	if !d.Ephemeral() || !strings.Contains(d.Content, want) {
 		t.Errorf("answer %q (ephemeral %v), want a private refusal saying %q", d.Content, d.Ephemeral(), want)
 	}

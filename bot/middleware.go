@@ -98,7 +98,7 @@ func DeferIfSlow(after time.Duration) commands.Middleware {
 				return res.resp, res.err
 			case <-t.C:
 			}
-			if err := r.Responder.Defer(ctx); err != nil {
+			if err := r.Responder.Defer(ctx, r.Private); err != nil {
 				r.Log.Warn("defer slow interaction", "err", err)
 			}
 			select {

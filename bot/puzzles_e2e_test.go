@@ -24,20 +24,31 @@ import (
 // deferral).
 func (w *world) puzzleAnswer(spec discordfake.InteractionSpec) discordfake.Payload {
 	w.t.Helper()
-	res := w.send(spec)
+	return w.answer(w.send(spec))
+}
+
+// answer is what the user finally sees of an interaction's answer: the callback's, or
+// after a deferral the original response once filled in, or the followup that replaced
+// it (with the message's own ephemeral flag).
+func (w *world) answer(res *discordfake.InteractionResult) discordfake.Payload {
+	w.t.Helper()
 	if res.Callback.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
 		return res.Callback.Data
 	}
 	var out discordfake.Payload
 	w.waitFor("the deferred answer", func() bool {
-		m, ok := w.f.Original(res.ID)
-		if ok && (m.Content != "" || len(m.Attachments) > 0) {
+		if m, ok := w.f.Original(res.ID); ok && !m.Deleted && (m.Content != "" || len(m.Attachments) > 0) {
 			out = m.Payload
+			out.Flags = m.Flags
+			return true
+		}
+		if f := w.f.Followups(res.ID); len(f) > 0 {
+			out = f[0].Payload
+			out.Flags = f[0].Flags
 			return true
 		}
 		return false
 	})
-	out.Flags |= res.Callback.Data.Flags & discordgo.MessageFlagsEphemeral
 	return out
 }
 
@@ -117,9 +128,16 @@ func solveCmd(move string) discordfake.InteractionSpec {
 }
 
 func TestStoryDailyPuzzleSolvedPrivately(t *testing.T) {
+	t.Run("answered at once", func(t *testing.T) { storyDailyPuzzleSolvedPrivately(t, 0) })
+	// Every answer deferred, as on a slow day: the deferrals are private too, so not
+	// even a "thinking..." shows to the others.
+	t.Run("every answer deferred", func(t *testing.T) { storyDailyPuzzleSolvedPrivately(t, time.Nanosecond) })
+}
+
+func storyDailyPuzzleSolvedPrivately(t *testing.T, deferAfter time.Duration) {
 	w := newWorld(t)
-	r := w.start()
-	refused(t, w.send(discordfake.Command("settings", discordfake.SubCommand("puzzle", discordfake.ChannelOpt("channel", w.f.ChannelID))).From(w.bob)), "Manage Server")
+	r := w.startWith(w.cfg, Deps{DeferAfter: deferAfter})
+	refusedPayload(t, w.puzzleAnswer(discordfake.Command("settings", discordfake.SubCommand("puzzle", discordfake.ChannelOpt("channel", w.f.ChannelID))).From(w.bob)), "Manage Server")
 	w.setDaily("13:00") // at 12:00: the first post is at 13:00 today
 	if n := r.bot.Puzzles.FireDue(); n != 0 || len(w.dailyPosts(w.f.ChannelID)) != 0 {
 		t.Fatalf("%d timers fired, %d posts before the posting time", n, len(w.dailyPosts(w.f.ChannelID)))
@@ -156,7 +174,11 @@ func TestStoryDailyPuzzleSolvedPrivately(t *testing.T) {
 	}
 	// Bob gets it wrong at once: a miss, privately.
 	wrong := wrongMove(t, r, id)
-	d = w.puzzleAnswer(solveCmd(wrong).From(w.bob))
+	res := w.send(solveCmd(wrong).From(w.bob))
+	if deferAfter > 0 && (res.Callback.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !res.Callback.Data.Ephemeral()) {
+		t.Errorf("a slow /puzzle solve was acknowledged with type %d, flags %d: want a private deferral", res.Callback.Type, res.Callback.Data.Flags)
+	}
+	d = w.answer(res)
 	private(t, d, "is not the move")
 	if !strings.Contains(d.Content, "counts as a miss: rating 1500 → ") {
 		t.Errorf("bob's miss: %q", d.Content)

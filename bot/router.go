@@ -211,6 +211,9 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 			}
 		default:
 			h = c.Handle
+			if p, ok := c.(commands.PrivateAnswerer); ok {
+				req.Private = p.AnswersPrivately(req)
+			}
 		}
 	case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
 		var customID string
@@ -348,11 +351,14 @@ type responder struct {
 	mu           sync.Mutex
 	deferred     bool
 	deferredType discordgo.InteractionResponseType
-	answered     bool
+	// deferredPrivate: the deferral's "thinking..." is shown to the user only.
+	deferredPrivate bool
+	answered        bool
 }
 
-// Defer implements commands.Responder: type 5 for commands, type 6 for components.
-func (rs *responder) Defer(ctx context.Context) error {
+// Defer implements commands.Responder: type 5 for commands (ephemeral when private),
+// type 6 for components.
+func (rs *responder) Defer(ctx context.Context, private bool) error {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.deferred || rs.answered {
@@ -365,10 +371,14 @@ func (rs *responder) Defer(ctx context.Context) error {
 	if rs.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		return errors.New("autocomplete cannot be deferred")
 	}
-	if err := rs.sender.Respond(ctx, rs.i, &discordgo.InteractionResponse{Type: t}, nil); err != nil {
+	ir := &discordgo.InteractionResponse{Type: t}
+	if private && t == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		ir.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+	}
+	if err := rs.sender.Respond(ctx, rs.i, ir, nil); err != nil {
 		return err
 	}
-	rs.deferred, rs.deferredType = true, t
+	rs.deferred, rs.deferredType, rs.deferredPrivate = true, t, ir.Data != nil
 	return nil
 }
 
@@ -383,7 +393,7 @@ func (rs *responder) Deferred() bool {
 // the original response or a followup.
 func (rs *responder) send(ctx context.Context, resp *commands.Response) error {
 	rs.mu.Lock()
-	deferred, dt := rs.deferred, rs.deferredType
+	deferred, dt, private := rs.deferred, rs.deferredType, rs.deferredPrivate
 	rs.answered = true
 	rs.mu.Unlock()
 	mentions := commands.AllowedMentions(resp.Mentions...)
@@ -448,10 +458,10 @@ func (rs *responder) send(ctx context.Context, resp *commands.Response) error {
 		return edit()
 	case dt == discordgo.InteractionResponseDeferredMessageUpdate:
 		return followup()
-	case !resp.Ephemeral:
+	case resp.Ephemeral == private:
 		return edit()
 	default:
-		// A public "thinking..." cannot become ephemeral: replace it.
+		// A "thinking..." cannot change who sees it: replace it.
 		if err := rs.sender.DeleteOriginal(ctx, rs.i); err != nil {
 			return err
 		}

@@ -85,6 +85,11 @@ func (s *stub) Handle(ctx context.Context, r *commands.Request) (*commands.Respo
 	return s.handle(ctx, r)
 }
 func (s *stub) Components() map[string]commands.Handler { return s.comps }
+
+// privateStub is a stub whose answers are private (commands.PrivateAnswerer).
+type privateStub struct{ *stub }
+
+func (s privateStub) AnswersPrivately(*commands.Request) bool { return true }
 func (s *stub) Autocomplete(ctx context.Context, r *commands.Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
 	return s.choose(ctx, r)
 }
@@ -210,7 +215,9 @@ func TestRouterDefersSlowHandlers(t *testing.T) {
 	fast := &stub{name: "fast", handle: func(context.Context, *commands.Request) (*commands.Response, error) {
 		return commands.Reply("quick"), nil
 	}}
-	r := newTestRouter(t, []commands.Middleware{DeferIfSlow(20 * time.Millisecond)}, public, private, fast)
+	secret := privateStub{&stub{name: "secret", handle: slow(commands.Private("between us"))}}
+	announced := privateStub{&stub{name: "announced", handle: slow(commands.Reply("for everyone after all"))}}
+	r := newTestRouter(t, []commands.Middleware{DeferIfSlow(20 * time.Millisecond)}, public, private, fast, secret, announced)
 	cases := []struct {
 		i     *discordgo.Interaction
 		calls string
@@ -218,6 +225,8 @@ func TestRouterDefersSlowHandlers(t *testing.T) {
 		{command("fast"), "respond:4"},
 		{command("public"), "respond:5 edit"},
 		{command("private"), "respond:5 delete followup"},
+		{command("secret"), "respond:5 edit"},               // deferred privately: the answer fills it in
+		{command("announced"), "respond:5 delete followup"}, // a private deferral cannot turn public
 		{component("v1/game/1/0/new"), "respond:6 followup"},
 		{component("v1/game/1/0/update"), "respond:6 edit"},
 	}
@@ -232,6 +241,19 @@ func TestRouterDefersSlowHandlers(t *testing.T) {
 	r.Serve(context.Background(), rec, command("private"))
 	if f := rec.followups; len(f) != 1 || f[0].Flags&discordgo.MessageFlagsEphemeral == 0 || f[0].Content != "only you" {
 		t.Errorf("private answer after a deferral: %+v", f)
+	}
+	for name, private := range map[string]bool{"public": false, "private": false, "secret": true} {
+		rec := &recorder{}
+		r.Serve(context.Background(), rec, command(name))
+		d := rec.responses[0].Data
+		if got := d != nil && d.Flags&discordgo.MessageFlagsEphemeral != 0; got != private {
+			t.Errorf("%s: deferral private %v, want %v", name, got, private)
+		}
+	}
+	rec = &recorder{}
+	r.Serve(context.Background(), rec, command("announced"))
+	if f := rec.followups; len(f) != 1 || f[0].Flags&discordgo.MessageFlagsEphemeral != 0 {
+		t.Errorf("public answer after a private deferral: %+v", f)
 	}
 }
 

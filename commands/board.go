@@ -15,6 +15,7 @@ import (
 var _ Command = (*BoardCommand)(nil)
 var _ Autocompleter = (*BoardCommand)(nil)
 var _ Componenter = (*BoardCommand)(nil)
+var _ PrivateAnswerer = (*BoardCommand)(nil)
 
 // BoardCommand is /board and the "My board" button.
 type BoardCommand struct{ gameCommand }
@@ -31,6 +32,9 @@ func NewBoard(d *Deps) *BoardCommand {
 func (c *BoardCommand) on(ctx context.Context, r *Request, g *games.Game) (*Response, error) {
 	return c.d.privateBoard(ctx, g, r.User.ID)
 }
+
+// AnswersPrivately implements PrivateAnswerer: the board is shown to the user only.
+func (c *BoardCommand) AnswersPrivately(*Request) bool { return true }
 
 // privateBoard is the board of g as userID sees it: from their side, with the move
 // controls when it is their move.

@@ -38,6 +38,15 @@ type Autocompleter interface {
 	Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error)
 }
 
+// PrivateAnswerer is a Command whose answer to some of its invocations is private
+// (ephemeral) whatever it turns out to say, such as /puzzle solve. When such an
+// answer is slow and must be deferred, the deferral is private from the start, so
+// nobody else sees even a "thinking..." placeholder.
+type PrivateAnswerer interface {
+	// AnswersPrivately reports whether the answer to r will be private.
+	AnswersPrivately(r *Request) bool
+}
+
 // Componenter is a Command that also answers components (buttons, select menus,
 // modals). Components maps routes, "<kind>/<action>" as CustomID.Route gives
 // them, to their handlers; a route belongs to one command.

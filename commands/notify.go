@@ -14,12 +14,16 @@ import (
 // /notify: a player's own turn-reminder preferences.
 
 var _ Command = (*NotifyCommand)(nil)
+var _ PrivateAnswerer = (*NotifyCommand)(nil)
 
 // NotifyCommand is /notify.
 type NotifyCommand struct{ d *Deps }
 
 // NewNotify returns /notify.
 func NewNotify(d *Deps) *NotifyCommand { return &NotifyCommand{d} }
+
+// AnswersPrivately implements PrivateAnswerer: a member's own preferences.
+func (c *NotifyCommand) AnswersPrivately(*Request) bool { return true }
 
 type notifyOptions struct {
 	Ping      *bool  `option:"ping_on_turn"`

@@ -26,6 +26,7 @@ import (
 
 var _ Command = (*PuzzleCommand)(nil)
 var _ Autocompleter = (*PuzzleCommand)(nil)
+var _ PrivateAnswerer = (*PuzzleCommand)(nil)
 var _ puzzles.Poster = (*Deps)(nil)
 
 // PuzzleCommand is /puzzle.
@@ -130,6 +131,10 @@ func (c *PuzzleCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	}
 	return nil, fmt.Errorf("/puzzle: unknown subcommand %q", r.Sub)
 }
+
+// AnswersPrivately implements PrivateAnswerer: every answer but the leaderboard is the
+// member's own (a solving attempt must not spoil the puzzle for others).
+func (c *PuzzleCommand) AnswersPrivately(r *Request) bool { return r.Sub != "leaderboard" }
 
 // displayName is the name the member goes by in the server.
 func displayName(r *Request) string {

@@ -52,13 +52,17 @@ type Request struct {
 	// Responder lets a middleware acknowledge the interaction before the answer is
 	// ready. The router sets it.
 	Responder Responder
+	// Private is set by the router when the command says its answer will be private
+	// (PrivateAnswerer): a deferral is then private too.
+	Private bool
 }
 
 // Responder acknowledges an interaction early.
 type Responder interface {
 	// Defer acknowledges the interaction now (Discord shows "thinking..." for a
-	// command; nothing for a component); the Response is delivered later.
-	Defer(ctx context.Context) error
+	// command, only to the user when private is set; nothing for a component); the
+	// Response is delivered later.
+	Defer(ctx context.Context, private bool) error
 	// Deferred reports whether Defer succeeded.
 	Deferred() bool
 }

@@ -17,12 +17,17 @@ import (
 // challenge, pings.
 
 var _ Command = (*SettingsCommand)(nil)
+var _ PrivateAnswerer = (*SettingsCommand)(nil)
 
 // SettingsCommand is /settings.
 type SettingsCommand struct{ d *Deps }
 
 // NewSettings returns /settings.
 func NewSettings(d *Deps) *SettingsCommand { return &SettingsCommand{d} }
+
+// AnswersPrivately implements PrivateAnswerer: only the admin who asked sees the
+// server's settings.
+func (c *SettingsCommand) AnswersPrivately(*Request) bool { return true }
 
 // adminPermissions are the permissions that allow changing a server's settings.
 const adminPermissions = discordgo.PermissionManageGuild | discordgo.PermissionAdministrator

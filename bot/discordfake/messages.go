@@ -600,9 +600,10 @@ func (f *Fake) postFollowup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var m *Message
-	if orig := f.rest.msgByID[p.originalID]; orig != nil && orig.Flags&discordgo.MessageFlagsLoading != 0 && len(p.followups) == 0 {
+	if orig := f.rest.msgByID[p.originalID]; orig != nil && !orig.Deleted && orig.Flags&discordgo.MessageFlagsLoading != 0 && len(p.followups) == 0 {
 		// The first followup after a deferred response fills it in, keeping
-		// the deferral's ephemeral flag.
+		// the deferral's ephemeral flag (unless it was deleted: then the followup
+		// is a message of its own).
 		ephemeral := orig.Flags & discordgo.MessageFlagsEphemeral
 		orig.Payload = d.Payload
 		orig.Attachments = f.newAttachments(d, p.channelID)
