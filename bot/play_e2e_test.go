@@ -100,8 +100,9 @@ func TestStoryPlayBot(t *testing.T) {
 
 	// A takeback is granted at once: alice is to move again at the same ply count less two.
 	res = w.send(discordfake.Command("takeback").In(w.f.GuildID, g.thread))
-	if res.Callback.Data.Ephemeral() {
-		t.Fatalf("/takeback refused: %q", res.Callback.Data.Content)
+	if d := res.Callback.Data; d.Ephemeral() || !strings.Contains(d.Content, "The engine grants takebacks") ||
+		len(d.CustomIDs()) != 0 || len(d.AllowedMentions.Users) != 0 {
+		t.Fatalf("/takeback answered %q with buttons %v, mentions %+v: want the engine's note, no buttons, no ping", d.Content, d.CustomIDs(), d.AllowedMentions)
 	}
 	w.waitFor("the takeback", func() bool { return r.bot.mustGame(t, id).Ply() == 2 })
 	// The board after the takeback: alice to move, pinged.

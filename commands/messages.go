@@ -235,6 +235,22 @@ func TakebackMessage(g *games.Game, by chesscore.Color) *Response {
 	}
 }
 
+// EngineRequestMessage answers a takeback request or a draw offer made to the engine,
+// which answers it itself: no buttons and nobody to ping. asks says what was asked
+// ("asks to take back their last move"), then what follows.
+func EngineRequestMessage(g *games.Game, by chesscore.Color, asks, then string) *Response {
+	return &Response{Content: fmt.Sprintf("%s\n%s (%s) %s. %s", Headline(&g.Game), playerName(g.Player(by)), colorName(by), asks, then)}
+}
+
+// playsEngine reports whether the engine plays color c in g.
+func (d *Deps) playsEngine(g *games.Game, c chesscore.Color) bool {
+	if d.Engine == nil {
+		return false
+	}
+	e, ok := d.Engine.EngineGame(g.ID)
+	return ok && e.Color == c
+}
+
 // DrawOfferMessage announces a draw offer made after one's move (an offer made with
 // the move shows in the board message).
 func DrawOfferMessage(g *games.Game, by chesscore.Color) *Response {
