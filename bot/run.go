@@ -27,7 +27,6 @@ import (
 	"github.com/gambitchess/gambit/bot/puzzles"
 	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/bot/tournaments"
-	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
@@ -173,10 +172,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 			if err := tour.OnFinish(w, &g.Game); err != nil {
 				return err
 			}
-			if g.Outcome.Termination == chesscore.NoShow {
-				return nil
-			}
-			return lad.Record(w, &g.Game)
+			return lad.Record(w, &g.Game) // ladder.Counts leaves forfeits out
 		},
 	})
 	if err != nil {

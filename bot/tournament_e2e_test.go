@@ -233,6 +233,15 @@ func TestStoryTournamentSwiss(t *testing.T) {
 		g, err := tw.r.bot.Games.Game(ctx, r2[0].ID)
 		return err == nil && g.Outcome.Termination == chesscore.NoShow
 	})
+	// The game-over post says what happened.
+	tw.waitFor("the forfeit's game-over post", func() bool {
+		for _, m := range tw.f.Messages(r2[0].ThreadID) {
+			if strings.Contains(m.Content, "0-1 · Black wins by forfeit: White made no first move in time") {
+				return true
+			}
+		}
+		return false
+	})
 	// Round 3 goes on across a restart.
 	r3 := tw.live(1, 2)
 	tw.play(r3[0], "1-0")

@@ -192,6 +192,14 @@ func Headline(g *storage.Game) string {
 // resultText is e.g. "1-0 · White wins by checkmate" or "½-½ · draw by agreement".
 func resultText(o chesscore.Outcome) string {
 	reason := o.Termination.String()
+	if o.Termination == chesscore.NoShow {
+		switch o.Result {
+		case chesscore.WhiteWins:
+			return "1-0 · White wins by forfeit: Black made no first move in time"
+		case chesscore.BlackWins:
+			return "0-1 · Black wins by forfeit: White made no first move in time"
+		}
+	}
 	switch o.Result {
 	case chesscore.WhiteWins:
 		return "1-0 · White wins by " + reason

@@ -67,6 +67,9 @@ func Counts(g *storage.Game) (Game, bool) {
 	if !g.Rated || g.GuildID == "" || g.StartFEN != "" || g.White.ID == g.Black.ID || g.ID == 0 {
 		return Game{}, false
 	}
+	if g.Outcome.Termination == chesscore.NoShow {
+		return Game{}, false // a forfeit: no game was played, so none is rated
+	}
 	cat := g.Control.Category()
 	if cat == clock.NoCategory {
 		return Game{}, false

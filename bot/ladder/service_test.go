@@ -260,6 +260,9 @@ func TestCounts(t *testing.T) {
 		{"terminal", func(g *storage.Game) { g.GuildID = "" }, false, 0, 0},
 		{"set-up position", func(g *storage.Game) { g.StartFEN = "8/8/8/8/8/8/k7/K6Q w - - 0 1" }, false, 0, 0},
 		{"against oneself", func(g *storage.Game) { g.Black = g.White }, false, 0, 0},
+		{"forfeit by absence", func(g *storage.Game) {
+			g.Outcome = chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.NoShow}
+		}, false, 0, 0},
 	}
 	for _, c := range cases {
 		g := base
