@@ -7,8 +7,9 @@
 //   - after StreakWins consecutive wins (2) a player is "on fire": every
 //     further game scores double until a game is not won (a draw on fire
 //     scores 2 and ends the streak);
-//   - berserk: before the first move a player may halve their own clock
-//     (no increment); winning a berserked game adds BerserkBonus (1).
+//   - berserk: before the first move a player may halve their own main time
+//     (the increment, shared by both sides' control, stays); winning a
+//     berserked game adds BerserkBonus (1).
 //
 // Pairing: when Pair is called, all waiting players are sorted by score,
 // then rating, and paired neighbour with neighbour, avoiding a rematch of the
