@@ -79,24 +79,8 @@ func LeaderboardCard(w io.Writer, rows []LeaderboardRow, opt LeaderboardOptions)
 	dc.DrawStringAnchored("W–D–L", W-pad, 84*u, 1, 0)
 	for i, r := range rows {
 		top := headH + float64(i)*rowH
-		mid := top + rowH/2
-		if i%2 == 0 {
-			dc.SetColor(cardStripe)
-			dc.DrawRoundedRectangle(pad/2, top+2*u, W-pad, rowH-4*u, 6*u)
-			dc.Fill()
-		}
-		// Rank, in a medal for the first three.
-		cx := pad + 16*u
 		use("rank")
-		if r.Rank >= 1 && r.Rank <= 3 {
-			dc.SetColor(medals[r.Rank-1])
-			dc.DrawCircle(cx, mid, 14*u)
-			dc.Fill()
-			dc.SetColor(pieceEdge)
-		} else {
-			dc.SetColor(cardDim)
-		}
-		dc.DrawStringAnchored(fmt.Sprint(r.Rank), cx, mid, 0.5, 0.35)
+		mid := drawRankCell(dc, i, r.Rank, top, rowH, W, pad, u, 14*u)
 		// Name.
 		use("name")
 		dc.SetColor(cardText)
@@ -114,4 +98,27 @@ func LeaderboardCard(w io.Writer, rows []LeaderboardRow, opt LeaderboardOptions)
 		dc.DrawStringAnchored(fmt.Sprintf("%d–%d–%d", r.Wins, r.Draws, r.Losses), W-pad, mid, 1, 0.35)
 	}
 	return encodePNG(w, dc.Image())
+}
+
+// drawRankCell starts row i of a card's table at top: the stripe behind every other row,
+// then the rank, in a medal of the given radius for the first three, in the current
+// font. It returns the row's vertical middle.
+func drawRankCell(dc *gg.Context, i, rank int, top, rowH, width, pad, u, medal float64) float64 {
+	mid := top + rowH/2
+	if i%2 == 0 {
+		dc.SetColor(cardStripe)
+		dc.DrawRoundedRectangle(pad/2, top+2*u, width-pad, rowH-4*u, 6*u)
+		dc.Fill()
+	}
+	cx := pad + 16*u
+	if rank >= 1 && rank <= 3 {
+		dc.SetColor(medals[rank-1])
+		dc.DrawCircle(cx, mid, medal)
+		dc.Fill()
+		dc.SetColor(pieceEdge)
+	} else {
+		dc.SetColor(cardDim)
+	}
+	dc.DrawStringAnchored(fmt.Sprint(rank), cx, mid, 0.5, 0.35)
+	return mid
 }

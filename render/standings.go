@@ -99,23 +99,8 @@ func StandingsCard(w io.Writer, rows []StandingsRow, opt StandingsOptions) error
 	nameW := pointsX - 56*u - nameX
 	for i, r := range rows {
 		top := headH + float64(i)*rowH
-		mid := top + rowH/2
-		if i%2 == 0 {
-			dc.SetColor(cardStripe)
-			dc.DrawRoundedRectangle(pad/2, top+2*u, W-pad, rowH-4*u, 6*u)
-			dc.Fill()
-		}
-		cx := pad + 16*u
 		use("rank")
-		if r.Rank >= 1 && r.Rank <= 3 {
-			dc.SetColor(medals[r.Rank-1])
-			dc.DrawCircle(cx, mid, 13*u)
-			dc.Fill()
-			dc.SetColor(pieceEdge)
-		} else {
-			dc.SetColor(cardDim)
-		}
-		dc.DrawStringAnchored(fmt.Sprint(r.Rank), cx, mid, 0.5, 0.35)
+		mid := drawRankCell(dc, i, r.Rank, top, rowH, W, pad, u, 13*u)
 		use("name")
 		dc.SetColor(cardText)
 		name := fitText(fs["name"], cleanName(r.Name), nameW)
