@@ -56,8 +56,7 @@ func (c *PlayCommand) Definition() *discordgo.ApplicationCommand {
 		Options: []*discordgo.ApplicationCommandOption{{
 			Type: discordgo.ApplicationCommandOptionSubCommand, Name: "bot", Description: "Play against Gambit's engine (unrated)",
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionInteger, Name: "level", Description: levels,
-					MinValue: ptr(float64(engine.MinLevel)), MaxValue: float64(c.maxLevel())},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "level", Description: levels, Choices: c.levelChoices()},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "time", Description: "Time control: 5+3 (minutes + seconds a move), 10+0, 1d (days a move), - for none", Autocomplete: true, MaxLength: 40},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "The colour you play", Choices: []*discordgo.ApplicationCommandOptionChoice{
 					{Name: "random", Value: "random"}, {Name: "white", Value: "white"}, {Name: "black", Value: "black"},
@@ -65,6 +64,23 @@ func (c *PlayCommand) Definition() *discordgo.ApplicationCommand {
 			},
 		}},
 	}
+}
+
+// levelChoices lists the levels with their estimated strength ("4 · about 1300"), from
+// the calibration against Stockfish (engine.Level.Rating).
+func (c *PlayCommand) levelChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for n := engine.MinLevel; n <= c.maxLevel(); n++ {
+		name := fmt.Sprintf("%d · the external engine, full strength", n)
+		if l, err := engine.LevelByNumber(n); err == nil {
+			name = fmt.Sprintf("%d · about %d Elo", n, l.Rating)
+			if l.Full() {
+				name = fmt.Sprintf("%d · full strength, about %d Elo", n, l.Rating)
+			}
+		}
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: n})
+	}
+	return out
 }
 
 // Autocomplete implements Autocompleter: the time controls, as /challenge offers them.

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -204,5 +205,29 @@ func TestMoveLabel(t *testing.T) {
 		if got := moveLabel(c.start, c.ply); got != c.want {
 			t.Errorf("moveLabel(%s, %d) = %q, want %q", c.start.FEN(), c.ply, got, c.want)
 		}
+	}
+}
+
+// TestPlayLevelChoices checks /play bot's level option: one choice per level, each
+// with the calibrated rating.
+func TestPlayLevelChoices(t *testing.T) {
+	def := NewPlay(&Deps{}).Definition()
+	var level *discordgo.ApplicationCommandOption
+	for _, o := range def.Options[0].Options {
+		if o.Name == "level" {
+			level = o
+		}
+	}
+	if level == nil || len(level.Choices) != engine.MaxLevel {
+		t.Fatalf("level option %+v: want %d choices", level, engine.MaxLevel)
+	}
+	for i, c := range level.Choices {
+		l, _ := engine.LevelByNumber(i + 1)
+		if c.Value != i+1 || !strings.Contains(c.Name, fmt.Sprintf("about %d Elo", l.Rating)) || len(c.Name) > 100 {
+			t.Errorf("choice %d: %q = %v", i+1, c.Name, c.Value)
+		}
+	}
+	if !strings.Contains(level.Choices[engine.MaxLevel-1].Name, "full strength") {
+		t.Errorf("level 8 is %q", level.Choices[engine.MaxLevel-1].Name)
 	}
 }

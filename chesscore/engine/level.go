@@ -31,8 +31,9 @@ type Level struct {
 	Noise       int    // standard deviation of the noise added to candidate scores, cp
 	Temperature int    // softmax temperature over candidate scores, cp (0: take the best)
 	MaxLoss     int    // candidates worse than the best by more than this are never chosen, cp
-	// Rating is the level's estimated Elo, measured in matches against Stockfish 15.1
-	// with UCI_LimitStrength at 10 s + 0.1 s (see the package's README figures).
+	// Rating is the level's estimated Elo on the UCI_Elo scale of Stockfish 15.1 with
+	// UCI_LimitStrength, fitted to matches at 10 s + 0.1 s against it and between levels
+	// (scripts/calibrate.sh; the figures are in docs/calibration and the README).
 	Rating int
 }
 
@@ -44,14 +45,14 @@ const (
 
 // levels holds the definition of each level, index = number.
 var levels = [MaxLevel + 1]Level{
-	1: {Number: 1, Depth: 1, Nodes: 10000, MultiPV: 8, Noise: 90, Temperature: 130, MaxLoss: 550},
-	2: {Number: 2, Depth: 2, Nodes: 12000, MultiPV: 8, Noise: 70, Temperature: 100, MaxLoss: 380},
-	3: {Number: 3, Depth: 3, Nodes: 14000, MultiPV: 6, Noise: 55, Temperature: 75, MaxLoss: 260},
-	4: {Number: 4, Depth: 4, Nodes: 16000, MultiPV: 5, Noise: 40, Temperature: 55, MaxLoss: 180},
-	5: {Number: 5, Depth: 6, Nodes: 20000, MultiPV: 4, Noise: 30, Temperature: 40, MaxLoss: 120},
-	6: {Number: 6, Depth: 8, Nodes: 30000, MultiPV: 3, Noise: 18, Temperature: 24, MaxLoss: 80},
-	7: {Number: 7, Depth: 0, Nodes: 60000, MultiPV: 2, Noise: 8, Temperature: 10, MaxLoss: 40},
-	8: {Number: 8},
+	1: {Number: 1, Depth: 1, Nodes: 10000, MultiPV: 8, Noise: 90, Temperature: 130, MaxLoss: 550, Rating: 670},
+	2: {Number: 2, Depth: 2, Nodes: 12000, MultiPV: 8, Noise: 70, Temperature: 100, MaxLoss: 380, Rating: 860},
+	3: {Number: 3, Depth: 3, Nodes: 14000, MultiPV: 6, Noise: 55, Temperature: 75, MaxLoss: 260, Rating: 1040},
+	4: {Number: 4, Depth: 4, Nodes: 16000, MultiPV: 5, Noise: 40, Temperature: 55, MaxLoss: 180, Rating: 1260},
+	5: {Number: 5, Depth: 6, Nodes: 20000, MultiPV: 4, Noise: 30, Temperature: 40, MaxLoss: 120, Rating: 1630},
+	6: {Number: 6, Depth: 8, Nodes: 30000, MultiPV: 3, Noise: 18, Temperature: 24, MaxLoss: 80, Rating: 1890},
+	7: {Number: 7, Depth: 0, Nodes: 60000, MultiPV: 2, Noise: 8, Temperature: 10, MaxLoss: 40, Rating: 1990},
+	8: {Number: 8, Rating: 2070},
 }
 
 // LevelByNumber returns level n (1 to 8).

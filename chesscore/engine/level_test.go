@@ -130,3 +130,33 @@ func TestBotPlaysAGame(t *testing.T) {
 		t.Errorf("bot without a clock: error %v", err)
 	}
 }
+
+// TestLevelRatings checks the calibrated ratings: every level has one, they rise with
+// the level, and LevelForRating finds each level from its rating and the nearest level
+// for any other.
+func TestLevelRatings(t *testing.T) {
+	prev := 0
+	for n := MinLevel; n <= MaxLevel; n++ {
+		l, _ := LevelByNumber(n)
+		if l.Rating <= prev {
+			t.Errorf("level %d: rating %d, not above level %d's %d", n, l.Rating, n-1, prev)
+		}
+		prev = l.Rating
+		if got := LevelForRating(l.Rating); got.Number != n {
+			t.Errorf("LevelForRating(%d) = level %d, want %d", l.Rating, got.Number, n)
+		}
+	}
+	lo, _ := LevelByNumber(MinLevel)
+	hi, _ := LevelByNumber(MaxLevel)
+	if got := LevelForRating(lo.Rating - 500); got.Number != MinLevel {
+		t.Errorf("far below level 1: level %d", got.Number)
+	}
+	if got := LevelForRating(hi.Rating + 500); got.Number != MaxLevel {
+		t.Errorf("far above level 8: level %d", got.Number)
+	}
+	l5, _ := LevelByNumber(5)
+	l6, _ := LevelByNumber(6)
+	if got := LevelForRating(l5.Rating + (l6.Rating-l5.Rating)/2 - 1); got.Number != 5 {
+		t.Errorf("just below the middle of levels 5 and 6: level %d", got.Number)
+	}
+}

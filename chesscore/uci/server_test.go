@@ -107,7 +107,8 @@ func TestServerScriptedSession(t *testing.T) {
 	joined := strings.Join(head, "\n")
 	for _, want := range []string{"id name Gambit test", "id author ", "option name Hash type spin", "option name Threads type spin",
 		"option name Level type spin default 8 min 1 max 8", "option name MultiPV",
-		"option name UCI_LimitStrength type check default false", "option name UCI_Elo type spin default "} {
+		"option name UCI_LimitStrength type check default false",
+		fmt.Sprintf("option name UCI_Elo type spin default %d min %d max %d", levelRating(8), levelRating(1), levelRating(8))} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("uci reply lacks %q:\n%s", want, joined)
 		}
