@@ -439,12 +439,18 @@ func TestStoryRateLimits(t *testing.T) {
 	w.f.FailNext("POST interactions/*/*/callback", 1)
 	res := g.move(w.alice, "e4")
 	g.played(res, "e4", w.bob)
+	// The fake logs a request once its handler has answered, which may be just after
+	// the callback reached the test: wait for the log.
 	var statuses []int
-	for _, q := range w.f.Requests() {
-		if strings.HasPrefix(q.Path, "interactions/"+res.ID+"/") {
-			statuses = append(statuses, q.Status)
+	w.f.WaitFor(func() bool {
+		statuses = statuses[:0]
+		for _, q := range w.f.Requests() {
+			if strings.HasPrefix(q.Path, "interactions/"+res.ID+"/") {
+				statuses = append(statuses, q.Status)
+			}
 		}
-	}
+		return len(statuses) >= 2
+	}, 5*time.Second)
 	if !slices.Equal(statuses, []int{429, 204}) {
 		t.Errorf("callback statuses %v, want [429 204]", statuses)
 	}
