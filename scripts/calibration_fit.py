@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """Fits one rating per level to every calibration match (logistic Elo model, maximum
-likelihood), with Stockfish's UCI_Elo values as fixed anchors. Prints a table."""
+likelihood), with Stockfish's UCI_Elo values as fixed anchors. Prints each match and the
+ratings with an approximate 95% margin (from each level's own Fisher information).
+
+    python3 scripts/calibration_fit.py DIR [MATCH_TO_SKIP ...]
+
+DIR holds the JSON summaries `gambit match -json` writes (scripts/calibrate.sh)."""
 import json, math, sys, glob, os, re
 d = sys.argv[1] if len(sys.argv) > 1 else '.'
 skip = set(sys.argv[2:])
