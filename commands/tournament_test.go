@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -259,4 +260,30 @@ func TestParseArmageddon(t *testing.T) {
 			t.Errorf("parseArmageddon(%q) = %v, %v, %v", tc.in, w, b, err)
 		}
 	}
+}
+
+// FuzzParseArmageddon checks that any accepted Armageddon option gives White more time
+// than Black, both positive, within an hour, in whole seconds, and that writing the
+// times back as minutes reads the same.
+func FuzzParseArmageddon(f *testing.F) {
+	for _, s := range []string{"5/4", "4.5/3", "10/7.5", "4/5", "5", "/", "5/", "/4", "0/0", "60/59.99", "1e1/5", "+5/-4", " 5 / 4 ", "NaN/1", "Inf/1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w, b, err := parseArmageddon(s)
+		if err != nil {
+			if w != 0 || b != 0 {
+				t.Fatalf("%q: refused but gave %v, %v", s, w, b)
+			}
+			return
+		}
+		if b <= 0 || w <= b || w > time.Hour || w%time.Second != 0 || b%time.Second != 0 {
+			t.Fatalf("%q gave White %v, Black %v", s, w, b)
+		}
+		again := strconv.FormatFloat(w.Minutes(), 'f', -1, 64) + "/" + strconv.FormatFloat(b.Minutes(), 'f', -1, 64)
+		w2, b2, err := parseArmageddon(again)
+		if err != nil || w2 != w || b2 != b {
+			t.Fatalf("%q: %v/%v written as %q read back as %v/%v (%v)", s, w, b, again, w2, b2, err)
+		}
+	})
 }
