@@ -326,12 +326,15 @@ type matchConfig struct {
 
 // matchResult is the score of a match from the first engine's point of view.
 type matchResult struct {
-	Engine1, Engine2     string
-	Games                int
-	Wins, Draws, Losses  int
-	Score                float64 // engine 1's points
-	Percent              float64
-	Elo, EloError, LOS   float64
+	Engine1, Engine2    string
+	Games               int
+	Wins, Draws, Losses int
+	Score               float64 // engine 1's points
+	Percent             float64
+	Elo, EloError, LOS  float64
+	// EloBound, for a score of 0 or 100% (whose difference has no finite estimate), is
+	// the 95% one-sided bound instead: the difference is below it (0%) or above it.
+	EloBound             float64 `json:",omitempty"`
 	Terminations         map[string]int
 	WhiteWins, BlackWins int
 }
@@ -485,6 +488,7 @@ func (r *matchResult) add(rec gameRecord) {
 // likelihood of superiority.
 func (r *matchResult) finish() {
 	r.Elo, r.EloError, r.LOS = eloStats(r.Wins, r.Draws, r.Losses)
+	r.EloBound = eloBound(r.Wins, r.Draws, r.Losses)
 	if r.Games > 0 {
 		r.Percent = 100 * r.Score / float64(r.Games)
 	}
@@ -517,6 +521,23 @@ func eloStats(w, d, l int) (elo, margin, los float64) {
 	return elo, margin, los
 }
 
+// eloBound returns, when one engine scored every point of n = w+d+l games, the 95%
+// one-sided bound of the Elo difference: the score of the loser that would still give
+// n straight losses with 5% probability is 1 − 0.05^(1/n) a game (draws count as half
+// a point lost, so a score of 100% needs w = n). It returns 0 for any other score.
+func eloBound(w, d, l int) float64 {
+	n := w + d + l
+	if n == 0 || (w != n && l != n) {
+		return 0
+	}
+	p := 1 - math.Pow(0.05, 1/float64(n)) // the loser's largest plausible score
+	bound := 400 * math.Log10(1/p-1)      // how far above the loser the winner is, at least
+	if l == n {
+		return -bound
+	}
+	return bound
+}
+
 // report prints the result.
 func (r matchResult) report(w io.Writer) error {
 	terms := make([]string, 0, len(r.Terminations))
@@ -524,11 +545,18 @@ func (r matchResult) report(w io.Writer) error {
 		terms = append(terms, fmt.Sprintf("%s %d", t, n))
 	}
 	sort.Strings(terms)
+	elo := fmt.Sprintf("%+.1f +/- %.1f (95%%)", r.Elo, r.EloError)
+	switch {
+	case r.EloBound > 0:
+		elo = fmt.Sprintf("above %+.0f (95%%: every game won)", r.EloBound)
+	case r.EloBound < 0:
+		elo = fmt.Sprintf("below %+.0f (95%%: every game lost)", r.EloBound)
+	}
 	_, err := fmt.Fprintf(w, "%s vs %s: %d games, +%d =%d -%d, score %.1f/%d (%.1f%%)\n"+
-		"Elo difference: %+.1f +/- %.1f (95%%), LOS %.1f%%\n"+
+		"Elo difference: %s, LOS %.1f%%\n"+
 		"white wins %d, black wins %d; %s\n",
 		r.Engine1, r.Engine2, r.Games, r.Wins, r.Draws, r.Losses, r.Score, r.Games, r.Percent,
-		r.Elo, r.EloError, r.LOS, r.WhiteWins, r.BlackWins, strings.Join(terms, ", "))
+		elo, r.LOS, r.WhiteWins, r.BlackWins, strings.Join(terms, ", "))
 	return err
 }
 

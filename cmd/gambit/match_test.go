@@ -285,6 +285,16 @@ func TestEloStats(t *testing.T) {
 			t.Errorf("%d/%d/%d: LOS %.1f", c.w, c.d, c.l, los)
 		}
 	}
+	// A clean sweep has a one-sided bound: 16/16 is at least +... with 95% confidence.
+	for _, c := range []struct {
+		w, d, l int
+		lo, hi  float64
+	}{{16, 0, 0, 250, 400}, {0, 0, 30, -500, -350}, {15, 1, 0, 0, 0}, {0, 0, 0, 0, 0}} {
+		b := eloBound(c.w, c.d, c.l)
+		if (c.lo == 0 && b != 0) || (c.lo != 0 && (b < c.lo || b > c.hi)) {
+			t.Errorf("%d/%d/%d: bound %.0f, want %v to %v", c.w, c.d, c.l, b, c.lo, c.hi)
+		}
+	}
 	// Draws shrink the error bar.
 	_, m1, _ := eloStats(30, 0, 30)
 	_, m2, _ := eloStats(15, 30, 15)
