@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/gambitchess/gambit/bot/engineplay"
 	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/storage"
@@ -24,18 +22,7 @@ import (
 // the handlers only start games and analyse).
 func engineDeps(t *testing.T) *Deps {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	gs, err := games.New(db, games.Options{Clock: clk, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { gs.Close() })
+	db, clk, gs, quiet := testServices(t)
 	eng, err := engineplay.New(db, engineplay.Options{Clock: clk, Logger: quiet, AnalysisNodes: 5000})
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/bot/tournaments"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -39,18 +36,7 @@ func (p *recordingPoster) DM(context.Context, string, *Response) error { return 
 
 func tournamentDeps(t *testing.T) (*Deps, *recordingPoster) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	gs, err := games.New(db, games.Options{Clock: clk, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { gs.Close() })
+	db, clk, gs, quiet := testServices(t)
 	p := &recordingPoster{}
 	d := &Deps{Games: gs, Now: clk.Now, Poster: p}
 	d.Tournaments = tournaments.New(db, gs, tournaments.Options{Clock: clk, Notifier: d, Logger: quiet})

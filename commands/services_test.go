@@ -1,0 +1,33 @@
+package commands
+
+import (
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// testServices opens a store in a temporary directory and a game service on it with a
+// manual clock at noon on 1 March 2026 and a silent logger, all closed at the end of
+// the test.
+func testServices(t *testing.T) (*storage.DB, *timers.ManualClock, *games.Service, *slog.Logger) {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	gs, err := games.New(db, games.Options{Clock: clk, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gs.Close() })
+	return db, clk, gs, quiet
+}
