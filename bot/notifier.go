@@ -141,7 +141,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 			delete(n.offerShown, g.ID)
 			return nil // offered with the move: that move's board shows it
 		}
-		return n.post(ctx, g, commands.DrawOfferMessage(g, ev.By))
+		return n.post(ctx, g, n.d.DrawOfferMessage(g, ev.By))
 	case games.DrawDeclined:
 		g := ev.Game
 		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventDeclined)) {
@@ -153,7 +153,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {
 			return nil
 		}
-		return n.post(ctx, g, commands.TakebackMessage(g, ev.By))
+		return n.post(ctx, g, n.d.TakebackMessage(g, ev.By))
 	case games.TakebackAccepted:
 		g := ev.Game
 		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {

@@ -100,11 +100,7 @@ func (c *DrawCommand) offer(ctx context.Context, r *Request, g *games.Game, ply 
 		call: c.d.Games.OfferDraw,
 		answer: func(_ context.Context, res *games.Result) (*Response, error) {
 			col, _ := res.Game.ColorOf(r.User.ID)
-			if c.d.playsEngine(res.Game, col.Other()) {
-				return EngineRequestMessage(res.Game, col, "offers a draw",
-					"The engine weighs it and answers in a moment."), nil
-			}
-			return DrawOfferMessage(res.Game, col), nil
+			return c.d.DrawOfferMessage(res.Game, col), nil
 		},
 	})
 }

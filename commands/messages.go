@@ -220,8 +220,12 @@ func plural(n int) string {
 }
 
 // TakebackMessage announces a pending takeback request, pinging the opponent who may
-// answer it.
-func TakebackMessage(g *games.Game, by chesscore.Color) *Response {
+// answer it; the engine answers one itself, so then it is a note without buttons.
+func (d *Deps) TakebackMessage(g *games.Game, by chesscore.Color) *Response {
+	if d.playsEngine(g, by.Other()) {
+		return engineRequestMessage(g, by, "asks to take back their last move",
+			"The engine grants takebacks: the board follows in a moment.")
+	}
 	ply := g.Ply()
 	opp := g.Player(by.Other())
 	return &Response{
@@ -235,10 +239,10 @@ func TakebackMessage(g *games.Game, by chesscore.Color) *Response {
 	}
 }
 
-// EngineRequestMessage answers a takeback request or a draw offer made to the engine,
+// engineRequestMessage announces a takeback request or a draw offer made to the engine,
 // which answers it itself: no buttons and nobody to ping. asks says what was asked
 // ("asks to take back their last move"), then what follows.
-func EngineRequestMessage(g *games.Game, by chesscore.Color, asks, then string) *Response {
+func engineRequestMessage(g *games.Game, by chesscore.Color, asks, then string) *Response {
 	return &Response{Content: fmt.Sprintf("%s\n%s (%s) %s. %s", Headline(&g.Game), playerName(g.Player(by)), colorName(by), asks, then)}
 }
 
@@ -252,8 +256,12 @@ func (d *Deps) playsEngine(g *games.Game, c chesscore.Color) bool {
 }
 
 // DrawOfferMessage announces a draw offer made after one's move (an offer made with
-// the move shows in the board message).
-func DrawOfferMessage(g *games.Game, by chesscore.Color) *Response {
+// the move shows in the board message); the engine answers one itself, so then it is a
+// note without buttons.
+func (d *Deps) DrawOfferMessage(g *games.Game, by chesscore.Color) *Response {
+	if d.playsEngine(g, by.Other()) {
+		return engineRequestMessage(g, by, "offers a draw", "The engine weighs it and answers in a moment.")
+	}
 	ply := g.Ply()
 	opp := g.Player(by.Other())
 	return &Response{

@@ -35,11 +35,7 @@ func (c *TakebackCommand) on(ctx context.Context, r *Request, g *games.Game) (*R
 		call: c.d.Games.RequestTakeback,
 		answer: func(_ context.Context, res *games.Result) (*Response, error) {
 			col, _ := res.Game.ColorOf(r.User.ID)
-			if c.d.playsEngine(res.Game, col.Other()) {
-				return EngineRequestMessage(res.Game, col, "asks to take back their last move",
-					"The engine grants takebacks: the board follows in a moment."), nil
-			}
-			return TakebackMessage(res.Game, col), nil
+			return c.d.TakebackMessage(res.Game, col), nil
 		},
 	})
 }

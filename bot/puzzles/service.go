@@ -478,6 +478,12 @@ var ErrBadRequest = errors.New("bad request")
 // loadPuzzle reads a puzzle and its line through a writer.
 func (s *Service) loadPuzzle(w *storage.Writer, id string) (*Puzzle, Line, error) {
 	sp, err := w.Puzzle(id)
+	return s.withLine(id, sp, err)
+}
+
+// withLine turns a stored puzzle read for id (or the error reading it) into the puzzle
+// and its line.
+func (s *Service) withLine(id string, sp *storage.Puzzle, err error) (*Puzzle, Line, error) {
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, Line{}, fmt.Errorf("puzzle %s: %w", id, ErrNoSuchPuzzle)
 	}
@@ -1091,15 +1097,7 @@ func (s *Service) Puzzle(ctx context.Context, id string) (*Puzzle, Line, error) 
 		return nil, Line{}, err
 	}
 	sp, err := s.db.Puzzle(id)
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil, Line{}, fmt.Errorf("puzzle %s: %w", id, ErrNoSuchPuzzle)
-	}
-	if err != nil {
-		return nil, Line{}, err
-	}
-	p := FromStore(sp)
-	l, err := s.line(p)
-	return p, l, err
+	return s.withLine(id, sp, err)
 }
 
 // GameOver queues a finished game to be mined for puzzles in the background (a guild's
