@@ -65,7 +65,8 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-const lockStripes = 1024
+// lockStripes is the size of a lock table: 1<<10, the top ten bits of a key's mixed hash.
+const lockStripes = 1 << (64 - 54)
 
 // Service runs games: challenges, moves, offers, claims, clocks. Its methods are safe
 // for concurrent use; requests on one game are serialised by that game's lock.
@@ -76,8 +77,16 @@ type Service struct {
 	log   *slog.Logger
 	sched *timers.Scheduler
 
-	locks [lockStripes]sync.Mutex
-	seed  maphash.Seed
+	// The locks of requests (by id), challenges and games. A goroutine takes at most one
+	// of each table, in this order: a request's, a challenge's, a game's (starting a
+	// game holds the request's or the challenge's lock and then takes the new game's).
+	// Separate tables keep two keys of different kinds off one stripe: with one shared
+	// table a request id and its new game could hash to the same mutex and deadlock.
+	requestLocks, challengeLocks, gameLocks lockTable
+	// stripeMask selects a stripe from a key's hash: lockStripes-1; 0 in tests that
+	// put every key of a table on one stripe.
+	stripeMask uint64
+	seed       maphash.Seed
 
 	cacheMu sync.Mutex
 	cache   map[uint64]*entry
@@ -131,7 +140,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Service{
 		db: db, opts: opts, clock: opts.Clock, log: opts.Logger, sched: timers.New(),
-		seed: maphash.MakeSeed(), cache: make(map[uint64]*entry), cancel: cancel,
+		seed: maphash.MakeSeed(), cache: make(map[uint64]*entry), cancel: cancel, stripeMask: lockStripes - 1,
 	}
 	s.events = newDispatcher(ctx, opts.Notifier, opts.Logger)
 	if err := s.restore(); err != nil {
@@ -310,21 +319,27 @@ func (s *Service) Close() error {
 	return nil
 }
 
-// lockKey locks the stripe of a key and returns the unlock.
-func (s *Service) lockKey(kind byte, id uint64) func() {
-	i := (id*0x9E3779B97F4A7C15 ^ uint64(kind)<<56) >> 54 % lockStripes
-	m := &s.locks[i]
+// lockTable is a striped table of mutexes: keys whose hashes share a stripe share a
+// mutex, so the table's size bounds the memory whatever the number of keys.
+type lockTable [lockStripes]sync.Mutex
+
+// lock locks the stripe of key k (under mask) and returns the unlock.
+func (t *lockTable) lock(k, mask uint64) func() {
+	m := &t[(k*0x9E3779B97F4A7C15)>>54&mask]
 	m.Lock()
 	return m.Unlock
 }
 
-// lockString locks the stripe of a string key (a request id).
+// lockString locks a request id's stripe.
 func (s *Service) lockString(key string) func() {
-	return s.lockKey('r', maphash.String(s.seed, key))
+	return s.requestLocks.lock(maphash.String(s.seed, key), s.stripeMask)
 }
 
-func (s *Service) lockGame(id uint64) func()      { return s.lockKey('g', id) }
-func (s *Service) lockChallenge(id uint64) func() { return s.lockKey('c', id) }
+// lockGame locks game id's stripe.
+func (s *Service) lockGame(id uint64) func() { return s.gameLocks.lock(id, s.stripeMask) }
+
+// lockChallenge locks challenge id's stripe.
+func (s *Service) lockChallenge(id uint64) func() { return s.challengeLocks.lock(id, s.stripeMask) }
 
 // cached returns the cached entry of a live game.
 func (s *Service) cached(id uint64) *entry {
