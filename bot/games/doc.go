@@ -15,7 +15,10 @@
 // game has moved on: two clicks on an old board cannot both act.
 //
 // Requests on one game are serialised by the game's lock (a striped table of mutexes):
-// load, validate, apply to working copies, commit, publish. Two moves racing on one game
+// load, validate, apply to working copies, commit, publish. Requests by id and
+// challenges have lock tables of their own, taken before a game's and never after, so
+// starting a game (the request's or challenge's lock, then the new game's) cannot
+// deadlock. Two moves racing on one game
 // give one move and one ErrNotYourTurn (or ErrStale). A request is answered only after
 // its transaction is on disk. Commits of different games are grouped into shared
 // transactions by the store (group commit), so many games moving at once share an
