@@ -42,7 +42,11 @@ for it in range(2000):
             R[l] += max(-50, min(50, grad[l] / hess[l] / 2))
 se = {l: 1.96 / math.sqrt(hess[l] * math.log(10) / 400) if hess[l] > 1e-6 else float('nan') for l in R}
 for name, a, b, s, n, j in matches:
-    print(f"{name:12s} L{a} vs {b[0]}{b[1]}: {s}/{n} ({100*s/n:.1f}%), Elo {j['Elo']:+.0f} ± {j['EloError']:.0f}")
+    if 'EloBound' in j:  # a clean sweep: a one-sided 95% bound, not a difference
+        elo = f"Elo {'below' if j['EloBound'] < 0 else 'above'} {j['EloBound']:+.0f} (95%)"
+    else:
+        elo = f"Elo {j['Elo']:+.0f} ± {j['EloError']:.0f}"
+    print(f"{name:12s} L{a} vs {b[0]}{b[1]}: {s}/{n} ({100*s/n:.1f}%), {elo}")
 print()
 for l in sorted(R):
     print(f"L{l}: {R[l]:.0f} ± {se[l]:.0f}")

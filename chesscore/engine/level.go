@@ -45,13 +45,13 @@ const (
 
 // levels holds the definition of each level, index = number.
 var levels = [MaxLevel + 1]Level{
-	1: {Number: 1, Depth: 1, Nodes: 10000, MultiPV: 8, Noise: 90, Temperature: 130, MaxLoss: 550, Rating: 670},
-	2: {Number: 2, Depth: 2, Nodes: 12000, MultiPV: 8, Noise: 70, Temperature: 100, MaxLoss: 380, Rating: 860},
+	1: {Number: 1, Depth: 1, Nodes: 10000, MultiPV: 8, Noise: 90, Temperature: 130, MaxLoss: 550, Rating: 660},
+	2: {Number: 2, Depth: 2, Nodes: 12000, MultiPV: 8, Noise: 70, Temperature: 100, MaxLoss: 380, Rating: 850},
 	3: {Number: 3, Depth: 3, Nodes: 14000, MultiPV: 6, Noise: 55, Temperature: 75, MaxLoss: 260, Rating: 1040},
 	4: {Number: 4, Depth: 4, Nodes: 16000, MultiPV: 5, Noise: 40, Temperature: 55, MaxLoss: 180, Rating: 1260},
-	5: {Number: 5, Depth: 6, Nodes: 20000, MultiPV: 4, Noise: 30, Temperature: 40, MaxLoss: 120, Rating: 1630},
-	6: {Number: 6, Depth: 8, Nodes: 30000, MultiPV: 3, Noise: 18, Temperature: 24, MaxLoss: 80, Rating: 1890},
-	7: {Number: 7, Depth: 0, Nodes: 60000, MultiPV: 2, Noise: 8, Temperature: 10, MaxLoss: 40, Rating: 1990},
+	5: {Number: 5, Depth: 5, Nodes: 18000, MultiPV: 4, Noise: 35, Temperature: 48, MaxLoss: 150, Rating: 1420},
+	6: {Number: 6, Depth: 7, Nodes: 27000, MultiPV: 3, Noise: 22, Temperature: 30, MaxLoss: 90, Rating: 1700},
+	7: {Number: 7, Depth: 8, Nodes: 30000, MultiPV: 3, Noise: 18, Temperature: 24, MaxLoss: 80, Rating: 1920},
 	8: {Number: 8, Rating: 2070},
 }
 
