@@ -16,8 +16,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/timers"
 )
 
 // BenchmarkMoveInteraction's load: 200 live games, each receiving a move every

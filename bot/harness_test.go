@@ -19,8 +19,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 )
 

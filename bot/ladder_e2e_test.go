@@ -19,8 +19,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
-	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/service/ladder"
 	"github.com/gambitchess/gambit/storage"
 )
 

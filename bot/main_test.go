@@ -32,7 +32,7 @@ func lingering(timeout time.Duration) string {
 			if strings.Contains(g, "testing.(*M)") || strings.Contains(g, "bot.TestMain") {
 				continue
 			}
-			for _, pkg := range []string{"bwmarrin/discordgo", "gambit/bot.", "gambit/bot/games.", "gambit/bot/timers.", "gorilla/websocket"} {
+			for _, pkg := range []string{"bwmarrin/discordgo", "gambit/bot.", "gambit/service/games.", "gambit/internal/timers.", "gorilla/websocket"} {
 				if strings.Contains(g, pkg) {
 					left = append(left, g)
 					break

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/commands"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -15,8 +15,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
-	"github.com/gambitchess/gambit/bot/puzzles"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -21,15 +21,15 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/engineplay"
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/ladder"
-	"github.com/gambitchess/gambit/bot/puzzles"
-	"github.com/gambitchess/gambit/bot/timers"
-	"github.com/gambitchess/gambit/bot/tournaments"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/engineplay"
+	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/service/ladder"
+	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/service/tournaments"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -18,8 +18,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
-	"github.com/gambitchess/gambit/bot/tournaments"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/service/tournaments"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/tournament"
 	"github.com/gambitchess/gambit/tournament/trf"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // /abort [game]: call a game off before both sides have moved.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // act.go: the common path of a request on a game made by one of its players.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // /board [game]: the board from your own side, only for you, with fresh controls

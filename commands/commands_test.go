@@ -11,8 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 func TestDecodeOptions(t *testing.T) {

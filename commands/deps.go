@@ -5,11 +5,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/engineplay"
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/ladder"
-	"github.com/gambitchess/gambit/bot/puzzles"
-	"github.com/gambitchess/gambit/bot/tournaments"
+	"github.com/gambitchess/gambit/service/engineplay"
+	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/service/ladder"
+	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/service/tournaments"
 )
 
 // Deps is what the commands work with: the services and the means to post messages

@@ -7,7 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // /draw offer|accept|decline|claim [move] [game]: draw offers (FIDE 9.1) and claims

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // gameerrors.go: what a refused request tells the player.

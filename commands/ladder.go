@@ -9,10 +9,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/service/ladder"
 )
 
 // /ladder [category]: a server ladder's leaderboard as a card, with the top ten as text.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // /move <move> [offer_draw] [game]: play a move typed in SAN (completed from the

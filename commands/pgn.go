@@ -6,7 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // /pgn [game]: the game's record as a PGN file, with a lichess analysis link.

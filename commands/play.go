@@ -8,9 +8,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/engineplay"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/service/engineplay"
 	"github.com/gambitchess/gambit/storage"
 )
 

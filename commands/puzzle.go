@@ -11,9 +11,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/puzzles"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -11,9 +11,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/puzzles"
-	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
 )
 

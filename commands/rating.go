@@ -9,8 +9,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/ladder"
 	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/service/ladder"
 )
 
 // /rating [user] [category]: a player's card: the rating in each ladder ("1500?" while

@@ -6,7 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // /resign [game]: resignation, after a confirmation only the resigning player sees.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gambitchess/gambit/bot/games"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // /takeback [game]: ask to take back your last move; used while the opponent's

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -13,9 +13,10 @@ import (
 	"unicode"
 
 	"github.com/fogleman/gg"
-	"github.com/gambitchess/gambit/chesscore"
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/gambitchess/gambit/chesscore"
 )
 
 // PlayerBar is what a player bar shows about one side.

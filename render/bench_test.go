@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fogleman/gg"
+
 	"github.com/gambitchess/gambit/chesscore"
 )
 

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/fogleman/gg"
+
 	"github.com/gambitchess/gambit/chesscore"
 )
 

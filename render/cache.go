@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/fogleman/gg"
+
 	"github.com/gambitchess/gambit/chesscore"
 )
 

@@ -18,7 +18,7 @@
 // for nothing. A change whose write fails is taken out and retried alone, so one failure
 // does not fail the others. Options.BoltBatch uses bbolt's DB.Batch instead (batches
 // close a fixed delay after their first writer) and Options.SoloCommits one transaction
-// per commit, to measure what grouping gains (BenchmarkDurableMoves in bot/games).
+// per commit, to measure what grouping gains (BenchmarkDurableMoves in service/games).
 //
 // # Buckets and keys
 //

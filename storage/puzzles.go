@@ -66,7 +66,7 @@ var (
 )
 
 // Puzzle is a stored puzzle, in the lichess conventions (the first move is the
-// opponent's; see package bot/puzzles).
+// opponent's; see package service/puzzles).
 type Puzzle struct {
 	ID         string
 	FEN        string

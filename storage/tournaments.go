@@ -1,4 +1,4 @@
-// tournaments.go: tournaments (events run by bot/tournaments) and the map from a game to
+// tournaments.go: tournaments (events run by service/tournaments) and the map from a game to
 // the tournament board it was played on.
 //
 // # Encoding

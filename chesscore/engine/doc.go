@@ -39,7 +39,7 @@
 // levels cap depth and nodes and choose among the best candidates with noise and a
 // softmax, never losing more than a level's MaxLoss by their own search. Player is what
 // the game service plays through; Bot implements it for the built-in engine and
-// chesscore/uci's Client for an external one. Analyse returns the best lines of a
+// uci's Client for an external one. Analyse returns the best lines of a
 // position (MultiPV) and Annotate judges every move of a game by the drop in win
 // probability (inaccuracy, mistake, blunder).
 package engine

@@ -19,7 +19,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
-	"github.com/gambitchess/gambit/chesscore/uci"
+	"github.com/gambitchess/gambit/uci"
 )
 
 // runMatch implements `gambit match`: two UCI engines play each other from a set of

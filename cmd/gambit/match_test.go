@@ -11,7 +11,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
-	"github.com/gambitchess/gambit/chesscore/uci"
+	"github.com/gambitchess/gambit/uci"
 )
 
 // selfEngine is this test binary serving `gambit uci` (see TestHelperUCIEngine).

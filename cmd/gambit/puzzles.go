@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gambitchess/gambit/bot/puzzles"
+	"github.com/gambitchess/gambit/service/puzzles"
 )
 
 // runPuzzles implements `gambit puzzles import|generate|verify|export`.

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/puzzles"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
 )
 

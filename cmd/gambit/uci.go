@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore/engine"
-	"github.com/gambitchess/gambit/chesscore/uci"
+	"github.com/gambitchess/gambit/uci"
 )
 
 // uciStdin is where `gambit uci` reads commands from; tests replace it.

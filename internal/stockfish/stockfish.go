@@ -1,6 +1,6 @@
 // Package stockfish finds and drives a local Stockfish binary for tests and measurement
 // tools: the perft differential test and the side-by-side speed comparison. It speaks just
-// enough UCI for `go perft`; the engine client proper lives in chesscore/uci.
+// enough UCI for `go perft`; the engine client proper lives in uci.
 package stockfish
 
 import (

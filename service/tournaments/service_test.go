@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/tournament"
 	"github.com/gambitchess/gambit/tournament/trf"

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -35,8 +35,8 @@ import (
 	"time"
 	_ "time/tzdata" // guild time zones work without the system's zone database
 
-	"github.com/gambitchess/gambit/bot/timers"
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 )
 

@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/games"
-	"github.com/gambitchess/gambit/bot/timers"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
-	"github.com/gambitchess/gambit/chesscore/uci"
+	"github.com/gambitchess/gambit/internal/stockfish"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/uci"
 )
 
 // The test binary doubles as an external engine: with GAMBIT_ENGINEPLAY_FAKE=gambit it
@@ -476,9 +477,9 @@ func TestManyGames(t *testing.T) {
 
 // With Stockfish installed, level 9 plays and analyses with it.
 func TestStockfish(t *testing.T) {
-	path := "/usr/games/stockfish"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("no Stockfish at", path)
+	path, err := stockfish.Path()
+	if err != nil {
+		t.Fatalf("%v (scripts/test.sh installs it)", err)
 	}
 	r := newRig(t, Options{External: &ExternalConfig{Path: path, HashMB: 16, Threads: 1}, AnalysisTime: 30 * time.Millisecond,
 		MaxThink: 200 * time.Millisecond})

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 )
 

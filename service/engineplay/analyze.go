@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/games"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // Analysis is a finished game evaluated move by move.

@@ -19,11 +19,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/puzzles/starter"
-	"github.com/gambitchess/gambit/bot/timers"
 	cc "github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/chesscore/rating"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/puzzles/starter"
 	"github.com/gambitchess/gambit/storage"
 )
 

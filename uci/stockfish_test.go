@@ -15,7 +15,7 @@ import (
 func TestClientStockfish(t *testing.T) {
 	path, err := stockfish.Path()
 	if err != nil {
-		t.Skip(err)
+		t.Fatalf("%v (scripts/test.sh installs it)", err)
 	}
 	ctx := context.Background()
 	c, err := Start(ctx, Config{Path: path, Options: []OptionValue{{"Hash", "8"}, {"UCI_LimitStrength", "true"}, {"UCI_Elo", "1500"}}})

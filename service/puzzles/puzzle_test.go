@@ -12,7 +12,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 )
 
-const samplePath = "../../../shared/data/lichess-puzzles-sample.csv"
+const samplePath = "../../testdata/lichess-puzzles-sample.csv"
 
 func readAll(t testing.TB, r io.Reader) ([]*Puzzle, []error) {
 	t.Helper()

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
-	"github.com/gambitchess/gambit/chesscore/uci"
+	"github.com/gambitchess/gambit/uci"
 )
 
 // ExternalConfig describes the external engine.

@@ -1,6 +1,6 @@
 // Package engineplay plays the engine's side of games against the engine (/play bot),
 // and analyses finished games (/analyze). It knows nothing of Discord: games are
-// created and moved through the game service (bot/games), like a person's, so their
+// created and moved through the game service (service/games), like a person's, so their
 // boards, clocks, events and restarts are those of every game.
 //
 // # Playing

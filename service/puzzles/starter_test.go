@@ -6,8 +6,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/gambitchess/gambit/bot/puzzles/starter"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/service/puzzles/starter"
 )
 
 // starterSet reads the shipped starter set.

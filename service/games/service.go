@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gambitchess/gambit/bot/timers"
+	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 )
 
