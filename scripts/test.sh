@@ -2,18 +2,46 @@
 # The test command: installs what the tests need on a fresh machine, then runs every test
 # with the race detector, then the full-depth perft suite without it (the race detector
 # slows the move generator tenfold).
+#
+# Needs Go 1.26 or newer. The race detector needs cgo and so a C compiler (gcc or clang);
+# the engine and perft differential tests need Stockfish. On Debian and Ubuntu this script
+# installs gcc and stockfish with apt-get when they are missing (as root, or through sudo);
+# elsewhere it stops and says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+need_go="1.26"
+if ! command -v go >/dev/null 2>&1; then
+  echo "Go is not installed: install Go $need_go or newer and put it on PATH." >&2
+  exit 1
+fi
+have_go=$(go env GOVERSION | sed 's/^go//')
+if [ "$(printf '%s\n%s\n' "$need_go" "$have_go" | sort -V | head -n 1)" != "$need_go" ]; then
+  echo "Go $have_go is too old: Gambit needs Go $need_go or newer." >&2
+  exit 1
+fi
+
+missing=()
+command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 || missing+=(gcc)
 if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
-  echo "installing stockfish (Debian package) for the perft differential test"
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish
+  missing+=(stockfish)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "installing ${missing[*]} with apt-get"
+    sudo=()
+    [ "$(id -u)" = 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
   else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish
+    echo "missing: ${missing[*]}. Install them with your system's package manager:" >&2
+    echo "  a C compiler (gcc or clang) for the race detector (cgo), and" >&2
+    echo "  Stockfish (on PATH, at /usr/games/stockfish, or named by GAMBIT_STOCKFISH)." >&2
+    exit 1
   fi
 fi
 
+export CGO_ENABLED=1
 go mod download
 go test -race -count=1 ./...
 go test -count=1 -run '^TestPerftSuite$' ./chesscore
