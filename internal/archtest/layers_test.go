@@ -1,0 +1,217 @@
+// Package archtest checks that the tree keeps the shape docs/architecture.md draws: every
+// import points down the layers, Discord and database drivers stay in their layer, and the
+// rules stay pure. It has only tests.
+package archtest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/gambitchess/gambit"
+
+// layers ranks the project's folders from the top (cmd) to the bottom (the pure rules and
+// small utilities), as docs/architecture.md draws them: render sits beside commands and uci
+// beside the services, each just below its one user. A package may import packages of a
+// lower rank, and packages of its own rank only inside its own group (service/engineplay
+// may use service/games). The first matching prefix wins, so longer prefixes come first.
+var layers = []struct {
+	prefix string // folder below the module root; a package matches it or lies below it
+	rank   int
+	group  string
+}{
+	{"cmd", 10, "cmd"},
+	{"tools", 10, "tools"},
+	{"bot", 9, "bot"},
+	{"commands", 8, "commands"},
+	{"render", 7, "render"},
+	{"service", 6, "service"},
+	{"puzzle/mine", 5, "puzzle/mine"},
+	{"uci", 4, "uci"},
+	{"storage", 3, "storage"},
+	{"puzzle", 2, "puzzle"},
+	{"chesscore", 1, "chesscore"},
+	{"tournament", 1, "tournament"},
+	{"config", 0, "config"},
+	{"internal", 0, "internal"},
+}
+
+// restricted lists imports that only some folders may use.
+var restricted = []struct {
+	path    string   // the imported package, or a prefix of it ending in "/"
+	allowed []string // folders (as in layers) that may import it
+	why     string
+}{
+	{"github.com/bwmarrin/discordgo", []string{"bot", "commands"}, "only the Discord layers speak Discord"},
+	{"go.etcd.io/bbolt", []string{"storage"}, "only storage knows its database"},
+	{"go.etcd.io/bbolt/", []string{"storage"}, "only storage knows its database"},
+	{"github.com/jackc/pgx/", []string{"storage"}, "only storage knows its database"},
+}
+
+// impure lists what the rules (chesscore and below it) must never import outside tests:
+// they run no processes, open no files and touch no network.
+var impure = []string{"os", "os/exec", "net", "net/http", "syscall"}
+
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+func listPackages(t *testing.T) []listedPackage {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "-e", "-json", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("go list: %v\n%s", err, exit.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("decode go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 20 {
+		t.Fatalf("go list found only %d packages", len(pkgs))
+	}
+	return pkgs
+}
+
+// folder returns the package's path below the module root, or "" for an outside package.
+func folder(importPath string) string {
+	if importPath == module {
+		return "."
+	}
+	rel, ok := strings.CutPrefix(importPath, module+"/")
+	if !ok {
+		return ""
+	}
+	return rel
+}
+
+func under(rel, prefix string) bool { return rel == prefix || strings.HasPrefix(rel, prefix+"/") }
+
+func layerOf(rel string) (rank int, group string, ok bool) {
+	for _, l := range layers {
+		if under(rel, l.prefix) {
+			return l.rank, l.group, true
+		}
+	}
+	return 0, "", false
+}
+
+func TestEveryPackageHasALayer(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		if _, _, ok := layerOf(rel); !ok {
+			t.Errorf("%s is in no layer: add its folder to the layers table here and to docs/architecture.md", rel)
+		}
+	}
+}
+
+func TestImportsPointDown(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		rank, group, ok := layerOf(rel)
+		if !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel := folder(imp)
+			if irel == "" {
+				continue
+			}
+			irank, igroup, ok := layerOf(irel)
+			if !ok {
+				continue
+			}
+			switch {
+			case irank > rank:
+				t.Errorf("%s (layer %d) imports %s (layer %d): an arrow pointing up", rel, rank, irel, irank)
+			case irank == rank && igroup != group:
+				t.Errorf("%s imports %s: both are in layer %d but in different groups (%s, %s)", rel, irel, rank, group, igroup)
+			}
+		}
+	}
+}
+
+func TestRestrictedImports(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		for _, imp := range p.Imports {
+			for _, r := range restricted {
+				if imp != r.path && !(strings.HasSuffix(r.path, "/") && strings.HasPrefix(imp, r.path)) {
+					continue
+				}
+				allowed := false
+				for _, a := range r.allowed {
+					allowed = allowed || under(rel, a)
+				}
+				if !allowed {
+					t.Errorf("%s imports %s: %s", rel, imp, r.why)
+				}
+			}
+		}
+	}
+}
+
+func TestRulesArePure(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		if !under(rel, "chesscore") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			for _, bad := range impure {
+				if imp == bad {
+					t.Errorf("%s imports %s: the rules run no processes and do no I/O", rel, imp)
+				}
+			}
+		}
+	}
+}
+
+// TestNothingReachesOutside fails when a tracked file names a path beside the repository:
+// a clone must work with nothing next to it.
+func TestNothingReachesOutside(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("git", "ls-files", "-z")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	outside := "../" + "shared"
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Errorf("read %s: %v", name, err)
+			continue
+		}
+		if strings.Contains(string(b), outside) {
+			t.Errorf("%s names %s, outside the repository", name, outside)
+		}
+	}
+}
