@@ -4,7 +4,8 @@
 // GAMBIT_ + the path in upper case with dots as underscores (discord.token is
 // GAMBIT_DISCORD_TOKEN, storage.path is GAMBIT_STORAGE_PATH). DISCORD_TOKEN is accepted
 // for the token as well, below GAMBIT_DISCORD_TOKEN. An unknown key, a value of the wrong
-// type or an invalid value is an error naming the key and, for the file, its line.
+// type or an invalid value is an error naming the key and where it was set: the file and
+// line, or the environment variable.
 //
 // The Discord token is a secret: Config.String and every error leave it out.
 package config
@@ -15,13 +16,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gambitchess/gambit/chesscore/clock"
 )
 
 // Config is the whole configuration. Field tags name the YAML keys; `doc` is the text
@@ -35,6 +37,7 @@ type Config struct {
 	Engine   Engine   `yaml:"engine"`
 	Puzzles  Puzzles  `yaml:"puzzles"`
 	Commands Commands `yaml:"commands"`
+	Backups  Backups  `yaml:"backups"`
 }
 
 // Discord holds the connection to Discord.
@@ -68,6 +71,8 @@ type Metrics struct {
 
 // Games holds defaults for challenges and games.
 type Games struct {
+	// DefaultTimeControl is the time control of a challenge that names none, in a server
+	// that has not chosen its own (/settings time_control); Validate checks it parses.
 	DefaultTimeControl string        `yaml:"default_time_control"`
 	ChallengeExpiry    time.Duration `yaml:"challenge_expiry"`
 	FirstMoveTimeout   time.Duration `yaml:"first_move_timeout"`
@@ -100,6 +105,28 @@ type Commands struct {
 	PerUserPerMinute int `yaml:"per_user_per_minute"`
 }
 
+// Backups holds the bot's scheduled backups of its store.
+type Backups struct {
+	// Dir is the directory the copies are written to ("" : no scheduled backups).
+	Dir string `yaml:"dir"`
+	// Every is the time between two copies.
+	Every time.Duration `yaml:"every"`
+	// Keep is how many copies are kept; older ones are deleted.
+	Keep int `yaml:"keep"`
+}
+
+// TimeControl returns the parsed default_time_control (Validate has checked it).
+func (g Games) TimeControl() (clock.TimeControl, error) {
+	tc, err := clock.Parse(g.DefaultTimeControl)
+	if err != nil {
+		return clock.TimeControl{}, err // it names the text and what is wrong
+	}
+	if tc.Kind() == clock.KindUnknown {
+		return clock.TimeControl{}, fmt.Errorf("%q: give a time control such as 10+5, 3+2 or 1d, or - for none", g.DefaultTimeControl)
+	}
+	return tc, nil
+}
+
 // Default returns the configuration used where neither the file nor the environment
 // says otherwise.
 func Default() Config {
@@ -116,6 +143,7 @@ func Default() Config {
 			AnalysisTime: 200 * time.Millisecond, AnalysisBudget: 45 * time.Second},
 		Puzzles:  Puzzles{Enabled: true},
 		Commands: Commands{PerUserPerMinute: 30},
+		Backups:  Backups{Every: 24 * time.Hour, Keep: 7},
 	}
 }
 
@@ -135,28 +163,40 @@ func (e *Error) Error() string {
 
 // Load reads the file at path (an empty path means no file) over the defaults, then
 // applies the environment (a lookup function, normally os.LookupEnv), then validates.
+// A value Validate refuses is reported where it was set: the file's line, or the
+// environment variable.
 func Load(path string, lookupEnv func(string) (string, bool)) (Config, error) {
 	cfg := Default()
+	src := sources{}
 	if path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return cfg, fmt.Errorf("config: %w", err)
 		}
-		if err := decode(data, filepath.Base(path), &cfg); err != nil {
+		if err := decode(data, path, &cfg, src); err != nil {
 			return cfg, err
 		}
 	}
 	if lookupEnv != nil {
-		if err := applyEnv(&cfg, lookupEnv); err != nil {
+		if err := applyEnv(&cfg, lookupEnv, src); err != nil {
 			return cfg, err
 		}
 	}
-	return cfg, cfg.Validate()
+	err := cfg.Validate()
+	var e *Error
+	if errors.As(err, &e) && e.Source == "" {
+		e.Source = src[e.Key]
+	}
+	return cfg, err
 }
 
+// sources records where each key was last set ("gambit.yaml:12", "environment
+// GAMBIT_LOG_LEVEL"); a key left at its default has none.
+type sources map[string]string
+
 // decode walks the YAML tree against the Config struct, so every unknown key and every
-// bad value is reported with its line.
-func decode(data []byte, name string, cfg *Config) error {
+// bad value is reported with its line; src learns the line of every key set.
+func decode(data []byte, name string, cfg *Config, src sources) error {
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
@@ -168,10 +208,10 @@ func decode(data []byte, name string, cfg *Config) error {
 	if len(root.Content) == 0 {
 		return nil
 	}
-	return decodeNode(root.Content[0], reflect.ValueOf(cfg).Elem(), "", name)
+	return decodeNode(root.Content[0], reflect.ValueOf(cfg).Elem(), "", name, src)
 }
 
-func decodeNode(n *yaml.Node, v reflect.Value, prefix, name string) error {
+func decodeNode(n *yaml.Node, v reflect.Value, prefix, name string, src sources) error {
 	where := fmt.Sprintf("%s:%d", name, n.Line)
 	if v.Kind() == reflect.Struct && v.Type() != reflect.TypeOf(time.Duration(0)) {
 		if n.Kind != yaml.MappingNode {
@@ -184,7 +224,7 @@ func decodeNode(n *yaml.Node, v reflect.Value, prefix, name string) error {
 			if !ok {
 				return &Error{Key: key, Source: fmt.Sprintf("%s:%d", name, k.Line), Reason: "unknown key" + suggest(v, k.Value)}
 			}
-			if err := decodeNode(val, field, key, name); err != nil {
+			if err := decodeNode(val, field, key, name, src); err != nil {
 				return err
 			}
 		}
@@ -196,6 +236,7 @@ func decodeNode(n *yaml.Node, v reflect.Value, prefix, name string) error {
 	if err := setScalar(v, n.Value, n.Tag == "!!null"); err != nil {
 		return &Error{Key: prefix, Source: where, Reason: err.Error()}
 	}
+	src[prefix] = where
 	return nil
 }
 
@@ -302,9 +343,10 @@ func Keys() []string {
 	return keys
 }
 
-func applyEnv(cfg *Config, lookup func(string) (string, bool)) error {
+func applyEnv(cfg *Config, lookup func(string) (string, bool), src sources) error {
 	if tok, ok := lookup("DISCORD_TOKEN"); ok && tok != "" {
 		cfg.Discord.Token = tok
+		src["discord.token"] = "environment DISCORD_TOKEN"
 	}
 	root := reflect.ValueOf(cfg).Elem()
 	for _, key := range Keys() {
@@ -323,6 +365,7 @@ func applyEnv(cfg *Config, lookup func(string) (string, bool)) error {
 			}
 			return &Error{Key: key, Source: "environment " + name, Reason: err.Error()}
 		}
+		src[key] = "environment " + name
 	}
 	return nil
 }
@@ -383,6 +426,25 @@ func (c Config) Validate() error {
 	if c.Commands.PerUserPerMinute < 0 {
 		return &Error{Key: "commands.per_user_per_minute", Reason: "must not be negative"}
 	}
+	if _, err := c.Games.TimeControl(); err != nil {
+		return &Error{Key: "games.default_time_control", Reason: err.Error()}
+	}
+	for _, d := range []struct {
+		key    string
+		v      time.Duration
+		lo, hi time.Duration
+	}{
+		{"games.challenge_expiry", c.Games.ChallengeExpiry, time.Minute, 30 * 24 * time.Hour},
+		{"games.first_move_timeout", c.Games.FirstMoveTimeout, 10 * time.Second, 24 * time.Hour},
+		{"backups.every", c.Backups.Every, time.Minute, 30 * 24 * time.Hour},
+	} {
+		if d.v < d.lo || d.v > d.hi {
+			return &Error{Key: d.key, Reason: fmt.Sprintf("%v: want %v to %v", d.v, d.lo, d.hi)}
+		}
+	}
+	if c.Backups.Keep < 1 || c.Backups.Keep > 10000 {
+		return &Error{Key: "backups.keep", Reason: fmt.Sprintf("%d: want 1 to 10000", c.Backups.Keep)}
+	}
 	return nil
 }
 
@@ -400,7 +462,7 @@ func (c Config) String() string {
 	if c.Discord.Token != "" {
 		tok = "set"
 	}
-	return fmt.Sprintf("discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d} storage %q log %s/%s metrics %q",
+	return fmt.Sprintf("discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d} storage %q log %s/%s metrics %q puzzles %t backups %q",
 		tok, c.Discord.ApplicationID, c.Discord.GuildID, c.Discord.RESTURL, c.Discord.GatewayURL, c.Discord.Shards,
-		c.Storage.Path, c.Log.Level, c.Log.Format, c.Metrics.Address)
+		c.Storage.Path, c.Log.Level, c.Log.Format, c.Metrics.Address, c.Puzzles.Enabled, c.Backups.Dir)
 }

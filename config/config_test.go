@@ -1,12 +1,16 @@
+// Tests of loading, validating and describing the configuration.
 package config
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func env(m map[string]string) func(string) (string, bool) {
@@ -22,22 +26,61 @@ func writeFile(t *testing.T, body string) string {
 	return p
 }
 
-func TestExampleFileDocumentsEveryKey(t *testing.T) {
-	cfg, err := Load("../config.example.yaml", nil)
+// TestExampleFile keeps config.example.yaml and the code in step: the example loads,
+// its values are the defaults, and its keys are exactly the struct's, each with a
+// comment saying what it does.
+func TestExampleFile(t *testing.T) {
+	const example = "../config.example.yaml"
+	cfg, err := Load(example, nil)
 	if err != nil {
 		t.Fatalf("config.example.yaml: %v", err)
 	}
 	if cfg != Default() {
-		t.Errorf("config.example.yaml differs from the defaults:\n%v\n%v", cfg, Default())
+		t.Errorf("config.example.yaml differs from the defaults:\n%+v\n%+v", cfg, Default())
 	}
-	data, err := os.ReadFile("../config.example.yaml")
+	data, err := os.ReadFile(example)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range Keys() {
-		parts := strings.Split(key, ".")
-		if !strings.Contains(string(data), "  "+parts[len(parts)-1]+":") {
-			t.Errorf("config.example.yaml does not document %s", key)
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	var walk func(n *yaml.Node, prefix string)
+	walk = func(n *yaml.Node, prefix string) {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			key := join(prefix, k.Value)
+			if v.Kind == yaml.MappingNode {
+				walk(v, key)
+				continue
+			}
+			keys = append(keys, key)
+			if strings.TrimSpace(k.HeadComment) == "" {
+				t.Errorf("config.example.yaml:%d: %s has no comment saying what it does", k.Line, key)
+			}
+		}
+	}
+	walk(root.Content[0], "")
+	if !slices.Equal(keys, Keys()) {
+		t.Errorf("config.example.yaml has the keys\n%v\nthe Config struct has\n%v", keys, Keys())
+	}
+}
+
+func TestDefaultTimeControl(t *testing.T) {
+	tc, err := Default().Games.TimeControl()
+	if err != nil || tc.String() != "10+5" {
+		t.Fatalf("default time control = %v, %v; want 10+5", tc, err)
+	}
+	for _, s := range []string{"3+2", "1d", "-", "15m+10s"} {
+		if _, err := (Games{DefaultTimeControl: s}).TimeControl(); err != nil {
+			t.Errorf("%q refused: %v", s, err)
+		}
+	}
+	for _, s := range []string{"fast", "", "?", "10+", "0+0"} {
+		if _, err := (Games{DefaultTimeControl: s}).TimeControl(); err == nil {
+			t.Errorf("%q accepted", s)
 		}
 	}
 }
@@ -83,6 +126,28 @@ func TestLoad(t *testing.T) {
 		{"bad rest url", "discord:\n  rest_url: ftp://x\n", nil, nil, "discord.rest_url"},
 		{"bad env", "", map[string]string{"GAMBIT_ENGINE_THREADS": "x"}, nil, "environment GAMBIT_ENGINE_THREADS: engine.threads"},
 		{"syntax error", "discord: [\n", nil, nil, "config.yaml"},
+		{"default time control", "games:\n  default_time_control: 3+2\n", nil,
+			func(c Config) bool { tc, err := c.Games.TimeControl(); return err == nil && tc.String() == "3+2" }, ""},
+		{"default time control from the environment", "", map[string]string{"GAMBIT_GAMES_DEFAULT_TIME_CONTROL": "1d"},
+			func(c Config) bool { return c.Games.DefaultTimeControl == "1d" }, ""},
+		{"bad default time control names file, line and key", "log:\n  level: info\ngames:\n  default_time_control: fast\n", nil, nil,
+			"config.yaml:4: games.default_time_control: time control \"fast\""},
+		{"bad default time control from the environment", "", map[string]string{"GAMBIT_GAMES_DEFAULT_TIME_CONTROL": "fast"}, nil,
+			"environment GAMBIT_GAMES_DEFAULT_TIME_CONTROL: games.default_time_control"},
+		{"invalid value names its line", "\nlog:\n  format: yaml\n", nil, nil, "config.yaml:3: log.format: \"yaml\""},
+		{"environment over a bad file value is named", "log:\n  level: loud\n", map[string]string{"GAMBIT_LOG_LEVEL": "shout"}, nil,
+			"environment GAMBIT_LOG_LEVEL: log.level: \"shout\""},
+		{"challenge expiry out of range", "games:\n  challenge_expiry: 1s\n", nil, nil, "config.yaml:2: games.challenge_expiry: 1s: want 1m0s to 720h0m0s"},
+		{"first move timeout out of range", "games:\n  first_move_timeout: 0s\n", nil, nil, "config.yaml:2: games.first_move_timeout"},
+		{"backups", "backups:\n  dir: /var/backups/gambit\n  every: 6h\n  keep: 28\n", nil,
+			func(c Config) bool {
+				return c.Backups == Backups{Dir: "/var/backups/gambit", Every: 6 * time.Hour, Keep: 28}
+			}, ""},
+		{"backups every too short", "backups:\n  dir: b\n  every: 1s\n", nil, nil, "config.yaml:3: backups.every: 1s: want 1m0s to 720h0m0s"},
+		{"backups keep zero", "backups:\n  keep: 0\n", nil, nil, "config.yaml:2: backups.keep: 0: want 1 to 10000"},
+		{"puzzles off", "puzzles:\n  enabled: false\n", nil, func(c Config) bool { return !c.Puzzles.Enabled }, ""},
+		{"commands limit negative", "commands:\n  per_user_per_minute: -1\n", nil, nil, "config.yaml:2: commands.per_user_per_minute"},
+		{"metrics address", "", map[string]string{"GAMBIT_METRICS_ADDRESS": "127.0.0.1:9090"}, func(c Config) bool { return c.Metrics.Address == "127.0.0.1:9090" }, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -143,7 +208,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add("a: {b: [c, d]}\n")
 	f.Fuzz(func(t *testing.T, body string) {
 		cfg := Default()
-		if err := decode([]byte(body), "f.yaml", &cfg); err != nil {
+		if err := decode([]byte(body), "f.yaml", &cfg, sources{}); err != nil {
 			return
 		}
 		_ = cfg.Validate()
