@@ -150,7 +150,7 @@ func (b *board) drawMaterial(img *image.RGBA, f font.Face, pos *chesscore.Positi
 	up, points := Material(pos, c)
 	h := float64(b.barH)
 	icon := int(math.Round(h * 0.62))
-	art := arts.get(icon, func() *pieceArt { return newPieceArt(icon) })
+	art := arts.GetOrBuild(icon, func() *pieceArt { return newPieceArt(icon) })
 	step := float64(icon) * 0.5
 	for t := chesscore.Queen; t >= chesscore.Pawn; t-- {
 		for range up[t] {

@@ -12,6 +12,7 @@ import (
 	"github.com/fogleman/gg"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/lru"
 )
 
 // squareKind is what lies under a piece: the plain square, the last-move highlight or
@@ -116,8 +117,8 @@ type lazyBase struct {
 }
 
 func newBoardSet(t *theme, sq int) *boardSet {
-	s := &boardSet{theme: t, pal: palettes.get(t.name, func() *palette { return buildPalette(t) }), sq: sq}
-	s.art = arts.get(sq, func() *pieceArt { return newPieceArt(sq) })
+	s := &boardSet{theme: t, pal: palettes.GetOrBuild(t.name, func() *palette { return buildPalette(t) }), sq: sq}
+	s.art = arts.GetOrBuild(sq, func() *pieceArt { return newPieceArt(sq) })
 	q := s.pal.quantizer()
 	for k := range numKinds {
 		for c := range 2 {
@@ -277,51 +278,6 @@ func drawLabels(dc *gg.Context, s chesscore.Square, x, y, sq int, rank, file boo
 	}
 }
 
-// lru is a small cache of values built once per key. Building happens outside the lock,
-// once per key even when many goroutines ask at the same time.
-type lru[K comparable, V any] struct {
-	mu    sync.Mutex
-	max   int
-	tick  uint64
-	items map[K]*lruItem[V]
-}
-
-type lruItem[V any] struct {
-	once sync.Once
-	used uint64
-	v    V
-}
-
-func newLRU[K comparable, V any](max int) *lru[K, V] {
-	return &lru[K, V]{max: max, items: make(map[K]*lruItem[V])}
-}
-
-// get returns the value for k, building it with build on first use. When the cache is
-// full the least recently used entry is dropped; goroutines still using it keep it.
-func (c *lru[K, V]) get(k K, build func() V) V {
-	c.mu.Lock()
-	it, ok := c.items[k]
-	if !ok {
-		if len(c.items) >= c.max {
-			var oldK K
-			oldest := uint64(math.MaxUint64)
-			for key, v := range c.items {
-				if v.used < oldest {
-					oldK, oldest = key, v.used
-				}
-			}
-			delete(c.items, oldK)
-		}
-		it = &lruItem[V]{}
-		c.items[k] = it
-	}
-	c.tick++
-	it.used = c.tick
-	c.mu.Unlock()
-	it.once.Do(func() { it.v = build() })
-	return it.v
-}
-
 // setKey identifies a boardSet.
 type setKey struct {
 	theme string
@@ -330,12 +286,12 @@ type setKey struct {
 
 // The process-wide caches.
 var (
-	palettes = newLRU[string, *palette](16)
-	arts     = newLRU[int, *pieceArt](24)
-	sets     = newLRU[setKey, *boardSet](16)
+	palettes = lru.New[string, *palette](16)
+	arts     = lru.New[int, *pieceArt](24)
+	sets     = lru.New[setKey, *boardSet](16)
 )
 
 // boardSetFor returns the cached boardSet of a theme and square size.
 func boardSetFor(t *theme, sq int) *boardSet {
-	return sets.get(setKey{t.name, sq}, func() *boardSet { return newBoardSet(t, sq) })
+	return sets.GetOrBuild(setKey{t.name, sq}, func() *boardSet { return newBoardSet(t, sq) })
 }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/color"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/lru"
 )
 
 func mustFEN(t testing.TB, fen string) chesscore.Position {
@@ -263,7 +263,7 @@ func TestThemes(t *testing.T) {
 
 // Many goroutines rendering at once, from cold caches, get the same bytes as one.
 func TestConcurrentRendering(t *testing.T) {
-	sets, arts = newLRU[setKey, *boardSet](16), newLRU[int, *pieceArt](24)
+	sets, arts = lru.New[setKey, *boardSet](16), lru.New[int, *pieceArt](24)
 	pos := mustFEN(t, middlegame)
 	opts := []BoardOptions{
 		{Size: 256}, {Size: 256, Theme: "blue", Flip: true, Coordinates: true},
@@ -304,29 +304,6 @@ func TestConcurrentRendering(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-func TestLRU(t *testing.T) {
-	c := newLRU[int, string](2)
-	builds := 0
-	get := func(k int) string {
-		return c.get(k, func() string { builds++; return fmt.Sprint(k) })
-	}
-	get(1)
-	get(2)
-	get(1) // 1 is now the most recent
-	get(3) // evicts 2
-	if builds != 3 {
-		t.Errorf("builds = %d, want 3", builds)
-	}
-	get(1)
-	if builds != 3 {
-		t.Errorf("1 was rebuilt: builds = %d", builds)
-	}
-	get(2)
-	if builds != 4 || len(c.items) != 2 {
-		t.Errorf("after asking for 2 again: builds = %d, items = %d; want 4 and 2", builds, len(c.items))
 	}
 }
 
