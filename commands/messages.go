@@ -40,9 +40,10 @@ const (
 	EventStarted  = "started"
 )
 
-// settings returns the guild's settings, the defaults for a DM or on error.
+// settings returns the guild's settings (for a DM, the defaults), with the game
+// service's default time control when the guild chose none; the store's defaults on error.
 func (d *Deps) settings(ctx context.Context, guildID string) storage.GuildSettings {
-	if guildID == "" || d.Games == nil {
+	if d.Games == nil {
 		return storage.DefaultGuildSettings(guildID)
 	}
 	s, err := d.Games.GuildSettings(ctx, guildID)

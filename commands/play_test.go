@@ -63,9 +63,10 @@ func TestPlayBot(t *testing.T) {
 	if len(list) != 1 || list[0].White.ID != "900" || list[0].Rated || list[0].ChannelID != "c1" {
 		t.Fatalf("games of alice: %+v", list)
 	}
-	// Without a time, the guild's default control.
+	// Without a time, the guild's default control: the game service's 10+5, as the guild
+	// chose none and no other default is configured.
 	resp, err = c.Handle(context.Background(), engineRequest("play", "bot"))
-	if err != nil || !strings.Contains(resp.Content, "level 3") || !strings.Contains(resp.Content, storage.DefaultGuildSettings("g1").DefaultControl.String()) {
+	if err != nil || !strings.Contains(resp.Content, "level 3") || !strings.Contains(resp.Content, "· 10+5 ·") {
 		t.Errorf("/play bot without options: %v %+v", err, resp)
 	}
 }

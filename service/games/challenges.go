@@ -139,7 +139,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	if settings.ChallengeRole != "" && r.GuildID != "" && !slices.Contains(r.Roles, settings.ChallengeRole) {
 		return nil, fmt.Errorf("%w: you need the role <@&%s>", ErrNotAllowed, settings.ChallengeRole)
 	}
-	tc, err := parseControl(r.Control, settings.DefaultControl)
+	tc, err := parseControl(r.Control, s.withDefaultControl(settings).DefaultControl)
 	if err != nil {
 		return nil, err
 	}

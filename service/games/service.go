@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -41,6 +42,9 @@ type Options struct {
 	// FirstMoveTimeout is how long a live game waits for each side's first move before
 	// it is aborted (default 5 minutes).
 	FirstMoveTimeout time.Duration
+	// DefaultControl is the time control of a challenge that names none in a guild that
+	// has not chosen its own (default 10+5; the bot passes games.default_time_control).
+	DefaultControl clock.TimeControl
 	// ChallengeTTL is how long a challenge waits for an answer when the request names no
 	// expiry (default 15 minutes; 24 hours for a correspondence control).
 	ChallengeTTL time.Duration
@@ -118,6 +122,9 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 	}
 	if opts.FirstMoveTimeout <= 0 {
 		opts.FirstMoveTimeout = 5 * time.Minute
+	}
+	if opts.DefaultControl.Kind() == clock.KindUnknown {
+		opts.DefaultControl = clock.TimeControl{Periods: []clock.Period{{Base: 10 * time.Minute, Increment: 5 * time.Second}}}
 	}
 	if opts.MaxDrawOffers <= 0 {
 		opts.MaxDrawOffers = 3
@@ -460,12 +467,26 @@ func (s *Service) PendingChallenges(ctx context.Context) ([]*storage.Challenge, 
 	return s.db.PendingChallenges()
 }
 
-// GuildSettings returns a guild's settings (the defaults if it never set any).
+// GuildSettings returns a guild's settings (the defaults if it never set any), with
+// Options.DefaultControl as the time control of a guild that has not chosen one.
 func (s *Service) GuildSettings(ctx context.Context, guildID string) (storage.GuildSettings, error) {
 	if err := ctx.Err(); err != nil {
 		return storage.GuildSettings{}, err
 	}
-	return s.db.GuildSettings(guildID)
+	gs, err := s.db.GuildSettings(guildID)
+	if err != nil {
+		return gs, err
+	}
+	return s.withDefaultControl(gs), nil
+}
+
+// withDefaultControl gives settings that name no time control (a guild that never chose
+// one) the configured default.
+func (s *Service) withDefaultControl(gs storage.GuildSettings) storage.GuildSettings {
+	if gs.DefaultControl.Kind() == clock.KindUnknown {
+		gs.DefaultControl = s.opts.DefaultControl
+	}
+	return gs
 }
 
 // SetGuildSettings validates and stores a guild's settings (idempotent by value, so it
@@ -473,6 +494,12 @@ func (s *Service) GuildSettings(ctx context.Context, guildID string) (storage.Gu
 func (s *Service) SetGuildSettings(ctx context.Context, gs storage.GuildSettings) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	// Settings read through GuildSettings carry the configured default; a guild that had
+	// not chosen a control and still names that one keeps following the configuration.
+	if stored, err := s.db.GuildSettings(gs.GuildID); err == nil && stored.DefaultControl.Kind() == clock.KindUnknown &&
+		gs.DefaultControl.Equal(s.opts.DefaultControl) {
+		gs.DefaultControl = clock.TimeControl{}
 	}
 	if err := s.db.SetGuildSettings(gs); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadRequest, err)

@@ -111,7 +111,7 @@ func TestChallengeOpenRandomColourAndRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Challenge.Control.String() != "10+0" || r.Challenge.Color != storage.ChooseRandom {
+	if r.Challenge.Control.String() != "10+5" || r.Challenge.Color != storage.ChooseRandom { // Options.DefaultControl's default
 		t.Errorf("defaults: %+v", r.Challenge)
 	}
 	acc, err := h.s.AcceptChallenge(ctx, ChallengeAction{RequestID: h.rid(), ChallengeID: r.Challenge.ID, User: carol})
