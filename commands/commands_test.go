@@ -305,21 +305,3 @@ func checkOptions(t *testing.T, where string, opts []*discordgo.ApplicationComma
 		checkOptions(t, w, o.Options)
 	}
 }
-
-func TestPictureCache(t *testing.T) {
-	c := newPictureCache(2)
-	c.put("a", []byte("A"))
-	c.put("b", []byte("B"))
-	if v, ok := c.get("a"); !ok || string(v) != "A" {
-		t.Fatal("a not cached")
-	}
-	c.put("c", []byte("C")) // evicts b, the least recent
-	if _, ok := c.get("b"); ok {
-		t.Error("b survived eviction")
-	}
-	for _, k := range []string{"a", "c"} {
-		if _, ok := c.get(k); !ok {
-			t.Errorf("%s evicted", k)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gambitchess/gambit/internal/lru"
 	"github.com/gambitchess/gambit/service/engineplay"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/ladder"
@@ -45,7 +46,7 @@ type Deps struct {
 	threads sync.Map
 
 	picturesOnce sync.Once
-	pictureCache *pictureCache
+	pictureCache *lru.Cache[string, []byte]
 }
 
 // now returns the time.

@@ -2,14 +2,13 @@ package commands
 
 import (
 	"bytes"
-	"container/list"
 	"fmt"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/lru"
 	"github.com/gambitchess/gambit/render"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
@@ -87,7 +86,7 @@ func (d *Deps) boardPNG(g *games.Game, o BoardOptions) ([]byte, error) {
 		// Without bars the picture depends on the position, the last move and the view
 		// only: the same opening positions come up in game after game.
 		key = fmt.Sprintf("%s|%s|%t|%s", pos.FEN(), opt.LastMove, opt.Flip, opt.Theme)
-		if b, ok := d.pictures().get(key); ok {
+		if b, ok := d.pictures().Get(key); ok {
 			return b, nil
 		}
 	}
@@ -97,59 +96,16 @@ func (d *Deps) boardPNG(g *games.Game, o BoardOptions) ([]byte, error) {
 		return nil, fmt.Errorf("draw game %d: %w", g.ID, err)
 	}
 	if key != "" {
-		d.pictures().put(key, buf.Bytes())
+		d.pictures().Add(key, buf.Bytes())
 	}
 	return buf.Bytes(), nil
 }
 
-// pictures returns the cache of recent board pictures (about 20 kB each).
-func (d *Deps) pictures() *pictureCache {
-	d.picturesOnce.Do(func() { d.pictureCache = newPictureCache(1024) })
+// pictures returns the cache of recent board pictures (about 20 kB each). Callers must
+// not modify what it holds.
+func (d *Deps) pictures() *lru.Cache[string, []byte] {
+	d.picturesOnce.Do(func() { d.pictureCache = lru.New[string, []byte](1024) })
 	return d.pictureCache
-}
-
-// pictureCache is a small LRU of encoded pictures. Callers must not modify what get
-// returns.
-type pictureCache struct {
-	mu    sync.Mutex
-	max   int
-	items map[string]*list.Element
-	order *list.List // front: most recent
-}
-
-type picture struct {
-	key  string
-	data []byte
-}
-
-func newPictureCache(n int) *pictureCache {
-	return &pictureCache{max: n, items: make(map[string]*list.Element, n), order: list.New()}
-}
-
-func (c *pictureCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*picture).data, true
-}
-
-func (c *pictureCache) put(key string, data []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.items[key]; ok {
-		c.order.MoveToFront(e)
-		return
-	}
-	c.items[key] = c.order.PushFront(&picture{key, data})
-	for c.order.Len() > c.max {
-		old := c.order.Back()
-		c.order.Remove(old)
-		delete(c.items, old.Value.(*picture).key)
-	}
 }
 
 // knownTheme returns theme if the renderer has it, else "" (the default theme), so a
