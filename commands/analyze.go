@@ -54,10 +54,7 @@ func (c *AnalyzeCommand) Autocomplete(ctx context.Context, r *Request) ([]*disco
 		if g.Live() || len(g.Moves) == 0 {
 			continue
 		}
-		name := fmt.Sprintf("Game %d · %s vs %s · %s", g.ID, g.White.Name, g.Black.Name, g.Outcome.Result)
-		if len(name) > 100 {
-			name = name[:100]
-		}
+		name := Truncate(fmt.Sprintf("Game %d · %s vs %s · %s", g.ID, g.White.Name, g.Black.Name, g.Outcome.Result), maxChoiceName, UTF16)
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: g.ID})
 		if len(out) == 25 {
 			break

@@ -53,8 +53,7 @@ func categoryName(c clock.Category) string {
 
 // categoryTitle is the category name with a capital.
 func categoryTitle(c clock.Category) string {
-	n := categoryName(c)
-	return strings.ToUpper(n[:1]) + n[1:]
+	return capitalize(categoryName(c))
 }
 
 // systemName names a rating system for users.

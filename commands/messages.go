@@ -291,10 +291,7 @@ func (d *Deps) StartOnDiscord(ctx context.Context, g *games.Game, challengeMessa
 		if parent == g.ChannelID {
 			from = challengeMessageID
 		}
-		name := fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name)
-		if len(name) > 100 {
-			name = name[:100]
-		}
+		name := Truncate(fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name), maxThreadName, UTF16)
 		th, err := d.Poster.StartThread(ctx, parent, from, name)
 		if err != nil && from != "" {
 			th, err = d.Poster.StartThread(ctx, parent, "", name)

@@ -67,12 +67,9 @@ func pieceMenu(gameID uint64, ply int, pos *chesscore.Position) *discordgo.Actio
 		if len(opts) == maxMenuOptions {
 			break // at most 16 pieces: never reached
 		}
-		desc := "to " + strings.Join(byFrom[sq], ", ")
-		if len(desc) > 100 {
-			desc = desc[:97] + "..."
-		}
+		desc := Shorten("to "+strings.Join(byFrom[sq], ", "), maxMenuOptionText, UTF16)
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: fmt.Sprintf("%s %s", titleCase(pos.PieceAt(sq).Type().String()), sq), Value: sq.String(), Description: desc,
+			Label: fmt.Sprintf("%s %s", capitalize(pos.PieceAt(sq).Type().String()), sq), Value: sq.String(), Description: desc,
 		})
 	}
 	return &discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
@@ -131,11 +128,4 @@ func promotionButtons(gameID uint64, ply int, from, to chesscore.Square) []disco
 		})
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
-}
-
-func titleCase(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

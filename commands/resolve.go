@@ -144,10 +144,7 @@ func (d *Deps) gameChoices(ctx context.Context, r *Request) ([]*discordgo.Applic
 		if g.Black.ID == r.User.ID {
 			opp = g.White
 		}
-		name := fmt.Sprintf("Game %d vs %s (%s)", g.ID, opp.Name, g.Control)
-		if len(name) > 100 {
-			name = name[:100]
-		}
+		name := Truncate(fmt.Sprintf("Game %d vs %s (%s)", g.ID, opp.Name, g.Control), maxChoiceName, UTF16)
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: g.ID})
 	}
 	return out, nil
@@ -167,10 +164,7 @@ func storagePlayer(u *discordgo.User) storage.Player {
 	if name == "" {
 		name = u.Username
 	}
-	if len(name) > storage.MaxNameLen {
-		name = name[:storage.MaxNameLen]
-	}
-	return storage.Player{ID: u.ID, Name: name}
+	return storage.Player{ID: u.ID, Name: Truncate(name, storage.MaxNameLen, Bytes)}
 }
 
 // threadParent returns the channel of the game whose thread the request was made in, or

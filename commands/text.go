@@ -113,3 +113,13 @@ func capitalize(s string) string {
 	}
 	return s
 }
+
+// Discord's limits on the names and texts the commands make, in UTF-16 units.
+const (
+	// maxChoiceName bounds an autocomplete choice's name.
+	maxChoiceName = 100
+	// maxThreadName bounds a thread's name.
+	maxThreadName = 100
+	// maxMenuOptionText bounds a select menu option's label and description.
+	maxMenuOptionText = 100
+)

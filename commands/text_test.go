@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gambitchess/gambit/storage"
 )
 
 func TestTruncate(t *testing.T) {
@@ -128,4 +131,14 @@ func FuzzTruncate(f *testing.F) {
 			t.Fatalf("Shorten(%q, %d, %d) = %q: cut what fits", s, max, u, short)
 		}
 	})
+}
+
+// A long display name of two-byte letters is cut for the store between two letters.
+func TestStoragePlayerCutsNamesAtCharacters(t *testing.T) {
+	for _, name := range []string{strings.Repeat("é", 200), "a" + strings.Repeat("😀", 100)} {
+		p := storagePlayer(&discordgo.User{ID: "1", GlobalName: name})
+		if !utf8.ValidString(p.Name) || len(p.Name) > storage.MaxNameLen || !strings.HasPrefix(name, p.Name) || len(p.Name) < storage.MaxNameLen-3 {
+			t.Errorf("name of %d bytes stored as %q (%d bytes)", len(name), p.Name, len(p.Name))
+		}
+	}
 }

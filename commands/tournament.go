@@ -479,11 +479,8 @@ func standingsText(v *tournaments.View, tb tournaments.Table) string {
 	}
 	b.WriteString("\n")
 	for i, r := range tb.Rows {
-		name := []rune(strings.ReplaceAll(r.Name, "`", "'"))
-		if len(name) > 20 {
-			name = append(name[:19], '…')
-		}
-		line := fmt.Sprintf("%-3d %-20s %5s", r.Rank, string(name), r.Points)
+		name := Shorten(strings.ReplaceAll(r.Name, "`", "'"), 20, Runes)
+		line := fmt.Sprintf("%-3d %-20s %5s", r.Rank, name, r.Points)
 		for _, x := range r.Values {
 			line += fmt.Sprintf(" %7s", x)
 		}
