@@ -29,5 +29,10 @@
 // Glicko-2 follows Mark Glickman's "Example of the Glicko-2 system"
 // ([Glicko2Update]), including the rule for a period without games.
 //
+// [LadderFIDE] and [LadderGlicko2] rate one game for a ladder and cannot fail: they
+// bring any input into range and keep every result within [LadderFloor] (100) and
+// [LadderCeiling] (4000), with Glicko-2 deviations and volatilities in sane ranges, so
+// a ladder can always rate a game that ends.
+//
 // The package is pure: no I/O, no clock, no randomness, standard library only.
 package rating

@@ -29,8 +29,9 @@ var (
 	ErrSyntax = errors.New("invalid syntax")
 )
 
-// Bounds accepted for a rating, FIDE or Glicko-2. They are sanity limits for
-// a ladder, not FIDE rules (FIDE's own floor is [RatingFloor]).
+// Bounds accepted for a rating, FIDE or Glicko-2, by the functions that report
+// bad input. They are sanity limits, not FIDE rules (FIDE's own floor is
+// [RatingFloor]); a ladder's ratings stay within [LadderFloor] and [LadderCeiling].
 const (
 	MinRating = 0
 	MaxRating = 4000

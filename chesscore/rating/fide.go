@@ -181,19 +181,26 @@ func FIDEChange(p FIDEPlayer, games []Game) (FIDEResult, error) {
 	if err := p.Validate(); err != nil {
 		return FIDEResult{}, fmt.Errorf("player: %w", err)
 	}
+	for i, g := range games {
+		if err := checkRating(g.Opponent); err != nil {
+			return FIDEResult{}, fmt.Errorf("game %d: opponent: %w", i+1, err)
+		}
+		if _, err := halfPoints(g.Score); err != nil {
+			return FIDEResult{}, fmt.Errorf("game %d: %w", i+1, err)
+		}
+	}
+	return fidePeriod(p, games), nil
+}
+
+// fidePeriod is the arithmetic of [FIDEChange] for a valid player and valid games.
+func fidePeriod(p FIDEPlayer, games []Game) FIDEResult {
 	k := FIDEK(p)
 	if p.K == 0 {
 		k = CapK(k, len(games))
 	}
 	var scoreHalves, expected int // half points; hundredths
-	for i, g := range games {
-		if err := checkRating(g.Opponent); err != nil {
-			return FIDEResult{}, fmt.Errorf("game %d: opponent: %w", i+1, err)
-		}
-		h, err := halfPoints(g.Score)
-		if err != nil {
-			return FIDEResult{}, fmt.Errorf("game %d: %w", i+1, err)
-		}
+	for _, g := range games {
+		h, _ := halfPoints(g.Score) // valid: checked by the caller
 		scoreHalves += h
 		expected += probabilityHundredths(FIDECappedDifference(p.Rating, g.Opponent))
 	}
@@ -206,7 +213,7 @@ func FIDEChange(p FIDEPlayer, games []Game) (FIDEResult, error) {
 		Change:        float64(change) / 100,
 		RoundedChange: rounded,
 		NewRating:     p.Rating + rounded,
-	}, nil
+	}
 }
 
 // roundHundredths rounds c/100 to the nearest integer, halves away from zero.

@@ -128,7 +128,14 @@ func Glicko2Update(p Glicko2Player, games []Glicko2Game, tau float64) (Glicko2Pl
 			return Glicko2Player{}, fmt.Errorf("game %d: %w", i+1, err)
 		}
 	}
+	return glicko2Period(p, games, tau, false)
+}
 
+// glicko2Period is the arithmetic of [Glicko2Update] for a valid player, valid games and
+// a valid tau. The volatility iteration of step 5 is the only step that can fail; with
+// keepSigma its failure keeps the volatility as it was (σ' = σ) instead of failing, so
+// that the rest of the update still happens.
+func glicko2Period(p Glicko2Player, games []Glicko2Game, tau float64, keepSigma bool) (Glicko2Player, error) {
 	// Step 2: convert to the Glicko-2 scale.
 	mu := (p.Rating - Glicko2Base) / Glicko2Scale
 	phi := p.RD / Glicko2Scale
@@ -155,7 +162,10 @@ func Glicko2Update(p Glicko2Player, games []Glicko2Game, tau float64) (Glicko2Pl
 	// Step 5: the new volatility.
 	sigmaNew, err := glicko2Volatility(delta, phi, v, sigma, tau)
 	if err != nil {
-		return Glicko2Player{}, err
+		if !keepSigma {
+			return Glicko2Player{}, err
+		}
+		sigmaNew = sigma
 	}
 
 	// Steps 6 to 8: the new deviation and rating, back on the Glicko scale.
