@@ -46,8 +46,9 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-// Round one: top half against bottom half, the odd pairing numbers taking
-// the initial colour, the lowest-ranked player receiving the bye.
+// Round one with the whole field present: top half against bottom half, the
+// odd pairing numbers taking the initial colour, the lowest-ranked player
+// receiving the bye. Round one with absentees: testdata/pairings/r1_*.
 func TestRoundOne(t *testing.T) {
 	for _, initial := range []tournament.Color{tournament.White, tournament.Black} {
 		ev := &tournament.Event{Rounds: 5, Scoring: tournament.StandardScoring, InitialColor: initial}
@@ -77,7 +78,7 @@ func TestRoundOne(t *testing.T) {
 func TestAllocate(t *testing.T) {
 	W, B := tournament.White, tournament.Black
 	mk := func(id, rank int, cols ...tournament.Color) *player {
-		p := &player{id: id, rank: rank, colors: cols}
+		p := &player{id: id, tpn: id, rank: rank, colors: cols}
 		for _, c := range cols {
 			if c == W {
 				p.cd++

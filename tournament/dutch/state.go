@@ -30,6 +30,7 @@ type player struct {
 	id       int
 	score    tournament.Points
 	rank     int // position in pairing order (score, then pairing number)
+	tpn      int // TPN for colours (C.04.3 5.2.5): counts arrived players only
 	met      map[int]bool
 	colors   []tournament.Color // colours of played games, oldest first
 	cd       int                // games with white minus games with black
@@ -64,6 +65,7 @@ func roundToPair(ev *tournament.Event) int {
 func buildPlayers(ev *tournament.Event, round int) (present []*player, absent []int) {
 	prev := round - 1
 	sc := ev.Scoring
+	tpns := arrivedTPNs(ev, round)
 	scoreBefore := func(p *tournament.Player, k int) tournament.Points { return ev.Score(p, k) }
 	final := ev.Rounds > 0 && round >= ev.Rounds
 	for i := range ev.Players {
@@ -72,7 +74,7 @@ func buildPlayers(ev *tournament.Event, round int) (present []*player, absent []
 			absent = append(absent, tp.ID)
 			continue
 		}
-		p := &player{id: tp.ID, met: map[int]bool{}, eligible: true}
+		p := &player{id: tp.ID, tpn: tpns[i], met: map[int]bool{}, eligible: true}
 		p.score = scoreBefore(tp, prev)
 		for k := 0; k < prev; k++ {
 			var r tournament.Result
@@ -135,6 +137,44 @@ func buildPlayers(ev *tournament.Event, round int) (present []*player, absent []
 		p.rank = i
 	}
 	return present, absent
+}
+
+// arrivedTPNs returns, by index in ev.Players, the Tournament Pairing Number
+// each player holds when round is paired, 0 for a player who has not arrived.
+//
+// C.04.2 Article 2.4 calls a participant who is only taken into account for
+// the pairing of rounds after the first a late entry, and gives a late entry
+// its TPN (its place in the initial order) and a pairing only when it
+// actually arrives. A registered player who is absent from round 1 (a
+// requested bye or zero-point absence in the report) is such a late entry:
+// until its first pairing it holds no TPN and everybody below it moves up
+// one. A player has arrived when it is to be paired in this round or was
+// entered in the pairing of an earlier one (a game, a forfeit, or the
+// pairing-allocated bye); requested byes and absences are no arrival. With
+// the whole field present the TPN is the starting number.
+func arrivedTPNs(ev *tournament.Event, round int) []int {
+	tpns := make([]int, len(ev.Players))
+	n := 0
+	for i := range ev.Players {
+		if arrived(&ev.Players[i], round) {
+			n++
+			tpns[i] = n
+		}
+	}
+	return tpns
+}
+
+// arrived reports whether p is paired in round or was paired before it.
+func arrived(p *tournament.Player, round int) bool {
+	if len(p.Results) < round {
+		return true
+	}
+	for _, r := range p.Results[:round-1] {
+		if r.Opponent != 0 || r.Code == tournament.PAB {
+			return true
+		}
+	}
+	return false
 }
 
 // preference computes the colour preference from the played colours (1.7).
@@ -213,7 +253,7 @@ func allocate(hi, lo *player, initial tournament.Color) tournament.Color {
 	if hi.pref != tournament.NoColor {
 		return hi.pref // 5.2.4
 	}
-	if hi.id%2 == 1 { // 5.2.5
+	if hi.tpn%2 == 1 { // 5.2.5
 		return initial
 	}
 	return initial.Opposite()
