@@ -19,6 +19,11 @@
 //   - An admin may seed a player's known rating (for example their FIDE or another site's
 //     rating): the player then starts there, not provisional under FIDE, and with RD 150
 //     under Glicko-2.
+//   - Ratings stay between a floor of 100, the lowest start rating (rating.LadderFloor),
+//     and a ceiling of 4000 (rating.LadderCeiling), under both systems: a player at the
+//     floor who loses stays there, while the winner gains as usual. Under Glicko-2 the
+//     deviation stays within 30 to 350 and the volatility within 0.01 to 0.15. The
+//     rating arithmetic has no failing case, so a game that ends is always rated.
 //
 // Casual and aborted games never count, nor do untimed games, games from a set-up
 // position or games outside a server (Counts). Both players' changes are computed from
@@ -73,7 +78,7 @@ const (
 	Glicko2Tau          = 0.5
 	Glicko2StartRD      = 350
 	Glicko2StartSigma   = 0.06
-	MinStartRating      = 100
+	MinStartRating      = rating.LadderFloor // the lowest start rating is the floor
 	MaxStartRating      = 3000
 	HistoryMaxPerPlayer = 500 // rating-history points kept per player and category
 )
@@ -128,17 +133,25 @@ func NewPlayer(s Settings, userID string) Player {
 	return p
 }
 
-// Seed returns a player entering at a known rating set by an admin.
+// Seed returns a player entering at a known rating set by an admin, which must be
+// within the ladder bounds (rating.LadderFloor to rating.LadderCeiling).
 func Seed(s Settings, userID string, known int) (Player, error) {
-	if known < rating.MinRating || known > rating.MaxRating {
-		return Player{}, fmt.Errorf("seed rating %d: want %d to %d", known, rating.MinRating, rating.MaxRating)
+	if known < rating.LadderFloor || known > rating.LadderCeiling {
+		return Player{}, fmt.Errorf("seed rating %d: want %d to %d", known, rating.LadderFloor, rating.LadderCeiling)
 	}
+	return seeded(s, userID, known), nil
+}
+
+// seeded is Seed for a seed already stored, which cannot fail: a seed out of the ladder
+// bounds (one stored before there were bounds) counts as the nearest bound.
+func seeded(s Settings, userID string, known int) Player {
+	known = min(max(known, rating.LadderFloor), rating.LadderCeiling)
 	p := NewPlayer(s, userID)
 	p.Rating, p.Peak, p.Seeded = float64(known), float64(known), true
 	if s.System == Glicko2 {
 		p.RD = SeededRD
 	}
-	return p, nil
+	return p
 }
 
 // Provisional reports whether the player's rating is still provisional.
@@ -179,56 +192,51 @@ type Game struct {
 
 // Apply moves both players' ratings by one game and returns the updated players and the
 // changes. white and black must be the players of that game in that category.
+//
+// The rating arithmetic cannot fail (rating.LadderFIDE, rating.LadderGlicko2): ratings
+// stay within rating.LadderFloor and rating.LadderCeiling, so every game that ends is
+// rated. A rating stored out of those bounds (before there were bounds) is rated from
+// the nearest bound, which is the Before of its change. The only error is a score other
+// than 0, 0.5 or 1, which Counts never gives.
 func Apply(s Settings, white, black Player, g Game) (Player, Player, Change, Change, error) {
 	if g.Score != 0 && g.Score != 0.5 && g.Score != 1 {
 		return white, black, Change{}, Change{}, fmt.Errorf("game %d: score %v: want 0, 0.5 or 1", g.GameID, g.Score)
 	}
+	var nw, nb Player
 	var cw, cb Change
-	var err error
-	nw, nb := white, black
 	switch s.System {
 	case Glicko2:
-		nw, cw, err = glickoStep(white, black, g.Score)
-		if err == nil {
-			nb, cb, err = glickoStep(black, white, 1-g.Score)
-		}
+		nw, cw = glickoStep(white, black, g.Score)
+		nb, cb = glickoStep(black, white, 1-g.Score)
 	default:
-		nw, cw, err = fideStep(white, black, g.Score)
-		if err == nil {
-			nb, cb, err = fideStep(black, white, 1-g.Score)
-		}
-	}
-	if err != nil {
-		return white, black, Change{}, Change{}, fmt.Errorf("game %d: %w", g.GameID, err)
+		nw, cw = fideStep(white, black, g.Score)
+		nb, cb = fideStep(black, white, 1-g.Score)
 	}
 	nw, nb = record(nw, g.Score, g.At), record(nb, 1-g.Score, g.At)
 	return nw, nb, cw, cb, nil
 }
 
-func fideStep(p, opp Player, score float64) (Player, Change, error) {
-	res, err := rating.FIDEChange(rating.FIDEPlayer{
-		Rating:      int(math.Round(p.Rating)),
-		GamesPlayed: p.Games,
-		Peak:        int(math.Round(p.Peak)),
-	}, []rating.Game{{Opponent: int(math.Round(opp.Rating)), Score: score}})
-	if err != nil {
-		return p, Change{}, err
+// whole returns a stored rating as FIDE's whole number, within the ladder bounds.
+func whole(r float64) int { return int(math.Round(rating.ClampLadderRating(r))) }
+
+func fideStep(p, opp Player, score float64) (Player, Change) {
+	fp := rating.FIDEPlayer{Rating: whole(p.Rating), GamesPlayed: p.Games}
+	if p.Peak != 0 {
+		fp.Peak = max(whole(p.Peak), fp.Rating)
 	}
-	c := Change{Before: p.Rating, After: float64(res.NewRating), K: res.K}
+	res := rating.LadderFIDE(fp, rating.Game{Opponent: whole(opp.Rating), Score: score})
+	c := Change{Before: float64(res.NewRating - res.RoundedChange), After: float64(res.NewRating), K: res.K}
 	p.Rating = float64(res.NewRating)
-	return p, c, nil
+	return p, c
 }
 
-func glickoStep(p, opp Player, score float64) (Player, Change, error) {
-	np, err := rating.Glicko2Update(
+func glickoStep(p, opp Player, score float64) (Player, Change) {
+	np := rating.LadderGlicko2(
 		rating.Glicko2Player{Rating: p.Rating, RD: p.RD, Volatility: p.Volatility},
-		[]rating.Glicko2Game{{Rating: opp.Rating, RD: opp.RD, Score: score}}, Glicko2Tau)
-	if err != nil {
-		return p, Change{}, err
-	}
-	c := Change{Before: p.Rating, After: np.Rating}
+		rating.Glicko2Game{Rating: opp.Rating, RD: opp.RD, Score: score}, Glicko2Tau)
+	c := Change{Before: rating.ClampLadderRating(p.Rating), After: np.Rating}
 	p.Rating, p.RD, p.Volatility = np.Rating, np.RD, np.Volatility
-	return p, c, nil
+	return p, c
 }
 
 // record counts the game in the player's record and history.
@@ -279,8 +287,8 @@ type Replayed struct {
 }
 
 // Replay is Recompute with seeds per category, also returning what each game did, in
-// the order of games. seed may be nil (no seeds). Players who played no game are not in
-// the ladders.
+// the order of games. seed may be nil (no seeds); a seed out of the ladder bounds counts
+// as the nearest bound. Players who played no game are not in the ladders.
 func Replay(s Settings, seed SeedFunc, games []Game) (Ladders, []Replayed, error) {
 	if err := s.Validate(); err != nil {
 		return nil, nil, err
@@ -297,7 +305,7 @@ func Replay(s Settings, seed SeedFunc, games []Game) (Ladders, []Replayed, error
 		}
 		if seed != nil {
 			if known, ok := seed(cat, id); ok {
-				return Seed(s, id, known)
+				return seeded(s, id, known), nil
 			}
 		}
 		return NewPlayer(s, id), nil

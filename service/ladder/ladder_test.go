@@ -1,10 +1,12 @@
 package ladder
 
 import (
+	"math"
 	"testing"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/rating"
 )
 
 func TestSeedExampleThroughTheLadder(t *testing.T) {
@@ -171,5 +173,51 @@ func TestBadInput(t *testing.T) {
 	}
 	if err := (Settings{System: FIDE, StartRating: 50}).Validate(); err == nil {
 		t.Error("start rating 50 accepted")
+	}
+}
+
+func TestRatingsStayWithinTheBounds(t *testing.T) {
+	for _, sys := range []System{FIDE, Glicko2} {
+		s := Settings{System: sys, StartRating: MinStartRating}
+		// Ratings stored out of the bounds before there were any are rated from the
+		// nearest bound, which is what the change reports as before.
+		for _, stored := range []float64{10, -40, math.NaN(), math.Inf(-1)} {
+			low := NewPlayer(s, "a")
+			low.Rating = stored
+			nw, nb, cw, cb, err := Apply(s, low, NewPlayer(s, "b"), Game{White: "a", Black: "b", Score: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nw.Rating != rating.LadderFloor || cw.Before != rating.LadderFloor || cw.After != rating.LadderFloor || cb.Before != MinStartRating || nb.Rating <= MinStartRating {
+				t.Errorf("%s, white stored at %v loses: white %v (%+v), black %v (%+v)", sys, stored, nw.Rating, cw, nb.Rating, cb)
+			}
+		}
+		high := NewPlayer(s, "a")
+		high.Rating, high.Peak = 4100, 4100
+		nw, _, cw, _, err := Apply(s, high, NewPlayer(s, "b"), Game{White: "a", Black: "b", Score: 1})
+		if err != nil || nw.Rating != rating.LadderCeiling || cw.Before != rating.LadderCeiling {
+			t.Errorf("%s, white stored at 4100 wins: %v (%+v), %v", sys, nw.Rating, cw, err)
+		}
+		// Seeds: an admin's must be within the bounds; a stored one counts as the
+		// nearest bound.
+		if _, err := Seed(s, "c", rating.LadderFloor-1); err == nil {
+			t.Errorf("%s: a seed below the floor was accepted", sys)
+		}
+		if _, err := Seed(s, "c", rating.LadderCeiling+1); err == nil {
+			t.Errorf("%s: a seed above the ceiling was accepted", sys)
+		}
+		for _, known := range []int{rating.LadderFloor, rating.LadderCeiling} {
+			if p, err := Seed(s, "c", known); err != nil || p.Rating != float64(known) {
+				t.Errorf("%s: seed %d: %+v, %v", sys, known, p, err)
+			}
+		}
+		l, _, err := Replay(s, func(clock.Category, string) (int, bool) { return 50, true },
+			[]Game{{GameID: 1, White: "a", Black: "b", Score: 0, Category: clock.Blitz}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := l[clock.Blitz]["a"]; a.Rating != rating.LadderFloor || a.History[0].Rating != rating.LadderFloor {
+			t.Errorf("%s: replay from a stored seed of 50, a loss: %+v", sys, a)
+		}
 	}
 }
