@@ -1,6 +1,7 @@
 // Command gambit is the Gambit chess bot and its tools in one binary: the Discord bot
-// (serve), a terminal game (play), and inspection tools (perft, position, render, rating,
-// puzzles, backup, uci).
+// (serve), a terminal game (play, games), and tools (match, uci, perft, position,
+// render, rating, puzzles, tournament, backup, commands, version). Each file parses one
+// command's flags and calls the package that does the work; `gambit help` lists them.
 package main
 
 import (
@@ -9,53 +10,35 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 )
-
-// command is one subcommand: its one-line summary and its entry point.
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
-}
-
-func commands() map[string]command {
-	return map[string]command{
-		"serve":      {"run the Discord bot (config file and environment: see config.example.yaml)", runServe},
-		"play":       {"play a game in the terminal on the game service and store", runPlay},
-		"backup":     {"write a consistent copy of the database while the bot runs", runBackup},
-		"puzzles":    {"puzzles: import a lichess CSV, generate from PGN games, export as CSV", runPuzzles},
-		"position":   {"print the position reached as JSON: legal moves, status, result, claims, can_checkmate", runPosition},
-		"perft":      {"count the leaves of the legal move tree (move generator check)", runPerft},
-		"rating":     {"rating calculators: fide, fide-initial, glicko2 (JSON out)", runRating},
-		"render":     {"draw a position as a PNG, or a game replay as a GIF", runRender},
-		"uci":        {"the built-in engine as a UCI engine on stdin/stdout", runUCI},
-		"match":      {"play engine against engine over UCI and report the score with an Elo estimate", runMatch},
-		"tournament": {"tournament tools: pair a round from a TRF (Dutch, Berger), standings", runTournament},
-	}
-}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run dispatches to a subcommand and returns the process exit code.
+// run dispatches to a command and returns the process exit code: 0, 1 when the command
+// failed, 2 for a command line that names no command.
 func run(args []string, stdout, stderr io.Writer) int {
-	cmds := commands()
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(stderr, cmds)
-		if len(args) == 0 {
+	if len(args) == 0 {
+		writeOverview(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if err := runHelp(args[1:], stdout); err != nil {
+			fmt.Fprintf(stderr, "gambit help: %v\n", err)
 			return 2
 		}
 		return 0
 	}
-	c, ok := cmds[args[0]]
+	c, ok := findCommand(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "gambit: unknown command %q\n", args[0])
-		usage(stderr, cmds)
+		fmt.Fprintf(stderr, "gambit: unknown command %q\n\n", args[0])
+		writeOverview(stderr)
 		return 2
 	}
-	if err := c.run(args[1:], stdout, stderr); err != nil {
+	if err := c.call(args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -65,30 +48,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func usage(w io.Writer, cmds map[string]command) {
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	fmt.Fprintln(w, "usage: gambit <command> [flags]\n\ncommands:")
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'gambit <command> -h' for the flags of a command.")
-}
-
-// newFlagSet returns a flag set that reports errors instead of exiting.
+// newFlagSet returns a command's flag set: it reports errors instead of exiting, and -h
+// or --help prints the command's help (usage, what it does, flags, examples) from the
+// command table. name is the command's path, like "play" or "puzzles import".
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("gambit "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { writeCommandHelp(fs.Output(), name, fs) }
 	return fs
 }
 
-// parseFlags parses args and rejects stray positional arguments.
+// parseFlags parses args and rejects stray positional arguments. -h or --help writes
+// the command's help and returns flag.ErrHelp; a bad flag is returned as the error,
+// without the flag package's own message and usage.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	name := strings.TrimPrefix(fs.Name(), "gambit ")
+	if errors.Is(err, flag.ErrHelp) {
+		writeCommandHelp(out, name, fs)
 		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%w (gambit %s -h lists the flags)", err, name)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", strings.Join(fs.Args(), " "))

@@ -1,3 +1,5 @@
+// rating.go: `gambit rating`, the FIDE and Glicko-2 calculators (package chesscore/rating).
+
 package main
 
 import (
@@ -12,72 +14,14 @@ import (
 	"github.com/gambitchess/gambit/chesscore/rating"
 )
 
-// ratingUsage is the help of `gambit rating`.
-const ratingUsage = `usage: gambit rating <calculator> [flags]
-
-calculators:
-  fide          FIDE rating change of a rated player for one period
-                  --rating N --games-played N [--peak N] [--junior] [--k N] --game OPP:SCORE ...
-  fide-initial  FIDE first rating of an unrated player
-                  --game OPP:SCORE ...
-  glicko2       Glicko-2 update for one period
-                  --rating R --rd RD --volatility S --tau T --game OPP:RD:SCORE ...
-
-A score is 1, 0.5 (or 1/2) or 0. Each calculator prints one JSON object.
-Run 'gambit rating <calculator> -h' for its flags.
-`
-
-// runRating implements `gambit rating fide|fide-initial|glicko2 ...`; args
-// are the words after "rating".
-func runRating(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, ratingUsage)
-		return errors.New("missing calculator: want fide, fide-initial or glicko2")
-	}
-	switch args[0] {
-	case "fide":
-		return ratingFIDE(args[1:], stdout, stderr)
-	case "fide-initial":
-		return ratingFIDEInitial(args[1:], stdout, stderr)
-	case "glicko2":
-		return ratingGlicko2(args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stderr, ratingUsage)
-		return flag.ErrHelp
-	}
-	return fmt.Errorf("unknown calculator %q: want fide, fide-initial or glicko2", args[0])
-}
-
 // ratingList collects the values of a repeatable string flag.
 type ratingList []string
 
-func (l *ratingList) String() string     { return strings.Join(*l, " ") }
+// String lists the values given so far.
+func (l *ratingList) String() string { return strings.Join(*l, " ") }
+
+// Set adds a value.
 func (l *ratingList) Set(s string) error { *l = append(*l, s); return nil }
-
-// ratingFlags returns a flag set for one calculator. Parse errors are
-// returned, not printed; -h prints the flags to stderr.
-func ratingFlags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet("gambit rating "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
-}
-
-// ratingParse parses args, prints the flags for -h and rejects positional arguments.
-func ratingParse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "usage of %s:\n", fs.Name())
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-		}
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", strings.Join(fs.Args(), " "))
-	}
-	return nil
-}
 
 // ratingIsSet reports whether the flag name was given on the command line.
 func ratingIsSet(fs *flag.FlagSet, name string) bool {
@@ -109,7 +53,7 @@ func ratingFIDEGames(values []string) ([]rating.Game, error) {
 
 // ratingFIDE implements `gambit rating fide`.
 func ratingFIDE(args []string, stdout, stderr io.Writer) error {
-	fs := ratingFlags("fide")
+	fs := newFlagSet("rating fide", stderr)
 	r := fs.Int("rating", 0, "the player's rating at the start of the period (required)")
 	played := fs.Int("games-played", 0, "rated games completed before this period (under 30: K = 40)")
 	peak := fs.Int("peak", 0, "highest published rating ever (2400 or more: K = 10 for good); default --rating")
@@ -117,7 +61,7 @@ func ratingFIDE(args []string, stdout, stderr io.Writer) error {
 	k := fs.Int("k", 0, "force this K instead of the rules of Article 8.3.3 (no 700 cap)")
 	var gameValues ratingList
 	fs.Var(&gameValues, "game", "a game as OPPONENT:SCORE, e.g. 1800:1 (repeatable)")
-	if err := ratingParse(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if !ratingIsSet(fs, "rating") {
@@ -155,10 +99,10 @@ func ratingFIDE(args []string, stdout, stderr io.Writer) error {
 
 // ratingFIDEInitial implements `gambit rating fide-initial`.
 func ratingFIDEInitial(args []string, stdout, stderr io.Writer) error {
-	fs := ratingFlags("fide-initial")
+	fs := newFlagSet("rating fide-initial", stderr)
 	var gameValues ratingList
 	fs.Var(&gameValues, "game", "a game against a rated opponent as OPPONENT:SCORE, e.g. 1800:0.5 (repeatable)")
-	if err := ratingParse(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	games, err := ratingFIDEGames(gameValues)
@@ -175,14 +119,14 @@ func ratingFIDEInitial(args []string, stdout, stderr io.Writer) error {
 
 // ratingGlicko2 implements `gambit rating glicko2`.
 func ratingGlicko2(args []string, stdout, stderr io.Writer) error {
-	fs := ratingFlags("glicko2")
+	fs := newFlagSet("rating glicko2", stderr)
 	r := fs.Float64("rating", rating.Glicko2DefaultRating, "the player's rating")
 	rd := fs.Float64("rd", rating.Glicko2DefaultRD, "the player's rating deviation")
 	vol := fs.Float64("volatility", rating.Glicko2DefaultVolatility, "the player's volatility σ")
 	tau := fs.Float64("tau", 0.5, "the system constant τ (0.3 to 1.2 is usual)")
 	var gameValues ratingList
 	fs.Var(&gameValues, "game", "a game as OPPONENT:RD:SCORE, e.g. 1400:30:1 (repeatable)")
-	if err := ratingParse(fs, args, stderr); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	p := rating.Glicko2Player{Rating: *r, RD: *rd, Volatility: *vol}

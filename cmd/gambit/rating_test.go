@@ -63,7 +63,7 @@ func TestRatingOutput(t *testing.T) {
 	for _, tt := range tests {
 		args := strings.Fields(tt.args)
 		var stdout, stderr bytes.Buffer
-		if err := runRating(args, &stdout, &stderr); err != nil {
+		if err := runGroup("rating", args, &stdout, &stderr); err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
@@ -78,8 +78,8 @@ func TestRatingErrors(t *testing.T) {
 		args string
 		want []string // substrings of the error
 	}{
-		{"", []string{"missing calculator"}},
-		{"elo --rating 1600", []string{"unknown calculator", `"elo"`}},
+		{"", []string{"missing subcommand"}},
+		{"elo --rating 1600", []string{"unknown subcommand", `"elo"`}},
 		{"fide --games-played 40 --game 1800:1", []string{"--rating is required"}},
 		{"fide --rating 5000", []string{"--rating 5000", "0 to 4000"}},
 		{"fide --rating -1", []string{"--rating -1"}},
@@ -107,7 +107,7 @@ func TestRatingErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		err := runRating(strings.Fields(tt.args), &stdout, &stderr)
+		err := runGroup("rating", strings.Fields(tt.args), &stdout, &stderr)
 		if err == nil {
 			t.Errorf("%q: no error; output %q", tt.args, stdout.String())
 			continue
@@ -126,7 +126,7 @@ func TestRatingErrors(t *testing.T) {
 func TestRatingHelp(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"fide", "-h"}, {"glicko2", "--help"}} {
 		var stdout, stderr bytes.Buffer
-		err := runRating(args, &stdout, &stderr)
+		err := runGroup("rating", args, &stdout, &stderr)
 		if !errors.Is(err, flag.ErrHelp) {
 			t.Errorf("%q: error %v, want flag.ErrHelp", args, err)
 		}

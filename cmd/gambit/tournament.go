@@ -1,3 +1,5 @@
+// tournament.go: `gambit tournament pair|standings|berger` over the tournament packages.
+
 package main
 
 import (
@@ -13,23 +15,7 @@ import (
 	"github.com/gambitchess/gambit/tournament/trf"
 )
 
-// runTournament implements `gambit tournament pair|standings|berger ...`.
-func runTournament(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: gambit tournament pair --system dutch --trf FILE\n       gambit tournament standings --trf FILE [--tiebreaks LIST] [--round-robin]\n       gambit tournament berger --players N [--double]")
-		return errors.New("missing subcommand: want pair, standings or berger")
-	}
-	switch args[0] {
-	case "pair":
-		return runTournamentPair(args[1:], stdout, stderr)
-	case "standings":
-		return runTournamentStandings(args[1:], stdout, stderr)
-	case "berger":
-		return runTournamentBerger(args[1:], stdout, stderr)
-	}
-	return fmt.Errorf("unknown subcommand %q: want pair, standings or berger", args[0])
-}
-
+// readTRF reads the --trf file.
 func readTRF(path string) (*tournament.Event, error) {
 	if path == "" {
 		return nil, errors.New("--trf: a file is required")

@@ -15,7 +15,7 @@ func TestTournamentPairFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
-		if err := runTournament([]string{"pair", "--system", "dutch", "--trf", tt.file}, &out, &errb); err != nil {
+		if err := runGroup("tournament", []string{"pair", "--system", "dutch", "--trf", tt.file}, &out, &errb); err != nil {
 			t.Fatalf("%s: %v (%s)", tt.file, err, errb.String())
 		}
 		if out.String() != tt.want {
@@ -36,7 +36,7 @@ func TestTournamentPairRoundOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := runTournament([]string{"pair", "--trf", path}, &out, &out); err != nil {
+	if err := runGroup("tournament", []string{"pair", "--trf", path}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	// black1: pairing number 1 gets Black in round 1.
@@ -61,7 +61,7 @@ func TestTournamentErrors(t *testing.T) {
 		{"berger", "--players", "1"},
 		{"standings", "--trf", "x", "--tiebreaks", "ZZ"},
 	} {
-		if err := runTournament(args, &out, &out); err == nil {
+		if err := runGroup("tournament", args, &out, &out); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
@@ -69,14 +69,14 @@ func TestTournamentErrors(t *testing.T) {
 
 func TestTournamentBergerAndStandings(t *testing.T) {
 	var out bytes.Buffer
-	if err := runTournament([]string{"berger", "--players", "4"}, &out, &out); err != nil {
+	if err := runGroup("tournament", []string{"berger", "--players", "4"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "round 1: 1-4 2-3\n") {
 		t.Fatalf("berger output %q", out.String())
 	}
 	out.Reset()
-	if err := runTournament([]string{"standings", "--trf", "../../tournament/trf/testdata/bye_c5.trf"}, &out, &out); err != nil {
+	if err := runGroup("tournament", []string{"standings", "--trf", "../../tournament/trf/testdata/bye_c5.trf"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "BH/C1") || strings.Count(out.String(), "\n") != 7 {

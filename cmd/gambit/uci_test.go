@@ -3,28 +3,12 @@ package main
 import (
 	"bufio"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
 )
-
-// TestHelperUCIEngine is not a test: the match tests run this test binary with
-// GAMBIT_TEST_UCI_ENGINE=1 as a UCI engine, which makes it serve `gambit uci` on its
-// stdin and stdout.
-func TestHelperUCIEngine(t *testing.T) {
-	if os.Getenv("GAMBIT_TEST_UCI_ENGINE") != "1" {
-		t.Skip("helper process for the match tests")
-	}
-	uciStdin = os.Stdin
-	if err := runUCI(strings.Fields(os.Getenv("GAMBIT_TEST_UCI_ARGS")), os.Stdout, os.Stderr); err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
-	}
-	os.Exit(0)
-}
 
 // TestUCIScriptedSession runs `gambit uci` with a scripted GUI on its input: the CI
 // check that the engine speaks UCI, including stop during go infinite.
