@@ -2,8 +2,10 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -15,7 +17,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// poster implements commands.Poster over the REST client.
+// poster posts over the REST client: the notifier's transport.
 type poster struct{ rest *REST }
 
 // postTimeout bounds one post, 429 retries included.
@@ -28,7 +30,7 @@ func messageSend(m *commands.Response) *discordgo.MessageSend {
 	}
 }
 
-// Post implements commands.Poster.
+// Post sends m to a channel or thread and returns the message's ID.
 func (p *poster) Post(ctx context.Context, channelID string, m *commands.Response) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)
 	defer cancel()
@@ -39,7 +41,8 @@ func (p *poster) Post(ctx context.Context, channelID string, m *commands.Respons
 	return msg.ID, nil
 }
 
-// StartThread implements commands.Poster.
+// StartThread opens a public thread in a channel (from a message when messageID is
+// set) and returns its ID.
 func (p *poster) StartThread(ctx context.Context, channelID, messageID, name string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)
 	defer cancel()
@@ -50,7 +53,7 @@ func (p *poster) StartThread(ctx context.Context, channelID, messageID, name str
 	return th.ID, nil
 }
 
-// DM implements commands.Poster.
+// DM sends m to a user in a direct message.
 func (p *poster) DM(ctx context.Context, userID string, m *commands.Response) error {
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)
 	defer cancel()
@@ -62,13 +65,17 @@ func (p *poster) DM(ctx context.Context, userID string, m *commands.Response) er
 	return err
 }
 
-// Notifier posts the game service's events to Discord: the board after a move made
-// outside the game's thread, flag falls, timeouts, reminders, expiries. What an
-// interaction's answer already showed (see commands.Claims) is not posted again.
+// Notifier posts what is not the answer to an interaction. It hears the game
+// service's events (the board after a move made outside the game's thread, flag falls,
+// timeouts, reminders, expiries) and posts what no interaction's answer already showed
+// (see commands.PostLedger); and it is the commands' Outbox, through which a new
+// game's thread and board, the tournaments' rounds and standings and the puzzle of the
+// day leave. So every such post leaves through here, and nothing posts before Connect.
 type Notifier struct {
 	d       *commands.Deps
 	log     *slog.Logger
 	metrics *Metrics
+	out     atomic.Pointer[transport]
 	// Notify runs on one goroutine (the service's event queue): no lock needed.
 	flagNote map[uint64]string
 	// offerShown is 1 + the ply of the last board posted with a draw offer on it, by
@@ -76,12 +83,66 @@ type Notifier struct {
 	offerShown map[uint64]int
 }
 
-// NewNotifier returns a notifier posting with d.Poster.
-func NewNotifier(d *commands.Deps, log *slog.Logger, m *Metrics) *Notifier {
-	return &Notifier{d: d, log: log, metrics: m, flagNote: map[uint64]string{}, offerShown: map[uint64]int{}}
+// transport is what the notifier posts with: the REST client in production.
+type transport interface {
+	commands.Outbox
+	// DM sends m to a user in a direct message.
+	DM(ctx context.Context, userID string, m *commands.Response) error
 }
 
-var _ games.Notifier = (*Notifier)(nil)
+// errNotConnected is the error of a post before Connect.
+var errNotConnected = errors.New("the notifier has no connection to Discord yet")
+
+// NewNotifier returns the notifier of d's posts and makes it d's Outbox. It posts
+// nothing until Connect.
+func NewNotifier(d *commands.Deps, log *slog.Logger, m *Metrics) *Notifier {
+	n := &Notifier{d: d, log: log, metrics: m, flagNote: map[uint64]string{}, offerShown: map[uint64]int{}}
+	d.Outbox = n
+	return n
+}
+
+// Connect gives the notifier what it posts with.
+func (n *Notifier) Connect(t transport) { n.out.Store(&t) }
+
+func (n *Notifier) transport() (transport, error) {
+	t := n.out.Load()
+	if t == nil {
+		return nil, errNotConnected
+	}
+	return *t, nil
+}
+
+var (
+	_ games.Notifier  = (*Notifier)(nil)
+	_ commands.Outbox = (*Notifier)(nil)
+)
+
+// Post implements commands.Outbox.
+func (n *Notifier) Post(ctx context.Context, channelID string, m *commands.Response) (string, error) {
+	t, err := n.transport()
+	if err != nil {
+		return "", err
+	}
+	return t.Post(ctx, channelID, m)
+}
+
+// StartThread implements commands.Outbox.
+func (n *Notifier) StartThread(ctx context.Context, channelID, messageID, name string) (string, error) {
+	t, err := n.transport()
+	if err != nil {
+		return "", err
+	}
+	return t.StartThread(ctx, channelID, messageID, name)
+}
+
+// dm sends m to a user in a direct message.
+func (n *Notifier) dm(ctx context.Context, userID string, m *commands.Response) error {
+	t, err := n.transport()
+	if err != nil {
+		return err
+	}
+	return t.DM(ctx, userID, m)
+}
 
 // Notify implements games.Notifier.
 func (n *Notifier) Notify(ctx context.Context, e games.Event) {
@@ -91,7 +152,8 @@ func (n *Notifier) Notify(ctx context.Context, e games.Event) {
 	}
 }
 
-func (n *Notifier) taken(p commands.Post) bool { return n.d.Claims.Take(p) }
+// answered reports whether an interaction's answer stood for the post.
+func (n *Notifier) answered(p commands.Post) bool { return n.d.Ledger.Consume(p) }
 
 // post sends m to where game g lives.
 func (n *Notifier) post(ctx context.Context, g *games.Game, m *commands.Response) error {
@@ -99,7 +161,7 @@ func (n *Notifier) post(ctx context.Context, g *games.Game, m *commands.Response
 	if place == "" {
 		return nil // a game without a place on Discord (a terminal game)
 	}
-	_, err := n.d.Poster.Post(ctx, place, m)
+	_, err := n.Post(ctx, place, m)
 	return err
 }
 
@@ -108,7 +170,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 	switch ev := e.(type) {
 	case games.GameStarted:
 		g := ev.Game
-		if g.ChallengeID != 0 && n.taken(commands.ChallengePost(g.ChallengeID, commands.EventStarted)) {
+		if g.ChallengeID != 0 && n.answered(commands.ChallengePost(g.ChallengeID, commands.EventStarted)) {
 			return nil
 		}
 		if g.ChannelID == "" {
@@ -121,7 +183,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if g.DrawOffer.Pending && g.DrawOffer.Ply == g.Ply() {
 			n.offerShown[g.ID] = g.Ply() + 1 // offered with this move: the board shows it
 		}
-		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventTurn)) {
+		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventTurn)) {
 			return nil
 		}
 		msg, err := d.TurnMessage(ctx, g)
@@ -134,51 +196,51 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		return n.dmTurn(ctx, g, ev.Player)
 	case games.DrawOffered:
 		g := ev.Game
-		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventDraw)) {
+		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventDraw)) {
 			return nil
 		}
 		if n.offerShown[g.ID] == g.Ply()+1 {
 			delete(n.offerShown, g.ID)
 			return nil // offered with the move: that move's board shows it
 		}
-		return n.post(ctx, g, n.d.DrawOfferMessage(g, ev.By))
+		return n.post(ctx, g, d.DrawOfferMessage(g, ev.By))
 	case games.DrawDeclined:
 		g := ev.Game
-		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventDeclined)) {
+		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventDeclined)) {
 			return nil
 		}
-		return n.post(ctx, g, &commands.Response{Content: fmt.Sprintf("%s\n%s declined the draw offer. Play on!", commands.Headline(&g.Game), colorTitle(ev.By))})
+		return n.post(ctx, g, commands.DrawDeclinedMessage(g, ev.By))
 	case games.TakebackRequested:
 		g := ev.Game
-		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {
+		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {
 			return nil
 		}
-		return n.post(ctx, g, n.d.TakebackMessage(g, ev.By))
+		return n.post(ctx, g, d.TakebackMessage(g, ev.By))
 	case games.TakebackAccepted:
 		g := ev.Game
-		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {
+		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {
 			return nil
 		}
-		return n.post(ctx, g, &commands.Response{Content: fmt.Sprintf("%s\n↶ %s's takeback was granted; the board follows.", commands.Headline(&g.Game), colorTitle(ev.By))})
+		return n.post(ctx, g, commands.TakebackGrantedMessage(g, ev.By))
 	case games.TakebackDeclined:
 		g := ev.Game
-		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventDeclined)) {
+		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventDeclined)) {
 			return nil
 		}
-		return n.post(ctx, g, &commands.Response{Content: fmt.Sprintf("%s\n%s declined the takeback. Play on!", commands.Headline(&g.Game), colorTitle(ev.By))})
+		return n.post(ctx, g, commands.TakebackDeclinedMessage(g, ev.By))
 	case games.FlagFell:
-		n.flagNote[ev.Game.ID] = fmt.Sprintf("⏱ %s's flag fell.", colorTitle(ev.Color))
+		n.flagNote[ev.Game.ID] = commands.FlagFellNote(ev.Color)
 		return nil
 	case games.GameOver:
 		g := ev.Game
 		note := n.flagNote[g.ID]
 		delete(n.flagNote, g.ID)
 		delete(n.offerShown, g.ID)
-		if n.taken(commands.GamePost(g.ID, g.Ply(), commands.EventOver)) {
+		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventOver)) {
 			return nil
 		}
 		if g.Outcome.Termination == chesscore.Aborted && note == "" {
-			note = "The game was aborted: the first moves did not come in time."
+			note = commands.NoFirstMovesNote
 		}
 		msg, err := d.GameOverMessage(ctx, g, note)
 		if err != nil {
@@ -187,11 +249,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		return n.post(ctx, g, msg)
 	case games.ReminderDue:
 		g := ev.Game
-		msg := &commands.Response{
-			Content:  fmt.Sprintf("⏰ %s, you have until <t:%d:f> (<t:%d:R>) to move in game %d.", commands.Mention(ev.Player.ID), ev.Deadline.Unix(), ev.Deadline.Unix(), g.ID),
-			Mentions: []string{ev.Player.ID},
-		}
-		if err := n.post(ctx, g, msg); err != nil {
+		if err := n.post(ctx, g, commands.ReminderMessage(g, ev.Player, ev.Deadline)); err != nil {
 			return err
 		}
 		return n.dmTurn(ctx, g, ev.Player)
@@ -200,14 +258,14 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if c.ChannelID == "" {
 			return nil
 		}
-		_, err := d.Poster.Post(ctx, c.ChannelID, &commands.Response{Content: fmt.Sprintf("⌛ Challenge %d from %s expired without an answer.", c.ID, commands.EscapeMarkdown(c.From.Name))})
+		_, err := n.Post(ctx, c.ChannelID, commands.ChallengeExpiredMessage(c))
 		return err
 	case games.ChallengeDeclined:
 		c := ev.Challenge
-		if n.taken(commands.ChallengePost(c.ID, commands.EventDeclined)) || c.ChannelID == "" {
+		if n.answered(commands.ChallengePost(c.ID, commands.EventDeclined)) || c.ChannelID == "" {
 			return nil
 		}
-		_, err := d.Poster.Post(ctx, c.ChannelID, &commands.Response{Content: fmt.Sprintf("✖ %s declined the challenge from %s.", commands.EscapeMarkdown(c.To.Name), commands.EscapeMarkdown(c.From.Name))})
+		_, err := n.Post(ctx, c.ChannelID, commands.ChallengeDeclinedMessage(c))
 		return err
 	}
 	return nil
@@ -222,17 +280,5 @@ func (n *Notifier) dmTurn(ctx context.Context, g *games.Game, p storage.Player) 
 	if err != nil || !prefs.DMOnTurn {
 		return err
 	}
-	place := commands.Place(&g.Game)
-	text := fmt.Sprintf("Your move in game %d: <#%s>", g.ID, place)
-	if dl := g.Deadline(); !dl.IsZero() {
-		text += fmt.Sprintf(" (deadline <t:%d:R>)", dl.Unix())
-	}
-	return n.d.Poster.DM(ctx, p.ID, &commands.Response{Content: text})
-}
-
-func colorTitle(c chesscore.Color) string {
-	if c == chesscore.White {
-		return "White"
-	}
-	return "Black"
+	return n.dm(ctx, p.ID, commands.TurnDM(g))
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// postLog is a commands.Poster that records what it is asked to post.
+// postLog is a notifier transport that records what it is asked to post.
 type postLog struct {
 	mu    sync.Mutex
 	posts []string // "channel: content"
@@ -68,8 +68,9 @@ func newNotifierRig(t *testing.T) *notifierRig {
 	}
 	t.Cleanup(func() { db.Close() })
 	rig := &notifierRig{t: t, posts: &postLog{}, clock: timers.NewManualClock(epoch)}
-	rig.d = &commands.Deps{Poster: rig.posts, Claims: commands.NewClaims(nil), Now: rig.clock.Now}
+	rig.d = &commands.Deps{Ledger: commands.NewPostLedger(nil), Now: rig.clock.Now}
 	n := NewNotifier(rig.d, testLogger(t), nil)
+	n.Connect(rig.posts)
 	rig.svc, err = games.New(db, games.Options{Clock: rig.clock, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
@@ -104,25 +105,25 @@ func (rig *notifierRig) move(g *games.Game, user, san string, offer bool) {
 	}
 }
 
-func TestNotifierPostsWhatNobodyClaimed(t *testing.T) {
+func TestNotifierPostsWhatNoAnswerShowed(t *testing.T) {
 	rig := newNotifierRig(t)
 	g := rig.start("10+0")
 	posts, _ := rig.flush()
-	// GameStarted without a claim: the notifier opens the thread and posts the board.
+	// GameStarted that no answer stood for: the notifier opens the thread and posts the board.
 	if len(posts) != 1 || !strings.HasPrefix(posts[0], "thread-of-c: ") || !strings.Contains(posts[0], "<@w>") {
 		t.Fatalf("start posted %q", posts)
 	}
-	// A move whose answer was given in the thread: claimed, not posted again.
-	rig.d.Claims.Claim(commands.GamePost(g.ID, 1, commands.EventTurn))
+	// A move whose answer was given in the thread: reserved, not posted again.
+	rig.d.Ledger.Reserve(commands.GamePost(g.ID, 1, commands.EventTurn))
 	rig.move(g, "w", "e4", false)
 	if posts, _ := rig.flush(); len(posts) != 0 {
-		t.Errorf("a claimed turn was posted: %q", posts)
+		t.Errorf("a reserved turn was posted: %q", posts)
 	}
 	// A move made elsewhere: the board goes to the thread.
 	rig.move(g, "b", "e5", false)
 	posts, _ = rig.flush()
 	if len(posts) != 1 || !strings.Contains(posts[0], "**e5**") {
-		t.Errorf("unclaimed move posted %q", posts)
+		t.Errorf("an unreserved move was not posted: %q", posts)
 	}
 	// A draw offered with the move shows in that board; no second post.
 	rig.move(g, "w", "Nf3", true)

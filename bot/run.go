@@ -112,7 +112,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 
 	b := &Bot{store: db}
 	d := &commands.Deps{
-		Claims: commands.NewClaims(clk.Now), Now: clk.Now,
+		Ledger: commands.NewPostLedger(clk.Now), Now: clk.Now,
 		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: b.Draining,
 	}
 	b.Metrics = NewMetrics(func() float64 {
@@ -206,7 +206,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	rest := NewREST(restSession, b.Metrics)
-	d.Poster = &poster{rest: rest}
+	notifier.Connect(&poster{rest: rest})
 
 	b.Router, err = NewRouter(commands.All(d), RouterOptions{
 		Log: log, Now: time.Now, Metrics: b.Metrics,

@@ -9,7 +9,7 @@ import (
 
 // act.go: the common path of a request on a game made by one of its players.
 
-// gameRequest describes one request: what it claims, how it calls the service, and
+// gameRequest describes one request: the posts it reserves, how it calls the service, and
 // how its answer looks.
 type gameRequest struct {
 	game *games.Game
@@ -26,7 +26,7 @@ type gameRequest struct {
 	done string
 }
 
-// act runs a request: claims the posts its answer stands for when the answer is given
+// act runs a request: reserves the posts its answer stands for when the answer is given
 // in the game's place, calls the service, and answers (privately, pointing at the
 // game's place, when given elsewhere).
 func (d *Deps) act(ctx context.Context, r *Request, q gameRequest) (*Response, error) {
@@ -39,7 +39,7 @@ func (d *Deps) act(ctx context.Context, r *Request, q gameRequest) (*Response, e
 		for i, e := range q.posts {
 			ps[i] = GamePost(g.ID, q.ply+q.delta, e)
 		}
-		release = d.Claims.Claim(ps...)
+		release = d.Ledger.Reserve(ps...)
 	}
 	res, err := q.call(ctx, games.Action{RequestID: r.Interaction.ID, GameID: g.ID, UserID: r.User.ID, Expect: games.AtPly(q.ply)})
 	if err != nil {

@@ -168,7 +168,7 @@ func (c *ChallengeCommand) accept(ctx context.Context, r *Request) (*Response, e
 	if c.d.draining() {
 		return nil, Errorf("Gambit is restarting: new games start again in a minute. Try Accept again then.")
 	}
-	release := c.d.Claims.Claim(ChallengePost(r.ID.ID, EventStarted))
+	release := c.d.Ledger.Reserve(ChallengePost(r.ID.ID, EventStarted))
 	res, err := c.d.Games.AcceptChallenge(ctx, c.action(r))
 	if err != nil {
 		release()
@@ -201,7 +201,7 @@ func (c *ChallengeCommand) accept(ctx context.Context, r *Request) (*Response, e
 }
 
 func (c *ChallengeCommand) decline(ctx context.Context, r *Request) (*Response, error) {
-	release := c.d.Claims.Claim(ChallengePost(r.ID.ID, EventDeclined))
+	release := c.d.Ledger.Reserve(ChallengePost(r.ID.ID, EventDeclined))
 	res, err := c.d.Games.DeclineChallenge(ctx, c.action(r))
 	if err != nil {
 		release()

@@ -214,27 +214,27 @@ func TestGameError(t *testing.T) {
 	}
 }
 
-func TestClaims(t *testing.T) {
+func TestPostLedger(t *testing.T) {
 	now := time.Unix(1000, 0)
-	c := NewClaims(func() time.Time { return now })
+	l := NewPostLedger(func() time.Time { return now })
 	p, q := GamePost(1, 5, EventTurn), GamePost(1, 5, EventOver)
-	release := c.Claim(p, q)
-	if !c.Take(p) || c.Take(p) {
-		t.Error("a claim is taken once")
+	release := l.Reserve(p, q)
+	if !l.Consume(p) || l.Consume(p) {
+		t.Error("a reservation is consumed once")
 	}
 	release()
-	if c.Take(q) {
-		t.Error("a released claim was taken")
+	if l.Consume(q) {
+		t.Error("a released reservation was consumed")
 	}
-	c.Claim(GamePost(2, 1, EventTurn))
-	now = now.Add(2 * claimTTL)
-	if c.Take(GamePost(2, 1, EventTurn)) {
-		t.Error("an expired claim was taken")
+	l.Reserve(GamePost(2, 1, EventTurn))
+	now = now.Add(2 * reservationTTL)
+	if l.Consume(GamePost(2, 1, EventTurn)) {
+		t.Error("an expired reservation was consumed")
 	}
-	var nilClaims *Claims
-	nilClaims.Claim(p)()
-	if nilClaims.Take(p) {
-		t.Error("nil claims took a post")
+	var none *PostLedger
+	none.Reserve(p)()
+	if none.Consume(p) {
+		t.Error("the nil ledger consumed a post")
 	}
 }
 

@@ -13,9 +13,8 @@ import (
 	"github.com/gambitchess/gambit/service/tournaments"
 )
 
-// Deps is what the commands work with: the services and the means to post messages
-// that are not answers to an interaction. Later services (ladder, engine, puzzles)
-// become fields here.
+// Deps is what the commands work with: the services and the outbox for messages that
+// are not answers to an interaction.
 type Deps struct {
 	// Games runs challenges and games.
 	Games *games.Service
@@ -30,10 +29,11 @@ type Deps struct {
 	// Engine plays games against the engine and analyses games (nil: /play and
 	// /analyze say they are not available).
 	Engine *engineplay.Service
-	// Poster posts messages, threads and DMs (package bot implements it).
-	Poster Poster
-	// Claims records the posts an interaction's answer stands for (see Claims).
-	Claims *Claims
+	// Outbox takes every post that is not the answer to an interaction (package bot's
+	// Notifier implements it; nil: nothing is posted).
+	Outbox Outbox
+	// Ledger records the posts an interaction's answer stands for (see PostLedger).
+	Ledger *PostLedger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// ChallengeExpiry is how long a challenge waits (0: the service's default).
@@ -59,16 +59,16 @@ func (d *Deps) now() time.Time {
 
 func (d *Deps) draining() bool { return d.Draining != nil && d.Draining() }
 
-// Poster posts messages that are not answers to an interaction: the board in a game's
-// thread, the result of a flag fall, a reminder.
-type Poster interface {
+// Outbox takes the posts that are not answers to an interaction: a new game's thread
+// and first board, a round's pairings, the final standings, the puzzle of the day.
+// Package bot's Notifier implements it, so every such post leaves through one place
+// (where the service events' posts leave too): commands never reach Discord themselves.
+type Outbox interface {
 	// Post sends m to a channel or thread and returns the message's ID.
 	Post(ctx context.Context, channelID string, m *Response) (string, error)
 	// StartThread opens a public thread in a channel, from a message when messageID
 	// is set, and returns the thread's ID.
 	StartThread(ctx context.Context, channelID, messageID, name string) (string, error)
-	// DM sends m to a user in a direct message.
-	DM(ctx context.Context, userID string, m *Response) error
 }
 
 // All returns every command, in the order they are listed to users. Adding a command

@@ -14,7 +14,7 @@ import (
 
 // messages.go: the messages about a game, shared by the handlers (whose answers are
 // these messages when given in the game's thread) and the notifier (which posts the
-// ones nobody claimed).
+// ones no answer stood for).
 
 // Component actions on a game's messages.
 const (
@@ -30,7 +30,7 @@ const (
 	actionBoard           = "board"
 )
 
-// Post events claimed and consumed (see Claims).
+// Post events reserved and consumed (see PostLedger).
 const (
 	EventTurn     = "turn"
 	EventOver     = "over"
@@ -292,9 +292,9 @@ func (d *Deps) StartOnDiscord(ctx context.Context, g *games.Game, challengeMessa
 			from = challengeMessageID
 		}
 		name := Truncate(fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name), maxThreadName, UTF16)
-		th, err := d.Poster.StartThread(ctx, parent, from, name)
+		th, err := d.Outbox.StartThread(ctx, parent, from, name)
 		if err != nil && from != "" {
-			th, err = d.Poster.StartThread(ctx, parent, "", name)
+			th, err = d.Outbox.StartThread(ctx, parent, "", name)
 		}
 		if err == nil {
 			place = th
@@ -315,7 +315,7 @@ func (d *Deps) StartOnDiscord(ctx context.Context, g *games.Game, challengeMessa
 	if err != nil {
 		return g, err
 	}
-	if _, err := d.Poster.Post(ctx, place, msg); err != nil {
+	if _, err := d.Outbox.Post(ctx, place, msg); err != nil {
 		return g, fmt.Errorf("post the first board of game %d: %w", g.ID, err)
 	}
 	return g, nil

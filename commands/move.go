@@ -69,7 +69,7 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 	inPlace := Place(&g.Game) == r.ChannelID
 	release := func() {}
 	if inPlace {
-		release = d.Claims.Claim(GamePost(g.ID, ply+1, EventTurn), GamePost(g.ID, ply+1, EventOver), GamePost(g.ID, ply+1, EventDraw))
+		release = d.Ledger.Reserve(GamePost(g.ID, ply+1, EventTurn), GamePost(g.ID, ply+1, EventOver), GamePost(g.ID, ply+1, EventDraw))
 	}
 	res, err := d.Games.Move(ctx, games.MoveRequest{
 		Action: games.Action{RequestID: r.Interaction.ID, GameID: g.ID, UserID: r.User.ID, Expect: games.AtPly(ply)},

@@ -301,16 +301,16 @@ func PuzzlePNG(pos chesscore.Position, last chesscore.Move, solver chesscore.Col
 }
 
 // PostDaily implements puzzles.Poster: the day's puzzle in the server's channel, with
-// the previous day's solution and solvers. Nobody is pinged.
+// the previous day's solution and solvers, through the outbox. Nobody is pinged.
 func (d *Deps) PostDaily(ctx context.Context, post *puzzles.DailyPost) (string, error) {
-	if d.Poster == nil {
-		return "", errors.New("post the daily puzzle: no poster")
+	if d.Outbox == nil {
+		return "", errors.New("post the daily puzzle: no outbox")
 	}
 	m, err := DailyMessage(post, d.settings(ctx, post.Day.GuildID).BoardTheme)
 	if err != nil {
 		return "", err
 	}
-	return d.Poster.Post(ctx, post.Settings.Channel, m)
+	return d.Outbox.Post(ctx, post.Settings.Channel, m)
 }
 
 // DailyMessage is the post of a day's puzzle.

@@ -538,7 +538,7 @@ func StandingsMessage(v *tournaments.View, final bool) (*Response, error) {
 var _ tournaments.Notifier = (*Deps)(nil)
 
 // Notify implements tournaments.Notifier: a round's pairings, and the final standings,
-// are posted in the tournament's channel.
+// go to the tournament's channel through the outbox.
 func (d *Deps) Notify(ctx context.Context, e tournaments.Event) {
 	if err := d.tournamentEvent(ctx, e); err != nil {
 		slog.Error("tournament post", "event", fmt.Sprintf("%T", e), "err", err)
@@ -546,7 +546,7 @@ func (d *Deps) Notify(ctx context.Context, e tournaments.Event) {
 }
 
 func (d *Deps) tournamentEvent(ctx context.Context, e tournaments.Event) error {
-	if d.Poster == nil {
+	if d.Outbox == nil {
 		return nil
 	}
 	switch ev := e.(type) {
@@ -559,14 +559,14 @@ func (d *Deps) tournamentEvent(ctx context.Context, e tournaments.Event) error {
 		if v.Format() == tournaments.Arena {
 			text = fmt.Sprintf("⚔ **%s** is on until <t:%d:t>: players are paired again as soon as their game ends.\n%s", EscapeMarkdown(v.Name), v.State.Ends.Unix(), text)
 		}
-		_, err = d.Poster.Post(ctx, v.ChannelID, &Response{Content: text})
+		_, err = d.Outbox.Post(ctx, v.ChannelID, &Response{Content: text})
 		return err
 	case tournaments.Finished:
 		msg, err := StandingsMessage(ev.Tournament, true)
 		if err != nil {
 			return err
 		}
-		_, err = d.Poster.Post(ctx, ev.Tournament.ChannelID, msg)
+		_, err = d.Outbox.Post(ctx, ev.Tournament.ChannelID, msg)
 		return err
 	}
 	return nil

@@ -17,28 +17,27 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// recordingPoster records the posts.
-type recordingPoster struct {
+// recordingOutbox records the posts.
+type recordingOutbox struct {
 	mu    sync.Mutex
 	posts []*Response
 }
 
-func (p *recordingPoster) Post(_ context.Context, _ string, m *Response) (string, error) {
+func (p *recordingOutbox) Post(_ context.Context, _ string, m *Response) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.posts = append(p.posts, m)
 	return fmt.Sprint(len(p.posts)), nil
 }
-func (p *recordingPoster) StartThread(context.Context, string, string, string) (string, error) {
+func (p *recordingOutbox) StartThread(context.Context, string, string, string) (string, error) {
 	return "t", nil
 }
-func (p *recordingPoster) DM(context.Context, string, *Response) error { return nil }
 
-func tournamentDeps(t *testing.T) (*Deps, *recordingPoster) {
+func tournamentDeps(t *testing.T) (*Deps, *recordingOutbox) {
 	t.Helper()
 	db, clk, gs, quiet := testServices(t)
-	p := &recordingPoster{}
-	d := &Deps{Games: gs, Now: clk.Now, Poster: p}
+	p := &recordingOutbox{}
+	d := &Deps{Games: gs, Now: clk.Now, Outbox: p}
 	d.Tournaments = tournaments.New(db, gs, tournaments.Options{Clock: clk, Notifier: d, Logger: quiet})
 	return d, p
 }
