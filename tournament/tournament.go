@@ -193,8 +193,9 @@ type Event struct {
 	Name string
 	// Rounds is the planned number of rounds (0 when unknown).
 	Rounds int
-	// InitialColor is the colour drawn before round 1 for the odd pairing
-	// numbers (C.04.3 5.1); NoColor means White.
+	// InitialColor is the colour drawn before round 1 for the odd TPNs
+	// (C.04.3 5.2.5; a player absent from round 1 gets its TPN only when it
+	// is first paired, C.04.2 2.4); NoColor means White.
 	InitialColor Color
 	Scoring      Scoring
 	Players      []Player
@@ -239,7 +240,7 @@ func (e *Event) RoundsRecorded() int {
 	return m
 }
 
-// Initial returns the colour of the odd pairing numbers in round 1.
+// Initial returns the initial colour: the colour of the odd TPNs (C.04.3 5.2.5).
 func (e *Event) Initial() Color {
 	if e.InitialColor == NoColor {
 		return White

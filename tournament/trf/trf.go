@@ -1,6 +1,6 @@
 // Package trf reads and writes the FIDE Tournament Report File (TRF16) with
 // the extension lines used by pairing programs: "XXR n" (number of rounds)
-// and "XXC white1|black1" (the colour of pairing number 1 in round 1).
+// and "XXC white1|black1" (the initial colour: that of TPN 1 in round 1).
 //
 // Player lines ("001") use fixed columns: starting rank 5-8, sex 10, title
 // 11-13, name 15-47, rating 49-52, federation 54-56, FIDE id 58-68, birth
