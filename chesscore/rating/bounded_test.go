@@ -210,3 +210,34 @@ func FuzzLadderGlicko2(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkLadderFIDE rates one game under FIDE Elo, as the ladder does for each player
+// of a game that ends.
+func BenchmarkLadderFIDE(b *testing.B) {
+	b.ReportAllocs()
+	p := FIDEPlayer{Rating: 1500, GamesPlayed: 40, Peak: 1600}
+	for i := range b.N {
+		_ = LadderFIDE(p, Game{Opponent: 1400 + i%400, Score: float64(i%3) / 2})
+	}
+}
+
+// BenchmarkLadderGlicko2 rates one game under Glicko-2 (the volatility iteration
+// included), as the ladder does for each player of a game that ends.
+func BenchmarkLadderGlicko2(b *testing.B) {
+	b.ReportAllocs()
+	p := Glicko2Player{Rating: 1500, RD: 120, Volatility: 0.06}
+	for i := range b.N {
+		_ = LadderGlicko2(p, Glicko2Game{Rating: float64(1400 + i%400), RD: 80, Score: float64(i%3) / 2}, 0.5)
+	}
+}
+
+// Rating a ladder game allocates nothing.
+func TestLadderUpdatesDoNotAllocate(t *testing.T) {
+	fp, gp := FIDEPlayer{Rating: 1500}, Glicko2Player{Rating: 1500, RD: 120, Volatility: 0.06}
+	if n := testing.AllocsPerRun(100, func() { fp.Rating = LadderFIDE(fp, Game{Opponent: 1500, Score: 1}).NewRating }); n != 0 {
+		t.Errorf("LadderFIDE: %v allocations, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { gp = LadderGlicko2(gp, Glicko2Game{Rating: 1500, RD: 80, Score: 0}, 0.5) }); n != 0 {
+		t.Errorf("LadderGlicko2: %v allocations, want 0", n)
+	}
+}
