@@ -198,7 +198,7 @@ func TestGameError(t *testing.T) {
 		{games.ErrNotYourTurn, "It is not your turn."},
 		{fmt.Errorf("%w: %w", games.ErrIllegalMove, moveErr), "/move"},
 		{fmt.Errorf("%w: time control: %w", games.ErrBadRequest, errors.New(`"7x": want minutes+seconds`)), `Time control: "7x": want minutes+seconds.`},
-		{fmt.Errorf("%w: you need the role <@&5>", games.ErrNotAllowed), "You are not allowed to challenge in this server: you need the role <@&5>."},
+		{fmt.Errorf("challenge: %w", &games.RoleRequiredError{Role: "5"}), "You are not allowed to challenge in this server: you need the role <@&5>."},
 	}
 	for _, c := range cases {
 		got := UserMessage(gameError(c.err))

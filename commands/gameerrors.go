@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/gambitchess/gambit/chesscore"
@@ -51,6 +52,10 @@ func gameError(err error) error {
 	var me *chesscore.MoveError
 	if errors.As(err, &me) {
 		return Explain(err, sentence(me.Reason)+" Type /move and pick from the list, or use the menu under the board.")
+	}
+	var role *games.RoleRequiredError
+	if errors.As(err, &role) {
+		return Explain(err, fmt.Sprintf("You are not allowed to challenge in this server: you need the role %s.", RoleMention(role.Role)))
 	}
 	if errors.Is(err, games.ErrBadRequest) {
 		text := err.Error()

@@ -83,3 +83,6 @@ func (r *Request) IsAutocomplete() bool {
 
 // Mention returns the mention markup of a user ID.
 func Mention(userID string) string { return "<@" + userID + ">" }
+
+// RoleMention returns the mention markup of a role ID.
+func RoleMention(roleID string) string { return "<@&" + roleID + ">" }

@@ -163,7 +163,7 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 	}
 	fmt.Fprintf(&b, "\n• Board theme: %s", theme)
 	if gs.ChallengeRole != "" {
-		fmt.Fprintf(&b, "\n• Who may challenge: members with <@&%s>", gs.ChallengeRole)
+		fmt.Fprintf(&b, "\n• Who may challenge: members with %s", RoleMention(gs.ChallengeRole))
 	} else {
 		b.WriteString("\n• Who may challenge: everyone")
 	}

@@ -147,7 +147,7 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 		if o.Role == "" {
 			return Private("Only members with Manage Server may now create tournaments."), nil
 		}
-		return Private("Members with <@&%s> (and Manage Server) may now create tournaments.", o.Role), nil
+		return Private("Members with %s (and Manage Server) may now create tournaments.", RoleMention(o.Role)), nil
 	}
 	if r.Sub == "berserk" {
 		return c.berserk(ctx, r)
@@ -217,7 +217,7 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 		}
 		if gs.TournamentRole == "" || !slices.Contains(roles, gs.TournamentRole) {
 			if gs.TournamentRole != "" {
-				return nil, Errorf("Only members with Manage Server or <@&%s> can create tournaments.", gs.TournamentRole)
+				return nil, Errorf("Only members with Manage Server or %s can create tournaments.", RoleMention(gs.TournamentRole))
 			}
 			return nil, Errorf("Only members with the Manage Server permission can create tournaments here.")
 		}
@@ -472,7 +472,7 @@ const maxTextTable = 1800
 // standingsText is the text fallback of the standings card: a fixed-width table.
 func standingsText(v *tournaments.View, tb tournaments.Table) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s**: standings, %s\n```\n", EscapeMarkdown(v.Name), tb.Caption)
+	fmt.Fprintf(&b, "**%s**: standings, %s\n```\n", EscapeMarkdown(v.Name), standingsCaption(tb, false))
 	fmt.Fprintf(&b, "%-3s %-20s %5s", "#", "Name", "Pts")
 	for _, c := range tb.Columns {
 		fmt.Fprintf(&b, " %7s", c)
@@ -495,6 +495,18 @@ func standingsText(v *tournaments.View, tb tournaments.Table) string {
 	}
 	b.WriteString("```")
 	return b.String()
+}
+
+// standingsCaption is what the table covers; for a running arena, when it ends: as
+// Discord shows a time to each reader in the text, in UTC on the card (a picture).
+func standingsCaption(tb tournaments.Table, card bool) string {
+	switch {
+	case tb.Ends.IsZero():
+		return tb.Caption
+	case card:
+		return "ends " + tb.Ends.UTC().Format("15:04") + " UTC"
+	}
+	return fmt.Sprintf("ends <t:%d:R>", tb.Ends.Unix())
 }
 
 // StandingsMessage is the standings: the card, the text table and, for the final
@@ -520,7 +532,7 @@ func StandingsMessage(v *tournaments.View, final bool) (*Response, error) {
 		}
 	}
 	var png bytes.Buffer
-	sub := fmt.Sprintf("%s · %s · %s", v.Format().Title(), v.State.Settings.Control, tb.Caption)
+	sub := fmt.Sprintf("%s · %s · %s", v.Format().Title(), v.State.Settings.Control, standingsCaption(tb, true))
 	if err := render.StandingsCard(&png, rows, render.StandingsOptions{Title: v.Name, Subtitle: sub, Columns: cols}); err != nil {
 		return nil, fmt.Errorf("standings card of tournament %d: %w", v.ID, err)
 	}

@@ -272,3 +272,23 @@ func FuzzParseArmageddon(f *testing.F) {
 		}
 	})
 }
+
+// The service gives a running arena's end as a time; the text shows it as Discord
+// shows times, the card in UTC.
+func TestStandingsCaption(t *testing.T) {
+	ends := time.Date(2026, 3, 1, 14, 30, 0, 0, time.FixedZone("CET", 3600))
+	for _, tt := range []struct {
+		tb   tournaments.Table
+		card bool
+		want string
+	}{
+		{tournaments.Table{Caption: "after round 1 of 5"}, false, "after round 1 of 5"},
+		{tournaments.Table{Caption: "final"}, true, "final"},
+		{tournaments.Table{Caption: "arena", Ends: ends}, false, fmt.Sprintf("ends <t:%d:R>", ends.Unix())},
+		{tournaments.Table{Caption: "arena", Ends: ends}, true, "ends 13:30 UTC"},
+	} {
+		if got := standingsCaption(tt.tb, tt.card); got != tt.want {
+			t.Errorf("standingsCaption(%+v, card %v) = %q, want %q", tt.tb, tt.card, got, tt.want)
+		}
+	}
+}

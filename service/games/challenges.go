@@ -112,9 +112,20 @@ func checkPlayer(what string, p storage.Player) error {
 	return nil
 }
 
+// RoleRequiredError is the ErrNotAllowed of a guild whose challenges need a role the
+// challenger lacks: Role is the role's ID, for the caller to show as it shows roles.
+type RoleRequiredError struct{ Role string }
+
+func (e *RoleRequiredError) Error() string {
+	return ErrNotAllowed.Error() + ": role " + e.Role + " is required"
+}
+
+// Unwrap returns ErrNotAllowed.
+func (e *RoleRequiredError) Unwrap() error { return ErrNotAllowed }
+
 // CreateChallenge makes a challenge. It fails with ErrSelfChallenge for a challenge to
-// oneself, ErrNotAllowed when the guild requires a role the challenger lacks, and
-// ErrBadRequest for a bad time control, colour or position.
+// oneself, ErrNotAllowed (a *RoleRequiredError) when the guild requires a role the
+// challenger lacks, and ErrBadRequest for a bad time control, colour or position.
 func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Result, error) {
 	done, err := s.enter(ctx)
 	if err != nil {
@@ -137,7 +148,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 		return nil, err
 	}
 	if settings.ChallengeRole != "" && r.GuildID != "" && !slices.Contains(r.Roles, settings.ChallengeRole) {
-		return nil, fmt.Errorf("%w: you need the role <@&%s>", ErrNotAllowed, settings.ChallengeRole)
+		return nil, &RoleRequiredError{Role: settings.ChallengeRole}
 	}
 	tc, err := parseControl(r.Control, s.withDefaultControl(settings).DefaultControl)
 	if err != nil {

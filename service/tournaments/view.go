@@ -214,6 +214,9 @@ func (v *View) Pairings(round int) (int, []Pairing, error) {
 type Table struct {
 	// Caption says what the table covers ("after round 3 of 5", "final").
 	Caption string
+	// Ends is when a running arena ends (zero otherwise): the caller shows it beside
+	// the caption.
+	Ends time.Time
 	// Columns name the tie-breaks (C.07 codes) or, for an arena, "Games".
 	Columns []string
 	Rows    []Row
@@ -274,8 +277,8 @@ func (v *View) arenaTable() Table {
 	t := Table{Caption: "arena", Columns: []string{"Games"}}
 	if v.Status == storage.TournamentFinished {
 		t.Caption = "final"
-	} else if !st.Ends.IsZero() {
-		t.Caption = fmt.Sprintf("ends <t:%d:R>", st.Ends.Unix())
+	} else {
+		t.Ends = st.Ends
 	}
 	a, err := st.arenaModel()
 	if err != nil || st.Started.IsZero() {
