@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -73,9 +74,9 @@ func (c *GamesCommand) Handle(ctx context.Context, r *Request) (*Response, error
 	for _, g := range list {
 		fmt.Fprintf(&b, "\n• **%d** · %s vs %s · %s · ", g.ID, playerName(g.White), playerName(g.Black), controlLabel(g))
 		if g.Live() {
-			turn := "White"
+			turn := colorName(chesscore.White)
 			if g.Ply()%2 == 1 {
-				turn = "Black"
+				turn = colorName(chesscore.Black)
 			}
 			if g.StartFEN != "" {
 				turn = "in progress"

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -140,5 +141,11 @@ func TestStoragePlayerCutsNamesAtCharacters(t *testing.T) {
 		if !utf8.ValidString(p.Name) || len(p.Name) > storage.MaxNameLen || !strings.HasPrefix(name, p.Name) || len(p.Name) < storage.MaxNameLen-3 {
 			t.Errorf("name of %d bytes stored as %q (%d bytes)", len(name), p.Name, len(p.Name))
 		}
+	}
+}
+
+func TestColorName(t *testing.T) {
+	if w, b := colorName(chesscore.White), colorName(chesscore.Black); w != "White" || b != "Black" {
+		t.Errorf("colorName = %q, %q; want White, Black", w, b)
 	}
 }

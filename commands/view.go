@@ -45,13 +45,8 @@ func playerName(p storage.Player) string {
 	return EscapeMarkdown(p.Name)
 }
 
-// colorName is "White" or "Black".
-func colorName(c chesscore.Color) string {
-	if c == chesscore.White {
-		return "White"
-	}
-	return "Black"
-}
+// colorName is "White" or "Black": chesscore's name of the colour, capitalised.
+func colorName(c chesscore.Color) string { return capitalize(c.String()) }
 
 // BoardOptions are the choices behind one board picture.
 type BoardOptions struct {
