@@ -1,6 +1,6 @@
 // csv.go: streaming import and export of the lichess puzzle CSV layout.
 
-package puzzles
+package puzzle
 
 import (
 	"encoding/csv"

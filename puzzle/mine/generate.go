@@ -1,6 +1,11 @@
-// generate.go: mining puzzles from played games with the engine.
+// generate.go: the generator: finding a puzzle in a played game with the engine.
 
-package puzzles
+// Package mine finds chess puzzles in played games with the engine and verifies them:
+// a Generator scans a game for the opponent's mistakes that leave the side to move a
+// single clearly winning line, builds and checks that line, tags its themes and
+// estimates its rating; PGN mines every game of a PGN stream on several workers; Verify
+// re-checks a puzzle from a fresh search.
+package mine
 
 import (
 	"fmt"
@@ -9,10 +14,11 @@ import (
 
 	cc "github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/puzzle"
 )
 
-// GenOptions tune the generator. The zero value gets the defaults of DefaultGenOptions.
-type GenOptions struct {
+// Options tune the generator. The zero value gets the defaults of DefaultOptions.
+type Options struct {
 	// ScanNodes is the node budget of the quick look at every position of a game.
 	ScanNodes uint64
 	// VerifyNodes is the node budget for each solver move of a candidate line.
@@ -28,9 +34,9 @@ type GenOptions struct {
 	Swing engine.Score
 }
 
-// DefaultGenOptions are the generator's defaults.
-func DefaultGenOptions() GenOptions {
-	return GenOptions{ScanNodes: 20_000, VerifyNodes: 150_000, MaxSolverMoves: 5, Win: 300, Margin: 250, Swing: 200}
+// DefaultOptions are the generator's defaults.
+func DefaultOptions() Options {
+	return Options{ScanNodes: 20_000, VerifyNodes: 150_000, MaxSolverMoves: 5, Win: 300, Margin: 250, Swing: 200}
 }
 
 // Generator finds puzzles in games: positions where the side to move has a single clearly
@@ -38,12 +44,12 @@ func DefaultGenOptions() GenOptions {
 // a clear margin over every alternative, right after the opponent's mistake.
 type Generator struct {
 	e   *engine.Engine
-	opt GenOptions
+	opt Options
 }
 
 // NewGenerator returns a generator using the engine e (not shared with other goroutines).
-func NewGenerator(e *engine.Engine, opt GenOptions) *Generator {
-	d := DefaultGenOptions()
+func NewGenerator(e *engine.Engine, opt Options) *Generator {
+	d := DefaultOptions()
 	if opt.ScanNodes == 0 {
 		opt.ScanNodes = d.ScanNodes
 	}
@@ -76,9 +82,9 @@ func (g *Generator) analyse(pos cc.Position, nodes uint64, multiPV int) []engine
 // FromGame returns the puzzles found in the game, each with the given source and an id
 // made from idPrefix and a hash of the puzzle's position and line (so the same puzzle
 // mined twice has the same id).
-func (g *Generator) FromGame(game *cc.Game, idPrefix, source string) []Puzzle {
+func (g *Generator) FromGame(game *cc.Game, idPrefix, source string) []puzzle.Puzzle {
 	moves := game.Moves()
-	var out []Puzzle
+	var out []puzzle.Puzzle
 	prev := engine.Score(0) // the previous position's score for its side to move
 	havePrev := false
 	for ply := 1; ply < len(moves); ply++ {
@@ -99,7 +105,7 @@ func (g *Generator) FromGame(game *cc.Game, idPrefix, source string) []Puzzle {
 		if !ok {
 			continue
 		}
-		p := Puzzle{
+		p := puzzle.Puzzle{
 			FEN:    before.FEN(),
 			Moves:  append([]string{moves[ply-1].UCI()}, uciAll(line)...),
 			Source: source,
@@ -186,227 +192,4 @@ func material(p *cc.Position, c cc.Color) int {
 		v += pieceValue[t] * (p.Pieces(c, t).Count() - p.Pieces(c.Other(), t).Count())
 	}
 	return v
-}
-
-// Themes tags what the generator can detect in a validated line.
-func Themes(l Line, mate bool) []string {
-	var th []string
-	steps := l.Steps()
-	if mate {
-		th = append(th, "mate", fmt.Sprintf("mateIn%d", steps))
-		end := l.Start
-		for _, m := range l.Moves {
-			end = end.Play(m)
-		}
-		if backRankMate(&end) {
-			th = append(th, "backRankMate")
-		}
-	}
-	switch {
-	case steps == 1:
-		th = append(th, "oneMove")
-	case steps == 2:
-		th = append(th, "short")
-	case steps == 3:
-		th = append(th, "long")
-	default:
-		th = append(th, "veryLong")
-	}
-	pos := l.Start
-	promo, under, fork, pin, skewer := false, false, false, false, false
-	for i, m := range l.Moves {
-		solverMove := i%2 == 1
-		next := pos.Play(m)
-		if solverMove {
-			if p := m.Promotion(); p != cc.NoPieceType {
-				promo = true
-				under = under || p != cc.Queen
-			}
-			fork = fork || isFork(&next, m.To())
-			pin = pin || makesPin(&next, m.To())
-			skewer = skewer || isSkewer(&next, m.To())
-		}
-		pos = next
-	}
-	if promo {
-		th = append(th, "promotion")
-	}
-	if under {
-		th = append(th, "underPromotion")
-	}
-	if fork {
-		th = append(th, "fork")
-	}
-	if pin {
-		th = append(th, "pin")
-	}
-	if skewer {
-		th = append(th, "skewer")
-	}
-	if !mate {
-		th = append(th, "advantage")
-	}
-	th = append(th, phase(&l.Shown))
-	return th
-}
-
-func phase(p *cc.Position) string {
-	minorsMajors := 0
-	for t := cc.Knight; t <= cc.Queen; t++ {
-		minorsMajors += p.TypePieces(t).Count()
-	}
-	switch {
-	case p.FullmoveNumber() <= 12 && minorsMajors >= 12:
-		return "opening"
-	case minorsMajors <= 6:
-		return "endgame"
-	}
-	return "middlegame"
-}
-
-// attacks returns the squares the piece on sq attacks.
-func attacks(p *cc.Position, sq cc.Square) cc.Bitboard {
-	pc := p.PieceAt(sq)
-	occ := p.Occupied()
-	switch pc.Type() {
-	case cc.Pawn:
-		return cc.PawnAttacks(pc.Color(), sq)
-	case cc.Knight:
-		return cc.KnightAttacks(sq)
-	case cc.Bishop:
-		return cc.BishopAttacks(sq, occ)
-	case cc.Rook:
-		return cc.RookAttacks(sq, occ)
-	case cc.Queen:
-		return cc.QueenAttacks(sq, occ)
-	case cc.King:
-		return cc.KingAttacks(sq)
-	}
-	return 0
-}
-
-// isFork: the piece that just moved to sq attacks two or more enemy pieces each of which is
-// the king or worth more than the attacker.
-func isFork(p *cc.Position, sq cc.Square) bool {
-	pc := p.PieceAt(sq)
-	if pc.Type() == cc.King {
-		return false
-	}
-	n := 0
-	for b := attacks(p, sq) & p.ColorPieces(pc.Color().Other()); b != 0; {
-		t := p.PieceAt(b.PopFirst()).Type()
-		if t == cc.King || pieceValue[t] > pieceValue[pc.Type()] {
-			n++
-		}
-	}
-	return n >= 2
-}
-
-// makesPin: the slider that just moved to sq pins an enemy piece to its king.
-func makesPin(p *cc.Position, sq cc.Square) bool {
-	pc := p.PieceAt(sq)
-	them := pc.Color().Other()
-	ksq := p.KingSquare(them)
-	line := cc.Line(sq, ksq)
-	if line == 0 || !slides(pc.Type(), sq, ksq) {
-		return false
-	}
-	between := cc.Between(sq, ksq) & p.Occupied()
-	return between.Count() == 1 && between&p.ColorPieces(them) != 0
-}
-
-// isSkewer: the slider on sq attacks the enemy king or queen with a lesser enemy piece
-// behind it on the same line.
-func isSkewer(p *cc.Position, sq cc.Square) bool {
-	pc := p.PieceAt(sq)
-	them := pc.Color().Other()
-	for b := attacks(p, sq) & (p.Pieces(them, cc.King) | p.Pieces(them, cc.Queen)); b != 0; {
-		front := b.PopFirst()
-		if !slides(pc.Type(), sq, front) {
-			continue
-		}
-		behindRay := cc.Line(sq, front) &^ cc.Between(sq, front)
-		occ := p.Occupied() &^ front.Bitboard()
-		var reach cc.Bitboard
-		switch pc.Type() {
-		case cc.Bishop:
-			reach = cc.BishopAttacks(sq, occ)
-		case cc.Rook:
-			reach = cc.RookAttacks(sq, occ)
-		default:
-			reach = cc.QueenAttacks(sq, occ)
-		}
-		for x := reach & behindRay & p.ColorPieces(them) &^ front.Bitboard(); x != 0; {
-			s := x.PopFirst()
-			if cc.Between(sq, s)&front.Bitboard() != 0 && p.PieceAt(s).Type() != cc.Pawn {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// slides reports whether a piece of type t moves along the line from a to b.
-func slides(t cc.PieceType, a, b cc.Square) bool {
-	diag := a.File() != b.File() && a.Rank() != b.Rank()
-	switch t {
-	case cc.Bishop:
-		return diag
-	case cc.Rook:
-		return !diag
-	case cc.Queen:
-		return true
-	}
-	return false
-}
-
-// backRankMate: the mated king stands on its first rank and the checker is a rook or queen
-// on that rank.
-func backRankMate(p *cc.Position) bool {
-	c := p.Turn()
-	ksq := p.KingSquare(c)
-	home := 0
-	if c == cc.Black {
-		home = 7
-	}
-	if ksq.Rank() != home {
-		return false
-	}
-	for b := p.Checkers(); b != 0; {
-		s := b.PopFirst()
-		t := p.PieceAt(s).Type()
-		if (t == cc.Rook || t == cc.Queen) && s.Rank() == home {
-			return true
-		}
-	}
-	return false
-}
-
-// EstimateRating guesses a puzzle's rating from its length and themes, before anyone has
-// played it (players' attempts then move it by Glicko-2): 900 for a one-move mate, about
-// 250 more per further solver move, more for material wins than mates, for quiet
-// finishes and for under-promotions. Clamped to 600..2600.
-func EstimateRating(l Line, themes []string) int {
-	r := 900 + 250*(l.Steps()-1)
-	has := func(t string) bool {
-		for _, x := range themes {
-			if strings.EqualFold(x, t) {
-				return true
-			}
-		}
-		return false
-	}
-	if !has("mate") {
-		r += 150
-	}
-	if has("underPromotion") {
-		r += 250
-	}
-	if has("backRankMate") {
-		r -= 100
-	}
-	if has("fork") {
-		r -= 50
-	}
-	return min(max(r, 600), 2600)
 }

@@ -1,4 +1,4 @@
-package puzzles
+package mine
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	cc "github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/puzzle"
 )
 
 func playSAN(t *testing.T, sans string) *cc.Game {
@@ -24,7 +25,7 @@ func playSAN(t *testing.T, sans string) *cc.Game {
 
 // verifyUnique re-checks a generated puzzle the way the issue asks: it replays legally and
 // every solver move is the only winning move by the engine's analysis.
-func verifyUnique(t *testing.T, gen *Generator, p Puzzle) {
+func verifyUnique(t *testing.T, gen *Generator, p puzzle.Puzzle) {
 	t.Helper()
 	l, err := p.Validate()
 	if err != nil {
@@ -45,7 +46,7 @@ func verifyUnique(t *testing.T, gen *Generator, p Puzzle) {
 }
 
 func TestGenerateScholarsMate(t *testing.T) {
-	gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), GenOptions{})
+	gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), Options{})
 	g := playSAN(t, "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#")
 	ps := gen.FromGame(g, "t", "game:test:1")
 	if len(ps) != 1 {
@@ -68,7 +69,7 @@ func TestGenerateScholarsMate(t *testing.T) {
 }
 
 func TestGenerateFindsTacticsAndNothingInQuietGames(t *testing.T) {
-	gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), GenOptions{})
+	gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), Options{})
 	// The Blackburne Shilling trap: after 5.Nxf7?? Black mates by force.
 	tactic := playSAN(t, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3#")
 	ps := gen.FromGame(tactic, "b", "game:test:2")

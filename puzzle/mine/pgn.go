@@ -1,6 +1,6 @@
-// mine.go: running the generator over many games on several workers.
+// pgn.go: mining every game of a PGN stream on several workers.
 
-package puzzles
+package mine
 
 import (
 	"errors"
@@ -10,20 +10,21 @@ import (
 
 	cc "github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/puzzle"
 )
 
-// MineStats counts what a mining run did.
-type MineStats struct {
+// Stats counts what a mining run did.
+type Stats struct {
 	Games     int `json:"games"`
 	Generated int `json:"generated"`
 	Errors    int `json:"errors"`
 }
 
-// MinePGN reads every game of a PGN stream and mines it on workers goroutines, each with
+// PGN reads every game of a PGN stream and mines it on workers goroutines, each with
 // its own engine; emit receives each puzzle (from one goroutine at a time) in the order the
 // games came. A game that cannot be read is counted as an error and skipped.
-func MinePGN(r io.Reader, workers int, opt GenOptions, hashMB int, emit func(Puzzle) error) (MineStats, error) {
-	var st MineStats
+func PGN(r io.Reader, workers int, opt Options, hashMB int, emit func(puzzle.Puzzle) error) (Stats, error) {
+	var st Stats
 	if workers < 1 {
 		workers = 1
 	}
@@ -34,7 +35,7 @@ func MinePGN(r io.Reader, workers int, opt GenOptions, hashMB int, emit func(Puz
 	}
 	type result struct {
 		n  int
-		ps []Puzzle
+		ps []puzzle.Puzzle
 	}
 	jobs := make(chan job)
 	results := make(chan result)
@@ -81,7 +82,7 @@ func MinePGN(r io.Reader, workers int, opt GenOptions, hashMB int, emit func(Puz
 		}
 	}()
 
-	pending := map[int][]Puzzle{}
+	pending := map[int][]puzzle.Puzzle{}
 	next := 1
 	var emitErr error
 	for res := range results {

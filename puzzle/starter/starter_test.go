@@ -1,4 +1,4 @@
-package puzzles
+package starter_test
 
 import (
 	"bytes"
@@ -7,17 +7,19 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/chesscore/engine"
-	"github.com/gambitchess/gambit/service/puzzles/starter"
+	"github.com/gambitchess/gambit/puzzle"
+	"github.com/gambitchess/gambit/puzzle/mine"
+	"github.com/gambitchess/gambit/puzzle/starter"
 )
 
 // starterSet reads the shipped starter set.
-func starterSet(t testing.TB) []*Puzzle {
+func starterSet(t testing.TB) []*puzzle.Puzzle {
 	t.Helper()
-	rd, err := NewReader(bytes.NewReader(starter.CSV))
+	rd, err := puzzle.NewReader(bytes.NewReader(starter.CSV))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*Puzzle
+	var out []*puzzle.Puzzle
 	for {
 		p, err := rd.Read()
 		if errors.Is(err, io.EOF) {
@@ -31,9 +33,9 @@ func starterSet(t testing.TB) []*Puzzle {
 }
 
 // TestStarterSetReplaysAndIsUnique checks every puzzle of the starter set replays
-// legally with distinct ids, and runs verifyUnique (every solver move is the only
-// winning move by the engine's analysis, with the generation's node budget) over a
-// sample of it.
+// legally with distinct ids, and verifies a sample of it as `gambit puzzles verify`
+// does (every solver move is the engine's best and clearly the only winning move, with
+// the budget the set was verified with, from a fresh search each time).
 func TestStarterSetReplaysAndIsUnique(t *testing.T) {
 	ps := starterSet(t)
 	if len(ps) < 365 {
@@ -59,12 +61,9 @@ func TestStarterSetReplaysAndIsUnique(t *testing.T) {
 	case testing.Short():
 		sample = 6
 	}
-	// The budget the set was verified with (README.md), from a fresh search each time,
-	// as `gambit puzzles verify` does.
 	for i := 0; i < sample; i++ {
 		p := ps[i*len(ps)/sample]
-		gen := NewGenerator(engine.New(engine.Options{HashMB: 16}), GenOptions{ScanNodes: 6000, VerifyNodes: 150000})
-		verifyUnique(t, gen, *p)
+		gen := mine.NewGenerator(engine.New(engine.Options{HashMB: 16}), mine.Options{ScanNodes: 6000, VerifyNodes: 150000})
 		if err := gen.Verify(*p); err != nil {
 			t.Error(err)
 		}
