@@ -16,6 +16,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/render"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -222,7 +223,7 @@ func (p *playSession) prompt(g *games.Game) {
 		return
 	}
 	if left, ok := g.Remaining(turn, time.Now()); ok {
-		fmt.Fprintf(p.out, "%s to move (%s): ", name, formatClock(left))
+		fmt.Fprintf(p.out, "%s to move (%s): ", name, render.FormatClock(left))
 		return
 	}
 	fmt.Fprintf(p.out, "%s to move: ", name)
@@ -454,26 +455,6 @@ func describeControl(tc clock.TimeControl) string {
 		return "correspondence, " + tc.String() + " a move"
 	}
 	return tc.String() + " " + tc.Category().String()
-}
-
-// formatClock writes a clock reading: 4:58, 0:09.3 under ten seconds, 1:02:03, or
-// 2d 03:15 for a correspondence allowance.
-func formatClock(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	if d < 10*time.Second {
-		tenths := d / (100 * time.Millisecond)
-		return fmt.Sprintf("0:%02d.%d", tenths/10, tenths%10)
-	}
-	s := int64(d / time.Second)
-	switch {
-	case s >= 86400:
-		return fmt.Sprintf("%dd %02d:%02d", s/86400, s%86400/3600, s%3600/60)
-	case s >= 3600:
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
 // Unicode chess symbols, indexed by piece type (white, then black).

@@ -203,24 +203,6 @@ func TestPlayRefuses(t *testing.T) {
 	}
 }
 
-func TestFormatClock(t *testing.T) {
-	for _, tt := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{5 * time.Minute, "5:00"},
-		{4*time.Minute + 58*time.Second + 900*time.Millisecond, "4:58"},
-		{9*time.Second + 350*time.Millisecond, "0:09.3"},
-		{-time.Second, "0:00.0"},
-		{time.Hour + 2*time.Minute + 3*time.Second, "1:02:03"},
-		{50*time.Hour + 15*time.Minute, "2d 02:15"},
-	} {
-		if got := formatClock(tt.d); got != tt.want {
-			t.Errorf("formatClock(%v) = %q, want %q", tt.d, got, tt.want)
-		}
-	}
-}
-
 // playOutput is a bytes.Buffer safe for a writer and a reader on two goroutines.
 type playOutput struct {
 	mu sync.Mutex
