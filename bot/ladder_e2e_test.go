@@ -229,7 +229,7 @@ func TestStoryLadders(t *testing.T) {
 
 	// The ladders survive a restart.
 	r.stop()
-	r = w.start()
+	w.start()
 	if lines := ladderLines(w.ask(discordfake.Command("ladder")).Content); len(lines) != 2 || !strings.Contains(lines[0], "bob** 1520?") {
 		t.Errorf("after a restart: %q", lines)
 	}

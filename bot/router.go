@@ -90,16 +90,6 @@ func (r *Router) Definitions() []*discordgo.ApplicationCommand {
 	return append([]*discordgo.ApplicationCommand(nil), r.defs...)
 }
 
-// Routes returns the component routes, sorted.
-func (r *Router) Routes() []string {
-	out := make([]string, 0, len(r.components))
-	for k := range r.components {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Wait blocks until every interaction being served has been answered.
 func (r *Router) Wait() { r.inflight.Wait() }
 

@@ -150,14 +150,6 @@ func (d *Deps) gameChoices(ctx context.Context, r *Request) ([]*discordgo.Applic
 	return out, nil
 }
 
-// player returns the user's colour in g, or the refusal a spectator gets.
-func player(g *games.Game, userID string) (colorOK bool, err error) {
-	if _, ok := g.ColorOf(userID); !ok {
-		return false, gameError(games.ErrNotAPlayer)
-	}
-	return true, nil
-}
-
 // storagePlayer is the user as the service records players.
 func storagePlayer(u *discordgo.User) storage.Player {
 	name := u.GlobalName

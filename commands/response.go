@@ -95,9 +95,6 @@ func Explain(cause error, msg string) error {
 	return &UserError{Message: msg, Err: cause}
 }
 
-// ErrStale is the cause of the refusal of a component made for an earlier position.
-var ErrStale = errors.New("stale component")
-
 // UserMessage returns what the user should read about err: a UserError's message,
 // or a generic apology for anything else (the cause belongs in the log).
 func UserMessage(err error) string {

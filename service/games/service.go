@@ -397,13 +397,6 @@ func (s *Service) remember(e *entry) {
 	s.cache[e.rec.ID] = e
 }
 
-// forget drops a game from the cache.
-func (s *Service) forget(id uint64) {
-	s.cacheMu.Lock()
-	delete(s.cache, id)
-	s.cacheMu.Unlock()
-}
-
 func (s *Service) inScope(g *storage.Game) bool { return s.opts.Scope == nil || s.opts.Scope(g) }
 
 // Game returns a snapshot of game id.

@@ -5,7 +5,6 @@ package tournaments
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -388,6 +387,3 @@ func (st *State) boardOf(gameID uint64) *Board {
 	}
 	return nil
 }
-
-// errNotRecorded: the game is not (or no longer) awaited on any board.
-var errNotRecorded = errors.New("no pending board for the game")
