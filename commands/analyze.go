@@ -63,14 +63,17 @@ func (c *AnalyzeCommand) Autocomplete(ctx context.Context, r *Request) ([]*disco
 	return out, nil
 }
 
+// analyzeOptions are the options of /analyze.
+type analyzeOptions struct {
+	Game int64 `option:"game"`
+}
+
 // Handle implements Command.
 func (c *AnalyzeCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
 	if c.d.Engine == nil {
 		return nil, Errorf("Analysis is not available on this bot.")
 	}
-	var o struct {
-		Game int64 `option:"game"`
-	}
+	var o analyzeOptions
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}

@@ -38,11 +38,14 @@ func (c *gameCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordg
 	return c.d.gameChoices(ctx, r)
 }
 
+// gameOptions are the options of the commands about one game.
+type gameOptions struct {
+	Game int64 `option:"game"`
+}
+
 // Handle implements Command.
 func (c *gameCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
-	var o struct {
-		Game int64 `option:"game"`
-	}
+	var o gameOptions
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}

@@ -38,11 +38,14 @@ func (c *GamesCommand) Definition() *discordgo.ApplicationCommand {
 // maxListed bounds the games one answer lists.
 const maxListed = 15
 
+// gamesOptions are the options of /games.
+type gamesOptions struct {
+	Where string `option:"where"`
+}
+
 // Handle implements Command.
 func (c *GamesCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
-	var o struct {
-		Where string `option:"where"`
-	}
+	var o gamesOptions
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}

@@ -94,6 +94,11 @@ func parseCategory(s string, def clock.Category) (clock.Category, error) {
 	return cat, nil
 }
 
+// ladderOptions are the options of /ladder.
+type ladderOptions struct {
+	Category string `option:"category"`
+}
+
 // Handle implements Command.
 func (c *LadderCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
 	if r.GuildID == "" {
@@ -103,9 +108,7 @@ func (c *LadderCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	if err != nil {
 		return nil, err
 	}
-	var o struct {
-		Category string `option:"category"`
-	}
+	var o ladderOptions
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}
@@ -229,6 +232,15 @@ func ladderSettingsSubcommands() []*discordgo.ApplicationCommandOption {
 	}
 }
 
+// ladderSettingsOptions are the options of /settings ratings and /settings seed_rating.
+type ladderSettingsOptions struct {
+	System   string          `option:"system"`
+	Start    *int            `option:"start"`
+	User     *discordgo.User `option:"user"`
+	Category string          `option:"category"`
+	Rating   int             `option:"rating"`
+}
+
 // ladderSettings answers /settings ratings and /settings seed_rating (the caller has
 // checked the permission).
 func (d *Deps) ladderSettings(ctx context.Context, r *Request) (*Response, error) {
@@ -236,13 +248,7 @@ func (d *Deps) ladderSettings(ctx context.Context, r *Request) (*Response, error
 	if err != nil {
 		return nil, err
 	}
-	var o struct {
-		System   string          `option:"system"`
-		Start    *int            `option:"start"`
-		User     *discordgo.User `option:"user"`
-		Category string          `option:"category"`
-		Rating   int             `option:"rating"`
-	}
+	var o ladderSettingsOptions
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}

@@ -40,6 +40,12 @@ func (c *RatingCommand) Definition() *discordgo.ApplicationCommand {
 	}
 }
 
+// ratingOptions are the options of /rating.
+type ratingOptions struct {
+	User     *discordgo.User `option:"user"`
+	Category string          `option:"category"`
+}
+
 // Handle implements Command.
 func (c *RatingCommand) Handle(ctx context.Context, r *Request) (*Response, error) {
 	if r.GuildID == "" {
@@ -49,10 +55,7 @@ func (c *RatingCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	if err != nil {
 		return nil, err
 	}
-	var o struct {
-		User     *discordgo.User `option:"user"`
-		Category string          `option:"category"`
-	}
+	var o ratingOptions
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}
