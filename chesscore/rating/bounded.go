@@ -9,15 +9,14 @@ import "math"
 // ends, so its updates, [LadderFIDE] and [LadderGlicko2], accept any input and return
 // values within these bounds, and a store of ladder ratings accepts exactly that range.
 //
-// The floor is 100 under FIDE Elo and Glicko-2 alike, for three reasons. It is the
-// lowest start rating a server may choose, so no player is ever rated below where a
-// server could have started them, and a player who starts there keeps the start rating
-// however many games they lose. It keeps zero out of the ladders, where a stored 0 means
-// "none" (a player's seed, a FIDE peak). And it keeps the rating positive, which players
-// read as a rating; FIDE's own floor, [RatingFloor] (1400), is where FIDE stops listing
-// a player, which a ladder that starts at 100 cannot use. A player at the floor who loses
-// stays at the floor, while the winner gains as usual: the only points a floor creates
-// are the ones a floored player does not lose.
+// The floor is 100 under FIDE Elo and Glicko-2 alike, for two reasons. It is the lowest
+// start rating a server may choose, so no player is ever rated below where a server
+// could have started them, and a player who starts there keeps that rating however many
+// games they lose. And it keeps zero and negative numbers out of the ladders: a stored 0
+// means "none" (a player's seed, a FIDE peak). FIDE's own floor, [RatingFloor] (1400),
+// is where FIDE stops listing a player, which a ladder that may start at 100 cannot use.
+// A player at the floor who loses stays there while the winner gains as usual: the only
+// points a floor creates are the ones a floored player does not lose.
 const (
 	// LadderFloor is the lowest ladder rating, FIDE Elo or Glicko-2.
 	LadderFloor = 100
