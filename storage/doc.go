@@ -1,54 +1,110 @@
-// Package storage is Gambit's store: one bbolt file (gambit.db by default) holding
-// games, challenges, guild settings, users and request receipts. It is the only package
-// that imports bbolt; services use its typed methods (Commit, Game, OpenGames,
-// GamesByUser, GuildSettings, ...) and never see a transaction.
+// Package storage is Gambit's store: the records (games, challenges, guild settings,
+// users, request receipts, ladders, puzzles, tournaments, games against the engine) and
+// one typed surface to read and write them, whatever database is underneath.
 //
-// # Files and locking
+// # The surface: Store and Tx
 //
-// Open takes an exclusive lock on the file: a second process opening it fails within
-// Options.LockTimeout (500 ms) with ErrLocked instead of hanging. ReadOnly opens share
-// the file with other readers only.
+// A Store runs transactions: View (read-only), Update (a write, grouped with concurrent
+// writers), Bulk (a large write of its own), Commit and CommitAll (a Change: what one
+// request writes), Backup and Close. Every read and write of a record is a method of
+// the Tx the transaction hands its function (tx.Game, tx.PutGame, tx.GuildSettings,
+// tx.LadderPlayer, tx.PutDaily, ...), the same Tx for reads and writes; Read and Write
+// are the one-line forms of a transaction with one result:
+//
+//	g, err := storage.Read(st, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+//
+// Services take a Store and never see the database. What a record may hold (ids of at
+// most MaxIDLen bytes, counts that add up, known states) is checked here, before any
+// backend writes it; the policies on top (how a ladder or leaderboard is ordered, what
+// time of day a member typed) are the services'. Errors wrap ErrNotFound, ErrCorrupt,
+// ErrLocked, ErrReadOnly and ErrNewerSchema, for errors.Is, in every backend.
+//
+// # Files
+//
+// The backend-neutral files hold the surface and the records: store.go (Store, Read,
+// Write, the errors), tx.go (Tx), change.go (Change and how it is applied through a
+// Tx), records.go (games, challenges, guild and puzzle settings, users, receipts),
+// ratings.go, puzzles.go, dailies.go, puzzleplayers.go, attempts.go, engines.go and
+// tournaments.go. The bbolt backend is every bolt*.go file, and only those import
+// bbolt (a test checks it): bolt.go opens the file and implements Store, its boltTx
+// implements Tx in bolt_games.go, bolt_records.go, bolt_ratings.go, bolt_puzzles.go,
+// bolt_dailies.go, bolt_puzzleplayers.go, bolt_attempts.go, bolt_engines.go and
+// bolt_tournaments.go; bolt_codec.go, bolt_group.go, bolt_schema.go and bolt_backup.go
+// are its encodings, group commit, migrations and backups. Another backend implements
+// Store and Tx beside it; package storagetest opens throwaway stores for tests.
+//
+// # The bbolt backend: files and locking
+//
+// Open opens one bbolt file (gambit.db by default) and takes an exclusive lock on it:
+// a second process opening it fails within Options.LockTimeout (500 ms) with ErrLocked
+// instead of hanging. ReadOnly opens share the file with other readers only.
 //
 // # Durability and group commit
 //
 // Commit writes one request's Change in a transaction and returns once it is on disk
-// (fsync). Concurrent commits are grouped: while one transaction is being written, new
-// commits queue, and the queue becomes the next transaction (group.go), so many games
-// committing moves at once share one transaction and one fsync, and a lone commit waits
-// for nothing. A change whose write fails is taken out and retried alone, so one failure
-// does not fail the others. Options.BoltBatch uses bbolt's DB.Batch instead (batches
-// close a fixed delay after their first writer) and Options.SoloCommits one transaction
-// per commit, to measure what grouping gains (BenchmarkDurableMoves in service/games).
+// (fsync). Concurrent commits and updates are grouped: while one transaction is being
+// written, new ones queue, and the queue becomes the next transaction (bolt_group.go),
+// so many games committing moves at once share one transaction and one fsync, and a
+// lone commit waits for nothing. A writer whose function fails is taken out and retried
+// alone, so one failure does not fail the others; that is why an Update function may
+// run more than once and must not act outside its transaction. Options.BoltBatch uses
+// bbolt's DB.Batch instead (batches close a fixed delay after their first writer) and
+// Options.SoloCommits one transaction per commit, to measure what grouping gains
+// (BenchmarkDurableMoves in service/games).
 //
 // # Buckets and keys
 //
-// Ids of games and challenges come from the bucket's sequence and are keyed as 8-byte
-// big-endian integers, so keys sort as numbers. Strings (user, guild, channel ids) are
-// keys as they are.
+// Ids of games, challenges and tournaments come from their bucket's sequence and are
+// keyed as 8-byte big-endian integers, so keys sort as numbers. Strings (user, guild,
+// channel ids) are keys as they are; len·s is a one-byte length and the string, which
+// keeps one id's keys apart from another's that extends it (ids are at most MaxIDLen
+// bytes). "JSON" is the envelope below. The 21 buckets, by the schema version that
+// created them:
 //
-//	meta                     "schema" → 8-byte version; "heartbeat/<instance>" → 8-byte unix ns
-//	games                    id → game record (binary, below)
-//	challenges               id → challenge (JSON envelope)
-//	guilds                   guild id → GuildSettings (JSON envelope)
-//	users                    user id → User (JSON envelope)
-//	requests                 request id → Receipt (JSON envelope)
-//	idx_live_games           game id → 0x01, for every game not over
-//	idx_user_games           len(user)·user·game id → 0x01
-//	idx_channel_games        len(channel)·channel·game id → 0x01
-//	idx_guild_games          len(guild)·guild·game id → 0x01
-//	idx_pending_challenges   challenge id → 0x01
-//	idx_requests_by_time     8-byte unix ns·request id → 0x01 (to expire receipts)
+//	version 1: the records
+//	meta                    "schema" → 8-byte version; "heartbeat/<instance>" → 8-byte unix ns
+//	games                   game id → game record (binary, below)
+//	challenges              challenge id → Challenge (JSON)
+//	guilds                  guild id → GuildSettings (JSON; its Puzzle field holds PuzzleSettings)
+//	users                   user id → User (JSON)
+//	requests                request id → Receipt (JSON)
 //
-// Index buckets are derived from the records and written in the same transaction.
-// The len·string prefix keeps one user's keys apart from another's whose id extends
-// it; ids are at most MaxIDLen bytes.
+//	version 2: indexes, derived from the records in the transaction that writes them
+//	idx_live_games          game id → 0x01, for every game not over
+//	idx_user_games          len·user · game id → 0x01
+//	idx_channel_games       len·channel · game id → 0x01
+//	idx_guild_games         len·guild · game id → 0x01 (written for every game in a guild; no
+//	                        reader yet)
+//	idx_pending_challenges  challenge id → 0x01
+//	idx_requests_by_time    8-byte unix ns · request id → 0x01 (to expire receipts)
+//
+//	version 3: ladders (bolt_ratings.go)
+//	ratings                 len·guild · category byte · user → LadderPlayer (binary)
+//	rated_results           len·guild · 8-byte end (unix ns) · game id → RatedResult (JSON);
+//	                        0x00 · game id → the key above (a game counts once)
+//
+//	version 4: puzzles (bolt_puzzles.go, bolt_dailies.go, bolt_puzzleplayers.go,
+//	bolt_attempts.go)
+//	puzzles                 puzzle id → Puzzle (binary); 0x00 'r' · 2-byte rating · id → 0x01;
+//	                        0x00 'g' · len·guild · id → 0x01; 0x00 'n' → 8-byte count
+//	puzzle_daily            len·guild · date (YYYY-MM-DD) → Daily (JSON)
+//	puzzle_users            len·guild · user → PuzzlePlayer (JSON)
+//	puzzle_attempts         len·guild · len·user · puzzle id → PuzzleAttempt (JSON)
+//
+//	version 5: games against the engine (bolt_engines.go)
+//	engine_games            game id → EngineGame (JSON)
+//
+//	version 6: tournaments (bolt_tournaments.go)
+//	tournaments             tournament id → Tournament (JSON)
+//	tournament_games        game id → TournamentGame (JSON)
 //
 // # Schema version and migrations
 //
-// The meta bucket holds the schema version (SchemaVersion). Open runs the migrations
+// The meta bucket holds the schema version (SchemaVersion, 6). Open runs the migrations
 // the file lacks, in order, each in its own transaction that also writes the new
 // version: version 1 creates the record buckets, version 2 creates the index buckets
-// and builds them from the records. A file from a newer gambit is refused
+// and builds them from the records, versions 3 to 6 create the buckets of ladders,
+// puzzles, engine games and tournaments. A file from a newer gambit is refused
 // (ErrNewerSchema); a read-only open of an older file is refused (it cannot migrate).
 //
 // # The game record
@@ -84,21 +140,23 @@
 //	         addition: records without the flag end before it)
 //
 // A decoder refuses unknown formats, out-of-range values and trailing bytes with
-// ErrCorrupt. A later format gets a new format byte; the old one stays readable.
+// ErrCorrupt. A later format gets a new format byte; the old one stays readable. The
+// ladder player and puzzle records are binary too, laid out in bolt_ratings.go and
+// bolt_puzzles.go.
 //
-// Challenges, guild settings, users and receipts are small and rarely written: each is
-// the byte 'J' followed by the JSON of the struct (field names in the struct tags;
-// time controls in their canonical notation). Fields added later decode to their
-// defaults.
+// The other records are small and rarely written: each is the byte 'J' followed by the
+// JSON of the struct (field names in the struct tags; time controls in their canonical
+// notation). Fields added later decode to their defaults.
 //
 // # Receipts
 //
 // A Receipt records the effect of a request under its request id (the Discord
 // interaction id), in the transaction of the effect, so a repeated request is answered
-// from it instead of acting twice, across restarts too. PruneReceipts drops old ones.
+// from it instead of acting twice, across restarts too. Tx.PruneReceipts drops old
+// ones.
 //
 // # Backups
 //
-// Backup and BackupFile copy the store from one read transaction (bbolt's Tx.WriteTo):
-// a consistent copy while writers go on.
+// Backup and BackupFile copy the bbolt file from one read transaction (bbolt's
+// Tx.WriteTo): a consistent copy while writers go on.
 package storage

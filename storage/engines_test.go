@@ -14,7 +14,7 @@ func TestEngineGames(t *testing.T) {
 	// between people; game 3 against the engine, finished.
 	var first EngineGame
 	g1 := &Game{White: Player{"100", "ana"}, Black: Player{"999", "Gambit engine"}, Control: mustTC(t, "5+3"), Created: t0}
-	err := db.Commit(&Change{Game: g1, After: func(w *Writer) error {
+	err := db.Commit(&Change{Game: g1, After: func(w Tx) error {
 		first = EngineGame{GameID: g1.ID, Color: chesscore.Black, Level: 3, Engine: EngineBuiltin, Created: t0}
 		return w.PutEngineGame(first)
 	}})
@@ -31,34 +31,33 @@ func TestEngineGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	third := EngineGame{GameID: g3.ID, Color: chesscore.White, Level: 9, Engine: EngineExternal, Created: t0}
-	if err := db.PutEngineGame(third); err != nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutEngineGame(third) }); err != nil {
 		t.Fatal(err)
 	}
 
-	if got, err := db.EngineGame(g1.ID); err != nil || !reflect.DeepEqual(got, first) {
+	if got, err := Read(db, func(tx Tx) (EngineGame, error) { return tx.EngineGame(g1.ID) }); err != nil || !reflect.DeepEqual(got, first) {
 		t.Errorf("EngineGame(%d) = %+v, %v; want %+v", g1.ID, got, err, first)
 	}
-	if got, err := db.EngineGame(g3.ID); err != nil || !reflect.DeepEqual(got, third) {
+	if got, err := Read(db, func(tx Tx) (EngineGame, error) { return tx.EngineGame(g3.ID) }); err != nil || !reflect.DeepEqual(got, third) {
 		t.Errorf("EngineGame(%d) = %+v, %v; want %+v", g3.ID, got, err, third)
 	}
-	if _, err := db.EngineGame(g2.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (EngineGame, error) { return tx.EngineGame(g2.ID) }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EngineGame of a game between people: %v, want ErrNotFound", err)
 	}
-	live, err := db.LiveEngineGames()
+	live, err := Read(db, Tx.LiveEngineGames)
 	if err != nil || !reflect.DeepEqual(live, []EngineGame{first}) {
 		t.Errorf("LiveEngineGames = %+v, %v; want only game %d", live, err, g1.ID)
 	}
-	if err := db.DeleteEngineGame(g1.ID); err != nil {
+	// Game 1 ends: its record stays, and it is no longer live.
+	g1.Outcome, g1.Ended = chesscore.Outcome{Result: chesscore.Draw, Termination: chesscore.Agreement}, t0
+	if err := db.Commit(&Change{Game: g1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.EngineGame(g1.ID); !errors.Is(err, ErrNotFound) {
-		t.Errorf("after delete: %v, want ErrNotFound", err)
+	if got, err := Read(db, func(tx Tx) (EngineGame, error) { return tx.EngineGame(g1.ID) }); err != nil || !reflect.DeepEqual(got, first) {
+		t.Errorf("after the end: %+v, %v; want %+v", got, err, first)
 	}
-	if err := db.DeleteEngineGame(12345); err != nil {
-		t.Errorf("delete of nothing: %v", err)
-	}
-	if live, err := db.LiveEngineGames(); err != nil || len(live) != 0 {
-		t.Errorf("LiveEngineGames after delete = %+v, %v", live, err)
+	if live, err := Read(db, Tx.LiveEngineGames); err != nil || len(live) != 0 {
+		t.Errorf("LiveEngineGames after the end = %+v, %v", live, err)
 	}
 }
 
@@ -78,19 +77,19 @@ func TestEngineGameRefusals(t *testing.T) {
 		{"bad level", EngineGame{GameID: g.ID, Color: chesscore.Black, Level: 0, Engine: EngineBuiltin}},
 		{"bad engine", EngineGame{GameID: g.ID, Color: chesscore.Black, Level: 1, Engine: "deep blue"}},
 	} {
-		if err := db.PutEngineGame(c.e); err == nil {
+		if err := db.Update(func(tx Tx) error { return tx.PutEngineGame(c.e) }); err == nil {
 			t.Errorf("%s: PutEngineGame(%+v) succeeded", c.name, c.e)
 		}
 	}
 	// A failing hook leaves neither the game nor the record.
 	g2 := &Game{White: Player{"100", "ana"}, Black: Player{"999", "engine"}, Control: mustTC(t, "-"), Created: t0}
-	err := db.Commit(&Change{Game: g2, After: func(w *Writer) error {
+	err := db.Commit(&Change{Game: g2, After: func(w Tx) error {
 		return w.PutEngineGame(EngineGame{GameID: g2.ID, Color: chesscore.Black, Level: 0, Engine: EngineBuiltin})
 	}})
 	if err == nil {
 		t.Fatal("a change whose engine record is invalid committed")
 	}
-	if live, _ := db.LiveEngineGames(); len(live) != 0 {
+	if live, _ := Read(db, Tx.LiveEngineGames); len(live) != 0 {
 		t.Errorf("LiveEngineGames = %+v after a failed creation", live)
 	}
 }

@@ -21,7 +21,7 @@ func TestPuzzleCodecRoundTrip(t *testing.T) {
 	ps := []*Puzzle{
 		samplePuzzle("00abc", 1234),
 		{ID: "gm7-12", FEN: "8/8/8/8/8/8/8/K6k w - - 0 1", Moves: []string{"a1a2", "h1h2", "a2a3", "h2h3"}, Rating: 0,
-			Source: "game:g1:7", Description: "<@1> vs <@2>", Played: t0.Add(-time.Hour)},
+			Source: "game:g1:7", White: "1", Black: "2", Played: t0.Add(-time.Hour)},
 	}
 	for _, p := range ps {
 		got, err := decodePuzzle(p.ID, encodePuzzle(p))
@@ -62,36 +62,40 @@ func TestAddPuzzlesKeepsStoredOnesAndIndexes(t *testing.T) {
 	for i := range 50 {
 		batch = append(batch, samplePuzzle(fmt.Sprintf("p%02d", i), 1000+20*i))
 	}
-	n, err := db.AddPuzzles(batch)
+	n, err := Write(db, func(tx Tx) (int, error) { return tx.AddPuzzles(batch) })
 	if err != nil || n != 50 {
 		t.Fatalf("added %d, %v", n, err)
 	}
 	changed := samplePuzzle("p00", 2999)
-	n, err = db.AddPuzzles([]*Puzzle{changed, samplePuzzle("p50", 1500)})
+	n, err = Write(db, func(tx Tx) (int, error) { return tx.AddPuzzles([]*Puzzle{changed, samplePuzzle("p50", 1500)}) })
 	if err != nil || n != 1 {
 		t.Fatalf("second batch added %d, %v; want 1 (p00 is kept)", n, err)
 	}
-	if p, err := db.Puzzle("p00"); err != nil || p.Rating != 1000 {
+	if p, err := Read(db, func(tx Tx) (*Puzzle, error) { return tx.Puzzle("p00") }); err != nil || p.Rating != 1000 {
 		t.Errorf("p00 = %+v, %v; want the first rating 1000", p, err)
 	}
-	if c, _ := db.CountPuzzles(); c != 51 {
+	if c, _ := Read(db, Tx.CountPuzzles); c != 51 {
 		t.Errorf("count %d, want 51", c)
 	}
-	if _, err := db.AddPuzzles([]*Puzzle{{ID: "bad id", FEN: "x", Moves: []string{"a", "b"}}}); err == nil {
+	if _, err := Write(db, func(tx Tx) (int, error) {
+		return tx.AddPuzzles([]*Puzzle{{ID: "bad id", FEN: "x", Moves: []string{"a", "b"}}})
+	}); err == nil {
 		t.Error("a puzzle id with a space was stored")
 	}
-	if _, err := db.Puzzle("nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (*Puzzle, error) { return tx.Puzzle("nope") }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing puzzle: %v", err)
 	}
 	var seen []string
-	if err := db.EachPuzzle(func(p *Puzzle) error { seen = append(seen, p.ID); return nil }); err != nil {
+	if err := db.View(func(tx Tx) error {
+		return tx.EachPuzzle(func(p *Puzzle) error { seen = append(seen, p.ID); return nil })
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if len(seen) != 51 || seen[0] != "p00" || seen[50] != "p50" {
 		t.Errorf("EachPuzzle saw %d puzzles: %v", len(seen), seen)
 	}
 	// A rating moved in a writer moves the index with it.
-	err = db.UpdatePuzzles(func(w *Writer) error {
+	err = db.Update(func(w Tx) error {
 		p, err := w.Puzzle("p01")
 		if err != nil {
 			return err
@@ -107,12 +111,14 @@ func TestAddPuzzlesKeepsStoredOnesAndIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := range uint64(40) {
-		p, err := db.PickPuzzle(PuzzlePick{MinRating: 3400, MaxRating: 3600, Seed: seed})
+		p, err := Read(db, func(tx Tx) (*Puzzle, error) {
+			return tx.PickPuzzle(PuzzlePick{MinRating: 3400, MaxRating: 3600, Seed: seed})
+		})
 		if err != nil || p.ID != "p01" {
 			t.Fatalf("pick 3400-3600 (seed %d): %+v, %v; want p01 only", seed, p, err)
 		}
 	}
-	if c, _ := db.CountPuzzles(); c != 51 {
+	if c, _ := Read(db, Tx.CountPuzzles); c != 51 {
 		t.Errorf("count after a rewrite %d, want 51", c)
 	}
 	if err := db.Check(); err != nil {
@@ -131,13 +137,15 @@ func TestPickPuzzleRules(t *testing.T) {
 	theirs := samplePuzzle("gm2-5", 1300)
 	theirs.Source = "game:g2:2"
 	batch = append(batch, mine, theirs)
-	if _, err := db.AddPuzzles(batch); err != nil {
+	if _, err := Write(db, func(tx Tx) (int, error) { return tx.AddPuzzles(batch) }); err != nil {
 		t.Fatal(err)
 	}
 	// Over many seeds: every pick is in range, never another guild's, and spreads out.
 	seen := map[string]bool{}
 	for seed := range uint64(300) {
-		p, err := db.PickPuzzle(PuzzlePick{GuildID: "g1", MinRating: 1250, MaxRating: 1400, Seed: seed * 7919})
+		p, err := Read(db, func(tx Tx) (*Puzzle, error) {
+			return tx.PickPuzzle(PuzzlePick{GuildID: "g1", MinRating: 1250, MaxRating: 1400, Seed: seed * 7919})
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,15 +157,19 @@ func TestPickPuzzleRules(t *testing.T) {
 	if len(seen) < 12 {
 		t.Errorf("300 picks found only %d of the 16 eligible puzzles: %v", len(seen), seen)
 	}
-	p, err := db.PickPuzzle(PuzzlePick{GuildID: "g1", PreferOwn: true, Seed: 3})
+	p, err := Read(db, func(tx Tx) (*Puzzle, error) {
+		return tx.PickPuzzle(PuzzlePick{GuildID: "g1", PreferOwn: true, Seed: 3})
+	})
 	if err != nil || p.ID != "gm1-5" {
 		t.Errorf("PreferOwn picked %+v, %v; want gm1-5", p, err)
 	}
-	if _, err := db.PickPuzzle(PuzzlePick{GuildID: "g1", MinRating: 2000, MaxRating: 2100}); !errors.Is(err, ErrNoPuzzle) {
+	if _, err := Read(db, func(tx Tx) (*Puzzle, error) {
+		return tx.PickPuzzle(PuzzlePick{GuildID: "g1", MinRating: 2000, MaxRating: 2100})
+	}); !errors.Is(err, ErrNoPuzzle) {
 		t.Errorf("empty range: %v, want ErrNoPuzzle", err)
 	}
 	// Dailies and attempts exclude.
-	err = db.UpdatePuzzles(func(w *Writer) error {
+	err = db.Update(func(w Tx) error {
 		if err := w.PutDaily(&Daily{GuildID: "g1", Date: "2026-03-01", PuzzleID: "l10", State: DailyPosted}); err != nil {
 			return err
 		}
@@ -167,7 +179,9 @@ func TestPickPuzzleRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := range uint64(100) {
-		p, err := db.PickPuzzle(PuzzlePick{GuildID: "g1", MinRating: 1300, MaxRating: 1310, NotDailyIn: "g1", NotTriedBy: "u1", Seed: seed})
+		p, err := Read(db, func(tx Tx) (*Puzzle, error) {
+			return tx.PickPuzzle(PuzzlePick{GuildID: "g1", MinRating: 1300, MaxRating: 1310, NotDailyIn: "g1", NotTriedBy: "u1", Seed: seed})
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +193,9 @@ func TestPickPuzzleRules(t *testing.T) {
 
 func TestDailiesPlayersAttempts(t *testing.T) {
 	db := openTemp(t, &Options{NoSync: true})
-	if _, err := db.AddPuzzles([]*Puzzle{samplePuzzle("a", 1500), samplePuzzle("b", 1600)}); err != nil {
+	if _, err := Write(db, func(tx Tx) (int, error) {
+		return tx.AddPuzzles([]*Puzzle{samplePuzzle("a", 1500), samplePuzzle("b", 1600)})
+	}); err != nil {
 		t.Fatal(err)
 	}
 	days := []*Daily{
@@ -189,7 +205,7 @@ func TestDailiesPlayersAttempts(t *testing.T) {
 			Solvers: []DailySolver{{UserID: "u1", Name: "alice", At: t0, Clean: true}}},
 		{GuildID: "g10", Date: "2026-03-02", PuzzleID: "a", State: DailySilent},
 	}
-	err := db.UpdatePuzzles(func(w *Writer) error {
+	err := db.Update(func(w Tx) error {
 		for _, d := range days {
 			if err := w.PutDaily(d); err != nil {
 				return err
@@ -200,29 +216,29 @@ func TestDailiesPlayersAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Dailies("g1")
+	got, err := Read(db, func(tx Tx) ([]*Daily, error) { return tx.Dailies("g1") })
 	if err != nil || len(got) != 3 || got[0].Date != "2026-02-27" || got[2].Solvers[0].Name != "alice" {
 		t.Fatalf("dailies of g1: %+v, %v", got, err)
 	}
 	for _, c := range []struct{ date, want string }{{"", "2026-03-01"}, {"2026-03-05", "2026-03-01"}, {"2026-02-28", "2026-02-27"}, {"2026-02-27", "2026-02-27"}} {
-		d, err := db.LatestDaily("g1", c.date)
+		d, err := Read(db, func(tx Tx) (*Daily, error) { return tx.LatestDaily("g1", c.date) })
 		if err != nil || d.Date != c.want {
 			t.Errorf("latest at %q: %+v, %v; want %s", c.date, d, err, c.want)
 		}
 	}
-	if _, err := db.LatestDaily("g1", "2026-02-26"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (*Daily, error) { return tx.LatestDaily("g1", "2026-02-26") }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("latest before the first: %v", err)
 	}
-	if d, err := db.LatestDaily("g10", ""); err != nil || d.Date != "2026-03-02" {
+	if d, err := Read(db, func(tx Tx) (*Daily, error) { return tx.LatestDaily("g10", "") }); err != nil || d.Date != "2026-03-02" {
 		t.Errorf("g10 (whose prefix extends g1's): %+v, %v", d, err)
 	}
-	if err := db.UpdatePuzzles(func(w *Writer) error {
+	if err := db.Update(func(w Tx) error {
 		return w.PutDaily(&Daily{GuildID: "g1", Date: "1 March", PuzzleID: "a", State: DailyPosted})
 	}); err == nil {
 		t.Error("a bad date was stored")
 	}
 
-	p, err := db.PuzzlePlayer("g1", "u1")
+	p, err := Read(db, func(tx Tx) (PuzzlePlayer, error) { return tx.PuzzlePlayer("g1", "u1") })
 	if !errors.Is(err, ErrNotFound) || p.GuildID != "g1" || p.UserID != "u1" {
 		t.Errorf("new player %+v, %v", p, err)
 	}
@@ -232,7 +248,7 @@ func TestDailiesPlayersAttempts(t *testing.T) {
 		{GuildID: "g1", UserID: "u3", Name: "carol", Rating: 1800, RD: 350, Volatility: 0.06},
 		{GuildID: "g2", UserID: "u4", Rating: 2000, RD: 100, Volatility: 0.06, Rated: 1},
 	}
-	err = db.UpdatePuzzles(func(w *Writer) error {
+	err = db.Update(func(w Tx) error {
 		for _, p := range players {
 			if err := w.PutPuzzlePlayer(p); err != nil {
 				return err
@@ -243,20 +259,20 @@ func TestDailiesPlayersAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb, err := db.PuzzleLeaderboard("g1", 10)
-	if err != nil || len(lb) != 2 || lb[0].UserID != "u2" || lb[1].UserID != "u1" {
-		t.Errorf("leaderboard %+v, %v; want bob then alice (carol has no rated attempt)", lb, err)
+	all, err := Read(db, func(tx Tx) ([]PuzzlePlayer, error) { return tx.PuzzlePlayers("g1") })
+	if err != nil || !reflect.DeepEqual(all, players[:3]) {
+		t.Errorf("puzzle players %+v, %v; want %+v (in user id order)", all, err, players)
 	}
 	bad := players[0]
 	bad.Solved = 9
-	if err := db.UpdatePuzzles(func(w *Writer) error { return w.PutPuzzlePlayer(bad) }); err == nil {
+	if err := db.Update(func(w Tx) error { return w.PutPuzzlePlayer(bad) }); err == nil {
 		t.Error("a player who solved more than they tried was stored")
 	}
-	a, err := db.PuzzleAttempt("g1", "u1", "a")
+	a, err := Read(db, func(tx Tx) (PuzzleAttempt, error) { return tx.PuzzleAttempt("g1", "u1", "a") })
 	if err != nil || a.Result != AttemptSolved || a.Step != 1 || a.PuzzleID != "a" {
 		t.Errorf("attempt %+v, %v", a, err)
 	}
-	if _, err := db.PuzzleAttempt("g1", "u1", "b"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (PuzzleAttempt, error) { return tx.PuzzleAttempt("g1", "u1", "b") }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing attempt: %v", err)
 	}
 }
@@ -265,46 +281,24 @@ func TestPuzzleSettings(t *testing.T) {
 	db := openTemp(t, &Options{NoSync: true})
 	gs := DefaultGuildSettings("g1")
 	gs.Puzzle = PuzzleSettings{Channel: "c1", Time: "09:30", Zone: "Europe/Paris", MinRating: 1000, MaxRating: 1800, Since: t0}
-	if err := db.SetGuildSettings(gs); err != nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(gs) }); err != nil {
 		t.Fatal(err)
 	}
 	other := DefaultGuildSettings("g2")
-	if err := db.SetGuildSettings(other); err != nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(other) }); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.PuzzleGuilds()
-	if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0].Puzzle, gs.Puzzle) {
-		t.Errorf("puzzle guilds %+v, %v", got, err)
+	got, err := Read(db, Tx.Guilds)
+	if err != nil || len(got) != 2 || !reflect.DeepEqual(got[0], gs) || !reflect.DeepEqual(got[1], other) {
+		t.Errorf("guilds %+v, %v; want g1's and g2's settings", got, err)
 	}
 	for _, bad := range []PuzzleSettings{
-		{Time: "25:00"}, {Time: "9h"}, {Zone: "Mars/Olympus"}, {MinRating: 2000, MaxRating: 1000}, {MaxRating: 5000},
+		{Time: "25:00"}, {Time: "9h"}, {Time: "7:05"}, {Time: "09:60"}, {Zone: "Mars/Olympus"}, {MinRating: 2000, MaxRating: 1000}, {MaxRating: 5000},
 	} {
 		s := DefaultGuildSettings("g3")
 		s.Puzzle = bad
-		if err := db.SetGuildSettings(s); err == nil {
+		if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(s) }); err == nil {
 			t.Errorf("settings %+v accepted", bad)
 		}
 	}
-	if m, err := ParseTimeOfDay("7:05"); err != nil || m != 425 {
-		t.Errorf("7:05 = %d, %v", m, err)
-	}
-}
-
-func FuzzParseTimeOfDay(f *testing.F) {
-	for _, s := range []string{"", "09:00", "7:05", "23:59", "24:00", "12:60", "9h", "-1:00", "00:00:00"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		m, err := ParseTimeOfDay(s)
-		if err != nil {
-			return
-		}
-		if m < 0 || m >= 24*60 {
-			t.Fatalf("%q: %d minutes", s, m)
-		}
-		again, err := ParseTimeOfDay(fmt.Sprintf("%02d:%02d", m/60, m%60))
-		if err != nil || again != m {
-			t.Fatalf("%q: %d, then %d, %v", s, m, again, err)
-		}
-	})
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -17,7 +18,7 @@ func ladderPlayer(guild string, cat clock.Category, user string, rating float64,
 		History: []RatingPoint{{At: t0, Rating: rating}}}
 }
 
-func TestLadderPlayersRoundTripAndSort(t *testing.T) {
+func TestLadderPlayersRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gambit.db")
 	db, err := Open(path, nil)
 	if err != nil {
@@ -26,14 +27,14 @@ func TestLadderPlayersRoundTripAndSort(t *testing.T) {
 	players := []LadderPlayer{
 		ladderPlayer("g1", clock.Blitz, "ann", 1520, 1, 0, 0),
 		ladderPlayer("g1", clock.Blitz, "bob", 1480, 0, 0, 1),
-		ladderPlayer("g1", clock.Blitz, "cid", 1520, 2, 0, 1), // same rating as ann, more games: first
+		ladderPlayer("g1", clock.Blitz, "cid", 1520, 2, 0, 1),
 		ladderPlayer("g1", clock.Rapid, "ann", 1610.25, 3, 1, 0),
 		ladderPlayer("g10", clock.Blitz, "zed", 2000, 1, 0, 0), // a guild whose id extends g1's
 		ladderPlayer("g", clock.Blitz, "yan", 2100, 1, 0, 0),   // a guild whose id g1's extends
 	}
 	players[3].RD, players[3].Volatility, players[3].Seed = 80.5, 0.0599, 1600
 	for _, p := range players {
-		if err := db.PutLadderPlayer(p); err != nil {
+		if err := db.Update(func(tx Tx) error { return tx.PutLadderPlayer(p) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -44,14 +45,14 @@ func TestLadderPlayersRoundTripAndSort(t *testing.T) {
 	}
 	defer db.Close()
 
-	got, err := db.LadderPlayer("g1", clock.Rapid, "ann")
+	got, err := Read(db, func(tx Tx) (LadderPlayer, error) { return tx.LadderPlayer("g1", clock.Rapid, "ann") })
 	if err != nil || !reflect.DeepEqual(got, players[3]) {
 		t.Errorf("LadderPlayer = %+v, %v; want %+v", got, err, players[3])
 	}
-	if _, err := db.LadderPlayer("g1", clock.Bullet, "ann"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (LadderPlayer, error) { return tx.LadderPlayer("g1", clock.Bullet, "ann") }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a player not in the bullet ladder: err %v, want ErrNotFound", err)
 	}
-	lad, err := db.Ladder("g1", clock.Blitz)
+	lad, err := Read(db, func(tx Tx) ([]LadderPlayer, error) { return tx.Ladder("g1", clock.Blitz) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,14 +60,14 @@ func TestLadderPlayersRoundTripAndSort(t *testing.T) {
 	for _, p := range lad {
 		ids = append(ids, p.UserID)
 	}
-	if strings.Join(ids, " ") != "cid ann bob" {
-		t.Errorf("blitz ladder of g1 = %v, want cid ann bob", ids)
+	if strings.Join(ids, " ") != "ann bob cid" {
+		t.Errorf("blitz ladder of g1 = %v, want ann bob cid (user id order)", ids)
 	}
-	mine, err := db.PlayerLadders("g1", "ann")
-	if err != nil || len(mine) != 2 || mine[0].Category != clock.Blitz || mine[1].Category != clock.Rapid {
-		t.Errorf("PlayerLadders = %+v, %v; want blitz then rapid", mine, err)
+	all, err := Read(db, func(tx Tx) ([]LadderPlayer, error) { return tx.GuildLadders("g1") })
+	if err != nil || !reflect.DeepEqual(all, []LadderPlayer{players[0], players[1], players[2], players[3]}) {
+		t.Errorf("GuildLadders = %+v, %v; want g1's blitz players, then its rapid one", all, err)
 	}
-	if lad, _ := db.Ladder("nobody", clock.Blitz); len(lad) != 0 {
+	if lad, _ := Read(db, func(tx Tx) ([]LadderPlayer, error) { return tx.Ladder("nobody", clock.Blitz) }); len(lad) != 0 {
 		t.Errorf("an empty guild has %d players", len(lad))
 	}
 }
@@ -75,24 +76,27 @@ func TestLadderPlayerValidation(t *testing.T) {
 	db := openTemp(t, &Options{NoSync: true})
 	good := ladderPlayer("g", clock.Blitz, "u", 1500, 1, 0, 0)
 	cases := map[string]func(p *LadderPlayer){
-		"no guild":       func(p *LadderPlayer) { p.GuildID = "" },
-		"long guild":     func(p *LadderPlayer) { p.GuildID = strings.Repeat("9", MaxIDLen+1) },
-		"no category":    func(p *LadderPlayer) { p.Category = clock.NoCategory },
-		"bad category":   func(p *LadderPlayer) { p.Category = 9 },
-		"no user":        func(p *LadderPlayer) { p.UserID = "" },
-		"record":         func(p *LadderPlayer) { p.Wins = 3 },
-		"negative":       func(p *LadderPlayer) { p.Rating = -1 },
-		"long history":   func(p *LadderPlayer) { p.History = make([]RatingPoint, MaxRatingHistory+1) },
-		"negative games": func(p *LadderPlayer) { p.Games, p.Wins, p.Losses = 0, 1, -1 },
+		"no guild":          func(p *LadderPlayer) { p.GuildID = "" },
+		"long guild":        func(p *LadderPlayer) { p.GuildID = strings.Repeat("9", MaxIDLen+1) },
+		"no category":       func(p *LadderPlayer) { p.Category = clock.NoCategory },
+		"bad category":      func(p *LadderPlayer) { p.Category = 9 },
+		"no user":           func(p *LadderPlayer) { p.UserID = "" },
+		"record":            func(p *LadderPlayer) { p.Wins = 3 },
+		"negative":          func(p *LadderPlayer) { p.Rating = -1 },
+		"below the floor":   func(p *LadderPlayer) { p.Rating = 99 },
+		"above the ceiling": func(p *LadderPlayer) { p.Rating = 4001 },
+		"rating NaN":        func(p *LadderPlayer) { p.Rating = math.NaN() },
+		"long history":      func(p *LadderPlayer) { p.History = make([]RatingPoint, MaxRatingHistory+1) },
+		"negative games":    func(p *LadderPlayer) { p.Games, p.Wins, p.Losses = 0, 1, -1 },
 	}
 	for name, spoil := range cases {
 		p := good
 		spoil(&p)
-		if err := db.PutLadderPlayer(p); err == nil {
+		if err := db.Update(func(tx Tx) error { return tx.PutLadderPlayer(p) }); err == nil {
 			t.Errorf("%s: accepted %+v", name, p)
 		}
 	}
-	if err := db.PutLadderPlayer(good); err != nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutLadderPlayer(good) }); err != nil {
 		t.Errorf("good player refused: %v", err)
 	}
 }
@@ -113,7 +117,7 @@ func TestRatedResultsOnceInEndOrder(t *testing.T) {
 	}
 	for _, r := range rs {
 		var added bool
-		err := db.UpdateLadders(func(w *Writer) (err error) {
+		err := db.Update(func(w Tx) (err error) {
 			added, err = w.AddRatedResult(r)
 			return err
 		})
@@ -123,7 +127,7 @@ func TestRatedResultsOnceInEndOrder(t *testing.T) {
 	}
 	// A second result for game 7, even with another end time, is refused.
 	again := result("g", 7, "a", "b", 0, t0.Add(time.Hour))
-	err := db.UpdateLadders(func(w *Writer) error {
+	err := db.Update(func(w Tx) error {
 		added, err := w.AddRatedResult(again)
 		if added {
 			t.Error("game 7 was added twice")
@@ -133,7 +137,7 @@ func TestRatedResultsOnceInEndOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.RatedResults("g")
+	got, err := Read(db, func(tx Tx) ([]RatedResult, error) { return tx.RatedResults("g") })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,15 +151,15 @@ func TestRatedResultsOnceInEndOrder(t *testing.T) {
 	if !got[1].Ended.Equal(rs[0].Ended) || got[1].Score != 1 || got[1].WhiteAfter != 1520 {
 		t.Errorf("game 7 reads back as %+v", got[1])
 	}
-	one, err := db.RatedResult(9)
+	one, err := Read(db, func(tx Tx) (RatedResult, error) { return tx.RatedResult(9) })
 	if err != nil || one.White != "a" || one.Black != "c" || one.Score != 0 {
 		t.Errorf("RatedResult(9) = %+v, %v", one, err)
 	}
-	if _, err := db.RatedResult(5); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (RatedResult, error) { return tx.RatedResult(5) }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("RatedResult of a game without one: %v, want ErrNotFound", err)
 	}
 	// Rewriting the ratings of a result works; changing what the game was does not.
-	err = db.UpdateLadders(func(w *Writer) error {
+	err = db.Update(func(w Tx) error {
 		r := got[0]
 		r.WhiteAfter, r.BlackAfter = 1499, 1501
 		if err := w.ReplaceRatedResult(r); err != nil {
@@ -170,7 +174,7 @@ func TestRatedResultsOnceInEndOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := db.RatedResult(3); r.WhiteAfter != 1499 || r.Score != 0.5 {
+	if r, _ := Read(db, func(tx Tx) (RatedResult, error) { return tx.RatedResult(3) }); r.WhiteAfter != 1499 || r.Score != 0.5 {
 		t.Errorf("game 3 after its ratings were rewritten: %+v", r)
 	}
 
@@ -185,7 +189,7 @@ func TestRatedResultsOnceInEndOrder(t *testing.T) {
 		"before1970": result("g", 11, "a", "b", 1, time.Unix(-5, 0)),
 	}
 	for name, r := range bad {
-		err := db.UpdateLadders(func(w *Writer) error {
+		err := db.Update(func(w Tx) error {
 			_, err := w.AddRatedResult(r)
 			return err
 		})
@@ -195,10 +199,10 @@ func TestRatedResultsOnceInEndOrder(t *testing.T) {
 	}
 }
 
-func TestUpdateLaddersIsAtomic(t *testing.T) {
+func TestUpdateIsAtomic(t *testing.T) {
 	db := openTemp(t, &Options{NoSync: true})
 	boom := errors.New("boom")
-	err := db.UpdateLadders(func(w *Writer) error {
+	err := db.Update(func(w Tx) error {
 		if _, err := w.AddRatedResult(result("g", 1, "a", "b", 1, t0)); err != nil {
 			return err
 		}
@@ -210,10 +214,10 @@ func TestUpdateLaddersIsAtomic(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("err %v, want boom", err)
 	}
-	if rs, _ := db.RatedResults("g"); len(rs) != 0 {
+	if rs, _ := Read(db, func(tx Tx) ([]RatedResult, error) { return tx.RatedResults("g") }); len(rs) != 0 {
 		t.Errorf("a failed update left %d results", len(rs))
 	}
-	if _, err := db.LadderPlayer("g", clock.Blitz, "a"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, "a") }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a failed update left a player: %v", err)
 	}
 }
@@ -225,12 +229,12 @@ func TestReplaceLaddersAndSettings(t *testing.T) {
 		ladderPlayer("g", clock.Rapid, "b", 1480, 0, 0, 1),
 		ladderPlayer("gg", clock.Blitz, "a", 1700, 1, 0, 0),
 	} {
-		if err := db.PutLadderPlayer(p); err != nil {
+		if err := db.Update(func(tx Tx) error { return tx.PutLadderPlayer(p) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	repl := []LadderPlayer{ladderPlayer("g", clock.Bullet, "c", 1600, 1, 0, 0)}
-	err := db.UpdateLadders(func(w *Writer) error {
+	err := db.Update(func(w Tx) error {
 		old, err := w.GuildLadders("g")
 		if err != nil {
 			return err
@@ -243,7 +247,7 @@ func TestReplaceLaddersAndSettings(t *testing.T) {
 			return err
 		}
 		gs.RatingSystem, gs.StartRating = RatingGlicko2, 1200
-		if err := w.SetGuildSettings(gs); err != nil {
+		if err := w.PutGuildSettings(gs); err != nil {
 			return err
 		}
 		return w.ReplaceLadders("g", repl)
@@ -252,29 +256,29 @@ func TestReplaceLaddersAndSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cat := range []clock.Category{clock.Blitz, clock.Rapid} {
-		if l, _ := db.Ladder("g", cat); len(l) != 0 {
+		if l, _ := Read(db, func(tx Tx) ([]LadderPlayer, error) { return tx.Ladder("g", cat) }); len(l) != 0 {
 			t.Errorf("%s ladder of g still has %+v", cat, l)
 		}
 	}
-	if l, _ := db.Ladder("g", clock.Bullet); len(l) != 1 || l[0].UserID != "c" {
+	if l, _ := Read(db, func(tx Tx) ([]LadderPlayer, error) { return tx.Ladder("g", clock.Bullet) }); len(l) != 1 || l[0].UserID != "c" {
 		t.Errorf("bullet ladder of g = %+v", l)
 	}
-	if l, _ := db.Ladder("gg", clock.Blitz); len(l) != 1 {
+	if l, _ := Read(db, func(tx Tx) ([]LadderPlayer, error) { return tx.Ladder("gg", clock.Blitz) }); len(l) != 1 {
 		t.Errorf("another guild's ladder was touched: %+v", l)
 	}
-	if gs, _ := db.GuildSettings("g"); gs.RatingSystem != RatingGlicko2 || gs.StartRating != 1200 {
+	if gs, _ := Read(db, func(tx Tx) (GuildSettings, error) { return tx.GuildSettings("g") }); gs.RatingSystem != RatingGlicko2 || gs.StartRating != 1200 {
 		t.Errorf("settings %+v", gs)
 	}
-	err = db.UpdateLadders(func(w *Writer) error {
+	err = db.Update(func(w Tx) error {
 		return w.ReplaceLadders("g", []LadderPlayer{ladderPlayer("gg", clock.Blitz, "x", 1500, 0, 0, 0)})
 	})
 	if err == nil {
 		t.Error("ReplaceLadders took a player of another guild")
 	}
-	err = db.UpdateLadders(func(w *Writer) error {
+	err = db.Update(func(w Tx) error {
 		gs := DefaultGuildSettings("g")
 		gs.StartRating = 5
-		return w.SetGuildSettings(gs)
+		return w.PutGuildSettings(gs)
 	})
 	if err == nil {
 		t.Error("a start rating of 5 was stored")

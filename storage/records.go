@@ -5,6 +5,7 @@ package storage
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
@@ -213,6 +214,14 @@ type Challenge struct {
 	ResolvedBy string    `json:"resolved_by,omitempty"`
 }
 
+// validate checks what the store relies on: ids short enough to be keys.
+func (c *Challenge) validate() error {
+	if len(c.From.ID) > MaxIDLen || len(c.To.ID) > MaxIDLen || len(c.GuildID) > MaxIDLen || len(c.ChannelID) > MaxIDLen {
+		return fmt.Errorf("challenge %d: an id is longer than %d bytes", c.ID, MaxIDLen)
+	}
+	return nil
+}
+
 // Open reports whether anyone (but the challenger) may accept the challenge.
 func (c *Challenge) Open() bool { return c.To.ID == "" }
 
@@ -232,7 +241,9 @@ const (
 // DefaultGuildSettings.
 type GuildSettings struct {
 	GuildID string `json:"guild"`
-	// DefaultControl is the time control of a challenge that names none.
+	// DefaultControl is the time control of a challenge that names none; the zero value
+	// (unknown, "?") means the guild has not chosen one, and the game service applies the
+	// configured default (games.default_time_control).
 	DefaultControl clock.TimeControl `json:"default_control"`
 	// GamesChannel is the channel games are played in ("" for the channel of the
 	// challenge).
@@ -258,14 +269,12 @@ type GuildSettings struct {
 	TournamentRole string `json:"tournament_role,omitempty"`
 }
 
-// DefaultGuildSettings returns the settings of a guild that has not changed any: 10+0
-// by default, a thread per game, everyone may challenge, pings on turns, FIDE ratings
-// from 1500.
+// DefaultGuildSettings returns the settings of a guild that has not changed any: no
+// time control of its own (the configured default applies), a thread per game,
+// everyone may challenge, pings on turns, FIDE ratings from 1500.
 func DefaultGuildSettings(guildID string) GuildSettings {
-	tc, _ := clock.Parse("10+0")
 	return GuildSettings{
 		GuildID:        guildID,
-		DefaultControl: tc,
 		ThreadPerGame:  true,
 		PingOnTurn:     true,
 		PingOnGameOver: true,
@@ -296,6 +305,77 @@ func (s *GuildSettings) Validate() error {
 	return nil
 }
 
+// PuzzleSettings are a guild's choices for the puzzle of the day.
+type PuzzleSettings struct {
+	// Channel is where the daily puzzle is posted ("" for no post: members still have a
+	// puzzle of the day with /puzzle).
+	Channel string `json:"channel,omitempty"`
+	// Time is the time of day of the post, "HH:MM" in Zone ("" is 00:00); the puzzle of
+	// the day changes then.
+	Time string `json:"time,omitempty"`
+	// Zone is the IANA time zone of Time and of the days ("" is UTC).
+	Zone string `json:"zone,omitempty"`
+	// MinRating and MaxRating bound the rating of the daily puzzles (0: no bound).
+	MinRating int `json:"min_rating,omitempty"`
+	MaxRating int `json:"max_rating,omitempty"`
+	// Since is when the channel, time or zone were last set: a day whose posting time
+	// came before it is not posted late.
+	Since time.Time `json:"since,omitzero"`
+}
+
+// Location returns the settings' time zone.
+func (s PuzzleSettings) Location() (*time.Location, error) {
+	if s.Zone == "" {
+		return time.UTC, nil
+	}
+	loc, err := time.LoadLocation(s.Zone)
+	if err != nil {
+		return nil, fmt.Errorf("time zone %q: want an IANA name such as Europe/Paris or America/New_York", s.Zone)
+	}
+	return loc, nil
+}
+
+// Validate checks the settings.
+func (s PuzzleSettings) Validate() error {
+	if len(s.Channel) > MaxIDLen {
+		return fmt.Errorf("puzzle channel id is longer than %d bytes", MaxIDLen)
+	}
+	if !canonicalTimeOfDay(s.Time) {
+		return fmt.Errorf("time of day %q: want HH:MM, 00:00 to 23:59", s.Time)
+	}
+	if len(s.Zone) > 64 || strings.Contains(s.Zone, "..") {
+		return fmt.Errorf("time zone %q: want an IANA name such as Europe/Paris", s.Zone)
+	}
+	if _, err := s.Location(); err != nil {
+		return err
+	}
+	if s.MinRating < 0 || s.MinRating > 4000 || s.MaxRating < 0 || s.MaxRating > 4000 {
+		return fmt.Errorf("puzzle ratings %d-%d: want 0 to 4000", s.MinRating, s.MaxRating)
+	}
+	if s.MaxRating > 0 && s.MinRating > s.MaxRating {
+		return fmt.Errorf("puzzle ratings %d-%d: the lowest is above the highest", s.MinRating, s.MaxRating)
+	}
+	return nil
+}
+
+// canonicalTimeOfDay reports whether s is "" or a time of day as the store keeps it:
+// "HH:MM", 00:00 to 23:59. Reading what members type is the puzzles service's
+// (puzzles.ParseTimeOfDay).
+func canonicalTimeOfDay(s string) bool {
+	if s == "" {
+		return true
+	}
+	if len(s) != 5 || s[2] != ':' {
+		return false
+	}
+	for _, i := range []int{0, 1, 3, 4} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return (s[0]-'0')*10+s[1]-'0' < 24 && s[3] < '6'
+}
+
 // UserPrefs are a user's notification choices.
 type UserPrefs struct {
 	// PingOnTurn mentions the user when it is their turn (where the guild allows pings).
@@ -324,6 +404,17 @@ type User struct {
 	Updated time.Time `json:"updated"`
 }
 
+// validate checks the user's key and preferences.
+func (u *User) validate() error {
+	if u.ID == "" || len(u.ID) > MaxIDLen {
+		return fmt.Errorf("user %q: want an id of 1 to %d bytes", u.ID, MaxIDLen)
+	}
+	if u.Prefs.ReminderBefore < 0 {
+		return fmt.Errorf("user %s: reminder before %v is negative", u.ID, u.Prefs.ReminderBefore)
+	}
+	return nil
+}
+
 // Receipt records the effect of a request, stored under its request id (the Discord
 // interaction id) in the same transaction as the effect, so a repeated request is
 // answered from the receipt instead of acting twice.
@@ -336,4 +427,25 @@ type Receipt struct {
 	Ply         int               `json:"ply,omitempty"`
 	SAN         string            `json:"san,omitempty"`
 	Outcome     chesscore.Outcome `json:"outcome,omitzero"`
+}
+
+// maxRequestIDLen bounds a receipt's request id in bytes.
+const maxRequestIDLen = 200
+
+// validate checks the receipt's key.
+func (r *Receipt) validate() error {
+	if r.RequestID == "" || len(r.RequestID) > maxRequestIDLen {
+		return fmt.Errorf("receipt: request id %q: want 1 to %d bytes", r.RequestID, maxRequestIDLen)
+	}
+	return nil
+}
+
+// Query selects games from an index (Tx.GamesByUser, Tx.GamesInChannel).
+type Query struct {
+	// LiveOnly keeps the games that are not over.
+	LiveOnly bool
+	// Limit is the most games returned (0: no limit).
+	Limit int
+	// BeforeID keeps games with a smaller id (0: no bound), to page through a list.
+	BeforeID uint64
 }

@@ -28,6 +28,24 @@ func openTemp(t testing.TB, opts *Options) *DB {
 	return db
 }
 
+// countGames counts the stored games and the live ones.
+func countGames(db *DB) (total, live int, err error) {
+	err = db.View(func(tx Tx) (err error) {
+		total, live, err = tx.CountGames()
+		return err
+	})
+	return total, live, err
+}
+
+// schemaVersion reads the schema version of the open file.
+func schemaVersion(db *DB) (v int, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) (err error) {
+		v, err = readVersion(tx)
+		return err
+	})
+	return v, err
+}
+
 func mustTC(t testing.TB, s string) clock.TimeControl {
 	t.Helper()
 	tc, err := clock.Parse(s)
@@ -175,16 +193,31 @@ func TestCommitAndIndexes(t *testing.T) {
 		got  func() ([]*Game, error)
 		want []uint64
 	}{
-		{"user a", func() ([]*Game, error) { return db.GamesByUser("a", Query{}) }, []uint64{3, 1}},
-		{"user b", func() ([]*Game, error) { return db.GamesByUser("b", Query{}) }, []uint64{4, 2, 1}},
-		{"user b live", func() ([]*Game, error) { return db.GamesByUser("b", Query{LiveOnly: true}) }, []uint64{4, 1}},
-		{"user b limit", func() ([]*Game, error) { return db.GamesByUser("b", Query{Limit: 1}) }, []uint64{4}},
-		{"user b page", func() ([]*Game, error) { return db.GamesByUser("b", Query{BeforeID: 4}) }, []uint64{2, 1}},
-		{"user ab", func() ([]*Game, error) { return db.GamesByUser("ab", Query{}) }, []uint64{4}},
-		{"user z", func() ([]*Game, error) { return db.GamesByUser("z", Query{}) }, nil},
-		{"channel c1", func() ([]*Game, error) { return db.GamesInChannel("c1", Query{}) }, []uint64{4, 2, 1}},
-		{"guild", func() ([]*Game, error) { return db.GamesInGuild("g1", Query{LiveOnly: true}) }, []uint64{4, 3, 1}},
-		{"open", db.OpenGames, []uint64{1, 3, 4}},
+		{"user a", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("a", Query{}) })
+		}, []uint64{3, 1}},
+		{"user b", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{}) })
+		}, []uint64{4, 2, 1}},
+		{"user b live", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{LiveOnly: true}) })
+		}, []uint64{4, 1}},
+		{"user b limit", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{Limit: 1}) })
+		}, []uint64{4}},
+		{"user b page", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{BeforeID: 4}) })
+		}, []uint64{2, 1}},
+		{"user ab", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("ab", Query{}) })
+		}, []uint64{4}},
+		{"user z", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("z", Query{}) })
+		}, nil},
+		{"channel c1", func() ([]*Game, error) {
+			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesInChannel("c1", Query{}) })
+		}, []uint64{4, 2, 1}},
+		{"open", func() ([]*Game, error) { return Read(db, Tx.OpenGames) }, []uint64{1, 3, 4}},
 	}
 	for _, tt := range tests {
 		gs, err := tt.got()
@@ -195,15 +228,15 @@ func TestCommitAndIndexes(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	total, live, err := db.CountGames()
+	total, live, err := countGames(db)
 	if err != nil || total != 4 || live != 3 {
 		t.Errorf("CountGames = %d, %d, %v; want 4, 3", total, live, err)
 	}
-	r, err := db.Receipt("req2")
+	r, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt("req2") })
 	if err != nil || r.GameID != 3 || r.Effect != "started" || !r.At.Equal(t0) {
 		t.Errorf("Receipt = %+v, %v", r, err)
 	}
-	if _, err := db.Game(99); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (*Game, error) { return tx.Game(99) }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Game(99) err = %v, want ErrNotFound", err)
 	}
 	if err := db.Check(); err != nil {
@@ -234,7 +267,7 @@ func TestAfterHookIsAtomic(t *testing.T) {
 	}
 	g.Outcome = chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation}
 	boom := errors.New("ladder is broken")
-	err := db.Commit(&Change{Game: g, Receipt: &Receipt{RequestID: "r1", At: t0}, After: func(w *Writer) error {
+	err := db.Commit(&Change{Game: g, Receipt: &Receipt{RequestID: "r1", At: t0}, After: func(w Tx) error {
 		stored, err := w.Game(g.ID)
 		if err != nil {
 			return err
@@ -250,21 +283,21 @@ func TestAfterHookIsAtomic(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the hook's error", err)
 	}
-	stored, _ := db.Game(g.ID)
+	stored, _ := Read(db, func(tx Tx) (*Game, error) { return tx.Game(g.ID) })
 	if !stored.Live() {
 		t.Error("the result was committed although the hook failed")
 	}
-	if _, err := db.User("a"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (User, error) { return tx.User("a") }); !errors.Is(err, ErrNotFound) {
 		t.Error("the hook's write was committed")
 	}
-	if _, err := db.Receipt("r1"); !errors.Is(err, ErrNotFound) {
+	if _, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt("r1") }); !errors.Is(err, ErrNotFound) {
 		t.Error("the receipt was committed")
 	}
 	// And a hook that succeeds commits with the change.
-	if err := db.Commit(&Change{Game: g, After: func(w *Writer) error { return w.PutUser(User{ID: "a", Name: "rated"}) }}); err != nil {
+	if err := db.Commit(&Change{Game: g, After: func(w Tx) error { return w.PutUser(User{ID: "a", Name: "rated"}) }}); err != nil {
 		t.Fatal(err)
 	}
-	if u, err := db.User("a"); err != nil || u.Name != "rated" {
+	if u, err := Read(db, func(tx Tx) (User, error) { return tx.User("a") }); err != nil || u.Name != "rated" {
 		t.Errorf("User = %+v, %v", u, err)
 	}
 }
@@ -289,7 +322,7 @@ func TestConcurrentCommitsAreGrouped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gs, err := db.GamesByUser("x", Query{})
+	gs, err := Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("x", Query{}) })
 	if err != nil || len(gs) != n {
 		t.Fatalf("%d games, %v", len(gs), err)
 	}
@@ -316,11 +349,11 @@ func TestChallenges(t *testing.T) {
 	if c.ID != 1 || r.ChallengeID != 1 {
 		t.Fatalf("challenge id %d, receipt %d", c.ID, r.ChallengeID)
 	}
-	got, err := db.Challenge(1)
+	got, err := Read(db, func(tx Tx) (*Challenge, error) { return tx.Challenge(1) })
 	if err != nil || !got.Control.Equal(c.Control) || !got.Open() || got.Status != ChallengePending || !got.ExpiresAt.Equal(c.ExpiresAt) {
 		t.Fatalf("Challenge = %+v, %v", got, err)
 	}
-	pend, _ := db.PendingChallenges()
+	pend, _ := Read(db, Tx.PendingChallenges)
 	if len(pend) != 1 {
 		t.Fatalf("%d pending", len(pend))
 	}
@@ -330,18 +363,18 @@ func TestChallenges(t *testing.T) {
 	if err := db.Commit(&Change{Challenge: c, Game: g}); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = db.Challenge(1)
+	got, _ = Read(db, func(tx Tx) (*Challenge, error) { return tx.Challenge(1) })
 	if got.GameID != g.ID || g.ID == 0 {
 		t.Errorf("challenge game %d, game %d", got.GameID, g.ID)
 	}
-	if pend, _ := db.PendingChallenges(); len(pend) != 0 {
+	if pend, _ := Read(db, Tx.PendingChallenges); len(pend) != 0 {
 		t.Errorf("%d pending after accept", len(pend))
 	}
 }
 
 func TestSettingsAndUsers(t *testing.T) {
 	db := openTemp(t, nil)
-	s, err := db.GuildSettings("g")
+	s, err := Read(db, func(tx Tx) (GuildSettings, error) { return tx.GuildSettings("g") })
 	if err != nil || !reflect.DeepEqual(s, DefaultGuildSettings("g")) {
 		t.Fatalf("default settings = %+v, %v", s, err)
 	}
@@ -349,38 +382,42 @@ func TestSettingsAndUsers(t *testing.T) {
 	s.DefaultControl = mustTC(t, "3d")
 	s.ChallengeRole = "role1"
 	s.ThreadPerGame = false
-	if err := db.SetGuildSettings(s); err != nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(s) }); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := db.GuildSettings("g")
+	got, _ := Read(db, func(tx Tx) (GuildSettings, error) { return tx.GuildSettings("g") })
 	if got.RatingSystem != RatingGlicko2 || got.DefaultControl.String() != "3d" || got.ChallengeRole != "role1" || got.ThreadPerGame {
 		t.Errorf("settings = %+v", got)
 	}
 	bad := s
 	bad.RatingSystem = "elo"
-	if err := db.SetGuildSettings(bad); err == nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(bad) }); err == nil {
 		t.Error("stored an unknown rating system")
 	}
 	bad = s
 	bad.StartRating = 0
-	if err := db.SetGuildSettings(bad); err == nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(bad) }); err == nil {
 		t.Error("stored a start rating of 0")
 	}
 
-	if p, _ := db.UserPrefs("u"); p != DefaultUserPrefs() {
-		t.Errorf("default prefs = %+v", p)
-	}
 	if err := db.Commit(&Change{Users: []User{{ID: "u", Name: "Una", Updated: t0}}}); err != nil {
 		t.Fatal(err)
 	}
+	if u, err := Read(db, func(tx Tx) (User, error) { return tx.User("u") }); err != nil || u.Prefs != DefaultUserPrefs() {
+		t.Errorf("new user = %+v, %v; want the default preferences", u, err)
+	}
 	p := UserPrefs{DMOnTurn: true, ReminderBefore: time.Hour}
-	if err := db.SetUserPrefs("u", p, t0); err != nil {
+	if err := db.Update(func(tx Tx) error { return tx.PutUser(User{ID: "u", Name: "Una", Prefs: p, Updated: t0}) }); err != nil {
 		t.Fatal(err)
+	}
+	negative := UserPrefs{ReminderBefore: -time.Hour}
+	if err := db.Update(func(tx Tx) error { return tx.PutUser(User{ID: "u", Prefs: negative}) }); err == nil {
+		t.Error("stored a negative reminder time")
 	}
 	if err := db.Commit(&Change{Users: []User{{ID: "u", Name: "Una B", Updated: t0}}}); err != nil {
 		t.Fatal(err)
 	}
-	u, err := db.User("u")
+	u, err := Read(db, func(tx Tx) (User, error) { return tx.User("u") })
 	if err != nil || u.Name != "Una B" || u.Prefs != p {
 		t.Errorf("user = %+v, %v (a name change must keep the preferences)", u, err)
 	}
@@ -394,29 +431,29 @@ func TestPruneReceipts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	n, err := db.PruneReceipts(t0.Add(150 * time.Minute))
+	n, err := Write(db, func(tx Tx) (int, error) { return tx.PruneReceipts(t0.Add(150 * time.Minute)) })
 	if err != nil || n != 3 {
 		t.Fatalf("pruned %d, %v; want 3", n, err)
 	}
 	for i := range 5 {
-		_, err := db.Receipt(fmt.Sprint("r", i))
+		_, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt(fmt.Sprint("r", i)) })
 		if gone := errors.Is(err, ErrNotFound); gone != (i < 3) {
 			t.Errorf("receipt r%d: err %v", i, err)
 		}
 	}
-	if n, _ := db.PruneReceipts(t0.Add(150 * time.Minute)); n != 0 {
+	if n, _ := Write(db, func(tx Tx) (int, error) { return tx.PruneReceipts(t0.Add(150 * time.Minute)) }); n != 0 {
 		t.Errorf("second prune removed %d", n)
 	}
 }
 
 func TestHeartbeat(t *testing.T) {
 	db := openTemp(t, nil)
-	if hb, err := db.LastHeartbeat("bot"); err != nil || !hb.IsZero() {
+	if hb, err := Read(db, func(tx Tx) (time.Time, error) { return tx.Heartbeat("bot") }); err != nil || !hb.IsZero() {
 		t.Fatalf("first heartbeat = %v, %v", hb, err)
 	}
-	db.Heartbeat("bot", t0)
-	db.Heartbeat("play", t0.Add(time.Hour))
-	if hb, _ := db.LastHeartbeat("bot"); !hb.Equal(t0) {
+	db.Update(func(tx Tx) error { return tx.PutHeartbeat("bot", t0) })
+	db.Update(func(tx Tx) error { return tx.PutHeartbeat("play", t0.Add(time.Hour)) })
+	if hb, _ := Read(db, func(tx Tx) (time.Time, error) { return tx.Heartbeat("bot") }); !hb.Equal(t0) {
 		t.Errorf("heartbeat = %v", hb)
 	}
 }
@@ -487,7 +524,7 @@ func TestMigrateFromV0(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, err := db.SchemaVersion(); err != nil || v != SchemaVersion {
+	if v, err := schemaVersion(db); err != nil || v != SchemaVersion {
 		t.Fatalf("version %d, %v", v, err)
 	}
 	if err := db.Commit(&Change{Game: newGame("a", "b", "c")}); err != nil {
@@ -514,26 +551,26 @@ func TestMigrateFromV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, _ := db.SchemaVersion(); v != SchemaVersion {
+	if v, _ := schemaVersion(db); v != SchemaVersion {
 		t.Fatalf("version %d after migration", v)
 	}
-	open, _ := db.OpenGames()
+	open, _ := Read(db, Tx.OpenGames)
 	if got := ids(open); !reflect.DeepEqual(got, []uint64{1, 3}) {
 		t.Errorf("open games %v, want [1 3]", got)
 	}
-	byA, _ := db.GamesByUser("a", Query{})
+	byA, _ := Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("a", Query{}) })
 	if got := ids(byA); !reflect.DeepEqual(got, []uint64{2, 1}) {
 		t.Errorf("games of a %v, want [2 1]", got)
 	}
-	inC2, _ := db.GamesInChannel("c2", Query{})
+	inC2, _ := Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesInChannel("c2", Query{}) })
 	if got := ids(inC2); !reflect.DeepEqual(got, []uint64{3}) {
 		t.Errorf("games in c2 %v", got)
 	}
-	pend, _ := db.PendingChallenges()
+	pend, _ := Read(db, Tx.PendingChallenges)
 	if len(pend) != 1 || pend[0].ID != 1 {
 		t.Errorf("pending challenges %+v", pend)
 	}
-	if n, err := db.PruneReceipts(t0.Add(time.Second)); n != 1 || err != nil {
+	if n, err := Write(db, func(tx Tx) (int, error) { return tx.PruneReceipts(t0.Add(time.Second)) }); n != 1 || err != nil {
 		t.Errorf("pruned %d old receipts, %v: the by-time index was not built", n, err)
 	}
 	// New ids continue after the old ones.
@@ -583,7 +620,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	if err != nil || n == 0 {
 		t.Fatalf("backup: %d bytes, %v", n, err)
 	}
-	if _, err := db.BackupFile(db.Path()); err == nil {
+	if _, err := db.BackupFile(db.path); err == nil {
 		t.Error("backed up over the database itself")
 	}
 	bk, err := Open(out, &Options{ReadOnly: true})
@@ -594,7 +631,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	if err := bk.Check(); err != nil {
 		t.Fatal(err)
 	}
-	total, _, _ := bk.CountGames()
+	total, _, _ := countGames(bk)
 	if total < 50 {
 		t.Errorf("backup has %d games, want at least 50", total)
 	}
@@ -612,7 +649,7 @@ func TestCheckFindsCorruptRecord(t *testing.T) {
 	if err := db.Check(); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("Check = %v, want ErrCorrupt", err)
 	}
-	if _, err := db.Game(1); !errors.Is(err, ErrCorrupt) {
+	if _, err := Read(db, func(tx Tx) (*Game, error) { return tx.Game(1) }); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("Game = %v, want ErrCorrupt", err)
 	}
 }
@@ -630,9 +667,9 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 				c := &Change{Game: newGame(fmt.Sprint("u", i), "x", "c")}
 				switch i % 10 {
 				case 3:
-					c.After = func(*Writer) error { return errors.New("refused") }
+					c.After = func(Tx) error { return errors.New("refused") }
 				case 7:
-					c.After = func(*Writer) error { panic("bad hook") }
+					c.After = func(Tx) error { panic("bad hook") }
 				}
 				errs[i] = db.Commit(c)
 			}()
@@ -643,26 +680,9 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 				t.Errorf("BoltBatch %v: change %d: err %v", mode.BoltBatch, i, err)
 			}
 		}
-		gs, _ := db.GamesByUser("x", Query{})
+		gs, _ := Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("x", Query{}) })
 		if len(gs) != n-n/5 {
 			t.Errorf("BoltBatch %v: %d games committed, want %d", mode.BoltBatch, len(gs), n-n/5)
 		}
-	}
-}
-
-func TestSaveMove(t *testing.T) {
-	db := openTemp(t, nil)
-	g := newGame("a", "b", "c")
-	if err := db.Commit(&Change{Game: g}); err != nil {
-		t.Fatal(err)
-	}
-	g.Moves = append(g.Moves, chesscore.NewMove(chesscore.E2, chesscore.E4))
-	if err := db.SaveMove(g, &Receipt{RequestID: "i1", At: t0, Ply: 1}); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := db.Game(g.ID)
-	r, err := db.Receipt("i1")
-	if got.Ply() != 1 || err != nil || r.Ply != 1 {
-		t.Errorf("after SaveMove: ply %d, receipt %+v, %v", got.Ply(), r, err)
 	}
 }

@@ -1,17 +1,12 @@
 // tournaments.go: tournaments (events run by service/tournaments) and the map from a game to
 // the tournament board it was played on.
 //
-// # Encoding
-//
-//	tournaments       8-byte tournament id → Tournament (JSON envelope: 'J' and the JSON)
-//	tournament_games  8-byte game id → TournamentGame (JSON envelope)
-//
 // A tournament's State is the service's own encoding of the event (pairings, results,
 // the arena's or the knockout's log); the store keeps it whole and never reads it. The
 // envelope's fields are the ones the store and the commands look at without the
 // service: the guild, the channel, the name, the status.
 //
-// The service changes a tournament only through UpdateTournament or a *Writer, in the
+// The service changes a tournament only through UpdateTournament or a Tx, in the
 // transaction that also writes what the change is about: the result of a game is
 // written by the games service's OnFinish hook, in the transaction that ends the game,
 // so a game's end and its tournament result commit together or not at all.
@@ -21,10 +16,7 @@ package storage
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Tournament statuses.
@@ -96,127 +88,19 @@ func (t *Tournament) validate() error {
 	return fmt.Errorf("tournament %d: status %q: want open, running, finished or canceled", t.ID, t.Status)
 }
 
-func getTournament(tx *bolt.Tx, id uint64) (*Tournament, error) {
-	v := tx.Bucket([]byte(bucketTournaments)).Get(idKey(id))
-	if v == nil {
-		return nil, fmt.Errorf("tournament %d: %w", id, ErrNotFound)
-	}
-	t := new(Tournament)
-	if err := decodeJSON(v, t); err != nil {
-		return nil, fmt.Errorf("tournament %d: %w", id, err)
-	}
-	t.ID = id
-	return t, nil
-}
-
-// putTournament writes t, giving a new one (ID 0) the next id.
-func putTournament(tx *bolt.Tx, t *Tournament) error {
-	if err := t.validate(); err != nil {
-		return err
-	}
-	b := tx.Bucket([]byte(bucketTournaments))
-	if t.ID == 0 {
-		id, err := b.NextSequence()
-		if err != nil {
-			return fmt.Errorf("new tournament id: %w", err)
-		}
-		t.ID = id
-	}
-	t.Version++
-	v, err := encodeJSON(t)
-	if err != nil {
-		return fmt.Errorf("encode tournament %d: %w", t.ID, err)
-	}
-	if err := b.Put(idKey(t.ID), v); err != nil {
-		return fmt.Errorf("write tournament %d: %w", t.ID, err)
-	}
-	return nil
-}
-
-func getTournamentGame(tx *bolt.Tx, gameID uint64) (*TournamentGame, error) {
-	v := tx.Bucket([]byte(bucketTournamentGames)).Get(idKey(gameID))
-	if v == nil {
-		return nil, fmt.Errorf("tournament game %d: %w", gameID, ErrNotFound)
-	}
-	tg := new(TournamentGame)
-	if err := decodeJSON(v, tg); err != nil {
-		return nil, fmt.Errorf("tournament game %d: %w", gameID, err)
-	}
-	tg.GameID = gameID
-	return tg, nil
-}
-
-func putTournamentGame(tx *bolt.Tx, tg TournamentGame) error {
-	if tg.GameID == 0 || tg.TournamentID == 0 {
-		return fmt.Errorf("tournament game: game %d of tournament %d: both ids are needed", tg.GameID, tg.TournamentID)
-	}
-	v, err := encodeJSON(tg)
-	if err != nil {
-		return fmt.Errorf("encode tournament game %d: %w", tg.GameID, err)
-	}
-	return tx.Bucket([]byte(bucketTournamentGames)).Put(idKey(tg.GameID), v)
-}
-
-// PutTournament writes a tournament; a new one (ID 0) gets the next id, written into
-// t.ID. Version is incremented.
-func (db *DB) PutTournament(t *Tournament) error {
-	id, version := t.ID, t.Version
-	err := db.update(func(tx *bolt.Tx) error {
-		t.ID, t.Version = id, version // a retried batch starts again
-		return putTournament(tx, t)
-	})
-	if err != nil {
-		t.ID, t.Version = id, version
-	}
-	return err
-}
-
-// Tournament returns tournament id (ErrNotFound if there is none).
-func (db *DB) Tournament(id uint64) (*Tournament, error) {
-	var t *Tournament
-	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
-		t, err = getTournament(tx, id)
-		return err
-	})
-	return t, err
-}
-
-// Tournaments returns a guild's tournaments, newest first; with liveOnly, only the open
-// and running ones. An empty guild id lists every guild's.
-func (db *DB) Tournaments(guildID string, liveOnly bool) ([]*Tournament, error) {
-	var out []*Tournament
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(bucketTournaments)).ForEach(func(k, _ []byte) error {
-			t, err := getTournament(tx, keyID(k))
-			if err != nil {
-				return err
-			}
-			if (guildID == "" || t.GuildID == guildID) && (!liveOnly || t.Live()) {
-				out = append(out, t)
-			}
-			return nil
-		})
-	})
-	slices.Reverse(out)
-	return out, err
-}
-
-// ErrStale is returned by an UpdateTournament function that found nothing to change;
-// UpdateTournament then writes nothing and returns nil.
-var ErrStale = errors.New("nothing to change")
-
 // UpdateTournament reads tournament id, lets fn change it, and writes it back, in one
-// transaction; fn may also write through w (the map of its games). fn may run more
-// than once (a retried group commit), each time on a fresh copy: it must not act
-// outside the transaction. If fn returns ErrStale nothing is written.
-func (db *DB) UpdateTournament(id uint64, fn func(w *Writer, t *Tournament) error) (*Tournament, error) {
+// transaction of st (Store.Update); fn may also write through tx (the map of its
+// games). fn may run more than once (a retried group commit), each time on a fresh
+// copy: it must not act outside the transaction. If fn returns ErrStale nothing is
+// written and UpdateTournament returns the tournament as fn left it.
+func UpdateTournament(st Store, id uint64, fn func(tx Tx, t *Tournament) error) (*Tournament, error) {
 	var out *Tournament
-	err := db.update(func(tx *bolt.Tx) error {
-		t, err := getTournament(tx, id)
+	err := st.Update(func(tx Tx) error {
+		t, err := tx.Tournament(id)
 		if err != nil {
 			return err
 		}
-		err = fn(&Writer{tx: tx}, t)
+		err = fn(tx, t)
 		out = t
 		if errors.Is(err, ErrStale) {
 			return nil
@@ -224,35 +108,10 @@ func (db *DB) UpdateTournament(id uint64, fn func(w *Writer, t *Tournament) erro
 		if err != nil {
 			return err
 		}
-		return putTournament(tx, t)
+		return tx.PutTournament(t)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
 }
-
-// TournamentGame returns the tournament board game gameID is played on (ErrNotFound
-// for a game outside any tournament).
-func (db *DB) TournamentGame(gameID uint64) (*TournamentGame, error) {
-	var tg *TournamentGame
-	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
-		tg, err = getTournamentGame(tx, gameID)
-		return err
-	})
-	return tg, err
-}
-
-// Tournament reads a tournament as the transaction sees it.
-func (w *Writer) Tournament(id uint64) (*Tournament, error) { return getTournament(w.tx, id) }
-
-// PutTournament writes a tournament in the transaction (a new one gets an id).
-func (w *Writer) PutTournament(t *Tournament) error { return putTournament(w.tx, t) }
-
-// TournamentGame reads the tournament board of a game (ErrNotFound for none).
-func (w *Writer) TournamentGame(gameID uint64) (*TournamentGame, error) {
-	return getTournamentGame(w.tx, gameID)
-}
-
-// PutTournamentGame records the tournament board a game is played on.
-func (w *Writer) PutTournamentGame(tg TournamentGame) error { return putTournamentGame(w.tx, tg) }

@@ -18,6 +18,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 	"github.com/gambitchess/gambit/uci"
 )
 
@@ -91,10 +92,7 @@ func newRig(t testing.TB, opts Options) *rig {
 // open starts the services; run says whether the engine's workers run.
 func (r *rig) open(run bool) {
 	r.t.Helper()
-	db, err := storage.Open(r.path, &storage.Options{NoSync: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
+	db := storagetest.OpenFile(r.t, r.path, &storage.Options{NoSync: true})
 	r.db = db
 	r.events = make(chan games.Event, 1000)
 	var eng atomic.Pointer[Service]
@@ -194,7 +192,7 @@ func TestEngineRepliesAndOpens(t *testing.T) {
 	if g.White != ana || g.Black.ID != enginePID || g.Black.Name != PlayerName(1) || g.Rated {
 		t.Fatalf("players %+v / %+v rated %v", g.White, g.Black, g.Rated)
 	}
-	if e, err := r.db.EngineGame(g.ID); err != nil || e.Color != chesscore.Black || e.Level != 1 || e.Engine != storage.EngineBuiltin {
+	if e, err := storage.Read(r.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) }); err != nil || e.Color != chesscore.Black || e.Level != 1 || e.Engine != storage.EngineBuiltin {
 		t.Fatalf("engine record %+v, %v", e, err)
 	}
 	r.move(g, "e4", false)
@@ -309,12 +307,8 @@ func TestEngineStopsPromptly(t *testing.T) {
 	if d := time.Since(began); d > 5*time.Second {
 		t.Errorf("shutdown took %v while the engine was thinking", d)
 	}
-	db, err := storage.Open(r.path, &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rec, err := db.Game(g.ID)
+	db := storagetest.OpenFile(t, r.path, &storage.Options{NoSync: true})
+	rec, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil || rec.Ply() != 0 {
 		t.Errorf("after an interrupted thought: ply %d, %v", rec.Ply(), err)
 	}
@@ -421,7 +415,7 @@ func TestExternalEngine(t *testing.T) {
 		t.Fatalf("MaxLevel with an external engine = %d", r.eng.MaxLevel())
 	}
 	g := r.start(ExternalLevel, "white", "3+2")
-	if e, _ := r.db.EngineGame(g.ID); e.Engine != storage.EngineExternal {
+	if e, _ := storage.Read(r.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) }); e.Engine != storage.EngineExternal {
 		t.Fatalf("engine record %+v", e)
 	}
 	r.move(g, "e4", false)

@@ -87,7 +87,7 @@ type Options struct {
 // Service plays the engine's side of games and analyses games. Its methods are safe
 // for concurrent use.
 type Service struct {
-	db   *storage.DB
+	db   storage.Store
 	opts Options
 	log  *slog.Logger
 	svc  atomic.Pointer[games.Service]
@@ -126,7 +126,7 @@ type turnState struct {
 }
 
 // New makes the service on db and reads the live engine games, to take up at Run.
-func New(db *storage.DB, opts Options) (*Service, error) {
+func New(db storage.Store, opts Options) (*Service, error) {
 	if opts.Clock == nil {
 		opts.Clock = timers.SystemClock{}
 	}
@@ -170,7 +170,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		s.ext = newExternal(*opts.External, s.log.With("role", "play"))
 		s.extA = newExternal(*opts.External, s.log.With("role", "analysis"))
 	}
-	live, err := db.LiveEngineGames()
+	live, err := storage.Read(db, storage.Tx.LiveEngineGames)
 	if err != nil {
 		return nil, fmt.Errorf("read the live games against the engine: %w", err)
 	}
@@ -267,7 +267,7 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (*games.Result, err
 	if human == chesscore.Black {
 		req.White, req.Black = bot, r.Human
 	}
-	req.After = func(w *storage.Writer, g *storage.Game) error {
+	req.After = func(w storage.Tx, g *storage.Game) error {
 		return w.PutEngineGame(storage.EngineGame{GameID: g.ID, Color: human.Other(), Level: r.Level, Engine: kind, Created: g.Created})
 	}
 	res, err := svc.StartGame(ctx, req)
@@ -293,7 +293,7 @@ func (s *Service) EngineGame(id uint64) (storage.EngineGame, bool) {
 	if ok {
 		return e, true
 	}
-	e, err := s.db.EngineGame(id)
+	e, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(id) })
 	if err != nil {
 		return storage.EngineGame{}, false
 	}
@@ -313,7 +313,7 @@ func (s *Service) lookup(g *games.Game) (storage.EngineGame, bool) {
 	if pid == "" || (g.White.ID != pid && g.Black.ID != pid) {
 		return storage.EngineGame{}, false
 	}
-	e, err := s.db.EngineGame(g.ID)
+	e, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) })
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			s.log.Error("read the engine's side of a game", "game", g.ID, "err", err)

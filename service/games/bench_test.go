@@ -18,6 +18,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // soloMovesPerSecond is the last measure of BenchmarkDurableMoves/solo, so that the
@@ -116,10 +117,7 @@ func BenchmarkLiveClocks(b *testing.B) {
 	const games = 10000
 	for b.Loop() {
 		b.StopTimer()
-		db, err := storage.Open(filepath.Join(b.TempDir(), "clocks.db"), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "clocks.db"), nil)
 		now := time.Now()
 		first := now.Add(6 * time.Second) // setup (10,000 records, start-up) must finish by then
 		changes := make([]*storage.Change, games)
@@ -131,7 +129,7 @@ func BenchmarkLiveClocks(b *testing.B) {
 			b.Fatal(err)
 		}
 		changes = nil
-		if err := db.Heartbeat("bot", time.Now()); err != nil { // the service was up until now
+		if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("bot", time.Now()) }); err != nil { // the service was up until now
 			b.Fatal(err)
 		}
 		var events sync.WaitGroup
@@ -179,7 +177,7 @@ func BenchmarkLiveClocks(b *testing.B) {
 		stop()
 		<-done
 		s.Close()
-		_, live, _ := db.CountGames()
+		_, live := storagetest.CountGames(b, db)
 		db.Close()
 		if live != 0 {
 			b.Fatalf("%d games still live", live)
@@ -272,10 +270,7 @@ func BenchmarkStartup(b *testing.B) {
 	}
 	for b.Loop() {
 		start := time.Now()
-		db, err := storage.Open(path, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		db := storagetest.OpenFile(b, path, nil)
 		s, err := New(db, Options{Logger: quietLogger(), Clock: timers.SystemClock{}})
 		if err != nil {
 			b.Fatal(err)

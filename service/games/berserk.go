@@ -20,7 +20,7 @@ var ErrTooLateToBerserk = errors.New("too late: berserk before your first move")
 // it by returning an error: then nothing is written).
 type BerserkRequest struct {
 	Action
-	After func(w *storage.Writer) error
+	After func(tx storage.Tx) error
 }
 
 // Berserk halves the requester's clock in a tournament game (one with a no-show time)

@@ -60,7 +60,7 @@ type StartRequest struct {
 	// (its id assigned): a game against the engine records the engine's side there. An
 	// error fails the request and nothing is written. It may run more than once (a
 	// retried group commit), so it must write only through w.
-	After func(w *storage.Writer, g *storage.Game) error
+	After func(tx storage.Tx, g *storage.Game) error
 	// NoShow, when positive, is the forfeit time of a tournament game with a live
 	// control: a side that has not made its first move this long after its turn began
 	// loses by forfeit (chesscore.NoShow) instead of the game being aborted after
@@ -143,7 +143,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 			return nil, ErrSelfChallenge
 		}
 	}
-	settings, err := s.db.GuildSettings(r.GuildID)
+	settings, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(r.GuildID) })
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Eff
 	if res, ok, err := s.receipt(ctx, a.RequestID); err != nil || ok {
 		return res, err
 	}
-	c, err := s.db.Challenge(a.ChallengeID)
+	c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(a.ChallengeID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("challenge %d: %w", a.ChallengeID, ErrNoSuchChallenge)
 	}
@@ -346,7 +346,7 @@ func (s *Service) commitExpiry(c *storage.Challenge, now time.Time) error {
 func (s *Service) expireChallenge(id uint64) {
 	unlock := s.lockChallenge(id)
 	defer unlock()
-	c, err := s.db.Challenge(id)
+	c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
 	if err != nil {
 		s.log.Error("games: expire challenge", "challenge", id, "err", err)
 		return
@@ -393,7 +393,7 @@ func (s *Service) StartGame(ctx context.Context, r StartRequest) (*Result, error
 		change.Receipt = &storage.Receipt{RequestID: r.RequestID, At: now, Effect: string(EffectStarted)}
 	}
 	if r.After != nil {
-		change.After = func(w *storage.Writer) error { return r.After(w, rec) }
+		change.After = func(tx storage.Tx) error { return r.After(tx, rec) }
 	}
 	if err := s.db.Commit(change); err != nil {
 		return nil, fmt.Errorf("commit new game: %w", err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 var crashRounds = flag.Int("crash.rounds", 4, "rounds of the crash test (each kills a child process with SIGKILL)")
@@ -215,16 +216,13 @@ func recordAck(t *testing.T, acked map[uint64]map[int]string, line string) {
 // and the replay of every game.
 func verifyStore(t *testing.T, path string, acked map[uint64]map[int]string) {
 	t.Helper()
-	db, err := storage.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.OpenFile(t, path, nil)
+	defer db.Close() // the next round's child opens the file
 	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
 	for id, plies := range acked {
-		g, err := db.Game(id)
+		g, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 		if err != nil {
 			t.Fatalf("game %d had acknowledged moves: %v", id, err)
 		}
@@ -237,12 +235,9 @@ func verifyStore(t *testing.T, path string, acked map[uint64]map[int]string) {
 			}
 		}
 	}
-	total, _, err := db.CountGames()
-	if err != nil {
-		t.Fatal(err)
-	}
+	total, _ := storagetest.CountGames(t, db)
 	for id := uint64(1); id <= uint64(total); id++ {
-		g, err := db.Game(id)
+		g, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 		if err != nil {
 			t.Fatalf("game %d: %v", id, err)
 		}

@@ -82,7 +82,7 @@ func (s *Service) reminderAt(rec *storage.Game, deadline time.Time) (time.Time, 
 		return time.Time{}, false
 	}
 	player := rec.Player(rec.Clock.Turn)
-	prefs, err := s.db.UserPrefs(player.ID)
+	prefs, err := storage.Read(s.db, func(tx storage.Tx) (storage.UserPrefs, error) { return userPrefs(tx, player.ID) })
 	if err != nil {
 		s.log.Error("games: read preferences", "user", player.ID, "err", err)
 		prefs = storage.DefaultUserPrefs()
@@ -121,13 +121,14 @@ func (s *Service) onTimer(t timers.Entry, seen time.Time, async bool) {
 		s.expireChallenge(t.Key.ID)
 	case kindHeartbeat:
 		now := s.clock.Now()
-		if err := s.db.Heartbeat(s.opts.Instance, now); err != nil {
+		if err := s.heartbeat(now); err != nil {
 			s.log.Error("games: heartbeat", "err", err)
 		}
 		s.sched.Set(t.Key, now.Add(s.opts.Heartbeat))
 	case kindPrune:
 		now := s.clock.Now()
-		if n, err := s.db.PruneReceipts(now.Add(-s.opts.ReceiptTTL)); err != nil {
+		n, err := storage.Write(s.db, func(tx storage.Tx) (int, error) { return tx.PruneReceipts(now.Add(-s.opts.ReceiptTTL)) })
+		if err != nil {
 			s.log.Error("games: prune receipts", "err", err)
 		} else if n > 0 {
 			s.log.Debug("games: pruned receipts", "count", n)
@@ -236,11 +237,11 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 // first-move abort deadlines move with the clocks.
 func (s *Service) restore() error {
 	now := s.clock.Now()
-	alive, err := s.db.LastHeartbeat(s.opts.Instance)
+	alive, err := storage.Read(s.db, func(tx storage.Tx) (time.Time, error) { return tx.Heartbeat(s.opts.Instance) })
 	if err != nil {
 		return fmt.Errorf("start game service: %w", err)
 	}
-	games, err := s.db.OpenGames()
+	games, err := storage.Read(s.db, storage.Tx.OpenGames)
 	if err != nil {
 		return fmt.Errorf("start game service: load live games: %w", err)
 	}
@@ -281,14 +282,14 @@ func (s *Service) restore() error {
 			return fmt.Errorf("start game service: %w", err)
 		}
 	}
-	pending, err := s.db.PendingChallenges()
+	pending, err := storage.Read(s.db, storage.Tx.PendingChallenges)
 	if err != nil {
 		return fmt.Errorf("start game service: load challenges: %w", err)
 	}
 	for _, c := range pending {
 		s.scheduleChallenge(c)
 	}
-	if err := s.db.Heartbeat(s.opts.Instance, now); err != nil {
+	if err := s.heartbeat(now); err != nil {
 		return fmt.Errorf("start game service: %w", err)
 	}
 	s.sched.Set(timers.Key{Kind: kindHeartbeat}, now.Add(s.opts.Heartbeat))
@@ -330,4 +331,9 @@ func creditDowntime(rec *storage.Game, lastAlive, now time.Time) credit {
 		return result
 	}
 	return credited
+}
+
+// heartbeat records that this instance was alive at now.
+func (s *Service) heartbeat(now time.Time) error {
+	return s.db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat(s.opts.Instance, now) })
 }

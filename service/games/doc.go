@@ -77,5 +77,5 @@
 // # The ladder hook
 //
 // Options.OnFinish runs inside the transaction that ends a game, with a
-// *storage.Writer: ratings written there commit atomically with the result.
+// storage.Tx: ratings written there commit atomically with the result.
 package games

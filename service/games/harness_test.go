@@ -12,6 +12,7 @@ import (
 
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -47,10 +48,7 @@ func newHarness(t testing.TB, opts Options) *harness {
 // open opens the store and starts a service on it.
 func (h *harness) open() {
 	h.t.Helper()
-	db, err := storage.Open(h.path, &storage.Options{NoSync: true})
-	if err != nil {
-		h.t.Fatal(err)
-	}
+	db := storagetest.OpenFile(h.t, h.path, &storage.Options{NoSync: true})
 	h.db = db
 	h.startService()
 }

@@ -99,7 +99,7 @@ func TestBerserk(t *testing.T) {
 	h := newHarness(t, Options{FirstMoveTimeout: time.Hour})
 	g := h.startNoShow("3+2", time.Minute)
 	ran := 0
-	res, err := h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g.ID, bob), After: func(*storage.Writer) error { ran++; return nil }})
+	res, err := h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g.ID, bob), After: func(storage.Tx) error { ran++; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestBerserk(t *testing.T) {
 	}
 	// A hook's refusal writes nothing.
 	refused := errors.New("already berserk")
-	if _, err := h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g.ID, bob), After: func(*storage.Writer) error { return refused }}); !errors.Is(err, refused) {
+	if _, err := h.s.Berserk(context.Background(), BerserkRequest{Action: h.act(g.ID, bob), After: func(storage.Tx) error { return refused }}); !errors.Is(err, refused) {
 		t.Errorf("refused berserk: %v", err)
 	}
 	if left := h.game(g.ID).Clock.Left[1]; left != 90*time.Second {

@@ -29,7 +29,7 @@ type opState struct {
 	events func(v *Game) []Event
 	// after, if set, runs in the transaction that commits the request (a berserk's
 	// record in its tournament).
-	after func(w *storage.Writer) error
+	after func(tx storage.Tx) error
 }
 
 // gameOp runs fn as the request a on its game: the game's lock, the receipt of a repeated
@@ -120,15 +120,15 @@ func (s *Service) prepare(st *opState, requestID string) *prepared {
 	ne := &entry{rec: st.rec, chess: st.chess}
 	if ended && s.opts.OnFinish != nil {
 		v := ne.view()
-		change.After = func(w *storage.Writer) error { return s.opts.OnFinish(w, v) }
+		change.After = func(tx storage.Tx) error { return s.opts.OnFinish(tx, v) }
 	}
 	if after, finish := st.after, change.After; after != nil {
-		change.After = func(w *storage.Writer) error {
-			if err := after(w); err != nil {
+		change.After = func(tx storage.Tx) error {
+			if err := after(tx); err != nil {
 				return err
 			}
 			if finish != nil {
-				return finish(w)
+				return finish(tx)
 			}
 			return nil
 		}

@@ -38,7 +38,7 @@ type Options struct {
 	// together. An error fails the request that ended the game (nothing is written).
 	// OnFinish may run more than once for one ending (a retried group commit); only
 	// writes through w count, so it must not act outside the transaction.
-	OnFinish func(w *storage.Writer, g *Game) error
+	OnFinish func(tx storage.Tx, g *Game) error
 	// FirstMoveTimeout is how long a live game waits for each side's first move before
 	// it is aborted (default 5 minutes).
 	FirstMoveTimeout time.Duration
@@ -75,7 +75,7 @@ const lockStripes = 1 << (64 - 54)
 // Service runs games: challenges, moves, offers, claims, clocks. Its methods are safe
 // for concurrent use; requests on one game are serialised by that game's lock.
 type Service struct {
-	db    *storage.DB
+	db    storage.Store
 	opts  Options
 	clock Clock
 	log   *slog.Logger
@@ -110,7 +110,7 @@ type Service struct {
 // New starts the service on db: it loads the live games, credits their clocks for any
 // downtime (see the package documentation), rebuilds every timer and starts the event
 // queue. Call Run to fire timers and Close to stop.
-func New(db *storage.DB, opts Options) (*Service, error) {
+func New(db storage.Store, opts Options) (*Service, error) {
 	if opts.Clock == nil {
 		opts.Clock = timers.SystemClock{}
 	}
@@ -317,7 +317,7 @@ func (s *Service) Close() error {
 	s.inflight.Lock() // wait for the requests and handlers in progress
 	s.inflight.Unlock()
 	s.async.Wait()
-	err := s.db.Heartbeat(s.opts.Instance, s.clock.Now())
+	err := s.heartbeat(s.clock.Now())
 	s.events.close()
 	s.cancel()
 	if err != nil {
@@ -360,7 +360,7 @@ func (s *Service) load(id uint64) (*entry, error) {
 	if e := s.cached(id); e != nil {
 		return e, nil
 	}
-	rec, err := s.db.Game(id)
+	rec, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("game %d: %w", id, ErrNoSuchGame)
 	}
@@ -421,7 +421,7 @@ func (s *Service) OpenGames(ctx context.Context) ([]*storage.Game, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.db.OpenGames()
+	return storage.Read(s.db, storage.Tx.OpenGames)
 }
 
 // GamesByUser returns the records of a user's games, newest first.
@@ -429,7 +429,7 @@ func (s *Service) GamesByUser(ctx context.Context, userID string, q storage.Quer
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.db.GamesByUser(userID, q)
+	return storage.Read(s.db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser(userID, q) })
 }
 
 // GamesInChannel returns the records of a channel's games, newest first.
@@ -437,7 +437,7 @@ func (s *Service) GamesInChannel(ctx context.Context, channelID string, q storag
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.db.GamesInChannel(channelID, q)
+	return storage.Read(s.db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInChannel(channelID, q) })
 }
 
 // Challenge returns challenge id.
@@ -445,7 +445,7 @@ func (s *Service) Challenge(ctx context.Context, id uint64) (*storage.Challenge,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	c, err := s.db.Challenge(id)
+	c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("challenge %d: %w", id, ErrNoSuchChallenge)
 	}
@@ -457,7 +457,7 @@ func (s *Service) PendingChallenges(ctx context.Context) ([]*storage.Challenge, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.db.PendingChallenges()
+	return storage.Read(s.db, storage.Tx.PendingChallenges)
 }
 
 // GuildSettings returns a guild's settings (the defaults if it never set any), with
@@ -466,7 +466,7 @@ func (s *Service) GuildSettings(ctx context.Context, guildID string) (storage.Gu
 	if err := ctx.Err(); err != nil {
 		return storage.GuildSettings{}, err
 	}
-	gs, err := s.db.GuildSettings(guildID)
+	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guildID) })
 	if err != nil {
 		return gs, err
 	}
@@ -490,11 +490,11 @@ func (s *Service) SetGuildSettings(ctx context.Context, gs storage.GuildSettings
 	}
 	// Settings read through GuildSettings carry the configured default; a guild that had
 	// not chosen a control and still names that one keeps following the configuration.
-	if stored, err := s.db.GuildSettings(gs.GuildID); err == nil && stored.DefaultControl.Kind() == clock.KindUnknown &&
+	if stored, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(gs.GuildID) }); err == nil && stored.DefaultControl.Kind() == clock.KindUnknown &&
 		gs.DefaultControl.Equal(s.opts.DefaultControl) {
 		gs.DefaultControl = clock.TimeControl{}
 	}
-	if err := s.db.SetGuildSettings(gs); err != nil {
+	if err := s.db.Update(func(tx storage.Tx) error { return tx.PutGuildSettings(gs) }); err != nil {
 		return fmt.Errorf("%w: %w", ErrBadRequest, err)
 	}
 	return nil
@@ -505,7 +505,17 @@ func (s *Service) UserPrefs(ctx context.Context, userID string) (storage.UserPre
 	if err := ctx.Err(); err != nil {
 		return storage.UserPrefs{}, err
 	}
-	return s.db.UserPrefs(userID)
+	return storage.Read(s.db, func(tx storage.Tx) (storage.UserPrefs, error) { return userPrefs(tx, userID) })
+}
+
+// userPrefs reads a user's notification preferences: DefaultUserPrefs for a user the
+// store has never seen.
+func userPrefs(tx storage.Tx, userID string) (storage.UserPrefs, error) {
+	u, err := tx.User(userID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return storage.DefaultUserPrefs(), nil
+	}
+	return u.Prefs, err
 }
 
 // SetUserPrefs stores a user's notification preferences (idempotent by value) and
@@ -514,10 +524,24 @@ func (s *Service) SetUserPrefs(ctx context.Context, userID string, p storage.Use
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := s.db.SetUserPrefs(userID, p, s.clock.Now()); err != nil {
+	now := s.clock.Now()
+	err := s.db.Update(func(tx storage.Tx) error {
+		u, err := tx.User(userID)
+		if errors.Is(err, storage.ErrNotFound) {
+			u, err = storage.User{ID: userID}, nil
+		}
+		if err != nil {
+			return err
+		}
+		u.Prefs, u.Updated = p, now
+		return tx.PutUser(u)
+	})
+	if err != nil {
 		return fmt.Errorf("%w: %w", ErrBadRequest, err)
 	}
-	games, err := s.db.GamesByUser(userID, storage.Query{LiveOnly: true})
+	games, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Game, error) {
+		return tx.GamesByUser(userID, storage.Query{LiveOnly: true})
+	})
 	if err != nil {
 		return err
 	}
@@ -579,7 +603,7 @@ func (s *Service) receipt(ctx context.Context, requestID string) (*Result, bool,
 	if requestID == "" {
 		return nil, false, nil
 	}
-	r, err := s.db.Receipt(requestID)
+	r, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Receipt, error) { return tx.Receipt(requestID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, false, nil
 	}
@@ -590,14 +614,14 @@ func (s *Service) receipt(ctx context.Context, requestID string) (*Result, bool,
 	if r.GameID != 0 {
 		if e := s.cached(r.GameID); e != nil {
 			res.Game = e.view()
-		} else if rec, err := s.db.Game(r.GameID); err == nil {
+		} else if rec, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(r.GameID) }); err == nil {
 			if chess, err := Replay(rec); err == nil {
 				res.Game = (&entry{rec: rec, chess: chess}).view()
 			}
 		}
 	}
 	if r.ChallengeID != 0 {
-		if c, err := s.db.Challenge(r.ChallengeID); err == nil {
+		if c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(r.ChallengeID) }); err == nil {
 			res.Challenge = c
 		}
 	}

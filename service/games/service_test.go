@@ -13,6 +13,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 var ctx = context.Background()
@@ -192,7 +193,7 @@ func TestMoves(t *testing.T) {
 			h.play(g.ID, "e5")
 			h.clk.Advance(7 * time.Second)
 			h.play(g.ID, "Nf3")
-			stored, err := h.db.Game(g.ID)
+			stored, err := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +235,7 @@ func TestCheckmateEndsTheGame(t *testing.T) {
 	if open, _ := h.s.OpenGames(ctx); len(open) != 0 {
 		t.Errorf("%d open games", len(open))
 	}
-	stored, _ := h.db.Game(g.ID)
+	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if !stored.Ended.Equal(t0) {
 		t.Errorf("ended %v", stored.Ended)
 	}
@@ -311,7 +312,7 @@ func TestDrawOffers(t *testing.T) {
 	if got := eventTypes(h.events()); got != "GameOver" {
 		t.Errorf("events %q", got)
 	}
-	stored, _ := h.db.Game(id)
+	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if stored.DrawOffer.Pending || stored.DrawOffers != [2]int{2, 2} {
 		t.Errorf("offers %+v %v", stored.DrawOffer, stored.DrawOffers)
 	}
@@ -379,7 +380,7 @@ func TestResignAndAbort(t *testing.T) {
 	if err != nil || r.Outcome != (chesscore.Outcome{Result: chesscore.BlackWins, Termination: chesscore.Resignation}) {
 		t.Fatalf("resign: %+v, %v", r, err)
 	}
-	stored, _ := h.db.Game(g.ID)
+	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if stored.Clock.State != clock.Stopped {
 		t.Errorf("clock %s after resignation", stored.Clock.State)
 	}
@@ -418,7 +419,7 @@ func TestFlagFall(t *testing.T) {
 	if over.Outcome != (chesscore.Outcome{Result: chesscore.BlackWins, Termination: chesscore.TimeForfeit}) {
 		t.Errorf("outcome %v", over.Outcome)
 	}
-	stored, _ := h.db.Game(g.ID)
+	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if !stored.Ended.Equal(deadline) || stored.Clock.Left[chesscore.White] != 0 {
 		t.Errorf("ended %v, white left %v", stored.Ended, stored.Clock.Left)
 	}
@@ -585,7 +586,7 @@ func TestIdempotentRequests(t *testing.T) {
 	// Receipts expire.
 	h.clk.Advance(2 * time.Hour)
 	h.s.FireDue()
-	if _, err := h.db.Receipt("interaction-1"); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := storage.Read(h.db, func(tx storage.Tx) (*storage.Receipt, error) { return tx.Receipt("interaction-1") }); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("old receipt: %v", err)
 	}
 }
@@ -663,7 +664,7 @@ func TestFlagThatFellWhileUpStands(t *testing.T) {
 	h.clk.Advance(70 * time.Second)
 	// The service was alive past the flag (its heartbeat says so) but died before its
 	// timer handled it.
-	if err := h.db.Heartbeat("bot", h.clk.Now()); err != nil {
+	if err := h.db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("bot", h.clk.Now()) }); err != nil {
 		t.Fatal(err)
 	}
 	h.kill()
@@ -726,7 +727,7 @@ func TestCorrespondenceReminderAndDeadline(t *testing.T) {
 func TestOnFinishHookIsAtomic(t *testing.T) {
 	fail := true
 	var finished []uint64
-	h := newHarness(t, Options{OnFinish: func(w *storage.Writer, g *Game) error {
+	h := newHarness(t, Options{OnFinish: func(w storage.Tx, g *Game) error {
 		if fail {
 			return errors.New("ladder unavailable")
 		}
@@ -746,7 +747,7 @@ func TestOnFinishHookIsAtomic(t *testing.T) {
 	if _, err := h.move(g.ID, bob, "Qh4#"); err != nil {
 		t.Fatal(err)
 	}
-	u, err := h.db.User("ladder:" + fmt.Sprint(g.ID))
+	u, err := storage.Read(h.db, func(tx storage.Tx) (storage.User, error) { return tx.User("ladder:" + fmt.Sprint(g.ID)) })
 	if err != nil || u.Name != "0-1 checkmate" || len(finished) == 0 {
 		t.Errorf("hook write: %+v, %v", u, err)
 	}
@@ -822,7 +823,7 @@ func TestSetGameThreadAndQueries(t *testing.T) {
 	if len(byUser) != 1 || len(inChannel) != 1 {
 		t.Errorf("queries: %d by user, %d in channel", len(byUser), len(inChannel))
 	}
-	if u, err := h.db.User(bob.ID); err != nil || u.Name != "Bob" {
+	if u, err := storage.Read(h.db, func(tx storage.Tx) (storage.User, error) { return tx.User(bob.ID) }); err != nil || u.Name != "Bob" {
 		t.Errorf("user record %+v, %v", u, err)
 	}
 	if pgn := h.game(g.ID).PGN(); !strings.Contains(pgn, `[White "Alice"]`) || !strings.Contains(pgn, "*") {
@@ -865,10 +866,7 @@ func TestScopeAndInstancesKeepApart(t *testing.T) {
 
 	// gambit play runs on the same file for an hour while the bot is down.
 	h.clk.Advance(time.Minute)
-	db, err := storage.Open(h.path, &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := storagetest.OpenFile(t, h.path, &storage.Options{NoSync: true})
 	local, err := New(db, Options{Clock: h.clk, Instance: "play", Scope: LocalScope})
 	if err != nil {
 		t.Fatal(err)
@@ -949,7 +947,7 @@ func TestBlackToMoveStartAndTakeback(t *testing.T) {
 
 func TestRunCommitsFlagsTogetherAndAlone(t *testing.T) {
 	var refuse atomic.Uint64
-	h := newHarness(t, Options{OnFinish: func(w *storage.Writer, g *Game) error {
+	h := newHarness(t, Options{OnFinish: func(w storage.Tx, g *Game) error {
 		if g.ID == refuse.Load() {
 			return errors.New("ladder refuses")
 		}

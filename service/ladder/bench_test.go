@@ -4,29 +4,25 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // benchStore is a store with n rated blitz games among 50 players of guild g, rated
 // through Record as the game service would.
 func benchStore(b *testing.B, n int) (*storage.DB, *Service) {
 	b.Helper()
-	db, err := storage.Open(filepath.Join(b.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := storagetest.Open(b)
 	lad := NewService(db, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	tc, _ := clock.Parse("3+2")
 	for i := range n {
 		g := benchGame(uint64(i+1), tc, i)
-		if err := db.UpdateLadders(func(w *storage.Writer) error { return lad.Record(w, g) }); err != nil {
+		if err := db.Update(func(w storage.Tx) error { return lad.Record(w, g) }); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -50,7 +46,7 @@ func BenchmarkRecordGame(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		g := benchGame(uint64(i+1), tc, i)
-		if err := db.UpdateLadders(func(w *storage.Writer) error { return lad.Record(w, g) }); err != nil {
+		if err := db.Update(func(w storage.Tx) error { return lad.Record(w, g) }); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -23,7 +23,7 @@ import (
 // recomputes the server's ladders from its rated results in one transaction. Its methods
 // are safe for concurrent use.
 type Service struct {
-	db  *storage.DB
+	db  storage.Store
 	log *slog.Logger
 	now func() time.Time
 }
@@ -37,7 +37,7 @@ type Options struct {
 }
 
 // NewService returns the ladder service on db.
-func NewService(db *storage.DB, opts Options) *Service {
+func NewService(db storage.Store, opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -95,7 +95,7 @@ func Counts(g *storage.Game) (Game, bool) {
 // Record rates a game that has just ended, inside the transaction that ends it: the
 // games service's OnFinish hook. A game that does not count (Counts) or was already
 // rated changes nothing.
-func (s *Service) Record(w *storage.Writer, g *storage.Game) error {
+func (s *Service) Record(w storage.Tx, g *storage.Game) error {
 	lg, ok := Counts(g)
 	if !ok {
 		return nil
@@ -140,7 +140,7 @@ type seededPlayer struct {
 }
 
 // loadPlayer returns a player's standing, or a newcomer's.
-func loadPlayer(w *storage.Writer, set Settings, guildID string, cat clock.Category, userID string) (seededPlayer, error) {
+func loadPlayer(w storage.Tx, set Settings, guildID string, cat clock.Category, userID string) (seededPlayer, error) {
 	rec, err := w.LadderPlayer(guildID, cat, userID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return seededPlayer{Player: NewPlayer(set, userID)}, nil
@@ -192,7 +192,7 @@ func (s *Service) Settings(ctx context.Context, guildID string) (Settings, error
 	if err := ctx.Err(); err != nil {
 		return Settings{}, err
 	}
-	gs, err := s.db.GuildSettings(guildID)
+	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guildID) })
 	if err != nil {
 		return Settings{}, fmt.Errorf("ladder settings of guild %s: %w", guildID, err)
 	}
@@ -213,7 +213,7 @@ func (s *Service) SetSettings(ctx context.Context, guildID string, set Settings)
 		return 0, err
 	}
 	var replayed int
-	err := s.db.UpdateLadders(func(w *storage.Writer) error {
+	err := s.db.Update(func(w storage.Tx) error {
 		gs, err := w.GuildSettings(guildID)
 		if err != nil {
 			return err
@@ -223,7 +223,7 @@ func (s *Service) SetSettings(ctx context.Context, guildID string, set Settings)
 			return nil
 		}
 		gs.RatingSystem, gs.StartRating = storage.RatingSystem(set.System), set.StartRating
-		if err := w.SetGuildSettings(gs); err != nil {
+		if err := w.PutGuildSettings(gs); err != nil {
 			return err
 		}
 		replayed, err = rebuild(w, guildID, set, nil)
@@ -246,7 +246,7 @@ func (s *Service) Recompute(ctx context.Context, guildID string) (int, error) {
 		return 0, ErrNoGuild
 	}
 	var replayed int
-	err := s.db.UpdateLadders(func(w *storage.Writer) error {
+	err := s.db.Update(func(w storage.Tx) error {
 		gs, err := w.GuildSettings(guildID)
 		if err != nil {
 			return err
@@ -282,7 +282,7 @@ func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, 
 		return Player{}, fmt.Errorf("%w: %s", ErrCategory, cat)
 	}
 	var p Player
-	err := s.db.UpdateLadders(func(w *storage.Writer) error {
+	err := s.db.Update(func(w storage.Tx) error {
 		gs, err := w.GuildSettings(guildID)
 		if err != nil {
 			return err
@@ -291,7 +291,7 @@ func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, 
 		if _, err := Seed(set, userID, known); err != nil {
 			return err
 		}
-		if err := w.RecordUserName(storage.User{ID: userID, Name: user.Name, Updated: s.now()}); err != nil {
+		if err := recordUserName(w, storage.User{ID: userID, Name: user.Name, Updated: s.now()}); err != nil {
 			return err
 		}
 		if _, err := rebuild(w, guildID, set, map[seedKey]int{{cat, userID}: known}); err != nil {
@@ -314,7 +314,7 @@ func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, 
 // rebuild replays a guild's rated results under set, starting every player from their
 // seed (the seeds in the records, overridden by extra), and replaces the guild's ladders
 // and the ratings stored with each result. It returns the number of games replayed.
-func rebuild(w *storage.Writer, guildID string, set Settings, extra map[seedKey]int) (int, error) {
+func rebuild(w storage.Tx, guildID string, set Settings, extra map[seedKey]int) (int, error) {
 	old, err := w.GuildLadders(guildID)
 	if err != nil {
 		return 0, err
@@ -353,10 +353,7 @@ func rebuild(w *storage.Writer, guildID string, set Settings, extra map[seedKey]
 		if _, played := ladders[k.cat][k.user]; played {
 			continue
 		}
-		p, err := Seed(set, k.user, known)
-		if err != nil {
-			return 0, err
-		}
+		p := seeded(set, k.user, known) // a stored seed out of bounds counts as the nearest bound
 		players = append(players, toRecord(guildID, k.cat, p, known))
 	}
 	if err := w.ReplaceLadders(guildID, players); err != nil {
@@ -399,7 +396,7 @@ func (s *Service) Leaderboard(ctx context.Context, guildID string, cat clock.Cat
 	if set, err = s.Settings(ctx, guildID); err != nil {
 		return nil, Settings{}, 0, err
 	}
-	recs, err := s.db.Ladder(guildID, cat)
+	recs, err := s.ranked(guildID, cat)
 	if err != nil {
 		return nil, Settings{}, 0, fmt.Errorf("%s ladder of guild %s: %w", cat, guildID, err)
 	}
@@ -427,7 +424,7 @@ func (s *Service) Busiest(ctx context.Context, guildID string) (clock.Category, 
 	}
 	best, most := clock.NoCategory, 0
 	for _, cat := range Categories() {
-		recs, err := s.db.Ladder(guildID, cat)
+		recs, err := storage.Read(s.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder(guildID, cat) })
 		if err != nil {
 			return clock.NoCategory, false, err
 		}
@@ -488,7 +485,7 @@ func (s *Service) Profile(ctx context.Context, guildID, userID string) (Profile,
 	}
 	pr := Profile{UserID: userID, Name: s.name(userID), Settings: set}
 	for _, cat := range Categories() {
-		recs, err := s.db.Ladder(guildID, cat)
+		recs, err := s.ranked(guildID, cat)
 		if err != nil {
 			return Profile{}, fmt.Errorf("%s ladder of guild %s: %w", cat, guildID, err)
 		}
@@ -512,7 +509,7 @@ func (s *Service) GameResult(ctx context.Context, gameID uint64) (storage.RatedR
 	if err := ctx.Err(); err != nil {
 		return storage.RatedResult{}, false, err
 	}
-	r, err := s.db.RatedResult(gameID)
+	r, err := storage.Read(s.db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(gameID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return storage.RatedResult{}, false, nil
 	}
@@ -524,9 +521,25 @@ func (s *Service) GameResult(ctx context.Context, gameID uint64) (storage.RatedR
 
 // name returns a user's stored display name, or the id when none is known.
 func (s *Service) name(userID string) string {
-	u, err := s.db.User(userID)
+	u, err := storage.Read(s.db, func(tx storage.Tx) (storage.User, error) { return tx.User(userID) })
 	if err != nil || u.Name == "" {
 		return userID
 	}
 	return u.Name
+}
+
+// recordUserName records a user's name if the store knows none (a player an admin seeds
+// before they ever played): a known user keeps the name they last played under.
+func recordUserName(tx storage.Tx, u storage.User) error {
+	old, err := tx.User(u.ID)
+	switch {
+	case err == nil && old.Name != "":
+		return nil
+	case err == nil:
+		old.Name, old.Updated = u.Name, u.Updated
+		return tx.PutUser(old)
+	case errors.Is(err, storage.ErrNotFound):
+		return tx.PutUser(storage.User{ID: u.ID, Name: u.Name, Prefs: storage.DefaultUserPrefs(), Updated: u.Updated})
+	}
+	return err
 }

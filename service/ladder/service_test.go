@@ -17,6 +17,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -49,13 +50,11 @@ func newRig(t *testing.T) *rig {
 
 func (r *rig) open() {
 	r.t.Helper()
-	db, err := storage.Open(r.path, &storage.Options{NoSync: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
+	db := storagetest.OpenFile(r.t, r.path, &storage.Options{NoSync: true})
 	r.db, r.lad = db, NewService(db, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: r.clk.Now})
+	var err error
 	r.games, err = games.New(db, games.Options{Clock: r.clk, Rand: func() uint64 { return 0 },
-		OnFinish: func(w *storage.Writer, g *games.Game) error {
+		OnFinish: func(w storage.Tx, g *games.Game) error {
 			if err := r.lad.Record(w, &g.Game); err != nil {
 				return err
 			}
@@ -114,7 +113,7 @@ func (r *rig) play(g *games.Game, moves string) string {
 // rating returns a player's rating in guild g's category, 0 when unrated.
 func (r *rig) rating(cat clock.Category, userID string) float64 {
 	r.t.Helper()
-	p, err := r.db.LadderPlayer("g", cat, userID)
+	p, err := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", cat, userID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return 0
 	}
@@ -126,7 +125,7 @@ func (r *rig) rating(cat clock.Category, userID string) float64 {
 
 func (r *rig) results() []storage.RatedResult {
 	r.t.Helper()
-	rs, err := r.db.RatedResults("g")
+	rs, err := storage.Read(r.db, func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults("g") })
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -161,11 +160,11 @@ func TestRatedGameMovesBothRatingsOnce(t *testing.T) {
 	// After a restart, the hook run again on the finished game (a replayed ending)
 	// changes nothing either.
 	r.restart()
-	rec, err := r.db.Game(g.ID)
+	rec, err := storage.Read(r.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.db.UpdateLadders(func(w *storage.Writer) error { return r.lad.Record(w, rec) }); err != nil {
+	if err := r.db.Update(func(w storage.Tx) error { return r.lad.Record(w, rec) }); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := r.rating(clock.Blitz, alice.ID), r.rating(clock.Blitz, bob.ID); a != 1480 || b != 1520 {
@@ -174,7 +173,7 @@ func TestRatedGameMovesBothRatingsOnce(t *testing.T) {
 	if n := len(r.results()); n != 1 {
 		t.Errorf("%d rated results, want 1", n)
 	}
-	p, _ := r.db.LadderPlayer("g", clock.Blitz, bob.ID)
+	p, _ := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, bob.ID) })
 	if p.Games != 1 || p.Wins != 1 || len(p.History) != 1 || p.History[0].Rating != 1520 {
 		t.Errorf("bob's record %+v", p)
 	}
@@ -219,7 +218,7 @@ func TestGamesThatDoNotCount(t *testing.T) {
 		t.Errorf("%d rated results from a casual, an aborted and an untimed game", n)
 	}
 	for _, cat := range Categories() {
-		if l, _ := r.db.Ladder("g", cat); len(l) != 0 {
+		if l, _ := storage.Read(r.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g", cat) }); len(l) != 0 {
 			t.Errorf("%s ladder: %+v", cat, l)
 		}
 	}
@@ -325,7 +324,7 @@ func TestSettingsChangeRecomputes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range []string{alice.ID, bob.ID, carol.ID} {
-		p, err := r.db.LadderPlayer("g", clock.Blitz, u)
+		p, err := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, u) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,7 +366,7 @@ func TestSettingsChangeRecomputes(t *testing.T) {
 	if _, err := r.lad.SetSettings(context.Background(), "g", Settings{System: "elo", StartRating: 1200}); err == nil {
 		t.Error("an unknown system was accepted")
 	}
-	if gs, _ := r.db.GuildSettings("g"); gs.RatingSystem != storage.RatingFIDE || gs.StartRating != 1200 {
+	if gs, _ := storage.Read(r.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); gs.RatingSystem != storage.RatingFIDE || gs.StartRating != 1200 {
 		t.Errorf("stored settings %+v", gs)
 	}
 }
@@ -456,7 +455,7 @@ func TestConcurrentEndsOfOnePlayersGames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, _ := r.db.LadderPlayer("g", clock.Blitz, alice.ID)
+	p, _ := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, alice.ID) })
 	// 1500 → 1480 (−20), then 1480 vs 1500 lost: −40×0.47 = −18.8 → −19: 1461.
 	if p.Games != 2 || p.Losses != 2 || p.Rating != 1461 {
 		t.Errorf("alice after two losses: %+v, want 1461", p)

@@ -56,7 +56,7 @@ type Options struct {
 
 // Service runs tournaments. Its methods are safe for concurrent use.
 type Service struct {
-	db    *storage.DB
+	db    storage.Store
 	games Games
 	opts  Options
 	clock timers.Clock
@@ -73,8 +73,10 @@ type Service struct {
 
 const kindArenaEnd timers.Kind = 1
 
-// New returns the service on db; call Restore once the game service runs, then Run.
-func New(db *storage.DB, g Games, opts Options) *Service {
+// New returns the service on db, starting games through g; call Restore once the game
+// service runs, then Run. g may be nil when the game service is built after this one
+// (its finish hook is OnFinish): Bind it then.
+func New(db storage.Store, g Games, opts Options) *Service {
 	if opts.Clock == nil {
 		opts.Clock = timers.SystemClock{}
 	}
@@ -92,7 +94,7 @@ func New(db *storage.DB, g Games, opts Options) *Service {
 // left to do when the bot stopped (a round to pair, games to start, standings to post)
 // is done. It does not start games itself: Run (or Advance) does.
 func (s *Service) Restore(ctx context.Context) error {
-	ts, err := s.db.Tournaments("", false)
+	ts, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments("", false) })
 	if err != nil {
 		return fmt.Errorf("restore tournaments: %w", err)
 	}
@@ -176,7 +178,7 @@ func (s *Service) FireDue(ctx context.Context) int {
 // GameOver tells the service that a game ended (after its end committed): the event it
 // belongs to, if any, moves on.
 func (s *Service) GameOver(gameID uint64) {
-	tg, err := s.db.TournamentGame(gameID)
+	tg, err := storage.Read(s.db, func(tx storage.Tx) (*storage.TournamentGame, error) { return tx.TournamentGame(gameID) })
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			s.log.Error("tournaments: game over", "game", gameID, "err", err)
@@ -189,7 +191,7 @@ func (s *Service) GameOver(gameID uint64) {
 // OnFinish records the result of a tournament game in the transaction that ends it
 // (the games service's Options.OnFinish): the game's end and the tournament's result
 // commit together. A game outside any tournament changes nothing.
-func (s *Service) OnFinish(w *storage.Writer, g *storage.Game) error {
+func (s *Service) OnFinish(w storage.Tx, g *storage.Game) error {
 	tg, err := w.TournamentGame(g.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil
@@ -243,7 +245,7 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*View, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r.RequestID != "" {
-		ts, err := s.db.Tournaments(r.GuildID, false)
+		ts, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments(r.GuildID, false) })
 		if err != nil {
 			return nil, err
 		}
@@ -256,7 +258,11 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*View, error) {
 	st := &State{Settings: r.Settings, RequestID: r.RequestID}
 	t := &storage.Tournament{GuildID: r.GuildID, ChannelID: r.ChannelID, Name: r.Name, Format: string(r.Settings.Format),
 		Status: storage.TournamentOpen, CreatedBy: r.By.ID, Created: s.clock.Now(), State: st.encode()}
-	if err := s.db.PutTournament(t); err != nil {
+	err := s.db.Update(func(tx storage.Tx) error {
+		t.ID, t.Version = 0, 0 // a retried group commit starts again
+		return tx.PutTournament(t)
+	})
+	if err != nil {
 		return nil, fmt.Errorf("create tournament: %w", err)
 	}
 	return newView(t, st), nil
@@ -282,7 +288,7 @@ func (s *Service) Get(ctx context.Context, id uint64) (*View, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t, err := s.db.Tournament(id)
+	t, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Tournament, error) { return tx.Tournament(id) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("tournament %d: %w", id, ErrNoSuchEvent)
 	}
@@ -302,7 +308,7 @@ func (s *Service) List(ctx context.Context, guildID string, liveOnly bool) ([]*V
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ts, err := s.db.Tournaments(guildID, liveOnly)
+	ts, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments(guildID, liveOnly) })
 	if err != nil {
 		return nil, err
 	}
@@ -318,9 +324,9 @@ func (s *Service) List(ctx context.Context, guildID string, liveOnly bool) ([]*V
 }
 
 // update changes an event in one transaction.
-func (s *Service) update(id uint64, fn func(w *storage.Writer, t *storage.Tournament, st *State) error) (*View, error) {
+func (s *Service) update(id uint64, fn func(w storage.Tx, t *storage.Tournament, st *State) error) (*View, error) {
 	var view *View
-	t, err := s.db.UpdateTournament(id, func(w *storage.Writer, t *storage.Tournament) error {
+	t, err := storage.UpdateTournament(s.db, id, func(w storage.Tx, t *storage.Tournament) error {
 		st, err := decodeState(t.State)
 		if err != nil {
 			return err
@@ -353,7 +359,7 @@ func (s *Service) Join(ctx context.Context, id uint64, guildID string, p storage
 	}
 	now := s.clock.Now()
 	late := false
-	v, err := s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -416,7 +422,7 @@ func (s *Service) Leave(ctx context.Context, id uint64, guildID, userID string) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	return s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -441,7 +447,7 @@ func (s *Service) Start(ctx context.Context, id uint64, guildID, by string, mana
 		return nil, err
 	}
 	now := s.clock.Now()
-	v, err := s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -491,7 +497,7 @@ func (s *Service) Cancel(ctx context.Context, id uint64, guildID, by string, man
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	return s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -515,7 +521,7 @@ func (s *Service) Withdraw(ctx context.Context, id uint64, guildID, userID strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	v, err := s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -569,7 +575,7 @@ func (s *Service) Advance(ctx context.Context, id uint64) error {
 func (s *Service) advanceOnce(ctx context.Context, id uint64) (bool, error) {
 	now := s.clock.Now()
 	wrote := false
-	v, err := s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		wrote = false
 		if t.Status != storage.TournamentRunning {
 			return errNothingChanged
@@ -641,7 +647,7 @@ func (s *Service) startGames(ctx context.Context, v *View) (bool, error) {
 		}
 		gameID, key := res.Game.ID, v.State.boardKey(b)
 		round, board, game := v.State.boardPlace(b)
-		if _, err := s.update(v.ID, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+		if _, err := s.update(v.ID, func(w storage.Tx, t *storage.Tournament, st *State) error {
 			nb := st.boardByKey(key)
 			if nb == nil || nb.GameID != 0 {
 				return errNothingChanged
@@ -675,7 +681,7 @@ func (s *Service) announce(ctx context.Context, id uint64) error {
 	for r := v.State.Announced + 1; r <= n; r++ {
 		s.opts.Notifier.Notify(ctx, RoundStarted{Tournament: v, Round: r})
 	}
-	_, err = s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	_, err = s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if st.Announced >= n {
 			return errNothingChanged
 		}
@@ -692,7 +698,7 @@ func (s *Service) close(ctx context.Context, id uint64, v *View) error {
 	}
 	s.sched.Cancel(timers.Key{Kind: kindArenaEnd, ID: id})
 	s.opts.Notifier.Notify(ctx, Finished{Tournament: v})
-	_, err := s.update(id, func(w *storage.Writer, t *storage.Tournament, st *State) error {
+	_, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if st.Closed {
 			return errNothingChanged
 		}
@@ -702,14 +708,9 @@ func (s *Service) close(ctx context.Context, id uint64, v *View) error {
 	return err
 }
 
-// StartFunc adapts a function to Games (the bot binds the game service late: the
-// tournament hook must exist before the game service starts).
-type StartFunc func(ctx context.Context, r games.StartRequest) (*games.Result, error)
-
-// StartGame calls f.
-func (f StartFunc) StartGame(ctx context.Context, r games.StartRequest) (*games.Result, error) {
-	return f(ctx, r)
-}
+// Bind gives a service made with no game service the one it starts games through. Call
+// it once, before Restore and Run, and before any request.
+func (s *Service) Bind(g Games) { s.games = g }
 
 // Errors of berserk.
 var (
@@ -721,11 +722,11 @@ var (
 // of an event that allows it, not yet berserk) and returns the hook that records it,
 // for games.BerserkRequest.After: the halved clock and the arena's bonus commit
 // together, and the hook refuses a second berserk.
-func (s *Service) BerserkHook(ctx context.Context, gameID uint64, userID string) (func(w *storage.Writer) error, error) {
+func (s *Service) BerserkHook(ctx context.Context, gameID uint64, userID string) (func(w storage.Tx) error, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tg, err := s.db.TournamentGame(gameID)
+	tg, err := storage.Read(s.db, func(tx storage.Tx) (*storage.TournamentGame, error) { return tx.TournamentGame(gameID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, ErrNoBerserk
 	}
@@ -755,7 +756,7 @@ func (s *Service) BerserkHook(ctx context.Context, gameID uint64, userID string)
 		st.ArenaLog = append(st.ArenaLog, arenaOp{Op: "berserk", Game: round, Player: i + 1})
 		return nil
 	}
-	t, err := s.db.Tournament(tg.TournamentID)
+	t, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Tournament, error) { return tx.Tournament(tg.TournamentID) })
 	if err != nil {
 		return nil, err
 	}
@@ -766,7 +767,7 @@ func (s *Service) BerserkHook(ctx context.Context, gameID uint64, userID string)
 	if err := mark(t, st); err != nil {
 		return nil, err
 	}
-	return func(w *storage.Writer) error {
+	return func(w storage.Tx) error {
 		t, err := w.Tournament(tg.TournamentID)
 		if err != nil {
 			return err

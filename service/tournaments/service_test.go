@@ -16,6 +16,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 	"github.com/gambitchess/gambit/tournament"
 	"github.com/gambitchess/gambit/tournament/trf"
 )
@@ -47,15 +48,12 @@ func newRig(t *testing.T) *rig {
 
 func (r *rig) open() {
 	r.t.Helper()
-	db, err := storage.Open(r.path, &storage.Options{NoSync: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
+	db := storagetest.OpenFile(r.t, r.path, &storage.Options{NoSync: true})
 	r.db = db
 	var ts *Service
 	gs, err := games.New(db, games.Options{
 		Clock: r.clk, Rand: func() uint64 { return 0 },
-		OnFinish: func(w *storage.Writer, g *games.Game) error { return ts.OnFinish(w, &g.Game) },
+		OnFinish: func(w storage.Tx, g *games.Game) error { return ts.OnFinish(w, &g.Game) },
 		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
 			if over, ok := e.(games.GameOver); ok {
 				ts.GameOver(over.Game.ID)

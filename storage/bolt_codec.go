@@ -1,12 +1,11 @@
-// codec.go: the binary encoding of game records (layout in doc.go) and the small JSON
-// envelope of the other records.
+// bolt_codec.go: the bbolt backend's encodings: the binary game record (layout in
+// doc.go), the small JSON envelope of the other records, and id keys.
 
 package storage
 
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -21,9 +20,6 @@ const gameFormat = 1
 // jsonFormat is the first byte of a record stored as JSON (challenges, guilds, users,
 // receipts).
 const jsonFormat = 'J'
-
-// ErrCorrupt is wrapped by every decoding error: a record that cannot be read back.
-var ErrCorrupt = errors.New("corrupt record")
 
 // Flag bits of the game record.
 const (

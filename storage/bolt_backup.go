@@ -1,4 +1,4 @@
-// backup.go: consistent hot copies of the store.
+// bolt_backup.go: consistent hot copies of the bbolt file.
 
 package storage
 

@@ -1,4 +1,5 @@
-// db.go: opening and closing the store, its options and its buckets.
+// bolt.go: the bbolt backend of Store: one file, its options, its buckets, and its
+// transactions (boltTx implements Tx in the bolt_*.go files).
 
 package storage
 
@@ -25,18 +26,18 @@ const (
 	bucketUsers      = "users"      // user id → user (JSON)
 	bucketRequests   = "requests"   // request id → receipt (JSON)
 
-	// Schema version 3: ladders. Record layouts are documented in ratings.go.
+	// Schema version 3: ladders. Record layouts are documented in bolt_ratings.go.
 	bucketRatings      = "ratings"       // guild·category·user → ladder player
 	bucketRatedResults = "rated_results" // guild·end time·game id → rated result
 
-	// Schema version 4: puzzles. Record layouts are documented in puzzles.go.
+	// Schema version 4: puzzles. Record layouts are documented in bolt_puzzles.go.
 	bucketPuzzles        = "puzzles"         // puzzle id → puzzle
 	bucketPuzzleDaily    = "puzzle_daily"    // guild·date → the day's puzzle and its solvers
 	bucketPuzzleUsers    = "puzzle_users"    // guild·user → puzzle rating, solved count, streak
 	bucketPuzzleAttempts = "puzzle_attempts" // guild·user·puzzle id → attempt
 
-	// Schema version 5: games against the engine (engines.go); version 6: tournaments
-	// (tournaments.go).
+	// Schema version 5: games against the engine (bolt_engines.go); version 6:
+	// tournaments (bolt_tournaments.go).
 	bucketEngineGames     = "engine_games"     // game id → the engine's side, level and engine
 	bucketTournaments     = "tournaments"      // tournament id → event
 	bucketTournamentGames = "tournament_games" // game id → tournament id, round, board
@@ -53,18 +54,6 @@ const (
 const (
 	metaSchema    = "schema"     // 8-byte big-endian schema version
 	metaHeartbeat = "heartbeat/" // + instance name → 8-byte unix nanoseconds
-)
-
-// Errors of the store, for errors.Is.
-var (
-	// ErrNotFound: no record with that key.
-	ErrNotFound = errors.New("not found")
-	// ErrLocked: another process has the database open.
-	ErrLocked = errors.New("the database is in use by another process (is another gambit running on it?)")
-	// ErrNewerSchema: the file was written by a newer gambit.
-	ErrNewerSchema = errors.New("the database was written by a newer version of gambit")
-	// ErrReadOnly: a write on a store opened read-only.
-	ErrReadOnly = errors.New("the database is open read-only")
 )
 
 // Options tune Open. The zero value is the production setting.
@@ -90,7 +79,7 @@ type Options struct {
 	MaxBatch int
 }
 
-// DB is the store: one bbolt file. Its methods are safe for concurrent use.
+// DB is the bbolt backend: a Store in one file. Its methods are safe for concurrent use.
 type DB struct {
 	bolt      *bolt.DB
 	path      string
@@ -160,8 +149,65 @@ func (db *DB) Close() error {
 	return nil
 }
 
-// Path returns the file the store lives in.
-func (db *DB) Path() string { return db.path }
+// The bbolt backend implements the whole surface.
+var (
+	_ Store = (*DB)(nil)
+	_ Tx    = boltTx{}
+)
+
+// boltTx is a bbolt transaction seen as a Tx. It is one pointer, so making a Tx of it
+// allocates nothing.
+type boltTx struct{ tx *bolt.Tx }
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(tx Tx) error) error {
+	return db.bolt.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+}
+
+// Update runs fn in a write transaction grouped with concurrent writers (Store.Update).
+func (db *DB) Update(fn func(tx Tx) error) error {
+	return db.update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+}
+
+// Bulk runs fn once in a write transaction of its own (Store.Bulk).
+func (db *DB) Bulk(fn func(tx Tx) error) error {
+	if db.readOnly {
+		return ErrReadOnly
+	}
+	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+}
+
+// Commit writes the change in one transaction, durably (fsync) unless the store was
+// opened with NoSync. Concurrent commits share a transaction and its fsync (group
+// commit); a change that fails is retried alone, so one failure does not fail the
+// others.
+func (db *DB) Commit(c *Change) error {
+	news := c.news()
+	if err := c.validate(); err != nil {
+		return err
+	}
+	return db.update(func(tx *bolt.Tx) error { return c.apply(boltTx{tx}, news) })
+}
+
+// CommitAll writes many changes in a single transaction (not grouped with others), for
+// bulk work: start-up adjustments, imports.
+func (db *DB) CommitAll(cs []*Change) error {
+	news := make([]newRecords, len(cs))
+	for i, c := range cs {
+		news[i] = c.news()
+		if err := c.validate(); err != nil {
+			return err
+		}
+	}
+	return db.Bulk(func(tx Tx) error {
+		for i, c := range cs {
+			if err := c.apply(tx, news[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
 
 // update runs fn in a write transaction, grouped with concurrent writers (group.go)
 // unless the store was opened with SoloCommits. fn may run more than once (when a batch

@@ -1,5 +1,5 @@
-// schema.go: the schema version in the meta bucket and the ordered migrations that bring
-// an older file up to date when it is opened.
+// bolt_schema.go: the schema version in the meta bucket of the bbolt file and the
+// ordered migrations that bring an older file up to date when it is opened.
 
 package storage
 
@@ -124,16 +124,6 @@ func (db *DB) checkSchema() error {
 		}
 		return nil
 	})
-}
-
-// SchemaVersion returns the schema version of the open file.
-func (db *DB) SchemaVersion() (int, error) {
-	var v int
-	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
-		v, err = readVersion(tx)
-		return err
-	})
-	return v, err
 }
 
 // rebuildIndexes empties the index buckets and fills them again from the records.

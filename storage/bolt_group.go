@@ -1,4 +1,5 @@
-// group.go: group commit: concurrent writers share a transaction and its fsync.
+// bolt_group.go: group commit in the bbolt backend: concurrent writers share a transaction
+// and its fsync.
 
 package storage
 

@@ -1,0 +1,331 @@
+// bolt_ratings.go: ladder players and rated results in the bbolt backend.
+//
+// # Encoding
+//
+// The key carries the guild, category, user and game, which the value does not repeat.
+//
+//	ratings        len(guild)·guild·category·user → ladder player (binary, below)
+//	               (category is one byte, clock.Category: 1 bullet … 5 correspondence)
+//	rated_results  len(guild)·guild·8-byte end (unix ns)·8-byte game id → RatedResult
+//	               (JSON envelope: 'J' and the JSON of the struct)
+//	               0x00·8-byte game id → the key above (one per game: a game counts once)
+//
+// A guild's prefix starts with its length (1 to MaxIDLen), so the 0x00 family of the
+// game index never mixes with a guild's results, and big-endian instants and ids make a
+// guild's results sort by end time, then game id.
+//
+// A ladder player is rewritten at every rated game and carries its rating history, so it
+// is binary (JSON made ending a game cost milliseconds once histories grew). Floats are
+// IEEE 754 bits, 8 bytes big-endian; other integers are varints as in the game record:
+//
+//	byte     format = 'L'
+//	float64  rating, RD, volatility, peak
+//	uvarint  games, wins, draws, losses, seed (0 = none)
+//	uvarint  n (at most MaxRatingHistory), then n points: varint instant (unix ns, the
+//	         first absolute, the others after the previous point), float64 rating
+
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/gambitchess/gambit/chesscore/clock"
+)
+
+// ladderFormat is the first byte of an encoded ladder player.
+const ladderFormat = 'L'
+
+// maxLadderCount bounds the counts a decoded ladder player may hold.
+const maxLadderCount = 1 << 40
+
+func (e *encoder) float(f float64) { e.b = binary.BigEndian.AppendUint64(e.b, math.Float64bits(f)) }
+
+func (d *decoder) float(what string) float64 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b) < 8 {
+		d.fail("%s: record ends early", what)
+		return 0
+	}
+	f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		d.fail("%s: %v", what, f)
+		return 0
+	}
+	return f
+}
+
+// encodeLadderPlayer returns the binary value of p (its key holds guild, category, user).
+func encodeLadderPlayer(p *LadderPlayer) []byte {
+	e := &encoder{b: make([]byte, 0, 48+len(p.History)*14)}
+	e.byte(ladderFormat)
+	e.float(p.Rating)
+	e.float(p.RD)
+	e.float(p.Volatility)
+	e.float(p.Peak)
+	for _, n := range []int{p.Games, p.Wins, p.Draws, p.Losses, p.Seed} {
+		e.int(n)
+	}
+	e.int(len(p.History))
+	var prev int64
+	for i, h := range p.History {
+		at := int64(0)
+		if !h.At.IsZero() {
+			at = h.At.UnixNano()
+		}
+		if i == 0 {
+			e.varint(at)
+		} else {
+			e.varint(at - prev)
+		}
+		prev = at
+		e.float(h.Rating)
+	}
+	return e.b
+}
+
+// decodeLadderPlayerValue reads the value written by encodeLadderPlayer into p.
+func decodeLadderPlayerValue(b []byte, p *LadderPlayer) error {
+	d := &decoder{b: b}
+	if f := d.byte("format"); d.err == nil && f != ladderFormat {
+		d.fail("format %d: want %d", f, ladderFormat)
+	}
+	p.Rating, p.RD, p.Volatility, p.Peak = d.float("rating"), d.float("rd"), d.float("volatility"), d.float("peak")
+	p.Games, p.Wins, p.Draws, p.Losses = d.int("games", maxLadderCount), d.int("wins", maxLadderCount), d.int("draws", maxLadderCount), d.int("losses", maxLadderCount)
+	p.Seed = d.int("seed", maxLadderCount)
+	n := d.int("history", MaxRatingHistory)
+	if d.err == nil && n > 0 {
+		p.History = make([]RatingPoint, n)
+		var at int64
+		for i := range p.History {
+			delta := d.varint("history instant")
+			at += delta
+			if i == 0 {
+				at = delta
+			}
+			r := d.float("history rating")
+			if d.err != nil {
+				break
+			}
+			if at != 0 {
+				p.History[i].At = time.Unix(0, at).UTC()
+			}
+			p.History[i].Rating = r
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("%d trailing bytes", len(d.b))
+	}
+	if d.err == nil && p.Wins+p.Draws+p.Losses != p.Games {
+		d.fail("record %d games = %d+%d+%d does not add up", p.Games, p.Wins, p.Draws, p.Losses)
+	}
+	if d.err != nil {
+		p.History = nil
+	}
+	return d.err
+}
+
+// guildPrefix is len(guild)·guild.
+func guildPrefix(guildID string) []byte {
+	return append([]byte{byte(len(guildID))}, guildID...)
+}
+
+func ladderPrefix(guildID string, cat clock.Category) []byte {
+	return append(guildPrefix(guildID), byte(cat))
+}
+
+func ladderKey(guildID string, cat clock.Category, userID string) []byte {
+	return append(ladderPrefix(guildID, cat), userID...)
+}
+
+func resultKey(r *RatedResult) []byte {
+	k := guildPrefix(r.GuildID)
+	k = binary.BigEndian.AppendUint64(k, uint64(r.Ended.UnixNano()))
+	return binary.BigEndian.AppendUint64(k, r.GameID)
+}
+
+func resultGameKey(gameID uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{0}, gameID)
+}
+
+// decodeLadderPlayer reads a player record stored under key k.
+func decodeLadderPlayer(k, v []byte) (LadderPlayer, error) {
+	var p LadderPlayer
+	if len(k) < 3 || int(k[0])+2 > len(k) {
+		return p, fmt.Errorf("%w: ladder key %x", ErrCorrupt, k)
+	}
+	n := int(k[0])
+	p.GuildID, p.Category, p.UserID = string(k[1:1+n]), clock.Category(k[1+n]), string(k[2+n:])
+	if err := decodeLadderPlayerValue(v, &p); err != nil {
+		return p, fmt.Errorf("ladder player %s in guild %s: %w", p.UserID, p.GuildID, err)
+	}
+	return p, nil
+}
+
+// LadderPlayer reads a player's record.
+func (t boltTx) LadderPlayer(guildID string, cat clock.Category, userID string) (LadderPlayer, error) {
+	if err := checkLadderKey(guildID, cat, userID); err != nil {
+		return LadderPlayer{}, err
+	}
+	k := ladderKey(guildID, cat, userID)
+	v := t.tx.Bucket([]byte(bucketRatings)).Get(k)
+	if v == nil {
+		return LadderPlayer{}, fmt.Errorf("%s in the %s ladder of guild %s: %w", userID, cat, guildID, ErrNotFound)
+	}
+	return decodeLadderPlayer(k, v)
+}
+
+// PutLadderPlayer writes a player's record.
+func (t boltTx) PutLadderPlayer(p LadderPlayer) error {
+	if err := p.validate(); err != nil {
+		return err
+	}
+	return t.tx.Bucket([]byte(bucketRatings)).Put(ladderKey(p.GuildID, p.Category, p.UserID), encodeLadderPlayer(&p))
+}
+
+// scanPlayers returns the player records under prefix, in key order.
+func scanPlayers(tx *bolt.Tx, prefix []byte) ([]LadderPlayer, error) {
+	var out []LadderPlayer
+	c := tx.Bucket([]byte(bucketRatings)).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		p, err := decodeLadderPlayer(k, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Ladder reads the players of a guild's category, in user id order.
+func (t boltTx) Ladder(guildID string, cat clock.Category) ([]LadderPlayer, error) {
+	if guildID == "" || len(guildID) > MaxIDLen {
+		return nil, fmt.Errorf("ladder: guild id %q: want 1 to %d bytes", guildID, MaxIDLen)
+	}
+	return scanPlayers(t.tx, ladderPrefix(guildID, cat))
+}
+
+// GuildLadders reads every player record of a guild, by category then user id.
+func (t boltTx) GuildLadders(guildID string) ([]LadderPlayer, error) {
+	if guildID == "" || len(guildID) > MaxIDLen {
+		return nil, fmt.Errorf("ladders: guild id %q: want 1 to %d bytes", guildID, MaxIDLen)
+	}
+	return scanPlayers(t.tx, guildPrefix(guildID))
+}
+
+// ReplaceLadders replaces every player record of a guild with players.
+func (t boltTx) ReplaceLadders(guildID string, players []LadderPlayer) error {
+	if guildID == "" || len(guildID) > MaxIDLen {
+		return fmt.Errorf("replace ladders: guild id %q: want 1 to %d bytes", guildID, MaxIDLen)
+	}
+	for i := range players {
+		if players[i].GuildID != guildID {
+			return fmt.Errorf("replace ladders of guild %s: a player of guild %q", guildID, players[i].GuildID)
+		}
+		if err := players[i].validate(); err != nil {
+			return fmt.Errorf("replace ladders of guild %s: %w", guildID, err)
+		}
+	}
+	b := t.tx.Bucket([]byte(bucketRatings))
+	prefix := guildPrefix(guildID)
+	var old [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		old = append(old, bytes.Clone(k))
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return fmt.Errorf("replace ladders of guild %s: %w", guildID, err)
+		}
+	}
+	for _, p := range players {
+		if err := t.PutLadderPlayer(p); err != nil {
+			return fmt.Errorf("replace ladders of guild %s: %w", guildID, err)
+		}
+	}
+	return nil
+}
+
+// RatedResults reads a guild's rated results in end order.
+func (t boltTx) RatedResults(guildID string) ([]RatedResult, error) {
+	if guildID == "" || len(guildID) > MaxIDLen {
+		return nil, fmt.Errorf("rated results: guild id %q: want 1 to %d bytes", guildID, MaxIDLen)
+	}
+	prefix := guildPrefix(guildID)
+	var out []RatedResult
+	c := t.tx.Bucket([]byte(bucketRatedResults)).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var r RatedResult
+		if err := decodeJSON(v, &r); err != nil {
+			return nil, fmt.Errorf("rated result %x of guild %s: %w", k, guildID, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// RatedResult reads the rated result of a game.
+func (t boltTx) RatedResult(gameID uint64) (RatedResult, error) {
+	b := t.tx.Bucket([]byte(bucketRatedResults))
+	k := b.Get(resultGameKey(gameID))
+	if k == nil {
+		return RatedResult{}, fmt.Errorf("rated result of game %d: %w", gameID, ErrNotFound)
+	}
+	var r RatedResult
+	v := b.Get(k)
+	if v == nil {
+		return r, fmt.Errorf("%w: rated result of game %d: index names a missing record", ErrCorrupt, gameID)
+	}
+	if err := decodeJSON(v, &r); err != nil {
+		return r, fmt.Errorf("rated result of game %d: %w", gameID, err)
+	}
+	return r, nil
+}
+
+func putRatedResult(tx *bolt.Tx, r RatedResult) error {
+	v, err := encodeJSON(r)
+	if err != nil {
+		return fmt.Errorf("encode rated result of game %d: %w", r.GameID, err)
+	}
+	b := tx.Bucket([]byte(bucketRatedResults))
+	k := resultKey(&r)
+	if err := b.Put(k, v); err != nil {
+		return fmt.Errorf("write rated result of game %d: %w", r.GameID, err)
+	}
+	return b.Put(resultGameKey(r.GameID), k)
+}
+
+// AddRatedResult records a rated result unless its game already has one.
+func (t boltTx) AddRatedResult(r RatedResult) (added bool, err error) {
+	if err := r.validate(); err != nil {
+		return false, err
+	}
+	if t.tx.Bucket([]byte(bucketRatedResults)).Get(resultGameKey(r.GameID)) != nil {
+		return false, nil
+	}
+	if err := putRatedResult(t.tx, r); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// ReplaceRatedResult rewrites the rating fields of a game's rated result.
+func (t boltTx) ReplaceRatedResult(r RatedResult) error {
+	old, err := t.RatedResult(r.GameID)
+	if err != nil {
+		return err
+	}
+	if old.GuildID != r.GuildID || old.White != r.White || old.Black != r.Black || old.Score != r.Score ||
+		old.Category != r.Category || !old.Ended.Equal(r.Ended) {
+		return fmt.Errorf("replace rated result of game %d: only the ratings may change", r.GameID)
+	}
+	return putRatedResult(t.tx, r)
+}

@@ -1,0 +1,83 @@
+package storage
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestOnlyBoltFilesImportBbolt keeps the seam between the surface and the bbolt
+// backend visible: only the bolt*.go files may import bbolt, so everything else is what
+// another backend shares.
+func TestOnlyBoltFilesImportBbolt(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(path, "go.etcd.io/bbolt") && !strings.HasPrefix(name, "bolt") {
+				t.Errorf("%s imports %s: only the bolt*.go files may", name, path)
+			}
+		}
+	}
+}
+
+// TestDocNamesEveryBucketAndVersion keeps doc.go true to the schema: it names every
+// bucket and every schema version.
+func TestDocNamesEveryBucketAndVersion(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "bolt.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buckets []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok || len(vs.Names) != 1 || !strings.HasPrefix(vs.Names[0].Name, "bucket") {
+			return true
+		}
+		if lit, ok := vs.Values[0].(*ast.BasicLit); ok {
+			name, _ := strconv.Unquote(lit.Value)
+			buckets = append(buckets, name)
+		}
+		return true
+	})
+	if len(buckets) != 21 {
+		t.Errorf("bolt.go declares %d buckets; doc.go says 21", len(buckets))
+	}
+	for _, b := range buckets {
+		if !strings.Contains(string(doc), "//\t"+b+" ") {
+			t.Errorf("doc.go does not list bucket %s", b)
+		}
+	}
+	for v := 1; v <= SchemaVersion; v++ {
+		if !strings.Contains(string(doc), fmt.Sprintf("//\tversion %d: ", v)) {
+			t.Errorf("doc.go has no section for schema version %d", v)
+		}
+	}
+	if !strings.Contains(string(doc), fmt.Sprintf("(SchemaVersion, %d)", SchemaVersion)) {
+		t.Errorf("doc.go does not give the schema version as %d", SchemaVersion)
+	}
+	if len(migrations) != SchemaVersion {
+		t.Errorf("%d migrations for schema version %d", len(migrations), SchemaVersion)
+	}
+}

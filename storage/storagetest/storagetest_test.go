@@ -1,0 +1,44 @@
+package storagetest
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/gambitchess/gambit/storage"
+)
+
+func TestOpenGivesAFreshStoreClosedAtTheEnd(t *testing.T) {
+	var db *storage.DB
+	t.Run("use", func(t *testing.T) {
+		db = Open(t)
+		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
+		if err := db.Commit(&storage.Change{Game: g}); err != nil || g.ID != 1 {
+			t.Fatalf("commit to a fresh store: id %d, %v", g.ID, err)
+		}
+	})
+	// The subtest's cleanup closed the store.
+	if err := db.View(func(storage.Tx) error { return nil }); err == nil {
+		t.Error("the store is still open after its test ended")
+	}
+}
+
+func TestOpenFileReopens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gambit.db")
+	db := OpenFile(t, path, nil)
+	g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
+	if err := db.Commit(&storage.Change{Game: g}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := OpenFile(t, path, &storage.Options{ReadOnly: true})
+	got, err := storage.Read(again, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	if err != nil || got.White.ID != "a" {
+		t.Errorf("reopened: %+v, %v", got, err)
+	}
+	if err := again.Commit(&storage.Change{Game: g}); !errors.Is(err, storage.ErrReadOnly) {
+		t.Errorf("write to a read-only reopen: %v, want ErrReadOnly", err)
+	}
+}

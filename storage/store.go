@@ -1,0 +1,82 @@
+// store.go: the store as the services see it: a Store runs transactions, a Tx reads and
+// writes the records; which database is underneath is the backend's business.
+
+package storage
+
+import (
+	"errors"
+	"io"
+)
+
+// Store is a backend: the bbolt file of Open today. Services take a Store and reach
+// every record through the Tx of View, Update or Bulk, so another backend slots in
+// behind the same surface. Its methods are safe for concurrent use.
+type Store interface {
+	// View runs fn in a read-only transaction: one consistent view of the store while
+	// writers go on. Writes through its Tx fail.
+	View(fn func(tx Tx) error) error
+	// Update runs fn in a write transaction, durably committed before it returns, and
+	// grouped with concurrent writers (they share a transaction and its fsync). An error
+	// from fn writes nothing. fn may run more than once (a failed group is retried
+	// without the failing writer), each time in a fresh transaction: it must not act
+	// outside it.
+	Update(fn func(tx Tx) error) error
+	// Bulk runs fn once in a write transaction of its own, not grouped with others: for
+	// imports and start-up work that write much at once.
+	Bulk(fn func(tx Tx) error) error
+	// Commit writes one request's Change atomically and durably, grouped with
+	// concurrent commits like Update; a change that fails is retried alone, so one
+	// failure does not fail the others.
+	Commit(c *Change) error
+	// CommitAll writes many changes in one transaction of its own (not grouped): all of
+	// them or none.
+	CommitAll(cs []*Change) error
+	// Backup writes a consistent copy of the whole store to w, as of the moment it
+	// began, while writers go on, and returns the bytes written.
+	Backup(w io.Writer) (int64, error)
+	// Close releases the store.
+	Close() error
+}
+
+// Read runs fn in a read-only transaction of st and returns its result: the one-line
+// form of a single read, e.g.
+//
+//	g, err := storage.Read(st, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+func Read[T any](st Store, fn func(tx Tx) (T, error)) (T, error) {
+	var out T
+	err := st.View(func(tx Tx) (err error) {
+		out, err = fn(tx)
+		return err
+	})
+	return out, err
+}
+
+// Write runs fn in a write transaction of st (Store.Update: grouped, and fn may run
+// more than once) and returns the result of the run that committed.
+func Write[T any](st Store, fn func(tx Tx) (T, error)) (T, error) {
+	var out T
+	err := st.Update(func(tx Tx) (err error) {
+		out, err = fn(tx)
+		return err
+	})
+	return out, err
+}
+
+// Errors of the store, for errors.Is. Every backend returns these.
+var (
+	// ErrNotFound: no record with that key.
+	ErrNotFound = errors.New("not found")
+	// ErrLocked: another process has the database open.
+	ErrLocked = errors.New("the database is in use by another process (is another gambit running on it?)")
+	// ErrNewerSchema: the database was written by a newer gambit.
+	ErrNewerSchema = errors.New("the database was written by a newer version of gambit")
+	// ErrReadOnly: a write on a store opened read-only.
+	ErrReadOnly = errors.New("the database is open read-only")
+	// ErrCorrupt is wrapped by every decoding error: a record that cannot be read back.
+	ErrCorrupt = errors.New("corrupt record")
+	// ErrStale is returned by an UpdateTournament function that found nothing to change;
+	// UpdateTournament then writes nothing and returns nil.
+	ErrStale = errors.New("nothing to change")
+)
+
+func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

@@ -1,0 +1,181 @@
+// tx.go: Tx, every typed read and write of the store, one surface for read and write
+// transactions and for every backend.
+
+package storage
+
+import (
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore/clock"
+)
+
+// Tx is a transaction of a Store: the reads see the store as of its start plus its own
+// writes. It is valid only inside the function it was passed to. A read that finds no
+// record returns an error wrapping ErrNotFound; a write validates the record and
+// refuses one the store cannot keep. Lists come in the order each method states.
+type Tx interface {
+	// Games (records.go).
+
+	// Game returns game id.
+	Game(id uint64) (*Game, error)
+	// PutGame writes a game. A game with ID 0 is new: it gets the next id (written into
+	// g.ID) and is indexed by user, channel and guild; every write keeps the index of
+	// live games in step.
+	PutGame(g *Game) error
+	// OpenGames returns every game that is not over, in id order.
+	OpenGames() ([]*Game, error)
+	// CountGames returns the number of stored games and how many of them are live.
+	CountGames() (total, live int, err error)
+	// GamesByUser returns the games a user plays, newest first.
+	GamesByUser(userID string, q Query) ([]*Game, error)
+	// GamesInChannel returns the games created in a channel, newest first.
+	GamesInChannel(channelID string, q Query) ([]*Game, error)
+
+	// Challenges (records.go).
+
+	// Challenge returns challenge id.
+	Challenge(id uint64) (*Challenge, error)
+	// PutChallenge writes a challenge; ID 0 makes a new one (its id goes to c.ID).
+	PutChallenge(c *Challenge) error
+	// PendingChallenges returns the challenges waiting for an answer, in id order.
+	PendingChallenges() ([]*Challenge, error)
+
+	// Guild settings (records.go).
+
+	// GuildSettings returns a guild's settings: DefaultGuildSettings for a guild that
+	// never saved any.
+	GuildSettings(guildID string) (GuildSettings, error)
+	// PutGuildSettings validates and writes a guild's settings.
+	PutGuildSettings(s GuildSettings) error
+	// Guilds returns the settings of every guild that saved some, in guild id order.
+	Guilds() ([]GuildSettings, error)
+
+	// Users (records.go).
+
+	// User returns what the store knows of a user.
+	User(id string) (User, error)
+	// PutUser writes a user.
+	PutUser(u User) error
+
+	// Request receipts (records.go).
+
+	// Receipt returns the receipt of a request (ErrNotFound for a request never seen or
+	// whose receipt expired).
+	Receipt(requestID string) (*Receipt, error)
+	// PutReceipt writes a receipt under its request id.
+	PutReceipt(r *Receipt) error
+	// PruneReceipts deletes the receipts stored before the instant and returns how many.
+	PruneReceipts(before time.Time) (int, error)
+
+	// Heartbeats: the downtime policy charges clocks up to the last heartbeat only.
+
+	// Heartbeat returns the instant of the named instance's last heartbeat (zero if it
+	// never beat).
+	Heartbeat(instance string) (time.Time, error)
+	// PutHeartbeat records that the named instance was alive at t.
+	PutHeartbeat(instance string, t time.Time) error
+
+	// Ladders (ratings.go).
+
+	// LadderPlayer returns a player's record in a guild's ladder.
+	LadderPlayer(guildID string, cat clock.Category, userID string) (LadderPlayer, error)
+	// PutLadderPlayer writes a player's record.
+	PutLadderPlayer(p LadderPlayer) error
+	// Ladder returns the players of a guild's category, in user id order.
+	Ladder(guildID string, cat clock.Category) ([]LadderPlayer, error)
+	// GuildLadders returns every player record of a guild, by category then user id.
+	GuildLadders(guildID string) ([]LadderPlayer, error)
+	// ReplaceLadders replaces every player record of a guild, in every category, with
+	// players (all of that guild): the end of a recompute.
+	ReplaceLadders(guildID string, players []LadderPlayer) error
+	// RatedResult returns the rated result of a game (ErrNotFound for a game that did
+	// not count).
+	RatedResult(gameID uint64) (RatedResult, error)
+	// RatedResults returns a guild's rated results in end order (end time, then game
+	// id).
+	RatedResults(guildID string) ([]RatedResult, error)
+	// AddRatedResult records a rated result unless its game already has one: added
+	// reports whether it was written. Call it in the transaction that ends the game and
+	// move the ratings only when it returns true.
+	AddRatedResult(r RatedResult) (added bool, err error)
+	// ReplaceRatedResult rewrites the rating fields of a game's rated result (a
+	// recompute); the game, players, score, category and end time must be those stored.
+	ReplaceRatedResult(r RatedResult) error
+
+	// Puzzles (puzzles.go).
+
+	// Puzzle returns a stored puzzle.
+	Puzzle(id string) (*Puzzle, error)
+	// PutPuzzle writes a puzzle (new, or replacing the stored one: a rating moved by an
+	// attempt) and reports whether it is new.
+	PutPuzzle(p *Puzzle) (isNew bool, err error)
+	// AddPuzzles stores the puzzles whose ids are not stored yet and returns how many it
+	// added; a stored one is left as it is (its rating moved with the attempts). A
+	// puzzle that does not validate fails the whole call, before anything is written.
+	AddPuzzles(ps []*Puzzle) (added int, err error)
+	// CountPuzzles returns the number of stored puzzles.
+	CountPuzzles() (int, error)
+	// EachPuzzle calls fn with every stored puzzle in id order until fn returns an
+	// error.
+	EachPuzzle(fn func(*Puzzle) error) error
+	// PickPuzzle chooses a stored puzzle that fits q (ErrNoPuzzle when none does).
+	PickPuzzle(q PuzzlePick) (*Puzzle, error)
+
+	// Puzzles of the day (dailies.go).
+
+	// Daily returns a guild's puzzle of a day.
+	Daily(guildID, date string) (*Daily, error)
+	// PutDaily writes a guild's day.
+	PutDaily(d *Daily) error
+	// LatestDaily returns a guild's latest day that is not abandoned, at or before date
+	// ("" for the latest of all).
+	LatestDaily(guildID, date string) (*Daily, error)
+	// Dailies returns a guild's days, oldest first.
+	Dailies(guildID string) ([]*Daily, error)
+
+	// Puzzle players (puzzleplayers.go).
+
+	// PuzzlePlayer returns a member's puzzle record (ErrNotFound, with the key fields
+	// set, for a member who never tried one).
+	PuzzlePlayer(guildID, userID string) (PuzzlePlayer, error)
+	// PutPuzzlePlayer writes a member's puzzle record.
+	PutPuzzlePlayer(p PuzzlePlayer) error
+	// PuzzlePlayers returns the puzzle records of a guild's members, in user id order.
+	PuzzlePlayers(guildID string) ([]PuzzlePlayer, error)
+
+	// Puzzle attempts (attempts.go).
+
+	// PuzzleAttempt returns a member's attempt at a puzzle (ErrNotFound, with the key
+	// fields set, for none).
+	PuzzleAttempt(guildID, userID, puzzleID string) (PuzzleAttempt, error)
+	// PutPuzzleAttempt writes a member's attempt at a puzzle.
+	PutPuzzleAttempt(a PuzzleAttempt) error
+
+	// Games against the engine (engines.go).
+
+	// EngineGame returns the engine's side of a game (ErrNotFound for a game between
+	// people).
+	EngineGame(gameID uint64) (EngineGame, error)
+	// PutEngineGame records the engine's side of a stored game: in the transaction that
+	// creates the game (Change.After), so such a game never exists without it.
+	PutEngineGame(e EngineGame) error
+	// LiveEngineGames returns the engine records of the games not over, in game id
+	// order: what the engine takes up again at start-up.
+	LiveEngineGames() ([]EngineGame, error)
+
+	// Tournaments (tournaments.go).
+
+	// Tournament returns tournament id.
+	Tournament(id uint64) (*Tournament, error)
+	// PutTournament writes a tournament and increments its Version; a new one (ID 0)
+	// gets the next id, written into t.ID.
+	PutTournament(t *Tournament) error
+	// Tournaments returns a guild's tournaments, newest first; with liveOnly, only the
+	// open and running ones. An empty guild id lists every guild's.
+	Tournaments(guildID string, liveOnly bool) ([]*Tournament, error)
+	// TournamentGame returns the tournament board a game is played on (ErrNotFound for
+	// a game outside any tournament).
+	TournamentGame(gameID uint64) (*TournamentGame, error)
+	// PutTournamentGame records the tournament board a game is played on.
+	PutTournamentGame(tg TournamentGame) error
+}
