@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // postLog is a notifier transport that records what it is asked to post.
@@ -62,11 +62,7 @@ type notifierRig struct {
 
 func newNotifierRig(t *testing.T) *notifierRig {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "n.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	rig := &notifierRig{t: t, posts: &postLog{}, clock: timers.NewManualClock(epoch)}
 	rig.d = &commands.Deps{Ledger: commands.NewPostLedger(nil), Now: rig.clock.Now}
 	n := NewNotifier(rig.d, testLogger(t), nil)

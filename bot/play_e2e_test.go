@@ -16,6 +16,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // playBot runs /play bot with the options and waits for the game's thread and first
@@ -184,11 +185,8 @@ func TestStoryPlayBotRestartWhileEngineToMove(t *testing.T) {
 	g, id := w.playBot(r, discordfake.IntOpt("level", 1), discordfake.StringOpt("time", "-"), discordfake.StringOpt("color", "white"))
 	g.move(w.alice, "d4")
 	r.stop()
-	db, err := storage.Open(w.cfg.Storage.Path, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := db.Game(id)
+	db := storagetest.OpenFile(t, w.cfg.Storage.Path, &storage.Options{ReadOnly: true})
+	rec, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	db.Close()
 	if err != nil || rec.Ply() != 1 {
 		t.Fatalf("before the restart: ply %d, %v (the engine must not have moved)", rec.Ply(), err)

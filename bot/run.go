@@ -116,7 +116,11 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: b.Draining,
 	}
 	b.Metrics = NewMetrics(func() float64 {
-		_, live, err := db.CountGames()
+		var live int
+		err := db.View(func(tx storage.Tx) (err error) {
+			_, live, err = tx.CountGames()
+			return err
+		})
 		if err != nil {
 			return 0
 		}
@@ -168,7 +172,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		Scope: games.BotScope, Logger: log, Instance: "bot", Heartbeat: cfg.Games.RestartGrace,
 		// A rated game's ratings commit in the transaction that ends it.
 		// A tournament game's result too; a forfeit by absence is not rated.
-		OnFinish: func(w *storage.Writer, g *games.Game) error {
+		OnFinish: func(w storage.Tx, g *games.Game) error {
 			if err := tour.OnFinish(w, &g.Game); err != nil {
 				return err
 			}

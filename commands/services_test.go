@@ -3,13 +3,13 @@ package commands
 import (
 	"io"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // testServices opens a store in a temporary directory and a game service on it with a
@@ -17,11 +17,7 @@ import (
 // the test.
 func testServices(t *testing.T) (*storage.DB, *timers.ManualClock, *games.Service, *slog.Logger) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	gs, err := games.New(db, games.Options{Clock: clk, Logger: quiet})
