@@ -38,6 +38,11 @@ func commands() []command {
 				"or you against the built-in engine. Both clocks show on every board and tick while a side thinks. " +
 				"quit leaves the game open in the store; --resume goes on with it later (gambit games lists them).",
 			example: "gambit play --engine 3 --color black --time 5+3\ngambit play --resume 4"},
+		{name: "games", args: "[--db FILE]", run: runGames,
+			summary: "list the terminal games left open, for gambit play --resume",
+			about: "Lists the terminal games left open in the store (quit in gambit play leaves a game open): id, players, " +
+				"time control, both clocks as they will read when resumed, and the moves so far.",
+			example: "gambit games --db gambit.db"},
 		{name: "backup", args: "[--db FILE] -o FILE", run: runBackup,
 			summary: "copy the database consistently while the bot is stopped",
 			about: "Writes a consistent copy of the store, taken in one read transaction and replaced atomically. " +

@@ -1,22 +1,18 @@
+// Tests of `gambit play` and `gambit games`: transcripts, resuming, refusals.
 package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
-	"github.com/gambitchess/gambit/internal/timers"
-	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -45,11 +41,21 @@ func storedGames(t *testing.T, path, user string) []*storage.Game {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	gs, err := db.GamesByUser(user, storage.Query{})
+	gs, err := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser(user, storage.Query{}) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	return gs
+}
+
+// contains reports the wants that out lacks.
+func contains(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
 }
 
 func TestPlayTranscript(t *testing.T) {
@@ -87,7 +93,7 @@ func TestPlayDrawsTakebacksAndResignation(t *testing.T) {
 	input := strings.Join([]string{
 		"e4", "e5",
 		"takeback", "maybe", "no", // black asks for e5 back; white refuses
-		"Nf3", "takeback", "yes", // black asks for... white's Nf3? no: the last mover (white) asks, black agrees
+		"Nf3", "takeback", "yes", // the last mover (white) asks for Nf3 back, black agrees
 		"Nf3", "Nc6", "draw", "Bb5", // white offers with Bb5
 		"draw", // black accepts
 	}, "\n") + "\n"
@@ -95,7 +101,7 @@ func TestPlayDrawsTakebacksAndResignation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
+	contains(t, out,
 		"Black asks to take back the last move. White, accept? (yes/no): Please answer yes or no.",
 		"Takeback declined.",
 		"White asks to take back the last move. Black, accept? (yes/no): Move taken back.",
@@ -103,20 +109,13 @@ func TestPlayDrawsTakebacksAndResignation(t *testing.T) {
 		"3. Bb5 (draw offered)",
 		"White offers a draw: type draw to accept or decline to refuse",
 		"Game over: 1/2-1/2 (agreement).",
-		`[Result "1/2-1/2"]`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+		`[Result "1/2-1/2"]`)
 
 	out, err = playScript(t, "d4\nresign\n", "--db", db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "Game over: 1-0 (Black resigned).") {
-		t.Errorf("resignation:\n%s", out)
-	}
+	contains(t, out, "Game over: 1-0 (Black resigned).")
 	if gs := storedGames(t, db, "local:black"); len(gs) != 2 {
 		t.Errorf("%d games stored", len(gs))
 	}
@@ -128,35 +127,73 @@ func TestPlayClaimAndAbort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "Incorrect draw claim: the position has appeared twice") ||
-		!strings.Contains(out, "Game over: 1/2-1/2 (threefold repetition).") {
-		t.Errorf("claims:\n%s", out)
-	}
+	contains(t, out, "Incorrect draw claim: the position has appeared twice", "Game over: 1/2-1/2 (threefold repetition).")
 	out, err = playScript(t, "abort\n", "--db", db, "--time", "3+2")
 	if err != nil || !strings.Contains(out, "Game over: * (aborted).") {
 		t.Errorf("abort: %v\n%s", err, out)
 	}
 }
 
-func TestPlayClockAndQuit(t *testing.T) {
+// TestPlayDrawOfferTooEarly: a draw offer refused with its move does not stick to the
+// moves after it (it used to refuse every later move).
+func TestPlayDrawOfferTooEarly(t *testing.T) {
+	out, err := playScript(t, "draw\ne4\ne4\ne5\n", "--db", tempDB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, out, "Too early", "Your draw offer is withdrawn", "1. e4\n", "1... e5\n")
+}
+
+// TestPlayClocksQuitAndResume: the clocks stand above every prompt; quit leaves the
+// game open, gambit games lists it, and --resume goes on with it where it stopped.
+func TestPlayClocksQuitAndResume(t *testing.T) {
 	db := tempDB(t)
 	out, err := playScript(t, "e4\nquit\n", "--db", db, "--time", "5+3", "--unicode")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"5+3 blitz", "White to move (5:00): ", "Black to move (5:00): ", "♔", "Game 1 stays open in " + db} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	// The open game waits in the store; a second session starts a new game and leaves the
-	// first alone (its clock is not run by gambit play's next session either way).
-	if _, err := playScript(t, "", "--db", db, "--fen", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"); err != nil {
+	contains(t, out, "5+3 blitz", "White 5:00 | Black 5:00\nWhite to move: ", "White 5:00 | Black 5:00\nBlack to move: ", "♔",
+		"Game 1 stays open in "+db+": gambit play --db "+db+" --resume 1 goes on with it.")
+
+	// A new game says the first is still open.
+	out, err = playScript(t, "", "--db", db, "--fen", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1")
+	if err != nil {
 		t.Fatal(err)
 	}
+	contains(t, out, "1 other terminal games are open: gambit games lists them")
+
+	var list, errOut bytes.Buffer
+	if code := run([]string{"games", "--db", db}, &list, &errOut); code != 0 {
+		t.Fatalf("gambit games: exit %d: %s", code, errOut.String())
+	}
+	contains(t, list.String(), "5+3 blitz", "5:00 | 5:00", "1, last 1. e4, Black to move", "0, Black to move")
+
+	out, err = playScript(t, "e5\nquit\n", "--db", db, "--resume", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, out, "Resuming game 1: White vs Black, 5+3 blitz.", "Moves so far: 1. e4", "last move 1. e4", "1... e5")
 	gs := storedGames(t, db, "local:white")
-	if len(gs) != 2 || !gs[1].Live() || gs[1].Ply() != 1 || gs[0].StartFEN == "" {
+	if len(gs) != 2 || !gs[1].Live() || gs[1].Ply() != 2 || gs[0].StartFEN == "" {
 		t.Errorf("stored %+v", gs)
+	}
+}
+
+// TestPlayResumeAgainstEngine: the engine comes back at its level, on its side.
+func TestPlayResumeAgainstEngine(t *testing.T) {
+	db := tempDB(t)
+	out, err := playScript(t, "quit\n", "--db", db, "--engine", "1", "--color", "black")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, out, "Gambit engine (level 1) vs You", "1. ", "Black to move: ")
+	out, err = playScript(t, "e5\nresign\n", "--db", db, "--resume", "1", "--unicode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, out, "Resuming game 1: Gambit engine (level 1) vs You", "1... e5", "2. ", "Game over: 1-0 (Black resigned).")
+	if !strings.Contains(out, "  h g f e d c b a") {
+		t.Errorf("the board is not from Black's side:\n%s", out)
 	}
 }
 
@@ -166,11 +203,7 @@ func TestPlayAgainstEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Gambit engine (level 1) vs You", "1. ", "The engine agrees to the takeback.", "Game over: 1-0 (Black resigned)."} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	contains(t, out, "Gambit engine (level 1) vs You", "1. ", "The engine agrees to the takeback.", "Game over: 1-0 (Black resigned).")
 	gs := storedGames(t, db, "local:engine")
 	if len(gs) != 1 || gs[0].White.ID != "local:engine" || gs[0].Black.ID != "local:you" {
 		t.Errorf("stored %+v", gs)
@@ -179,18 +212,29 @@ func TestPlayAgainstEngine(t *testing.T) {
 
 func TestPlayRefuses(t *testing.T) {
 	db := tempDB(t)
-	for _, args := range [][]string{
-		{"--time", "soon"},
-		{"--engine", "9"},
-		{"--engine", "2", "--color", "green"},
-		{"--fen", "not a fen"},
-		{"stray"},
+	if _, err := playScript(t, "e4\nresign\n", "--db", db); err != nil { // game 1, over
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--time", "soon"}, ""},
+		{[]string{"--engine", "9"}, "--engine"},
+		{[]string{"--engine", "2", "--color", "green"}, "--color"},
+		{[]string{"--fen", "not a fen"}, ""},
+		{[]string{"stray"}, "unexpected argument"},
+		{[]string{"--resume", "1"}, "the game is over"},
+		{[]string{"--resume", "99"}, "no such game"},
+		{[]string{"--resume", "1", "--time", "5+3"}, "--time does not apply"},
 	} {
-		if _, err := playScript(t, "", append([]string{"--db", db}, args...)...); err == nil {
-			t.Errorf("%v: no error", args)
+		_, err := playScript(t, "", append([]string{"--db", db}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
 		}
 	}
-	// A store that another process holds fails fast, with a message that says so.
+	// A store that another process holds fails fast, with a message that says so; so
+	// does gambit games.
 	held, err := storage.Open(db, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -201,120 +245,8 @@ func TestPlayRefuses(t *testing.T) {
 	if !errors.Is(err, storage.ErrLocked) || time.Since(start) > 5*time.Second {
 		t.Errorf("locked store: %v after %v", err, time.Since(start))
 	}
-}
-
-// playOutput is a bytes.Buffer safe for a writer and a reader on two goroutines.
-type playOutput struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *playOutput) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *playOutput) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// TestPlayFlagFallsWhileWaiting: the session ends when the clock runs out at the prompt,
-// without any input.
-func TestPlayFlagFallsWhileWaiting(t *testing.T) {
-	db, err := storage.Open(tempDB(t), nil)
-	if err != nil {
-		t.Fatal(err)
+	var out, errOut bytes.Buffer
+	if code := run([]string{"games", "--db", db}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "holds the file") {
+		t.Errorf("gambit games on a held store: exit %d: %s", code, errOut.String())
 	}
-	defer db.Close()
-	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	over := make(chan struct{}, 1)
-	svc, err := games.New(db, games.Options{Clock: clk, Scope: games.LocalScope, Instance: "play",
-		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
-			if _, ok := e.(games.GameOver); ok {
-				over <- struct{}{}
-			}
-		})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	res, err := svc.StartGame(context.Background(), games.StartRequest{White: localWhite, Black: localBlack, Control: "1+0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &playOutput{}
-	p := &playSession{out: out, dbPath: "DB", svc: svc, id: res.Game.ID, white: localWhite, black: localBlack}
-	lines := make(chan string)
-	done := make(chan error)
-	go func() { done <- p.loop(context.Background(), lines, over) }()
-	lines <- "e4"
-	lines <- "e5" // both first moves are free; white's clock runs from here
-	for !strings.Contains(out.String(), "White to move") || !strings.Contains(out.String(), "1... e5") {
-		time.Sleep(time.Millisecond)
-	}
-	clk.Advance(time.Minute)
-	svc.FireDue()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the session did not end when the flag fell:\n%s", out.String())
-	}
-	if got := out.String(); !strings.Contains(got, "Game over: 0-1 (White's time ran out).") {
-		t.Errorf("output:\n%s", got)
-	}
-}
-
-// FuzzPlayInput feeds arbitrary lines to a terminal session: it must never fail or
-// panic, and the game it leaves in the store must replay.
-func FuzzPlayInput(f *testing.F) {
-	for _, seed := range []string{
-		"e4\ne5\nQh5\nNc6\nBc4\nNf6\nQxf7#",
-		"draw\ne4\ndraw\ne5\ndraw\ndecline\ntakeback\nyes\ntakeback\nno\nclaim\nclaim Nf3\nresign",
-		"abort", "help\nboard\npgn\nquit", "takeback\nO-O\n0-0-0\ne8=Q\ne2e4\nxx\n\n  \n",
-		"Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim Ng8",
-	} {
-		f.Add(seed)
-	}
-	db, err := storage.Open(filepath.Join(f.TempDir(), "fuzz.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer db.Close()
-	svc, err := games.New(db, games.Options{Scope: games.LocalScope, Instance: "play"})
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer svc.Close()
-	f.Fuzz(func(t *testing.T, input string) {
-		res, err := svc.StartGame(context.Background(), games.StartRequest{White: localWhite, Black: localBlack, Control: "-"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &playSession{out: io.Discard, dbPath: "DB", svc: svc, id: res.Game.ID, white: localWhite, black: localBlack}
-		lines := make(chan string)
-		go func() {
-			defer close(lines)
-			for _, l := range strings.Split(input, "\n") {
-				lines <- l
-			}
-		}()
-		if err := p.loop(context.Background(), lines, nil); err != nil {
-			t.Fatal(err)
-		}
-		for range lines { // drain what the session left unread
-		}
-		rec, err := db.Game(res.Game.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := games.Replay(rec); err != nil {
-			t.Fatal(err)
-		}
-	})
 }

@@ -1,0 +1,291 @@
+// Tests of a terminal session: input handling, the draw-offer regression, clocks that
+// tick at the prompt and while the engine thinks, flag falls, and fuzzed input.
+package terminal
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// output is a bytes.Buffer safe for a writer and a reader on two goroutines.
+type output struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// waitFor waits until the output contains want.
+func (o *output) waitFor(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(o.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("output never showed %q:\n%s", want, o.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// fixture is a game service on a temporary store, driven by a manual clock; over is
+// signalled when a game ends.
+type fixture struct {
+	svc  *games.Service
+	db   *storage.DB
+	clk  *timers.ManualClock
+	over chan struct{}
+}
+
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	f := &fixture{db: db, clk: timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), over: make(chan struct{}, 1)}
+	f.svc, err = games.New(db, games.Options{Clock: f.clk, Scope: games.LocalScope, Instance: "play",
+		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
+			if _, ok := e.(games.GameOver); ok {
+				select {
+				case f.over <- struct{}{}:
+				default:
+				}
+			}
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.svc.Close() })
+	return f
+}
+
+// start begins a game between white and black with the control, and returns a session
+// on it writing to out.
+func (f *fixture) start(t testing.TB, white, black storage.Player, control string, out io.Writer) *Session {
+	t.Helper()
+	res, err := f.svc.StartGame(context.Background(), games.StartRequest{White: white, Black: black, Control: control})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Session{Out: out, Games: f.svc, GameID: res.Game.ID, Where: "DB", Now: f.clk.Now}
+}
+
+// script runs a session over the lines and returns when the input is used up.
+func script(t *testing.T, s *Session, lines ...string) {
+	t.Helper()
+	in := make(chan string, len(lines))
+	for _, l := range lines {
+		in <- l
+	}
+	close(in)
+	if err := s.Run(context.Background(), in, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDrawOfferRefusalDropsOffer is the regression test of a draw offer the rules
+// refuse: the move that carried it is refused with it, and the offer used to stay
+// set, so every later move was refused too. Now the offer is dropped and the move,
+// typed again, is played.
+func TestDrawOfferRefusalDropsOffer(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []string
+		why   string // the refusal
+		then  string // the move played once typed again
+	}{
+		{"too early", []string{"draw", "e4", "e4", "e5"}, "Too early", "1... e5"},
+		{"too many offers", []string{
+			"e4", "e5",
+			"draw", "Nf3", "decline", "Nc6",
+			"draw", "Bc4", "decline", "Bc5",
+			"draw", "d3", "decline", "Nf6",
+			"draw", "Nc3", "Nc3", "d6",
+		}, "Too many draw offers", "5... d6"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			var out bytes.Buffer
+			s := f.start(t, White, Black, "-", &out)
+			script(t, s, c.lines...)
+			got := out.String()
+			for _, want := range []string{c.why, "Your draw offer is withdrawn and the move was not played: type it again.", c.then} {
+				if !strings.Contains(got, want) {
+					t.Errorf("output lacks %q:\n%s", want, got)
+				}
+			}
+			g, err := f.svc.Game(context.Background(), s.GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(g.SAN) == 0 {
+				t.Fatal("no move was played")
+			}
+			if last := g.SAN[len(g.SAN)-1]; !strings.HasSuffix(c.then, " "+last) || g.DrawOffer.Pending {
+				t.Errorf("last move %s, offer pending %v", last, g.DrawOffer.Pending)
+			}
+		})
+	}
+}
+
+// TestClocksTickAtThePrompt: for a timed game the clocks line stands above every
+// prompt, and each tick rewrites it in place with the running clock.
+func TestClocksTickAtThePrompt(t *testing.T) {
+	f := newFixture(t)
+	out := &output{}
+	s := f.start(t, White, Black, "1+0", out)
+	ticks := make(chan time.Time)
+	s.Ticks, s.Redraw = ticks, true
+	lines := make(chan string)
+	done := make(chan error, 1)
+	go func() { done <- s.Run(context.Background(), lines, nil) }()
+	lines <- "e4"
+	lines <- "e5" // both first moves are free; White's clock runs from here
+	out.waitFor(t, "1... e5")
+	out.waitFor(t, "White 1:00 | Black 1:00\nWhite to move: ")
+	f.clk.Advance(3 * time.Second)
+	ticks <- f.clk.Now()
+	out.waitFor(t, "\x1b7\x1b[1A\r\x1b[2KWhite 0:57 | Black 1:00\x1b8")
+	f.clk.Advance(50 * time.Second)
+	ticks <- f.clk.Now()
+	out.waitFor(t, "\x1b7\x1b[1A\r\x1b[2KWhite 0:07.0 | Black 1:00\x1b8")
+	close(lines)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// heldEngine answers with its first legal move once released.
+type heldEngine struct{ release chan struct{} }
+
+func (e heldEngine) BestMove(ctx context.Context, g *chesscore.Game, _ *engine.TimeLeft) (chesscore.Move, error) {
+	select {
+	case <-e.release:
+	case <-ctx.Done():
+		return chesscore.NullMove, ctx.Err()
+	}
+	pos := g.Position()
+	var ml chesscore.MoveList
+	pos.LegalMoves(&ml)
+	return ml.Moves[0], nil
+}
+
+// TestEngineClockTicks: while the engine thinks its clock ticks on a status line, which
+// is cleared before its move is shown.
+func TestEngineClockTicks(t *testing.T) {
+	f := newFixture(t)
+	out := &output{}
+	s := f.start(t, You, EnginePlayer(3), "3+2", out)
+	eng := heldEngine{release: make(chan struct{})}
+	ticks := make(chan time.Time)
+	s.Engine, s.EngineColor, s.Ticks, s.Redraw = eng, chesscore.Black, ticks, true
+	lines := make(chan string)
+	done := make(chan error, 1)
+	go func() { done <- s.Run(context.Background(), lines, nil) }()
+	lines <- "e4"
+	eng.release <- struct{}{} // the engine's free first move
+	lines <- "d4"             // White's clock runs from Black's first move; Black's from here
+	out.waitFor(t, "2. d4")
+	f.clk.Advance(4 * time.Second)
+	ticks <- f.clk.Now()
+	out.waitFor(t, "\r\x1b[2KWhite 3:02 | Black 2:56   the engine is thinking")
+	eng.release <- struct{}{}
+	out.waitFor(t, "2... ")
+	if !strings.Contains(out.String(), "the engine is thinking\r\x1b[2K2... ") {
+		t.Errorf("the status line is not cleared before the move:\n%q", out.String())
+	}
+	close(lines)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFlagFallsWhileWaiting: the session ends when the clock runs out at the prompt,
+// without any input.
+func TestFlagFallsWhileWaiting(t *testing.T) {
+	f := newFixture(t)
+	out := &output{}
+	s := f.start(t, White, Black, "1+0", out)
+	lines := make(chan string)
+	done := make(chan error)
+	go func() { done <- s.Run(context.Background(), lines, f.over) }()
+	lines <- "e4"
+	lines <- "e5"
+	out.waitFor(t, "1... e5")
+	out.waitFor(t, "White to move")
+	f.clk.Advance(time.Minute)
+	f.svc.FireDue()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the session did not end when the flag fell:\n%s", out.String())
+	}
+	for _, want := range []string{"Game over: 0-1 (White's time ran out).", "White 0:00.0 | Black 1:00\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// FuzzSessionInput feeds arbitrary lines to a session: it must never fail or panic,
+// and the game it leaves in the store must replay.
+func FuzzSessionInput(f *testing.F) {
+	for _, seed := range []string{
+		"e4\ne5\nQh5\nNc6\nBc4\nNf6\nQxf7#",
+		"draw\ne4\ndraw\ne5\ndraw\ndecline\ntakeback\nyes\ntakeback\nno\nclaim\nclaim Nf3\nresign",
+		"abort", "help\nboard\npgn\nquit", "takeback\nO-O\n0-0-0\ne8=Q\ne2e4\nxx\n\n  \n",
+		"Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nclaim Ng8",
+	} {
+		f.Add(seed)
+	}
+	fx := newFixture(f)
+	f.Fuzz(func(t *testing.T, input string) {
+		s := fx.start(t, White, Black, "-", io.Discard)
+		lines := make(chan string)
+		go func() {
+			defer close(lines)
+			for _, l := range strings.Split(input, "\n") {
+				lines <- l
+			}
+		}()
+		if err := s.Run(context.Background(), lines, nil); err != nil {
+			t.Fatal(err)
+		}
+		for range lines { // drain what the session left unread
+		}
+		rec, err := storage.Read(fx.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(s.GameID) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := games.Replay(rec); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
