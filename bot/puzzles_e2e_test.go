@@ -16,7 +16,7 @@ import (
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
-	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/puzzle"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -243,7 +243,7 @@ func wrongMove(t testing.TB, r *running, id string) string {
 	var ml chesscore.MoveList
 	l.Shown.LegalMoves(&ml)
 	for _, m := range ml.Slice() {
-		if v, _ := puzzles.Check(l, 0, m); v == puzzles.Wrong {
+		if v, _ := puzzle.Check(l, 0, m); v == puzzle.Wrong {
 			return l.Shown.SAN(m)
 		}
 	}
@@ -282,7 +282,7 @@ func TestStoryDailyPuzzleAcrossRestarts(t *testing.T) {
 	r3.bot.Puzzles.FireDue()
 	var planned *storage.Daily
 	w.waitFor("the planned post", func() bool {
-		d, err := r3.store().Daily(w.f.GuildID, "2026-03-02")
+		d, err := storage.Read(r3.store(), func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(w.f.GuildID, "2026-03-02") })
 		planned = d
 		return err == nil && d.State == storage.DailyPlanned
 	})
@@ -301,7 +301,7 @@ func TestStoryDailyPuzzleAcrossRestarts(t *testing.T) {
 	if n := len(w.dailyPosts(w.f.ChannelID)); n != 2 {
 		t.Errorf("%d posts after the crash, want 2", n)
 	}
-	d, err := r4.store().Daily(w.f.GuildID, "2026-03-02")
+	d, err := storage.Read(r4.store(), func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(w.f.GuildID, "2026-03-02") })
 	if err != nil || d.State != storage.DailyPosted || d.PuzzleID != planned.PuzzleID || d.MessageID != w.dailyPosts(w.f.ChannelID)[1].ID {
 		t.Errorf("day 2 after the crash: %+v, %v (planned %s)", d, err, planned.PuzzleID)
 	}

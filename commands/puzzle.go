@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/puzzle"
 	"github.com/gambitchess/gambit/render"
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
@@ -183,16 +184,16 @@ func (c *PuzzleCommand) solve(ctx context.Context, r *Request, o puzzleOptions, 
 		b.WriteString("(Already answered.) ")
 	}
 	switch a.Verdict {
-	case puzzles.Wrong:
+	case puzzle.Wrong:
 		fmt.Fprintf(&b, "❌ **%s** is not the move.", EscapeMarkdown(a.Played))
 		if a.Rated {
 			b.WriteString(" " + ratingNote("That counts as a miss", a.RatingBefore, a.RatingAfter) + " You can keep trying, for practice.")
 		} else {
 			b.WriteString(" Try again (or `/puzzle hint`).")
 		}
-	case puzzles.Correct:
+	case puzzle.Correct:
 		fmt.Fprintf(&b, "✅ **%s** is right. The opponent answers **%s**. Your move.", EscapeMarkdown(a.Played), EscapeMarkdown(a.Reply))
-	case puzzles.Solved:
+	case puzzle.Solved:
 		fmt.Fprintf(&b, "✅ **%s** — solved!", EscapeMarkdown(a.Played))
 		if a.Rated {
 			b.WriteString(" " + ratingNote("Puzzle rating", a.RatingBefore, a.RatingAfter))
@@ -202,7 +203,7 @@ func (c *PuzzleCommand) solve(ctx context.Context, r *Request, o puzzleOptions, 
 		if a.Streak > 0 {
 			fmt.Fprintf(&b, "\n🔥 Daily streak: %d.", a.Streak)
 		}
-		fmt.Fprintf(&b, "\nSolution: %s", puzzles.SolutionSAN(a.Line))
+		fmt.Fprintf(&b, "\nSolution: %s", a.Line.SolutionSAN())
 	}
 	return c.d.puzzleBoard(ctx, r.GuildID, a.Progress, b.String())
 }
@@ -260,7 +261,7 @@ func (d *Deps) puzzleView(ctx context.Context, guild string, pr *puzzles.Progres
 	switch {
 	case pr.Done:
 		b.WriteString("You have solved this one. ")
-		b.WriteString("Solution: " + puzzles.SolutionSAN(pr.Line) + ". `/puzzle solve` plays it again for practice.")
+		b.WriteString("Solution: " + pr.Line.SolutionSAN() + ". `/puzzle solve` plays it again for practice.")
 	case pr.Step() > 0:
 		fmt.Fprintf(&b, "**%s to move** — move %d of %d. Answer with `/puzzle solve`.", colorName(pr.Line.Solver), pr.Step()+1, pr.Line.Steps())
 	default:
@@ -269,12 +270,8 @@ func (d *Deps) puzzleView(ctx context.Context, guild string, pr *puzzles.Progres
 	if pr.Attempt.Result != storage.AttemptOpen && !pr.Done {
 		b.WriteString(" Your first try already counted: this is practice.")
 	}
-	if desc := pr.Puzzle.Description; desc != "" {
-		fmt.Fprintf(&b, "\nFrom %s", desc)
-		if ago := puzzles.Ago(pr.Puzzle.Played, d.now()); ago != "" {
-			b.WriteString(", " + ago)
-		}
-		b.WriteString(".")
+	if from := puzzleOrigin(pr.Puzzle, d.now()); from != "" {
+		b.WriteString("\n" + from)
 	}
 	return d.puzzleBoard(ctx, guild, pr, b.String())
 }
@@ -319,16 +316,12 @@ func DailyMessage(post *puzzles.DailyPost, theme string) (*Response, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "🧩 **Puzzle of the day** · %s\n", longDate(post.Day.Date))
 	fmt.Fprintf(&b, "**%s to move** and find the best line. Puzzle `%s`, rated %d.", colorName(l.Solver), post.Puzzle.ID, post.Puzzle.Rating)
-	if desc := post.Puzzle.Description; desc != "" {
-		fmt.Fprintf(&b, "\nFrom %s", desc)
-		if ago := puzzles.Ago(post.Puzzle.Played, post.Now); ago != "" {
-			b.WriteString(", " + ago)
-		}
-		b.WriteString(".")
+	if from := puzzleOrigin(post.Puzzle, post.Now); from != "" {
+		b.WriteString("\n" + from)
 	}
 	b.WriteString("\nSolve it with `/puzzle solve` — your answers are only shown to you. Stuck? `/puzzle hint`.")
 	if prev := post.Previous; prev != nil {
-		fmt.Fprintf(&b, "\n\n**Yesterday's solution** (`%s`): ||%s||", prev.Puzzle.ID, puzzles.SolutionSAN(prev.Line))
+		fmt.Fprintf(&b, "\n\n**Yesterday's solution** (`%s`): ||%s||", prev.Puzzle.ID, prev.Line.SolutionSAN())
 		b.WriteString("\n" + describeSolvers(prev.Day.Solvers))
 	}
 	png, err := PuzzlePNG(l.Shown, l.Moves[0], l.Solver, theme)
@@ -336,6 +329,44 @@ func DailyMessage(post *puzzles.DailyPost, theme string) (*Response, error) {
 		return nil, err
 	}
 	return &Response{Content: b.String(), Files: []File{{Name: "puzzle.png", ContentType: "image/png", Data: png}}}, nil
+}
+
+// puzzleOrigin is where a puzzle mined from a server's game comes from, e.g.
+// "From <@1> vs <@2>, last week." ("" for a puzzle from elsewhere). The mentions show
+// the players' names without pinging them: puzzle answers and posts allow no mentions.
+func puzzleOrigin(p *puzzle.Puzzle, now time.Time) string {
+	if p.White == "" || p.Black == "" {
+		return ""
+	}
+	s := "From " + Mention(p.White) + " vs " + Mention(p.Black)
+	if ago := agoWords(p.Played, now); ago != "" {
+		s += ", " + ago
+	}
+	return s + "."
+}
+
+// agoWords says how long ago then was: "today", "yesterday", "this week", "last week",
+// "3 weeks ago", "last month", "in March 2025" ("" for a zero then).
+func agoWords(then, now time.Time) string {
+	d := now.Sub(then)
+	days := int(d.Hours() / 24)
+	switch {
+	case then.IsZero():
+		return ""
+	case d < 0 || days == 0:
+		return "today"
+	case days == 1:
+		return "yesterday"
+	case days < 7:
+		return "this week"
+	case days < 14:
+		return "last week"
+	case days < 31:
+		return fmt.Sprintf("%d weeks ago", days/7)
+	case days < 62:
+		return "last month"
+	}
+	return "in " + then.Format("January 2006")
 }
 
 // longDate is e.g. "Sunday 1 March 2026".
@@ -458,7 +489,7 @@ func applyPuzzleSettings(r *Request, gs *storage.GuildSettings, now time.Time) e
 		ps.Channel = ""
 	}
 	if t := strings.TrimSpace(o.Time); t != "" {
-		m, err := storage.ParseTimeOfDay(t)
+		m, err := puzzles.ParseTimeOfDay(t)
 		if err != nil {
 			return Errorf("Give the time as HH:MM, e.g. 09:00.")
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,24 +11,24 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/puzzle"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // puzzleDeps is a Deps with a store holding one mate in one with two mating moves
 // (Rd8# and Ra8#) and a two-move line.
 func puzzleDeps(t *testing.T) (*Deps, *timers.ManualClock) {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	_, err = db.AddPuzzles([]*storage.Puzzle{
-		{ID: "mate1", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1", Moves: []string{"g8h8", "d1d8"}, Rating: 900, RD: 80, Source: "test",
-			Description: "<@1> vs <@2>", Played: clk.Now().Add(-9 * 24 * time.Hour)},
+	_, err := storage.Write(db, func(tx storage.Tx) (int, error) {
+		return tx.AddPuzzles([]*storage.Puzzle{
+			{ID: "mate1", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1", Moves: []string{"g8h8", "d1d8"}, Rating: 900, RD: 80, Source: "test",
+				White: "1", Black: "2", Played: clk.Now().Add(-9 * 24 * time.Hour)},
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -154,8 +153,8 @@ func TestApplyPuzzleSettings(t *testing.T) {
 }
 
 func TestDailyMessage(t *testing.T) {
-	p := &puzzles.Puzzle{ID: "mate1", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1", Moves: []string{"g8h8", "d1d8"}, Rating: 900,
-		Description: "<@1> vs <@2>", Played: time.Date(2026, 2, 28, 0, 0, 0, 0, time.UTC)}
+	p := &puzzle.Puzzle{ID: "mate1", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1", Moves: []string{"g8h8", "d1d8"}, Rating: 900,
+		White: "1", Black: "2", Played: time.Date(2026, 2, 28, 0, 0, 0, 0, time.UTC)}
 	l, err := p.Validate()
 	if err != nil {
 		t.Fatal(err)
@@ -200,5 +199,32 @@ func TestRatingNote(t *testing.T) {
 	}
 	if got := ratingNote("Miss", 1500.2, 1420); got != "Miss: rating 1500 → 1420 (−80)." {
 		t.Errorf("%q", got)
+	}
+}
+
+func TestPuzzleOrigin(t *testing.T) {
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	cases := []struct {
+		white, black string
+		played       time.Time
+		want         string
+	}{
+		{"1", "2", now.Add(-time.Hour), "From <@1> vs <@2>, today."},
+		{"1", "2", now.Add(-30 * time.Hour), "From <@1> vs <@2>, yesterday."},
+		{"1", "2", now.AddDate(0, 0, -3), "From <@1> vs <@2>, this week."},
+		{"1", "2", now.AddDate(0, 0, -9), "From <@1> vs <@2>, last week."},
+		{"1", "2", now.AddDate(0, 0, -22), "From <@1> vs <@2>, 3 weeks ago."},
+		{"1", "2", now.AddDate(0, 0, -40), "From <@1> vs <@2>, last month."},
+		{"1", "2", time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC), "From <@1> vs <@2>, in March 2025."},
+		{"1", "2", now.Add(time.Hour), "From <@1> vs <@2>, today."},
+		{"1", "2", time.Time{}, "From <@1> vs <@2>."},
+		{"", "", now, ""},
+		{"1", "", now, ""},
+	}
+	for _, c := range cases {
+		p := &puzzle.Puzzle{White: c.white, Black: c.black, Played: c.played}
+		if got := puzzleOrigin(p, now); got != c.want {
+			t.Errorf("%q vs %q played %v: %q, want %q", c.white, c.black, c.played, got, c.want)
+		}
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/puzzle"
+	"github.com/gambitchess/gambit/puzzle/mine"
 )
 
 // runPuzzles implements `gambit puzzles import|generate|verify|export`.
@@ -65,8 +66,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--from: %w", err)
 	}
 	defer in.Close()
-	var sinks []func(puzzles.Puzzle) error
-	var csvW *puzzles.Writer
+	var sinks []func(puzzle.Puzzle) error
+	var csvW *puzzle.Writer
 	if *csvOut != "" {
 		out := stdout
 		if *csvOut != "-" {
@@ -77,10 +78,10 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 			defer f.Close()
 			out = f
 		}
-		if csvW, err = puzzles.NewWriter(out); err != nil {
+		if csvW, err = puzzle.NewWriter(out); err != nil {
 			return err
 		}
-		sinks = append(sinks, func(p puzzles.Puzzle) error { return csvW.Write(&p) })
+		sinks = append(sinks, func(p puzzle.Puzzle) error { return csvW.Write(&p) })
 	}
 	var store *puzzleSink
 	if *db != "" {
@@ -92,7 +93,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 	}
 	count := 0
 	errStop := fmt.Errorf("limit reached")
-	st, err := puzzles.MinePGN(in, *workers, puzzles.GenOptions{ScanNodes: *scan, VerifyNodes: *verify}, 16, func(p puzzles.Puzzle) error {
+	st, err := mine.PGN(in, *workers, mine.Options{ScanNodes: *scan, VerifyNodes: *verify}, 16, func(p puzzle.Puzzle) error {
 		if *limit > 0 && count >= *limit {
 			return errStop
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/puzzle"
+	"github.com/gambitchess/gambit/puzzle/mine"
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -34,8 +36,9 @@ func openPuzzleStore(path string) (*puzzleSink, error) {
 	return &puzzleSink{db: db}, nil
 }
 
-func (s *puzzleSink) add(p puzzles.Puzzle) error {
-	s.pending = append(s.pending, puzzles.ToStore(&p, time.Now()))
+func (s *puzzleSink) add(p puzzle.Puzzle) error {
+	p.Added = time.Now()
+	s.pending = append(s.pending, &p)
 	if len(s.pending) >= 500 {
 		return s.flush()
 	}
@@ -46,7 +49,10 @@ func (s *puzzleSink) flush() error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	_, err := s.db.AddPuzzles(s.pending)
+	err := s.db.Bulk(func(tx storage.Tx) error {
+		_, err := tx.AddPuzzles(s.pending)
+		return err
+	})
 	s.pending = s.pending[:0]
 	return err
 }
@@ -130,7 +136,7 @@ func runPuzzlesImport(args []string, stdout, stderr io.Writer) error {
 	shown := 0
 	start := time.Now()
 	st, err := puzzles.Import(sink.db, bufio.NewReaderSize(in, 1<<20), puzzles.ImportOptions{
-		Filter: puzzles.Filter{MinRating: *minRating, MaxRating: *maxRating, Themes: splitList(*themes), Limit: *limit},
+		Filter: puzzle.Filter{MinRating: *minRating, MaxRating: *maxRating, Themes: splitList(*themes), Limit: *limit},
 		Now:    time.Now(),
 		OnError: func(err error) {
 			if shown < *showBad {
@@ -218,11 +224,11 @@ func runPuzzlesVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	rd, err := puzzles.NewReader(bufio.NewReader(f))
+	rd, err := puzzle.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return err
 	}
-	var ps []*puzzles.Puzzle
+	var ps []*puzzle.Puzzle
 	for {
 		p, err := rd.Read()
 		if errors.Is(err, io.EOF) {
@@ -243,7 +249,7 @@ func runPuzzlesVerify(args []string, stdout, stderr io.Writer) error {
 			// A fresh engine for each puzzle: the verdict is then the same whatever was
 			// verified before, and the same as the starter set's test finds.
 			for i := range jobs {
-				gen := puzzles.NewGenerator(engine.New(engine.Options{HashMB: 16}), puzzles.GenOptions{ScanNodes: 6000, VerifyNodes: *verify})
+				gen := mine.NewGenerator(engine.New(engine.Options{HashMB: 16}), mine.Options{ScanNodes: 6000, VerifyNodes: *verify})
 				verdicts[i] = gen.Verify(*ps[i])
 			}
 		}()
@@ -258,7 +264,7 @@ func runPuzzlesVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.Close()
-	cw, err := puzzles.NewWriter(o)
+	cw, err := puzzle.NewWriter(o)
 	if err != nil {
 		return err
 	}
