@@ -1,3 +1,5 @@
+// backup.go: `gambit backup`, a consistent copy of a store no bot is running on, and --db.
+
 package main
 
 import (
@@ -5,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"os"
 
+	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -18,10 +23,14 @@ func addDBFlag(fs *flag.FlagSet) *string {
 	return fs.String("db", defaultDBPath, "the Gambit database `file`")
 }
 
-// runBackup implements `gambit backup [--db FILE] -o FILE`: a consistent copy of the
-// store, taken in one read transaction (bbolt's Tx.WriteTo) and written atomically.
+// runBackup implements `gambit backup [--config FILE] [--db FILE] -o FILE`: a
+// consistent copy of the store, taken in one read transaction (bbolt's Tx.WriteTo) and
+// written atomically. A running bot holds its store locked: then the command fails at
+// once and says how to have the bot itself serve the copy (GET /backup on its
+// metrics.address), with the bot's address when its configuration is given.
 func runBackup(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("backup", stderr)
+	cfgPath := fs.String("config", "", "the bot's YAML configuration `file`: its storage.path is the default --db, its metrics.address where a running bot serves the copy")
 	dbPath := addDBFlag(fs)
 	out := fs.String("o", "", "the `file` to write the copy to (replaced atomically)")
 	if err := parseFlags(fs, args); err != nil {
@@ -30,9 +39,21 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return errors.New("-o: give the file to write the copy to")
 	}
+	cfg, err := config.Load(*cfgPath, os.LookupEnv)
+	if err != nil {
+		if *cfgPath != "" {
+			return err
+		}
+		cfg = config.Default() // the environment is only a hint here
+	}
+	dbSet := false
+	fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
+	if !dbSet && *cfgPath != "" {
+		*dbPath = cfg.Storage.Path
+	}
 	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrLocked) {
-		return fmt.Errorf("%w; a running bot holds the file: stop it, or have it make the backup", err)
+		return fmt.Errorf("%w\n%s", err, liveCopyHint(cfg.Metrics.Address, *cfgPath, *out))
 	}
 	if err != nil {
 		return err
@@ -42,10 +63,46 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	total, live, err := db.CountGames()
+	var total, live int
+	err = db.View(func(tx storage.Tx) (err error) {
+		total, live, err = tx.CountGames()
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "backed up %s to %s: %d bytes, %d games (%d live)\n", *dbPath, *out, n, total, live)
 	return err
+}
+
+// liveCopyHint says how to get the copy from the running bot that holds the store: GET
+// /backup on its metrics.address (addr, from its configuration cfgPath when given).
+func liveCopyHint(addr, cfgPath, out string) string {
+	const example = "127.0.0.1:9090"
+	curl := func(a string) string { return fmt.Sprintf("  curl -fsS -o %s http://%s/backup", out, a) }
+	more := "\n(or set backups.dir in its configuration: the bot then writes copies itself)"
+	switch {
+	case addr != "":
+		return "a running bot holds the file; it serves the copy itself:\n" + curl(reachable(addr)) + more
+	case cfgPath != "":
+		return fmt.Sprintf("a running bot holds the file, and %s sets no metrics.address for it to serve the copy on: set metrics.address: %s, restart the bot, then:\n%s%s",
+			cfgPath, example, curl(example), more)
+	default:
+		return fmt.Sprintf("a running bot holds the file; it serves the copy itself on GET /backup at its metrics.address (give --config with the bot's configuration to have it named here), e.g.:\n%s%s",
+			curl(example), more)
+	}
+}
+
+// reachable turns a listening address into one to connect to: a wildcard or empty host
+// is this machine.
+func reachable(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	switch host {
+	case "", "0.0.0.0", "::":
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }

@@ -1,8 +1,11 @@
+// Tests of `gambit backup`: a copy of a stopped store, and what it says while a bot runs.
+
 package main
 
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,8 +14,11 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
+// seedStore writes n games (every other one aborted) into the store at path, and closes
+// it.
 func seedStore(t *testing.T, path string, n int) {
 	t.Helper()
 	db, err := storage.Open(path, nil)
@@ -42,15 +48,11 @@ func TestBackup(t *testing.T) {
 	if !strings.Contains(out.String(), "5 games (2 live)") {
 		t.Errorf("output %q", out.String())
 	}
-	db, err := storage.Open(dst, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.OpenFile(t, dst, &storage.Options{ReadOnly: true})
 	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if total, live, _ := db.CountGames(); total != 5 || live != 2 {
+	if total, live := storagetest.CountGames(t, db); total != 5 || live != 2 {
 		t.Errorf("copy has %d games, %d live", total, live)
 	}
 }
@@ -69,13 +71,69 @@ func TestBackupRefuses(t *testing.T) {
 	if err := runBackup([]string{"--db", src, "-o", src}, &out, &out); err == nil {
 		t.Error("backed up a store over itself")
 	}
-	held, err := storage.Open(src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
-	err = runBackup([]string{"--db", src, "-o", filepath.Join(dir, "y.db")}, &out, &out)
-	if !errors.Is(err, storage.ErrLocked) || !strings.Contains(err.Error(), "stop it") {
+	storagetest.OpenFile(t, src, nil) // held open, as a running bot holds it
+	err := runBackup([]string{"--db", src, "-o", filepath.Join(dir, "y.db")}, &out, &out)
+	if !errors.Is(err, storage.ErrLocked) || !strings.Contains(err.Error(), "/backup") {
 		t.Errorf("held store: %v", err)
+	}
+}
+
+// TestBackupOfAHeldStoreSaysHow: while a bot holds the store, gambit backup fails at
+// once and gives the command that gets the copy from the bot, at the bot's own address
+// when its configuration (file or environment) names one.
+func TestBackupOfAHeldStoreSaysHow(t *testing.T) {
+	t.Setenv("GAMBIT_METRICS_ADDRESS", "")
+	os.Unsetenv("GAMBIT_METRICS_ADDRESS") // restored by t.Setenv's cleanup
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "gambit.db"), filepath.Join(dir, "copy.db")
+	seedStore(t, src, 1)
+	storagetest.OpenFile(t, src, nil) // held open, as a running bot holds it
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	withAddr := write("bot.yaml", "storage:\n  path: "+src+"\nmetrics:\n  address: 0.0.0.0:9191\n")
+	noAddr := write("quiet.yaml", "storage:\n  path: "+src+"\n")
+	for _, c := range []struct {
+		name string
+		env  string
+		args []string
+		want []string
+	}{
+		{"the bot's configuration (its storage.path is the default --db)", "", []string{"--config", withAddr, "-o", dst},
+			[]string{"curl -fsS -o " + dst + " http://127.0.0.1:9191/backup", "backups.dir"}},
+		{"a configuration without metrics.address", "", []string{"--config", noAddr, "-o", dst},
+			[]string{noAddr + " sets no metrics.address", "set metrics.address: 127.0.0.1:9090", "curl -fsS -o " + dst + " http://127.0.0.1:9090/backup"}},
+		{"the environment names the address", "[::1]:9393", []string{"--db", src, "-o", dst},
+			[]string{"curl -fsS -o " + dst + " http://[::1]:9393/backup"}},
+		{"nothing names it", "", []string{"--db", src, "-o", dst},
+			[]string{"GET /backup at its metrics.address", "--config", "http://127.0.0.1:9090/backup"}},
+	} {
+		if c.env != "" {
+			t.Setenv("GAMBIT_METRICS_ADDRESS", c.env)
+		} else {
+			os.Unsetenv("GAMBIT_METRICS_ADDRESS")
+		}
+		var out bytes.Buffer
+		start := time.Now()
+		err := runBackup(c.args, &out, &out)
+		if !errors.Is(err, storage.ErrLocked) {
+			t.Errorf("%s: %v, want ErrLocked", c.name, err)
+			continue
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%s: gave up after %v", c.name, took)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q does not say %q", c.name, err, w)
+			}
+		}
+		if _, err := os.Stat(dst); err == nil {
+			t.Errorf("%s: a copy was written", c.name)
+		}
 	}
 }

@@ -43,11 +43,17 @@ func commands() []command {
 			about: "Lists the terminal games left open in the store (quit in gambit play leaves a game open): id, players, " +
 				"time control, both clocks as they will read when resumed, and the moves so far.",
 			example: "gambit games --db gambit.db"},
-		{name: "backup", args: "[--db FILE] -o FILE", run: runBackup,
+		{name: "backup", args: "[--config FILE] [--db FILE] -o FILE", run: runBackup,
 			summary: "copy the database consistently while the bot is stopped",
 			about: "Writes a consistent copy of the store, taken in one read transaction and replaced atomically. " +
-				"A running bot holds the file: stop it, or ask it for the copy over HTTP (/backup).",
-			example: "gambit backup --db /var/lib/gambit/gambit.db -o gambit-$(date +%F).db"},
+				"A running bot holds the file: then it fails at once and prints the command that has the bot serve the copy " +
+				"(GET /backup on its metrics.address, named when --config gives the bot's configuration).",
+			example: "gambit backup --config /etc/gambit/gambit.yaml -o gambit-$(date +%F).db"},
+		{name: "health", args: "[--timeout D] [URL]", run: runHealth,
+			summary: "check the running bot's /healthz on this machine (a container's HEALTHCHECK)",
+			about: "GETs the bot's health endpoint (default " + defaultHealthURL + ") and exits 0 on 200, 1 otherwise; " +
+				"only loopback addresses are accepted.",
+			example: "gambit health http://127.0.0.1:9090/healthz"},
 		{name: "puzzles", args: "<import|generate|verify|export> [flags]",
 			summary: "puzzles: import a lichess CSV, generate from PGN games, verify, export as CSV",
 			about:   "Fills the store's puzzle set and checks puzzle files.",

@@ -1,3 +1,5 @@
+// serve.go: `gambit serve`, the Discord bot, and the logger its configuration asks for.
+
 package main
 
 import (
@@ -11,13 +13,14 @@ import (
 
 	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/buildinfo"
 )
 
 // runServe implements `gambit serve [--config FILE]`: the Discord bot. The
 // configuration is the YAML file (config.example.yaml documents every key) under the
-// environment (GAMBIT_<KEY>, and DISCORD_TOKEN for the token). It runs until SIGINT
-// or SIGTERM, then shuts down gracefully: no new challenges, what is in flight
-// finished, the store committed and closed.
+// environment (GAMBIT_<KEY>, and DISCORD_TOKEN for the token). It logs the build's
+// version and revision, runs until SIGINT or SIGTERM, then shuts down gracefully: no
+// new challenges, what is in flight finished, the store committed and closed.
 func runServe(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	path := fs.String("config", "", "YAML configuration `file` (default: none, the environment and defaults only)")
@@ -33,7 +36,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	}
 	log := newLogger(cfg.Log, stderr)
 	bot.RouteLibraryLogs(log)
-	log.Info("gambit serve", "config", cfg.String()) // String leaves the token out
+	version, revision := buildinfo.Version()
+	log.Info("gambit serve", "version", version, "revision", revision, "config", cfg.String()) // String leaves the token out
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := bot.Run(ctx, cfg, bot.Deps{Logger: log}); err != nil {

@@ -1,8 +1,13 @@
+// Tests of `gambit serve`: configuration errors, a run against the fake Discord, the logger.
+
 package main
 
 import (
 	"bytes"
 	"context"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +17,9 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
+	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/buildinfo"
+	"github.com/gambitchess/gambit/storage"
 )
 
 // syncBuffer is a bytes.Buffer safe for the logger's and the test's goroutines.
@@ -72,15 +80,28 @@ func TestServeConfigErrors(t *testing.T) {
 	}
 }
 
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
 // TestServeAgainstTheFake runs `gambit serve` as the binary does: configuration from
 // a file and the environment, real discordgo against the fake Discord, stopped by
-// SIGTERM.
+// SIGTERM. While it runs, `gambit health` finds it healthy, and `gambit backup` on its
+// store says how to have it serve the copy, which then works as said.
 func TestServeAgainstTheFake(t *testing.T) {
 	f := discordfake.New(t, discordfake.WithHeartbeatInterval(250*time.Millisecond))
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "gambit.yaml")
+	ops := freeAddr(t)
 	yaml := "discord:\n  rest_url: " + f.RESTURL() + "\n  gateway_url: " + f.GatewayURL() +
-		"\nstorage:\n  path: " + filepath.Join(dir, "gambit.db") + "\nlog:\n  level: debug\n  format: json\n"
+		"\nstorage:\n  path: " + filepath.Join(dir, "gambit.db") + "\nlog:\n  level: debug\n  format: json\nmetrics:\n  address: " + ops + "\n"
 	if err := os.WriteFile(cfgPath, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +131,38 @@ func TestServeAgainstTheFake(t *testing.T) {
 	if !strings.Contains(res.Callback.Data.Content, "open 5+3") {
 		t.Errorf("challenge answered %q", res.Callback.Data.Content)
 	}
+	healthy := false
+	for deadline := time.Now().Add(10 * time.Second); !healthy && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		healthy = runHealth([]string{"http://" + ops + "/healthz"}, io.Discard, io.Discard) == nil
+	}
+	if !healthy {
+		t.Error("gambit health does not find the running bot healthy")
+	}
+	liveCopy := filepath.Join(dir, "live.db")
+	err = runBackup([]string{"--config", cfgPath, "-o", liveCopy}, io.Discard, io.Discard)
+	if want := "curl -fsS -o " + liveCopy + " http://" + ops + "/backup"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("gambit backup of the running bot's store: %v; want it to say %s", err, want)
+	}
+	resp, err := http.Get("http://" + ops + "/backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /backup: %d, %v", resp.StatusCode, err)
+	}
+	if err := os.WriteFile(liveCopy, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	copyDB, err := storage.Open(liveCopy, &storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("the live copy does not open: %v", err)
+	}
+	if err := copyDB.Check(); err != nil {
+		t.Errorf("the live copy fails its check: %v", err)
+	}
+	copyDB.Close()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -125,12 +178,50 @@ func TestServeAgainstTheFake(t *testing.T) {
 	if strings.Contains(log, f.Token) {
 		t.Error("the token appears in the log")
 	}
-	for _, want := range []string{`"msg":"commands registered"`, `"msg":"shutting down: no new challenges, finishing what is in flight"`, `"command":"challenge"`} {
+	version, revision := buildinfo.Version()
+	for _, want := range []string{`"msg":"gambit serve","version":"` + version + `","revision":"` + revision + `"`,
+		`"msg":"commands registered"`, `"msg":"invite the bot with this URL","url":"https://discord.com/oauth2/authorize?client_id=` + f.AppID,
+		`"msg":"shutting down: no new challenges, finishing what is in flight"`, `"command":"challenge"`} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %s", want)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "gambit.db")); err != nil {
 		t.Errorf("store: %v", err)
+	}
+}
+
+// TestNewLogger: log.level drops what is below it, log.format chooses text or JSON.
+func TestNewLogger(t *testing.T) {
+	for _, c := range []struct {
+		cfg        config.Log
+		shown      []string // of debug, info, warn, error
+		jsonFormat bool
+	}{
+		{config.Log{Level: "debug", Format: "text"}, []string{"debug", "info", "warn", "error"}, false},
+		{config.Log{Level: "info", Format: "json"}, []string{"info", "warn", "error"}, true},
+		{config.Log{Level: "warn", Format: "text"}, []string{"warn", "error"}, false},
+		{config.Log{Level: "error", Format: "json"}, []string{"error"}, true},
+	} {
+		var buf bytes.Buffer
+		log := newLogger(c.cfg, &buf)
+		log.Debug("debug")
+		log.Info("info")
+		log.Warn("warn")
+		log.Error("error")
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		if len(lines) != len(c.shown) {
+			t.Errorf("%+v: %d lines, want %v:\n%s", c.cfg, len(lines), c.shown, buf.String())
+			continue
+		}
+		for i, l := range lines {
+			want := "msg=" + c.shown[i]
+			if c.jsonFormat {
+				want = `"msg":"` + c.shown[i] + `"`
+			}
+			if !strings.Contains(l, want) || strings.HasPrefix(l, "{") != c.jsonFormat {
+				t.Errorf("%+v: line %q, want %s", c.cfg, l, want)
+			}
+		}
 	}
 }
