@@ -13,8 +13,8 @@
 // so the index family under 0x00 never mixes with the records. Dates are ISO days in
 // the guild's time zone, so a guild's days sort in order.
 //
-// A puzzle record is the byte 1, then (strings as a uvarint length and the bytes,
-// integers as uvarints, popularity as a zig-zag varint):
+// A puzzle record is its format byte (2), then (strings as a uvarint length and the
+// bytes, integers as uvarints, popularity as a zig-zag varint):
 //
 //	string   FEN
 //	string   moves, UCI, separated by spaces

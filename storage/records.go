@@ -1,5 +1,5 @@
-// records.go: the records the store keeps: games, challenges, guild settings, users and
-// request receipts.
+// records.go: the records the store keeps: games, challenges, guild settings (with the
+// puzzle settings), users and request receipts.
 
 package storage
 
