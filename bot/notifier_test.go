@@ -67,10 +67,11 @@ func newNotifierRig(t *testing.T) *notifierRig {
 	rig.d = &commands.Deps{Ledger: commands.NewPostLedger(nil), Now: rig.clock.Now}
 	n := NewNotifier(rig.d, testLogger(t), nil)
 	n.Connect(rig.posts)
-	rig.svc, err = games.New(db, games.Options{Clock: rig.clock, Notifier: n})
+	svc, err := games.New(db, games.Options{Clock: rig.clock, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rig.svc = svc
 	t.Cleanup(func() { rig.svc.Close() })
 	rig.d.Games = rig.svc
 	return rig

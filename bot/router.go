@@ -40,8 +40,9 @@ type RouterOptions struct {
 	Metrics *Metrics
 }
 
-// NewRouter builds a router for cmds. Two commands with one name, or two handlers of
-// one component route, are an error.
+// NewRouter builds a router for cmds and gives the list to the commands that list
+// them (commands.Indexer: /help). Two commands with one name, or two handlers of one
+// component route, are an error.
 func NewRouter(cmds []commands.Command, opt RouterOptions) (*Router, error) {
 	r := &Router{
 		cmds:       map[string]commands.Command{},
@@ -79,6 +80,11 @@ func NewRouter(cmds []commands.Command, opt RouterOptions) (*Router, error) {
 				}
 				r.components[route] = h
 			}
+		}
+	}
+	for _, c := range cmds {
+		if ix, ok := c.(commands.Indexer); ok {
+			ix.Index(cmds)
 		}
 	}
 	sort.Slice(r.defs, func(i, j int) bool { return r.defs[i].Name < r.defs[j].Name })

@@ -404,3 +404,23 @@ func TestDeadlineFromSnowflake(t *testing.T) {
 		}
 	}
 }
+
+// The router gives /help the commands it registers: /help lists those and no other.
+func TestRouterIndexesCommands(t *testing.T) {
+	ok := &stub{name: "ok", handle: func(context.Context, *commands.Request) (*commands.Response, error) { return nil, nil }}
+	r := newTestRouter(t, nil, ok, commands.NewHelp())
+	rec := &recorder{}
+	r.Serve(context.Background(), rec, command("help"))
+	if len(rec.responses) != 1 {
+		t.Fatalf("calls %q", rec.Calls())
+	}
+	d := rec.responses[0].Data
+	var text strings.Builder
+	for _, e := range d.Embeds {
+		text.WriteString(e.Description)
+	}
+	if d.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(text.String(), "**/ok**") || !strings.Contains(text.String(), "**/help**") ||
+		strings.Contains(text.String(), "/challenge") {
+		t.Errorf("/help answered flags %d with %q", d.Flags, text.String())
+	}
+}

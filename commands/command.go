@@ -9,7 +9,8 @@
 // ephemeral, mentions limited to what the handler names.
 //
 // Adding a command is one file defining a type that implements Command (and, if it
-// needs them, Autocompleter and Componenter) and one line in All.
+// needs them, Autocompleter and Componenter), one line in All and its topic in /help's
+// list (help.go).
 package commands
 
 import (
@@ -45,6 +46,12 @@ type Autocompleter interface {
 type PrivateAnswerer interface {
 	// AnswersPrivately reports whether the answer to r will be private.
 	AnswersPrivately(r *Request) bool
+}
+
+// Indexer is a Command that lists the other commands, such as /help: the router gives
+// it the commands it registered (itself included), once, before it serves anything.
+type Indexer interface {
+	Index(registered []Command)
 }
 
 // Componenter is a Command that also answers components (buttons, select menus,

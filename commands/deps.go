@@ -94,5 +94,6 @@ func All(d *Deps) []Command {
 		NewTournament(d),
 		NewSettings(d),
 		NewNotify(d),
+		NewHelp(),
 	}
 }
