@@ -110,6 +110,30 @@ func (c *REST) Followup(ctx context.Context, i *discordgo.Interaction, params *d
 	return err
 }
 
+// ErrTokenRefused is wrapped by the error of a start-up whose first call Discord answered
+// 401 Unauthorized: the token is wrong, reset, or not a bot token.
+var ErrTokenRefused error = tokenRefusedError{}
+
+// tokenRefusedError is ErrTokenRefused's type: its message names Discord first.
+type tokenRefusedError struct{}
+
+func (tokenRefusedError) Error() string {
+	return "Discord refused the bot token (401 Unauthorized): check discord.token / GAMBIT_DISCORD_TOKEN (or DISCORD_TOKEN)"
+}
+
+// tokenRefused turns a 401 answer into ErrTokenRefused, keeping the call that got it;
+// other errors pass unchanged.
+func tokenRefused(call string, err error) error {
+	var re *discordgo.RESTError
+	var he *HTTPError
+	switch {
+	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized,
+		errors.As(err, &he) && he.Status == http.StatusUnauthorized:
+		return fmt.Errorf("%w (%s)", ErrTokenRefused, call)
+	}
+	return err
+}
+
 // HTTPError is an error answer from Discord to a request the bot made itself.
 type HTTPError struct {
 	Call   string

@@ -1,8 +1,9 @@
 // Package bot is Gambit's Discord runtime: the gateway sessions (one per shard, all
 // in one process), the registration of the slash commands in one bulk overwrite, the
 // router that turns interactions into calls of the commands' handlers, the
-// middlewares around them, the notifier that posts the game service's events, and
-// the metrics and health endpoint. Only this package and commands import discordgo.
+// middlewares around them, the notifier that posts the game service's events, the
+// scheduled backups, and the metrics and health endpoint. Only this package and
+// commands import discordgo.
 //
 // Run is the whole of `gambit serve`: it returns when its context ends, after a
 // graceful shutdown (no new challenges, in-flight interactions finished, events
@@ -15,19 +16,16 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/engineplay"
 	"github.com/gambitchess/gambit/service/games"
-	"github.com/gambitchess/gambit/service/ladder"
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/service/tournaments"
 	"github.com/gambitchess/gambit/storage"
@@ -51,10 +49,28 @@ type Deps struct {
 	ShutdownTimeout time.Duration
 }
 
+// withDefaults fills in the production values of what d leaves unset.
+func (d Deps) withDefaults() Deps {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Clock == nil {
+		d.Clock = timers.SystemClock{}
+	}
+	if d.DeferAfter <= 0 {
+		d.DeferAfter = 1500 * time.Millisecond
+	}
+	if d.ShutdownTimeout <= 0 {
+		d.ShutdownTimeout = 10 * time.Second
+	}
+	return d
+}
+
 // Bot is a running bot, as Deps.Ready sees it.
 type Bot struct {
-	Router  *Router
-	Games   *games.Service
+	Router *Router
+	Games  *games.Service
+	// Puzzles runs the puzzles (nil when puzzles.enabled is false).
 	Puzzles *puzzles.Service
 	// Tournaments runs the tournaments.
 	Tournaments *tournaments.Service
@@ -68,6 +84,7 @@ type Bot struct {
 
 	draining atomic.Bool
 	store    *storage.DB
+	backups  *backups // nil without backups.dir
 }
 
 // Draining reports whether the bot is shutting down.
@@ -77,7 +94,15 @@ func (b *Bot) Draining() bool { return b.draining.Load() }
 // (interactions need no intent; no privileged intent is used).
 const intents = discordgo.IntentsGuilds
 
-// Run runs the bot until ctx ends, then shuts it down gracefully.
+// startTimeout bounds the first contact with Discord (application, registration,
+// shard count) and the engine's binding.
+const startTimeout = 30 * time.Second
+
+// Run runs the bot until ctx ends, then shuts it down gracefully. Its steps: open the
+// store; make the Discord REST client and the notifier (the commands' outbox, posting
+// over it); build the services; build the
+// router and its commands; meet Discord (application, registration, shards); start
+// the background work; connect the gateway; serve the ops endpoint; wait; shut down.
 func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -85,37 +110,108 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := cfg.RequireDiscord(); err != nil {
 		return err
 	}
+	deps = deps.withDefaults()
 	log := deps.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	clk := deps.Clock
-	if clk == nil {
-		clk = timers.SystemClock{}
-	}
-	if deps.DeferAfter <= 0 {
-		deps.DeferAfter = 1500 * time.Millisecond
-	}
-	if deps.ShutdownTimeout <= 0 {
-		deps.ShutdownTimeout = 10 * time.Second
-	}
-	path, err := filepath.Abs(cfg.Storage.Path)
-	if err != nil {
-		return fmt.Errorf("storage.path %q: %w", cfg.Storage.Path, err)
-	}
-	db, err := storage.Open(path, deps.Store)
-	if err != nil {
-		return fmt.Errorf("storage.path %q: %w", path, err)
-	}
-	defer db.Close()
-	log.Info("store open", "path", path)
 
-	b := &Bot{store: db}
-	d := &commands.Deps{
-		Ledger: commands.NewPostLedger(clk.Now), Now: clk.Now,
-		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: b.Draining,
+	db, err := openStore(cfg.Storage.Path, deps.Store, log)
+	if err != nil {
+		return err
 	}
-	b.Metrics = NewMetrics(func() float64 {
+	defer db.Close() // last of all
+	b := &Bot{store: db, Metrics: NewMetrics(liveGames(db))}
+
+	dopts := DiscordOptions{Token: cfg.Discord.Token, RESTURL: cfg.Discord.RESTURL, GatewayURL: cfg.Discord.GatewayURL,
+		Shards: int(cfg.Discord.Shards), Intents: intents}
+	session, err := newSession(dopts) // no request yet
+	if err != nil {
+		return err
+	}
+	rest := NewREST(session, b.Metrics)
+	d := commandDeps(cfg, deps.Clock, b)
+	notifier := NewNotifier(d, log, b.Metrics) // d's Outbox
+	notifier.Connect(&poster{rest: rest})
+
+	svcs, err := buildServices(cfg, db, d, notifier, deps.Clock, log)
+	if err != nil {
+		return err
+	}
+	defer svcs.close(log) // after the background work has stopped (below)
+	svcs.expose(d, b)
+	if err := svcs.tournaments.Restore(ctx); err != nil {
+		return err
+	}
+
+	if b.Router, err = buildRouter(cfg, deps, d, b.Metrics, log); err != nil {
+		return err
+	}
+
+	startCtx, cancelStart := context.WithTimeout(ctx, startTimeout)
+	defer cancelStart()
+	var shards int
+	if b.AppID, shards, err = meetDiscord(startCtx, cfg, session, rest, b.Router.Definitions(), log); err != nil {
+		return err
+	}
+	// The engine plays under the bot's own user id, so mentions of it are valid.
+	if err := svcs.engine.Bind(startCtx, svcs.games, b.AppID); err != nil {
+		return err
+	}
+
+	work := svcs.workers()
+	if cfg.Backups.Dir != "" {
+		b.backups = newBackups(cfg.Backups.Dir, cfg.Backups.Every, cfg.Backups.Keep, db.Backup, log)
+		work = append(work, worker{"scheduled backups", b.backups.Run})
+		log.Info("scheduled backups", "dir", cfg.Backups.Dir, "every", cfg.Backups.Every, "keep", cfg.Backups.Keep)
+	}
+	bg := startBackground(ctx, log, work)
+	defer bg.stop() // before the services close (deferred above)
+
+	serveCtx := context.WithoutCancel(ctx) // interactions in flight finish after ctx ends
+	b.Gateway, err = openGateway(dopts, session, shards, log, func(i *discordgo.Interaction) {
+		b.Router.Serve(serveCtx, rest, i)
+	})
+	if err != nil {
+		return err
+	}
+	defer b.Gateway.Close() // on an early return; the shutdown closes it first
+
+	health := &Health{shards: b.Gateway.Connected}
+	if addr := cfg.Metrics.Address; addr != "" {
+		bound, stopOps, err := serveOps(ctx, addr, b.Metrics, health, db.Backup, log)
+		if err != nil {
+			return err
+		}
+		defer stopOps()
+		b.OpsAddr = bound
+		log.Info("metrics and health", "address", bound)
+	}
+	health.ready.Store(true)
+	log.Info("gambit is running", "shards", shards, "application", b.AppID)
+	if deps.Ready != nil {
+		deps.Ready(b)
+	}
+
+	<-ctx.Done()
+	shutdown(b, health, bg, svcs.games, deps.ShutdownTimeout, log)
+	return nil
+}
+
+// openStore opens the store at path (made absolute, for the logs and the errors).
+func openStore(path string, opts *storage.Options, log *slog.Logger) (*storage.DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("storage.path %q: %w", path, err)
+	}
+	db, err := storage.Open(abs, opts)
+	if err != nil {
+		return nil, fmt.Errorf("storage.path %q: %w", abs, err)
+	}
+	log.Info("store open", "path", abs)
+	return db, nil
+}
+
+// liveGames returns the gauge function of the games in progress.
+func liveGames(db storage.Store) func() float64 {
+	return func() float64 {
 		var live int
 		err := db.View(func(tx storage.Tx) (err error) {
 			_, live, err = tx.CountGames()
@@ -125,198 +221,87 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 			return 0
 		}
 		return float64(live)
-	})
-	notifier := NewNotifier(d, log, b.Metrics)
-	lad := ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
-	// The tournaments' hook records results in the games' transactions, so the service
-	// exists before the games start; it starts games through svc, bound below.
-	var svc *games.Service
-	tour := tournaments.New(db, tournaments.StartFunc(func(ctx context.Context, r games.StartRequest) (*games.Result, error) {
-		return svc.StartGame(ctx, r)
-	}), tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: func(guildID, userID string, cat clock.Category) int {
-		p, err := lad.Profile(context.Background(), guildID, userID)
-		if err != nil {
-			return 0
-		}
-		for _, e := range p.Entries {
-			if e.Category == cat {
-				return int(e.Rating)
-			}
-		}
-		return 0
-	}})
-	b.Tournaments, d.Tournaments = tour, tour
-	d.Ladder = lad
-	// The puzzles start before the games, whose finished games they mine.
-	puz, err := puzzles.New(db, puzzles.Options{Clock: clk, Poster: d, Logger: log})
-	if err != nil {
-		return fmt.Errorf("start the puzzle service: %w", err)
 	}
-	defer puz.Close() // deferred first: runs after the services below have stopped
-	b.Puzzles, d.Puzzles = puz, puz
-	// The engine hears of an event after the notifier posted it: a game against the
-	// engine has its thread before the engine's first move.
-	var eng atomic.Pointer[engineplay.Service]
-	events := games.NotifierFunc(func(ctx context.Context, e games.Event) {
-		notifier.Notify(ctx, e)
-		if over, ok := e.(games.GameOver); ok {
-			puz.GameOver(&over.Game.Game)
-			tour.GameOver(over.Game.ID)
-		}
-		if ep := eng.Load(); ep != nil {
-			ep.Notify(ctx, e)
-		}
-	})
-	svc, err = games.New(db, games.Options{
-		Clock: clk, Notifier: events, FirstMoveTimeout: cfg.Games.FirstMoveTimeout,
-		Scope: games.BotScope, Logger: log, Instance: "bot", Heartbeat: cfg.Games.RestartGrace,
-		// A rated game's ratings commit in the transaction that ends it.
-		// A tournament game's result too; a forfeit by absence is not rated.
-		OnFinish: func(w storage.Tx, g *games.Game) error {
-			if err := tour.OnFinish(w, &g.Game); err != nil {
-				return err
-			}
-			return lad.Record(w, &g.Game) // ladder.Counts leaves forfeits out
-		},
-	})
-	if err != nil {
-		return fmt.Errorf("start the game service: %w", err)
-	}
-	b.Games, d.Games = svc, svc
-	if err := tour.Restore(ctx); err != nil {
-		return err
-	}
-	engine, err := engineplay.New(db, engineOptions(cfg, clk, log))
-	if err != nil {
-		return fmt.Errorf("start the engine: %w", err)
-	}
-	defer engine.Close() // after its Run has stopped (below)
-	eng.Store(engine)
-	b.Engine, d.Engine = engine, engine
-	svcCtx, stopSvc := context.WithCancel(context.WithoutCancel(ctx))
-	var svcDone sync.WaitGroup
-	defer func() {
-		stopSvc()
-		svcDone.Wait()
-		if err := svc.Close(); err != nil && !errors.Is(err, games.ErrClosed) {
-			log.Error("close the game service", "err", err)
-		}
-	}()
+}
 
-	dopts := DiscordOptions{Token: cfg.Discord.Token, RESTURL: cfg.Discord.RESTURL, GatewayURL: cfg.Discord.GatewayURL,
-		Shards: int(cfg.Discord.Shards), Intents: intents}
-	restSession, err := newSession(dopts)
-	if err != nil {
-		return err
+// commandDeps are the commands' dependencies but the services (buildServices adds
+// them) and the outbox (the notifier): the post ledger, the clock, the challenge
+// expiry, the draining flag.
+func commandDeps(cfg config.Config, clk timers.Clock, b *Bot) *commands.Deps {
+	return &commands.Deps{
+		Ledger: commands.NewPostLedger(clk.Now), Now: clk.Now,
+		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: b.Draining,
 	}
-	rest := NewREST(restSession, b.Metrics)
-	notifier.Connect(&poster{rest: rest})
+}
 
-	b.Router, err = NewRouter(commands.All(d), RouterOptions{
-		Log: log, Now: time.Now, Metrics: b.Metrics,
+// buildRouter makes the router of the commands, behind the middlewares: panics
+// recovered, logs, metrics, the per-user limit, the deferral of slow handlers.
+func buildRouter(cfg config.Config, deps Deps, d *commands.Deps, m *Metrics, log *slog.Logger) (*Router, error) {
+	return NewRouter(commandList(cfg, d), RouterOptions{
+		Log: log, Now: time.Now, Metrics: m,
 		Middleware: []commands.Middleware{
-			Recover(), Logging(), Measure(b.Metrics),
+			Recover(), Logging(), Measure(m),
 			PerUserLimit(cfg.Commands.PerUserPerMinute, time.Now),
 			DeferIfSlow(deps.DeferAfter),
 		},
 	})
-	if err != nil {
-		return err
-	}
+}
 
-	startCtx, cancelStart := context.WithTimeout(ctx, 30*time.Second)
-	defer cancelStart()
-	b.AppID = cfg.Discord.ApplicationID
-	if b.AppID == "" {
-		app, err := restSession.Application("@me")
+// commandList is every command of package commands, less /puzzle when puzzles are off.
+func commandList(cfg config.Config, d *commands.Deps) []commands.Command {
+	var out []commands.Command
+	for _, c := range commands.All(d) {
+		if _, isPuzzle := c.(*commands.PuzzleCommand); isPuzzle && !cfg.Puzzles.Enabled {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// meetDiscord is the first contact with Discord: it learns the application id (unless
+// discord.application_id gives it), registers the commands with one bulk overwrite,
+// logs the invite URL, and resolves the shard count. A 401 on the first call is
+// ErrTokenRefused.
+func meetDiscord(ctx context.Context, cfg config.Config, s *discordgo.Session, rest *REST, defs []*discordgo.ApplicationCommand, log *slog.Logger) (appID string, shards int, err error) {
+	appID = cfg.Discord.ApplicationID
+	if appID == "" {
+		app, err := s.Application("@me")
 		if err != nil {
-			return fmt.Errorf("discord.application_id is not set and reading it from Discord failed: %w", err)
+			if err := tokenRefused("GET applications/@me", err); errors.Is(err, ErrTokenRefused) {
+				return "", 0, err
+			}
+			return "", 0, fmt.Errorf("discord.application_id is not set and reading it from Discord failed: %w", err)
 		}
-		b.AppID = app.ID
+		appID = app.ID
 	}
-	if err := register(startCtx, rest, b.AppID, cfg.Discord.GuildID, b.Router.Definitions()); err != nil {
-		return err
+	if err := register(ctx, rest, appID, cfg.Discord.GuildID, defs); err != nil {
+		return "", 0, tokenRefused("register the commands", err)
 	}
-	log.Info("commands registered", "count", len(b.Router.Definitions()), "guild", cfg.Discord.GuildID)
-	count, err := shardCount(restSession, dopts.Shards)
-	if err != nil {
-		return err
-	}
+	log.Info("commands registered", "count", len(defs), "guild", cfg.Discord.GuildID)
+	log.Info("invite the bot with this URL", "url", InviteURL(appID), "permissions", Permissions())
+	shards, err = shardCount(s, int(cfg.Discord.Shards))
+	return appID, shards, err
+}
 
-	// The engine plays under the bot's own user id, so mentions of it are valid.
-	if err := engine.Bind(startCtx, svc, b.AppID); err != nil {
-		return err
-	}
-	svcDone.Add(1)
-	go func() {
-		defer svcDone.Done()
-		if err := tour.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("tournaments", "err", err)
-		}
-	}()
-	svcDone.Add(1)
-	go func() {
-		defer svcDone.Done()
-		if err := engine.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("games against the engine", "err", err)
-		}
-	}()
-	svcDone.Add(1)
-	go func() {
-		defer svcDone.Done()
-		if err := puz.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("daily puzzle posts", "err", err)
-		}
-	}()
-	svcDone.Add(1)
-	go func() {
-		defer svcDone.Done()
-		if err := svc.Run(svcCtx); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("game timers", "err", err)
-		}
-	}()
-
-	serveCtx := context.WithoutCancel(ctx)
-	b.Gateway, err = openGateway(dopts, restSession, count, log, func(i *discordgo.Interaction) {
-		b.Router.Serve(serveCtx, rest, i)
-	})
-	if err != nil {
-		return err
-	}
-	health := &Health{shards: b.Gateway.Connected}
-	if addr := cfg.Metrics.Address; addr != "" {
-		bound, stopOps, err := serveOps(ctx, addr, b.Metrics, health, db.Backup, log)
-		if err != nil {
-			b.Gateway.Close()
-			return err
-		}
-		defer stopOps()
-		b.OpsAddr = bound
-		log.Info("metrics and health", "address", bound)
-	}
-	health.ready.Store(true)
-	log.Info("gambit is running", "shards", count, "application", b.AppID)
-	if deps.Ready != nil {
-		deps.Ready(b)
-	}
-
-	<-ctx.Done()
+// shutdown stops the bot gracefully: no new challenges, the gateway closed, the
+// interactions in flight answered, the background work stopped, the games' last events
+// delivered. (The ops endpoint, the services and the store close after, as Run returns.)
+func shutdown(b *Bot, health *Health, bg *background, svc *games.Service, timeout time.Duration, log *slog.Logger) {
 	log.Info("shutting down: no new challenges, finishing what is in flight")
 	b.draining.Store(true)
 	health.ready.Store(false)
 	if err := b.Gateway.Close(); err != nil {
 		log.Warn("close gateway", "err", err)
 	}
-	waitTimeout(b.Router.Wait, deps.ShutdownTimeout, log, "in-flight interactions")
-	stopSvc()
-	svcDone.Wait()
-	flushCtx, cancelFlush := context.WithTimeout(context.Background(), deps.ShutdownTimeout)
-	defer cancelFlush()
+	waitTimeout(b.Router.Wait, timeout, log, "in-flight interactions")
+	bg.stop()
+	flushCtx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
 	if err := svc.Flush(flushCtx); err != nil {
 		log.Warn("deliver the last events", "err", err)
 	}
 	log.Info("stopped")
-	return nil
 }
 
 // waitTimeout runs wait, giving up (with a warning) after d.
@@ -331,20 +316,4 @@ func waitTimeout(wait func(), d time.Duration, log *slog.Logger, what string) {
 	case <-time.After(d):
 		log.Warn("shutdown: gave up waiting", "for", what, "after", d)
 	}
-}
-
-// engineOptions are the engine's settings from the configuration.
-func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engineplay.Options {
-	e := cfg.Engine
-	o := engineplay.Options{
-		Clock: clk, Workers: e.BotWorkers, HashMB: e.HashMB, MaxThink: e.MaxThink, ReplyDelay: e.ReplyDelay,
-		AnalysisTime: e.AnalysisTime, AnalysisBudget: e.AnalysisBudget, Logger: log,
-	}
-	if o.ReplyDelay == 0 {
-		o.ReplyDelay = -1 // none
-	}
-	if e.ExternalPath != "" {
-		o.External = &engineplay.ExternalConfig{Path: e.ExternalPath, HashMB: e.HashMB, Threads: e.Threads}
-	}
-	return o
 }

@@ -1,0 +1,219 @@
+// services.go: the Discord-free services the bot runs, built in dependency order; who hears of the games' events; their background work.
+
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/commands"
+	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/engineplay"
+	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/service/ladder"
+	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/service/tournaments"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// services are the bot's services on one store.
+type services struct {
+	ladder      *ladder.Service
+	tournaments *tournaments.Service
+	puzzles     *puzzles.Service // nil when puzzles.enabled is false
+	engine      *engineplay.Service
+	games       *games.Service
+}
+
+// buildServices builds the services, each after those it needs: the ladder; the
+// tournaments (seeded from the ladder, posting through d); the puzzles, when enabled
+// (posting the daily puzzle through d); the engine; then the games, which tell
+// gameListeners of their events and run finishHooks in the transaction that ends a
+// game. The tournaments are bound last to the games they start. On error, what was
+// built is closed.
+func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *Notifier, clk timers.Clock, log *slog.Logger) (*services, error) {
+	s := &services{}
+	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
+	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder)})
+	if cfg.Puzzles.Enabled {
+		puz, err := puzzles.New(db, puzzles.Options{Clock: clk, Poster: d, Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("start the puzzle service: %w", err)
+		}
+		s.puzzles = puz
+	}
+	engine, err := engineplay.New(db, engineOptions(cfg, clk, log))
+	if err != nil {
+		s.close(log)
+		return nil, fmt.Errorf("start the engine: %w", err)
+	}
+	s.engine = engine
+	control, err := cfg.Games.TimeControl()
+	if err != nil {
+		s.close(log)
+		return nil, fmt.Errorf("games.default_time_control: %w", err)
+	}
+	s.games, err = games.New(db, games.Options{
+		Clock: clk, Logger: log, Instance: "bot", Scope: games.BotScope,
+		Notifier:         gameListeners{notifier: notifier, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
+		OnFinish:         finishHooks(s.tournaments, s.ladder),
+		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,
+	})
+	if err != nil {
+		s.close(log)
+		return nil, fmt.Errorf("start the game service: %w", err)
+	}
+	s.tournaments.Bind(s.games)
+	return s, nil
+}
+
+// gameListeners are everyone who hears of the games' events, in this order:
+//  1. the notifier posts the event on Discord (so a game against the engine has its
+//     thread before the engine's first move);
+//  2. for a game that ended, the puzzle miner (when puzzles are on) looks for puzzles
+//     in it, and the tournaments move its event on;
+//  3. the engine plays its move, answers an offer, or forgets a finished game.
+type gameListeners struct {
+	notifier    *Notifier
+	puzzles     *puzzles.Service // nil when puzzles are off
+	tournaments *tournaments.Service
+	engine      *engineplay.Service
+}
+
+// Notify implements games.Notifier.
+func (l gameListeners) Notify(ctx context.Context, e games.Event) {
+	l.notifier.Notify(ctx, e)
+	if over, ok := e.(games.GameOver); ok {
+		if l.puzzles != nil {
+			l.puzzles.GameOver(&over.Game.Game)
+		}
+		l.tournaments.GameOver(over.Game.ID)
+	}
+	l.engine.Notify(ctx, e)
+}
+
+// finishHooks is what commits with the end of a game, in its transaction: the result of
+// a tournament game, then the ratings of a rated one (ladder.Counts leaves forfeits by
+// absence out).
+func finishHooks(tour *tournaments.Service, lad *ladder.Service) func(w storage.Tx, g *games.Game) error {
+	return func(w storage.Tx, g *games.Game) error {
+		if err := tour.OnFinish(w, &g.Game); err != nil {
+			return err
+		}
+		return lad.Record(w, &g.Game)
+	}
+}
+
+// seedRating returns a player's ladder rating in a guild for a time category (0 for
+// none): how the tournaments seed their players.
+func seedRating(lad *ladder.Service) func(guildID, userID string, cat clock.Category) int {
+	return func(guildID, userID string, cat clock.Category) int {
+		p, err := lad.Profile(context.Background(), guildID, userID)
+		if err != nil {
+			return 0
+		}
+		for _, e := range p.Entries {
+			if e.Category == cat {
+				return int(e.Rating)
+			}
+		}
+		return 0
+	}
+}
+
+// engineOptions are the engine's settings from the configuration.
+func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engineplay.Options {
+	e := cfg.Engine
+	o := engineplay.Options{
+		Clock: clk, Workers: e.BotWorkers, HashMB: e.HashMB, MaxThink: e.MaxThink, ReplyDelay: e.ReplyDelay,
+		AnalysisTime: e.AnalysisTime, AnalysisBudget: e.AnalysisBudget, Logger: log,
+	}
+	if o.ReplyDelay == 0 {
+		o.ReplyDelay = -1 // none
+	}
+	if e.ExternalPath != "" {
+		o.External = &engineplay.ExternalConfig{Path: e.ExternalPath, HashMB: e.HashMB, Threads: e.Threads}
+	}
+	return o
+}
+
+// expose hands the services to the commands and to the Bot tests see.
+func (s *services) expose(d *commands.Deps, b *Bot) {
+	d.Games, d.Ladder, d.Tournaments, d.Engine = s.games, s.ladder, s.tournaments, s.engine
+	b.Games, b.Tournaments, b.Engine = s.games, s.tournaments, s.engine
+	d.Puzzles, b.Puzzles = s.puzzles, s.puzzles // nil when puzzles are off
+}
+
+// worker is one piece of background work: its name in the logs, and its loop, which
+// runs until its context ends.
+type worker struct {
+	name string
+	run  func(context.Context) error
+}
+
+// workers are the services' background loops.
+func (s *services) workers() []worker {
+	ws := []worker{
+		{"game timers", s.games.Run},
+		{"tournaments", s.tournaments.Run},
+		{"games against the engine", s.engine.Run},
+	}
+	if s.puzzles != nil {
+		ws = append(ws, worker{"daily puzzle posts", s.puzzles.Run})
+	}
+	return ws
+}
+
+// close stops the services, the games first (their last events delivered), then the
+// engine and the puzzles that hear of them. Stop the background work before.
+func (s *services) close(log *slog.Logger) {
+	if s.games != nil {
+		if err := s.games.Close(); err != nil && !errors.Is(err, games.ErrClosed) {
+			log.Error("close the game service", "err", err)
+		}
+	}
+	if s.engine != nil {
+		if err := s.engine.Close(); err != nil {
+			log.Error("close the engine", "err", err)
+		}
+	}
+	if s.puzzles != nil {
+		if err := s.puzzles.Close(); err != nil {
+			log.Error("close the puzzle service", "err", err)
+		}
+	}
+}
+
+// background is the background work once started.
+type background struct {
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// startBackground runs each worker on its own goroutine until stop. Their context does
+// not end with parent's: the shutdown stops them in its own order.
+func startBackground(parent context.Context, log *slog.Logger, ws []worker) *background {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	bg := &background{cancel: cancel}
+	for _, w := range ws {
+		bg.wg.Add(1)
+		go func() {
+			defer bg.wg.Done()
+			if err := w.run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error(w.name, "err", err)
+			}
+		}()
+	}
+	return bg
+}
+
+// stop ends the background work and waits for it; calling it again does nothing more.
+func (bg *background) stop() {
+	bg.cancel()
+	bg.wg.Wait()
+}
