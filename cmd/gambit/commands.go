@@ -95,6 +95,12 @@ func commands() []command {
 			about:   "Tournament tools working on FIDE TRF files.",
 			example: "gambit tournament pair --system dutch --trf round3.trf",
 			subs:    tournamentCommands()},
+		{name: "commands", args: "[--markdown]", run: runCommands,
+			summary: "list the bot's slash commands, or print their reference for docs/discord.md",
+			about: "Lists every slash command the bot registers, with its subcommands. With --markdown it prints the reference " +
+				"of every command, subcommand and option (types, choices, limits), generated from the command definitions: " +
+				"the section of docs/discord.md between its commands markers.",
+			example: "gambit commands --markdown"},
 		{name: "version", args: "", run: runVersion,
 			summary: "print the version and the VCS revision the binary was built from",
 			about:   "Prints the module version and the VCS revision (with +dirty for a build from a modified checkout).",

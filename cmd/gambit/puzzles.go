@@ -1,3 +1,5 @@
+// puzzles.go: `gambit puzzles generate`, and what the puzzle commands share.
+
 package main
 
 import (
@@ -11,24 +13,7 @@ import (
 	"github.com/gambitchess/gambit/puzzle/mine"
 )
 
-// runPuzzles implements `gambit puzzles import|generate|verify|export`.
-func runPuzzles(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return fmt.Errorf("want a subcommand: import, generate, verify or export")
-	}
-	switch args[0] {
-	case "generate":
-		return runPuzzlesGenerate(args[1:], stdout, stderr)
-	case "import":
-		return runPuzzlesImport(args[1:], stdout, stderr)
-	case "export":
-		return runPuzzlesExport(args[1:], stdout, stderr)
-	case "verify":
-		return runPuzzlesVerify(args[1:], stdout, stderr)
-	}
-	return fmt.Errorf("unknown subcommand %q: want import, generate, verify or export", args[0])
-}
-
+// printSummary writes v as one line of JSON.
 func printSummary(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {

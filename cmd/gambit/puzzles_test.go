@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 const lichessSample = "../../testdata/lichess-puzzles-sample.csv"
@@ -19,7 +20,7 @@ func runGambit(t *testing.T, want int, args ...string) (string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := 0
-	if err := runPuzzles(args[1:], &out, &errOut); err != nil {
+	if err := runGroup("puzzles", args[1:], &out, &errOut); err != nil {
 		code = 1
 		errOut.WriteString(err.Error())
 	}
@@ -92,11 +93,8 @@ func TestPuzzlesGenerateIntoStoreAndVerify(t *testing.T) {
 	if got := summary(t, out); got["generated"] != 1 {
 		t.Fatalf("generate: %v", got)
 	}
-	s, err := storage.Open(db, &storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, _ := s.CountPuzzles()
+	s := storagetest.OpenFile(t, db, &storage.Options{ReadOnly: true})
+	n, _ := storage.Read(s, storage.Tx.CountPuzzles)
 	s.Close()
 	if n != 1 {
 		t.Errorf("%d puzzles stored, want 1", n)
