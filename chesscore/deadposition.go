@@ -1,12 +1,44 @@
-// deadposition.go: can a side still checkmate by any series of legal moves (FIDE 5.2.2,
-// 6.9)? Static proofs answer "no" for the known cases; a best-first helpmate search over
-// the positions reachable from here answers "yes" with a witness, or "no" when it has
-// seen every reachable position.
+// deadposition.go: can a side still checkmate by any series of legal moves (FIDE 5.2.2
+// dead position, 6.9 flag fall, resignation)? One exact decision for all of them.
+//
+// # Method
+//
+// Decide answers for one colour c, in this order, stopping at the first answer:
+//
+//  1. The game is over: c has mated (yes), or c is mated or stalemated (no).
+//  2. Material: c's material can never mate, whatever the opponent does (no); see
+//     cannotMateByMaterial.
+//  3. The dive (deadposition_dive.go): a narrow depth-first helpmate search, widened and
+//     deepened in rounds, whose last two plies look only at the checks of c and at the
+//     moves of the opponent that could take their last defence away. It finds a mate in a
+//     few moves where material is plentiful, in microseconds to a fraction of a
+//     millisecond.
+//  4. The structure (deadposition_structure.go): the pawns that can never move again, the
+//     squares every other piece can ever reach and attack around them, and whether c
+//     could ever attack the enemy king's square and close all its flight squares there
+//     (no, with that proof).
+//  5. The search (deadposition_search.go): a best-first search over the positions
+//     reachable from here, with a memory of every position generated, pruning every
+//     position that steps 1, 2 or 4 settle. It finds a mate (yes) or sees every
+//     reachable position (no).
+//
+// Yes always comes with the line, replayable move by move to a mate by c. No always
+// rests on a proof (steps 1, 2, 4, or 5 exhausted). The fifty- and seventy-five-move
+// rules and repetitions are ignored, as 5.2.2 and 6.9 do.
+//
+// # Budget
+//
+// Every position the searches of steps 3 and 5 generate counts as a node. With the
+// budget spent, the answer is Unknown: nothing proven either way. DefaultMateNodes is the
+// budget of CanCheckmate and of the test a Game runs after every move; no position of the
+// real-game corpus in testdata (realgames.fen) comes near it, and every position of the
+// hard corpus (deadpositions.epd) is decided within it. Unknown never ends a game: Game
+// treats it as "can mate" (the game goes on; a flag fall or a resignation is then scored
+// as a loss, the outcome the Laws give whenever the opponent can mate).
 
 package chesscore
 
 import (
-	"math/bits"
 	"slices"
 	"sync"
 )
@@ -35,48 +67,85 @@ func (v Verdict) String() string {
 // MarshalText implements encoding.TextMarshaler.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
-// DefaultMateNodes is the node budget of CanCheckmate: the number of distinct positions the
-// helpmate search may generate before it answers Unknown.
-const DefaultMateNodes = 20000
+// Proof is what a Decision rests on.
+type Proof uint8
 
-// quickDeadNodes is the budget of the search Game runs after a move into a pawn blockade
-// the static proofs do not settle (see quickDead).
-const quickDeadNodes = 5000
+// The proofs. ProofNone goes with Unknown, ProofMate with Yes, the others with No.
+const (
+	ProofNone      Proof = iota // nothing: the budget ran out
+	ProofMate                   // Yes: Decision.Line ends with c mating
+	ProofGameOver               // No: the game is over, c mated or stalemated
+	ProofMaterial               // No: c's material can never mate
+	ProofStructure              // No: frozen pawns keep c from ever closing a mating net
+	ProofSearch                 // No: no position reachable from here is a mate by c
+)
+
+var proofNames = [...]string{"none", "mate", "game over", "material", "structure", "search"}
+
+// String names the proof.
+func (p Proof) String() string {
+	if int(p) < len(proofNames) {
+		return proofNames[p]
+	}
+	return "none"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (p Proof) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// Decision is the answer to "can c still checkmate?" with its evidence.
+type Decision struct {
+	Verdict Verdict
+	Proof   Proof
+	// Line, with Yes, is the helpmate: legal moves from the position (both sides'
+	// moves, alternately) ending with c mating. It is empty when c has already mated.
+	Line []Move
+	// Nodes is the number of positions the searches generated.
+	Nodes int
+}
+
+// DefaultMateNodes is the node budget of CanCheckmate, IsDeadPosition and the test Game
+// runs after every move: the number of positions the searches may generate before the
+// answer is Unknown.
+const DefaultMateNodes = 200000
+
+// Decide reports whether colour c can checkmate the opponent's king by some series of
+// legal moves from p, the opponent co-operating (a helpmate), within DefaultMateNodes;
+// see the file comment for the method. Yes comes with the line, No with its proof.
+func Decide(p *Position, c Color) Decision { return DecideWithin(p, c, DefaultMateNodes) }
+
+// DecideWithin is Decide with a node budget of its own (at least 1).
+func DecideWithin(p *Position, c Color, nodes int) Decision {
+	d := deciders.Get().(*decider)
+	defer deciders.Put(d)
+	d.reset(p)
+	dec := d.decide(c, max(nodes, 1))
+	dec.Line = slices.Clone(dec.Line)
+	return dec
+}
 
 // CanCheckmate reports whether colour c can checkmate the opponent's king by some series
 // of legal moves from p, the opponent co-operating (a helpmate), within DefaultMateNodes.
-//
-// Yes comes with a witness: the search found a line ending in checkmate by c. No is a
-// proof: either a static one (material that can never mate, or pawns frozen for ever with
-// no square where c could ever close every flight of the enemy king) or a search that saw
-// every position reachable from p. Unknown means the budget ran out first. The verdict
-// never says No where a mate exists.
-//
-// The fifty- and seventy-five-move rules and repetitions are ignored, as FIDE 5.2.2 does.
+// It is Decide without the evidence: Yes means a mating line was found, No is proven,
+// Unknown means the budget ran out first. The verdict never says No where a mate exists.
 func CanCheckmate(p *Position, c Color) Verdict {
 	return CanCheckmateWithin(p, c, DefaultMateNodes)
 }
 
 // CanCheckmateWithin is CanCheckmate with a node budget of its own (at least 1).
 func CanCheckmateWithin(p *Position, c Color, nodes int) Verdict {
-	v, _ := Helpmate(p, c, nodes)
-	return v
+	d := deciders.Get().(*decider)
+	defer deciders.Put(d)
+	d.reset(p)
+	return d.decide(c, max(nodes, 1)).Verdict
 }
 
 // Helpmate is CanCheckmateWithin that also returns, with Yes, the witness: legal moves
-// from p (both sides' moves, alternately) that end with c checkmating. It is nil when the
-// position is already a mate by c.
+// from p (both sides' moves, alternately) that end with c checkmating. It is empty when
+// the position is already a mate by c.
 func Helpmate(p *Position, c Color, nodes int) (Verdict, []Move) {
-	if v, done := staticVerdict(p, c); done {
-		return v, nil
-	}
-	s := searchers.Get().(*mateSearch)
-	defer searchers.Put(s)
-	v := s.run(p, c, max(nodes, 1))
-	if v != Yes {
-		return v, nil
-	}
-	return v, slices.Clone(s.mate)
+	d := DecideWithin(p, c, nodes)
+	return d.Verdict, d.Line
 }
 
 // IsDeadPosition reports whether p is a dead position (FIDE 5.2.2): neither side can
@@ -84,90 +153,157 @@ func Helpmate(p *Position, c Color, nodes int) (Verdict, []Move) {
 // unable; a position it cannot settle within DefaultMateNodes counts as alive.
 func IsDeadPosition(p *Position) bool { return deadWithin(p, DefaultMateNodes) }
 
-// deadWithin is IsDeadPosition with a node budget. One search looks for a mate by either
-// side, since both explore the same positions.
+// deadAfterMove is the dead-position test Game runs after every move: the one decision,
+// for both colours, within DefaultMateNodes.
+func deadAfterMove(p *Position) bool { return deadWithin(p, DefaultMateNodes) }
+
+// deadWithin is IsDeadPosition with a node budget shared by the two colours. The cheap
+// steps run for both colours before the searches: in a live position one of the dives
+// almost always finds a mate at once.
 func deadWithin(p *Position, budget int) bool {
-	vw, doneW := staticVerdict(p, White)
-	vb, doneB := staticVerdict(p, Black)
-	switch {
-	case doneW && doneB:
-		return vw == No && vb == No
-	case doneW:
-		return vw == No && CanCheckmateWithin(p, Black, budget) == No
-	case doneB:
-		return vb == No && CanCheckmateWithin(p, White, budget) == No
-	}
-	s := searchers.Get().(*mateSearch)
-	defer searchers.Put(s)
-	s.either = true
-	defer func() { s.either = false }()
-	return s.run(p, White, budget) == No
+	d := deciders.Get().(*decider)
+	defer deciders.Put(d)
+	d.reset(p)
+	return d.dead(budget)
 }
 
-// staticVerdict settles what needs no search: a finished position, material that cannot
-// mate, a frozen pawn blockade that rules a mate out.
-func staticVerdict(p *Position, c Color) (Verdict, bool) {
-	if !p.HasLegalMove() {
+// decider holds the working memory of one decision: the dive, the structure of the root
+// (computed at most once, shared by both colours) and the best-first search.
+type decider struct {
+	root    Position
+	over    bool // the root has no legal move
+	dive    diver
+	st      structure
+	stState uint8 // 0: not computed, 1: no frozen pawn, 2: computed
+	search  mateSearch
+}
+
+var deciders = sync.Pool{New: func() any { return new(decider) }}
+
+func (d *decider) reset(p *Position) {
+	d.root = *p
+	d.over = !p.HasLegalMove()
+	d.stState = 0
+}
+
+// structure returns the structure of the root, or nil when no pawn is frozen.
+func (d *decider) structure() *structure {
+	if d.stState == 0 {
+		d.stState = 1
+		if mayBeBlocked(&d.root) && d.st.analyse(&d.root) {
+			d.stState = 2
+		}
+	}
+	if d.stState == 2 {
+		return &d.st
+	}
+	return nil
+}
+
+// static settles c by steps 1 and 2 (game over, material).
+func (d *decider) static(c Color) (Decision, bool) {
+	p := &d.root
+	if d.over {
 		if p.InCheck() && p.turn != c {
-			return Yes, true // c has already mated
+			return Decision{Verdict: Yes, Proof: ProofMate}, true // c has already mated
 		}
-		return No, true // the game is over: mate against c, or stalemate
+		return Decision{Verdict: No, Proof: ProofGameOver}, true
 	}
-	if cannotMateByMaterial(p, c) || blockadeCannotMate(p, c) {
-		return No, true
+	if cannotMateByMaterial(p, c) {
+		return Decision{Verdict: No, Proof: ProofMaterial}, true
 	}
-	return Unknown, false
+	return Decision{}, false
 }
 
-// quickDead is the dead-position test run after every move of a Game (replies is the
-// number of legal moves of the side to move): the static proofs; with little material
-// and few replies, the same proofs one move ahead (a forced capture of the last piece
-// that could mate); and a search in a pawn blockade the proofs do not settle (no queens,
-// rooks or knights, every pawn stuck behind another). It costs nanoseconds in ordinary
-// positions.
-func quickDead(p *Position, replies int) bool {
-	if staticDead(p) {
+// tryDive runs step 3 for c within budget nodes.
+func (d *decider) tryDive(c Color, budget int) (Decision, int) {
+	n := d.dive.dive(&d.root, c, min(budget, diveNodes))
+	if n < 0 {
+		return Decision{}, d.dive.nodes
+	}
+	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.dive.line[:n], Nodes: d.dive.nodes}, d.dive.nodes
+}
+
+// provenByStructure runs step 4 for c.
+func (d *decider) provenByStructure(c Color) bool {
+	s := d.structure()
+	return s != nil && s.cannotMate(c)
+}
+
+// decide runs the five steps for c.
+func (d *decider) decide(c Color, budget int) Decision {
+	if dec, ok := d.static(c); ok {
+		return dec
+	}
+	dec, used := d.tryDive(c, budget)
+	if dec.Verdict == Yes {
+		return dec
+	}
+	if d.provenByStructure(c) {
+		return Decision{Verdict: No, Proof: ProofStructure, Nodes: used}
+	}
+	left := budget - used
+	if left <= 0 {
+		return Decision{Nodes: used}
+	}
+	v := d.search.run(&d.root, c, left, false)
+	dec = Decision{Verdict: v, Nodes: used + d.search.nodes}
+	switch v {
+	case Yes:
+		dec.Proof, dec.Line = ProofMate, d.search.mate
+	case No:
+		dec.Proof = ProofSearch
+	}
+	return dec
+}
+
+// dead reports whether both colours are proven unable to mate within budget.
+func (d *decider) dead(budget int) bool {
+	var done [2]bool
+	for c := White; c <= Black; c++ {
+		dec, ok := d.static(c)
+		if ok && dec.Verdict == Yes {
+			return false
+		}
+		done[c] = ok
+	}
+	if done[White] && done[Black] {
 		return true
 	}
-	if replies <= 4 && (p.byType[0]&^p.byType[King]).Count() <= 4 && everyReplyDead(p) {
-		return true
-	}
-	if p.byType[Queen]|p.byType[Rook]|p.byType[Knight] != 0 || p.byType[Pawn] == 0 {
-		return false
-	}
-	wp, bp := p.Pieces(White, Pawn), p.Pieces(Black, Pawn)
-	pawns := wp | bp
-	if wp<<8&^pawns != 0 || bp>>8&^pawns != 0 {
-		return false // some pawn can advance
-	}
-	return deadWithin(p, quickDeadNodes)
-}
-
-// staticDead reports a position the static proofs show dead for both sides.
-func staticDead(p *Position) bool {
-	return (cannotMateByMaterial(p, White) || blockadeCannotMate(p, White)) &&
-		(cannotMateByMaterial(p, Black) || blockadeCannotMate(p, Black))
-}
-
-// everyReplyDead reports that every legal move from p (which must have one) leads to a
-// stalemate or to a position the static proofs show dead: then p is dead too, as in a
-// forced capture of the last piece that could mate.
-func everyReplyDead(p *Position) bool {
-	var ml MoveList
-	p.LegalMoves(&ml)
-	for _, m := range ml.Moves[:ml.N] {
-		child := p.Play(m)
-		if !child.HasLegalMove() {
-			if child.InCheck() {
-				return false // a mate
-			}
-			continue // stalemate
+	for c := White; c <= Black; c++ {
+		if done[c] {
+			continue
 		}
-		if !staticDead(&child) {
+		dec, used := d.tryDive(c, budget)
+		budget -= used
+		if dec.Verdict == Yes {
 			return false
 		}
 	}
-	return ml.N > 0
+	for c := White; c <= Black; c++ {
+		if !done[c] && d.provenByStructure(c) {
+			done[c] = true
+		}
+	}
+	if budget <= 0 {
+		return false
+	}
+	switch {
+	case done[White] && done[Black]:
+		return true
+	case done[White]:
+		return d.search.run(&d.root, Black, budget, false) == No
+	case done[Black]:
+		return d.search.run(&d.root, White, budget, false) == No
+	}
+	return d.search.run(&d.root, White, budget, true) == No
+}
+
+// mayBeBlocked reports whether some pawn has a pawn right in front of it: the only
+// positions where the structure analysis can freeze anything.
+func mayBeBlocked(p *Position) bool {
+	pawns := p.byType[Pawn]
+	return pawns&p.byColor[White]&(pawns>>8)|pawns&p.byColor[Black]&(pawns<<8) != 0
 }
 
 // Square colours.
@@ -211,99 +347,6 @@ func pawnAttacksOf(b Bitboard, c Color) Bitboard {
 	return b.south().east() | b.south().west()
 }
 
-// blockadeCannotMate reports a position of kings, pawns and bishops where the pawns are
-// frozen for ever (see blockade) and c still cannot mate: wherever the enemy king can go,
-// one of its neighbours can never be guarded by c nor filled by the enemy's own pieces.
-func blockadeCannotMate(p *Position, c Color) bool {
-	var b blockade
-	if !b.frozen(p) {
-		return false
-	}
-	l := c ^ 1
-	if b.bishopColors[c] == 0 {
-		return true // no piece of c can ever give check: pawns never move, kings never check
-	}
-	// Squares c may guard or the enemy may fill, over-estimated: c's pawn attacks, every
-	// square next to c's king's region, every square of a colour c has a bishop on; the
-	// enemy's pawns, and every square of a colour the enemy has a bishop on.
-	covered := b.pawnAttacks[c] | kingSpread(b.kingRegion[c]) | b.bishopColors[c] |
-		p.Pieces(l, Pawn) | b.bishopColors[l]
-	for r := b.kingRegion[l] & b.bishopColors[c]; r != 0; {
-		s := r.PopFirst()
-		if kingAttacks[s]&^covered == 0 {
-			return false // every flight square could be closed: a mate on s is not ruled out
-		}
-	}
-	return true
-}
-
-// blockade is the analysis of a position whose pawns may never move again.
-type blockade struct {
-	pawnAttacks  [2]Bitboard // squares each side's pawns attack
-	kingRegion   [2]Bitboard // squares each king can ever reach
-	bishopColors [2]Bitboard // the square colours (light, dark or both) of each side's bishops
-}
-
-// frozen fills b and reports whether p holds only kings, pawns and bishops, with pawns
-// that can never move again: every pawn stands behind a pawn; no pawn can capture now; no
-// bishop can ever take a pawn or stand where a pawn could take it; and no king can ever
-// reach an enemy pawn (its walk avoids squares the enemy pawns attack, and its own pawns).
-func (b *blockade) frozen(p *Position) bool {
-	if p.byType[0]&^(p.byType[King]|p.byType[Pawn]|p.byType[Bishop]) != 0 || p.byType[Pawn] == 0 || p.ep != NoSquare {
-		return false
-	}
-	wp, bp := p.Pieces(White, Pawn), p.Pieces(Black, Pawn)
-	pawns := wp | bp
-	if wp<<8&^pawns != 0 || bp>>8&^pawns != 0 {
-		return false
-	}
-	b.pawnAttacks = [2]Bitboard{pawnAttacksOf(wp, White), pawnAttacksOf(bp, Black)}
-	for c := White; c <= Black; c++ {
-		enemy := p.byColor[c^1]
-		if b.pawnAttacks[c]&enemy&^p.byType[King] != 0 {
-			return false // a pawn can take something now
-		}
-		own, enemyPawns := p.Pieces(c, Pawn), p.Pieces(c^1, Pawn)
-		b.kingRegion[c] = kingRegion(p.KingSquare(c), ^own&^b.pawnAttacks[c^1])
-		if b.kingRegion[c]&enemyPawns != 0 {
-			return false
-		}
-		b.bishopColors[c] = 0
-		for bs := p.Pieces(c, Bishop); bs != 0; {
-			sq := bs.PopFirst()
-			region := bishopRegion(sq, ^pawns)
-			if bishopSpread(region)&enemyPawns != 0 || region&b.pawnAttacks[c^1] != 0 {
-				return false
-			}
-			if lightSquares.Has(sq) {
-				b.bishopColors[c] |= lightSquares
-			} else {
-				b.bishopColors[c] |= darkSquares
-			}
-		}
-	}
-	return true
-}
-
-// bishopRegion returns the squares a bishop on sq reaches by diagonal steps through
-// allowed squares (sq itself included).
-func bishopRegion(sq Square, allowed Bitboard) Bitboard {
-	region := sq.Bitboard()
-	for {
-		next := region | (bishopSpread(region) & allowed)
-		if next == region {
-			return region
-		}
-		region = next
-	}
-}
-
-// bishopSpread returns the squares one diagonal step from any square of b.
-func bishopSpread(b Bitboard) Bitboard {
-	n, s := b.north(), b.south()
-	return n.east() | n.west() | s.east() | s.west()
-}
-
 // kingRegion returns the squares a king on sq reaches by steps through allowed squares
 // (sq itself included).
 func kingRegion(sq Square, allowed Bitboard) Bitboard {
@@ -323,249 +366,3 @@ func kingSpread(b Bitboard) Bitboard {
 	return row | row.north() | row.south()
 }
 
-// mateSearch is a best-first search for a helpmate by colour w: it always expands the
-// position that looks closest to mating l, remembers every position it has generated,
-// and so either finds a mate, sees every reachable position (No), or runs out of budget.
-//
-// Expanded positions are kept whole in arena; a position waiting in the open list is only
-// its parent's index and the move, played again when it is expanded.
-type mateSearch struct {
-	w, l   Color
-	either bool // a mate by either side will do (the dead-position test)
-	arena  []Position
-	from   []openItem // from[i]: the parent and move that led to arena[i]
-	open   openList
-	seen   set128
-	mate   []Move // after Yes: the moves from the root to the mate
-}
-
-var searchers = sync.Pool{New: func() any { return new(mateSearch) }}
-
-func (s *mateSearch) run(root *Position, w Color, budget int) Verdict {
-	s.w, s.l = w, w^1
-	s.arena = append(s.arena[:0], *root)
-	s.from = append(s.from[:0], openItem{parent: -1})
-	s.mate = s.mate[:0]
-	s.open.items = s.open.items[:0]
-	s.seen.reset()
-	s.seen.add(positionKey(root))
-	nodes := 0
-	seq := int32(0)
-	var ml MoveList
-	for idx := int32(0); ; {
-		pos := s.arena[idx]
-		pos.LegalMoves(&ml)
-		for _, m := range ml.Moves[:ml.N] {
-			child := pos.Play(m)
-			if !s.seen.add(positionKey(&child)) {
-				continue
-			}
-			nodes++
-			if nodes > budget {
-				return Unknown
-			}
-			if (s.either || child.turn == s.l) && child.InCheck() && !child.HasLegalMove() {
-				s.mate = append(s.mate, m)
-				for i := idx; i > 0; i = s.from[i].parent {
-					s.mate = append(s.mate, s.from[i].move)
-				}
-				slices.Reverse(s.mate)
-				return Yes
-			}
-			if s.cannotMate(&child, w) && (!s.either || s.cannotMate(&child, s.l)) {
-				continue // proven: nothing below can be a mate (by w)
-			}
-			seq++
-			s.open.push(openItem{h: s.score(&child), seq: seq, parent: idx, move: m})
-		}
-		if len(s.open.items) == 0 {
-			return No // every reachable position seen, none a mate by w
-		}
-		it := s.open.pop()
-		s.arena = append(s.arena, s.arena[it.parent].Play(it.move))
-		s.from = append(s.from, it)
-		idx = int32(len(s.arena) - 1)
-	}
-}
-
-// cannotMate is the static proof that c cannot mate from p, cheap enough for every node.
-func (s *mateSearch) cannotMate(p *Position, c Color) bool {
-	return cannotMateByMaterial(p, c) ||
-		(p.byType[Queen]|p.byType[Rook]|p.byType[Knight] == 0 && blockadeCannotMate(p, c))
-}
-
-// score estimates how far p is from a mate by w (lower is closer): w keeps and promotes
-// its material, l's king goes to the edge with few flight squares, w's pieces gather
-// around it, and l's spare pieces disappear.
-func (s *mateSearch) score(p *Position) int32 {
-	w, l := s.w, s.l
-	lk, wk := p.KingSquare(l), p.KingSquare(w)
-	occ := p.byType[0]
-	h := int32(0)
-	for b := p.byColor[w] &^ p.byType[King]; b != 0; {
-		sq := b.PopFirst()
-		switch pt := p.board[sq].Type(); pt {
-		case Pawn:
-			toGo := 7 - sq.Rank()
-			if w == Black {
-				toGo = sq.Rank()
-			}
-			h += int32(3*toGo) - 40
-		default:
-			h += int32(distance(sq, lk)) - pieceWorth[pt]
-		}
-	}
-	h += int32(2 * distance(wk, lk))
-	flights := int32(0)
-	occNoKing := occ &^ lk.Bitboard()
-	for b := kingAttacks[lk] &^ p.byColor[l]; b != 0; {
-		if !p.attacked(b.PopFirst(), w, occNoKing) {
-			flights++
-		}
-	}
-	h += 4*flights + int32(3*edgeDistance(lk))
-	for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
-		b.PopFirst()
-		h += 6
-	}
-	h += int32(2 * p.Pieces(l, Pawn).Count())
-	if p.turn == l && p.attacked(lk, w, occ) {
-		h -= 3
-	}
-	return h
-}
-
-var pieceWorth = [7]int32{Knight: 30, Bishop: 30, Rook: 50, Queen: 90}
-
-// distance is the king-step (Chebyshev) distance between two squares.
-func distance(a, b Square) int {
-	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
-}
-
-// edgeDistance is how many king steps sq is from the nearest edge (0 to 3).
-func edgeDistance(sq Square) int {
-	f, r := sq.File(), sq.Rank()
-	return min(f, 7-f, r, 7-r)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// openItem is a generated position waiting in the open list, by its score.
-type openItem struct {
-	h, seq, parent int32
-	move           Move
-}
-
-// openList is a binary min-heap on the score; among equal scores the newest comes first,
-// which makes the search dive (depth first) along a promising line.
-type openList struct{ items []openItem }
-
-func (a openItem) before(b openItem) bool {
-	return a.h < b.h || (a.h == b.h && a.seq > b.seq)
-}
-
-func (o *openList) push(it openItem) {
-	o.items = append(o.items, it)
-	i := len(o.items) - 1
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !o.items[i].before(o.items[parent]) {
-			break
-		}
-		o.items[i], o.items[parent] = o.items[parent], o.items[i]
-		i = parent
-	}
-}
-
-func (o *openList) pop() openItem {
-	items := o.items
-	top := items[0]
-	n := len(items) - 1
-	items[0] = items[n]
-	items = items[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		if r := l + 1; r < n && items[r].before(items[l]) {
-			l = r
-		}
-		if !items[l].before(items[i]) {
-			break
-		}
-		items[i], items[l] = items[l], items[i]
-		i = l
-	}
-	o.items = items
-	return top
-}
-
-// positionKey is a 128-bit identity of a position for the search's memory: the Zobrist
-// hash and an independent mix of the bitboards and state, so that two different positions
-// sharing a key is, in practice, impossible.
-func positionKey(p *Position) [2]uint64 {
-	k := uint64(p.turn) | uint64(p.castling)<<1 | uint64(p.ep)<<5
-	for i, b := range p.byType[1:] {
-		k = bits.RotateLeft64(k^uint64(b), 23) * (0x9E3779B97F4A7C15 + 2*uint64(i))
-	}
-	k = bits.RotateLeft64(k^uint64(p.byColor[White]), 29) * 0xBF58476D1CE4E5B9
-	k ^= k >> 31
-	return [2]uint64{p.hash, k}
-}
-
-// set128 is an open-addressing hash set of 128-bit keys (a zero key stands for empty, so
-// keys are stored with their low bit set).
-type set128 struct {
-	slots [][2]uint64
-	n     int
-}
-
-func (s *set128) reset() {
-	if len(s.slots) == 0 {
-		s.slots = make([][2]uint64, 1<<12)
-	}
-	clear(s.slots)
-	s.n = 0
-}
-
-// add inserts k and reports whether it was new.
-func (s *set128) add(k [2]uint64) bool {
-	k[1] |= 1
-	if 2*(s.n+1) > len(s.slots) {
-		s.grow()
-	}
-	mask := uint64(len(s.slots) - 1)
-	for i := k[0] & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case k:
-			return false
-		case [2]uint64{}:
-			s.slots[i] = k
-			s.n++
-			return true
-		}
-	}
-}
-
-func (s *set128) grow() {
-	old := s.slots
-	s.slots = make([][2]uint64, 2*len(old))
-	mask := uint64(len(s.slots) - 1)
-	for _, k := range old {
-		if k == [2]uint64{} {
-			continue
-		}
-		i := k[0] & mask
-		for s.slots[i] != [2]uint64{} {
-			i = (i + 1) & mask
-		}
-		s.slots[i] = k
-	}
-}

@@ -73,7 +73,7 @@ func TestCanCheckmateVerdicts(t *testing.T) {
 		{"K+B+B vs K, one colour", "8/8/8/4k3/8/8/8/2B1K1B1 w - - 0 1", No, No},
 		{"K+N vs K+N", "8/8/8/4k3/8/8/8/4KN1n w - - 0 1", Yes, Yes},
 		{"K+N vs K+P", "8/8/8/4k3/8/8/4p3/4KN2 w - - 0 1", Yes, Yes},
-		{"K+B vs K+P, the pawn promotes", "8/8/8/4k3/8/8/4p3/4KB2 w - - 0 1", Unknown, Yes},
+		{"K+B vs K+P, the pawn promotes", "8/8/8/4k3/8/8/4p3/4KB2 w - - 0 1", Yes, Yes},
 		{"K+B vs K+B, one colour", "8/8/8/4kb2/8/8/8/4KB2 w - - 0 1", No, No},
 		{"K vs K", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", No, No},
 		{"blocked chain", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1", No, No},

@@ -190,7 +190,7 @@ func (g *Game) outcomeAfterMove(replies int) Outcome {
 		return Outcome{WinFor(p.turn ^ 1), Checkmate}
 	case replies == 0:
 		return Outcome{Draw, Stalemate}
-	case quickDead(p, replies):
+	case deadAfterMove(p):
 		return Outcome{Draw, DeadPosition}
 	case g.occurrences(p, len(g.history)) >= 5:
 		return Outcome{Draw, FivefoldRepetition}

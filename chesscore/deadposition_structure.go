@@ -1,0 +1,212 @@
+// deadposition_structure.go: the semi-static analysis of blocked pawn structures: which
+// pawns can never move again, which squares every other piece can ever reach and attack
+// around them, and from that whether a side can never checkmate.
+
+package chesscore
+
+// structure is the semi-static analysis of a position. Its frozen pawns never move and are
+// never captured, whatever both sides play; every other piece is confined to the squares
+// it can reach without crossing them. All sets over-approximate: a piece may never really
+// get to a square of its reach (other pieces stand in the way, or it would be captured
+// first), but it can never get anywhere else.
+//
+// The sets are a fixpoint. Frozen is the largest set of pawns, each blocked by a frozen
+// pawn in front of it, for which the reach computed with those pawns as permanent walls
+// never puts an enemy piece on a square the pawn could capture on, never lets an enemy
+// piece attack the pawn, and never lets the enemy king take it unprotected by a frozen
+// pawn. By induction on the moves of any game from the position, a frozen pawn cannot be
+// the first of them to move or be taken: until then every piece stays within its reach.
+type structure struct {
+	frozen    Bitboard       // pawns (of both colours) that never move and are never captured
+	colors    [2]Bitboard    // the pieces of each colour in the position analysed
+	frozenAtt [2]Bitboard    // squares each side's frozen pawns attack: for ever
+	kingReach [2]Bitboard    // squares each king can ever stand on
+	reach     [2][6]Bitboard // by colour and type (Pawn to Queen): squares such pieces can ever stand on, promoted pieces under their new type
+	occupy    [2]Bitboard    // squares the side's pieces other than the king can ever stand on
+	attack    [2]Bitboard    // squares the side's pieces other than the king can ever attack
+}
+
+// maxStructureRounds bounds the rounds of the frozen-pawn fixpoint; each round unfreezes at
+// least one pawn, so 16 rounds always reach it.
+const maxStructureRounds = 16
+
+// analyse computes the structure of p. It reports false when no pawn is frozen: then
+// nothing confines any piece and the analysis proves nothing.
+func (s *structure) analyse(p *Position) bool {
+	pawns := p.byType[Pawn]
+	if pawns == 0 {
+		return false
+	}
+	wp, bp := pawns&p.byColor[White], pawns&p.byColor[Black]
+	cand := wp&(pawns>>8) | bp&(pawns<<8) // every pawn with a pawn right in front of it
+	if p.ep != NoSquare && cand != 0 {
+		// The pawn that just advanced two squares may be taken en passant, by the pawns beside it.
+		us := p.turn
+		cand &^= Square(int(p.ep) - pawnUp[us]).Bitboard()
+		cand &^= pawnAttacks[us^1][p.ep] & p.Pieces(us, Pawn)
+	}
+	for round := 0; cand != 0 && round < maxStructureRounds; round++ {
+		s.compute(p, cand)
+		bad := s.unfrozen(cand)
+		if bad == 0 {
+			return true
+		}
+		cand &^= bad
+	}
+	return false
+}
+
+// compute fills the reach, occupy and attack sets assuming the pawns of frozen never move.
+func (s *structure) compute(p *Position, frozen Bitboard) {
+	s.frozen = frozen
+	s.colors = p.byColor
+	walls := frozen
+	for c := White; c <= Black; c++ {
+		s.frozenAtt[c] = pawnAttacksOf(frozen&p.byColor[c], c)
+	}
+	var seeds [2][6]Bitboard
+	for c := White; c <= Black; c++ {
+		s.kingReach[c] = kingRegion(p.KingSquare(c), ^walls&^s.frozenAtt[c^1])
+		for t := Pawn; t <= Queen; t++ {
+			seeds[c][t] = p.Pieces(c, t) &^ frozen
+		}
+		s.occupy[c] = p.byColor[c] &^ p.byType[King]
+	}
+	for {
+		var occupy, attack [2]Bitboard
+		for c := White; c <= Black; c++ {
+			// Pawns first: their captures land where enemy pieces may stand, and where they
+			// promote the new pieces start.
+			pr := pawnFlood(seeds[c][Pawn], c, walls, s.occupy[c^1]&^walls)
+			s.reach[c][Pawn] = pr
+			last := pawnLastRank[c]
+			attack[c] = pawnAttacksOf(pr&^last, c) | s.frozenAtt[c]
+			promo := pr & last
+			occupy[c] = pr | frozen&p.byColor[c]
+			r, a := knightFlood(seeds[c][Knight]|promo, walls)
+			s.reach[c][Knight], occupy[c], attack[c] = r, occupy[c]|r, attack[c]|a
+			r, a = sliderFlood(seeds[c][Bishop]|promo, walls, false)
+			s.reach[c][Bishop], occupy[c], attack[c] = r, occupy[c]|r, attack[c]|a
+			r, a = sliderFlood(seeds[c][Rook]|promo, walls, true)
+			s.reach[c][Rook], occupy[c], attack[c] = r, occupy[c]|r, attack[c]|a
+			rq, aq := sliderFlood(seeds[c][Queen]|promo, walls, true)
+			bq, ab := sliderFlood(rq, walls, false)
+			for bq != rq { // a queen alternates both kinds of lines
+				rq, aq = sliderFlood(bq, walls, true)
+				bq, ab = sliderFlood(rq, walls, false)
+			}
+			s.reach[c][Queen], occupy[c], attack[c] = rq, occupy[c]|rq, attack[c]|aq|ab
+		}
+		s.attack = attack
+		if occupy == s.occupy {
+			return
+		}
+		s.occupy[White] |= occupy[White]
+		s.occupy[Black] |= occupy[Black]
+	}
+}
+
+// unfrozen returns the pawns of cand that the computed reach shows may move or be taken.
+func (s *structure) unfrozen(cand Bitboard) Bitboard {
+	var bad Bitboard
+	for c := White; c <= Black; c++ {
+		for b := cand & s.colors[c]; b != 0; {
+			sq := b.PopFirst()
+			ahead := Square(int(sq) + pawnUp[c])
+			switch {
+			case !s.frozen.Has(ahead):
+				bad |= sq.Bitboard() // the pawn in front may go: this one may advance
+			case pawnAttacks[c][sq]&s.occupy[c^1] != 0:
+				bad |= sq.Bitboard() // an enemy piece may come where it captures
+			case s.attack[c^1].Has(sq):
+				bad |= sq.Bitboard() // an enemy piece may take it
+			case kingSpread(s.kingReach[c^1]).Has(sq) && !s.frozenAtt[c].Has(sq):
+				bad |= sq.Bitboard() // the enemy king may take it
+			}
+		}
+	}
+	return bad
+}
+
+// cannotMate reports whether the structure proves that c can never checkmate: wherever
+// the enemy king can ever stand, either no piece of c can ever attack that square, or one
+// of its neighbours can be neither attacked by c's pieces, nor filled by an enemy piece,
+// nor covered by c's king from a square not next to the enemy king.
+func (s *structure) cannotMate(c Color) bool {
+	l := c ^ 1
+	attackC := s.attack[c]
+	occupyL := s.occupy[l]
+	kingC := s.kingReach[c]
+	for r := s.kingReach[l] & attackC; r != 0; {
+		k := r.PopFirst()
+		need := kingAttacks[k] &^ occupyL &^ attackC
+		if need == 0 {
+			return false
+		}
+		for z := kingC &^ kingSpread(k.Bitboard()); z != 0; {
+			if need&^kingAttacks[z.PopFirst()] == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// knightFlood returns the squares knights starting on seed can reach without landing on
+// walls, and every square they attack from there.
+func knightFlood(seed, walls Bitboard) (reach, attack Bitboard) {
+	reach = seed
+	for {
+		next := reach | knightSpread(reach)&^walls
+		if next == reach {
+			return reach, knightSpread(reach)
+		}
+		reach = next
+	}
+}
+
+// knightSpread returns the squares one knight jump from any square of b.
+func knightSpread(b Bitboard) Bitboard {
+	l1 := (b &^ FileA) >> 1
+	l2 := (b &^ (FileA | FileB)) >> 2
+	r1 := (b &^ FileH) << 1
+	r2 := (b &^ (FileG | FileH)) << 2
+	h1, h2 := l1|r1, l2|r2
+	return h1<<16 | h1>>16 | h2<<8 | h2>>8
+}
+
+// sliderFlood returns the squares rooks (rook) or bishops starting on seed can reach along
+// lines that walls block, and every square they attack from there.
+func sliderFlood(seed, walls Bitboard, rook bool) (reach, attack Bitboard) {
+	reach = seed
+	for todo := seed; todo != 0; {
+		sq := todo.PopFirst()
+		var a Bitboard
+		if rook {
+			a = RookAttacks(sq, walls)
+		} else {
+			a = BishopAttacks(sq, walls)
+		}
+		attack |= a
+		if n := a &^ walls &^ reach; n != 0 {
+			reach |= n
+			todo |= n
+		}
+	}
+	return reach, attack
+}
+
+// pawnFlood returns the squares pawns of colour c starting on seed can reach: pushes onto
+// squares that are not walls, captures onto squares of capturable, up to the last rank.
+func pawnFlood(seed Bitboard, c Color, walls, capturable Bitboard) Bitboard {
+	reach := seed
+	last := pawnLastRank[c]
+	for {
+		movers := reach &^ last
+		next := reach | pushUp(movers, c)&^walls | pawnAttacksOf(movers, c)&capturable
+		if next == reach {
+			return reach
+		}
+		reach = next
+	}
+}
