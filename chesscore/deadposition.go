@@ -365,4 +365,3 @@ func kingSpread(b Bitboard) Bitboard {
 	row := b | b.east() | b.west()
 	return row | row.north() | row.south()
 }
-
