@@ -8,11 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
@@ -192,43 +190,12 @@ func noteOpenGames(ctx context.Context, w io.Writer, svc *games.Service, current
 			n++
 		}
 	}
-	if n > 0 {
-		fmt.Fprintf(w, "%d other terminal games are open: gambit games lists them, gambit play --resume ID goes on with one.\n\n", n)
+	switch {
+	case n == 1:
+		fmt.Fprintln(w, "Another terminal game is open: gambit games lists it, gambit play --resume ID goes on with it.")
+	case n > 1:
+		fmt.Fprintf(w, "%d other terminal games are open: gambit games lists them, gambit play --resume ID goes on with one.\n", n)
 	}
-}
-
-// playService is the game service of a terminal session, running its clocks.
-type playService struct {
-	*games.Service
-	stop func()
-}
-
-// startPlayService runs the terminal's game service on db: it runs the clocks of the
-// terminal games only (games.LocalScope), under its own heartbeat. over is signalled
-// when the game whose ID is in current ends.
-func startPlayService(db *storage.DB, stderr io.Writer) (svc playService, over chan struct{}, current *atomic.Uint64, err error) {
-	over = make(chan struct{}, 1)
-	current = new(atomic.Uint64)
-	s, err := games.New(db, games.Options{
-		Instance: playInstance,
-		Scope:    games.LocalScope,
-		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
-			if end, ok := e.(games.GameOver); ok && end.Game.ID == current.Load() {
-				select {
-				case over <- struct{}{}:
-				default:
-				}
-			}
-		}),
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
-	if err != nil {
-		return svc, nil, nil, err
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { s.Run(ctx); close(ran) }()
-	return playService{Service: s, stop: func() { cancel(); <-ran; s.Close() }}, over, current, nil
 }
 
 // setFlags returns those of names that were given on the command line.

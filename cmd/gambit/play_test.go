@@ -160,7 +160,7 @@ func TestPlayClocksQuitAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, out, "1 other terminal games are open: gambit games lists them")
+	contains(t, out, "Another terminal game is open: gambit games lists it")
 
 	var list, errOut bytes.Buffer
 	if code := run([]string{"games", "--db", db}, &list, &errOut); code != 0 {
