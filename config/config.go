@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"reflect"
 	"strconv"
@@ -397,6 +398,23 @@ func (c Config) Validate() error {
 	if c.Storage.Path == "" {
 		return &Error{Key: "storage.path", Reason: "must not be empty"}
 	}
+	for _, id := range []struct{ key, val string }{
+		{"discord.application_id", c.Discord.ApplicationID},
+		{"discord.guild_id", c.Discord.GuildID},
+	} {
+		if id.val != "" && !snowflake(id.val) {
+			return &Error{Key: id.key, Reason: fmt.Sprintf("%q: want a Discord id (digits only, as Copy ID gives it)", id.val)}
+		}
+	}
+	if strings.HasPrefix(c.Discord.Token, "Bot ") || strings.ContainsAny(c.Discord.Token, " \t\r\n") {
+		return &Error{Key: "discord.token", Reason: "give the bare token as the developer portal shows it: no \"Bot \" before it, no spaces or line breaks"}
+	}
+	if a := c.Metrics.Address; a != "" {
+		_, port, err := net.SplitHostPort(a)
+		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+			return &Error{Key: "metrics.address", Reason: fmt.Sprintf("%q: want host:port, such as 127.0.0.1:9090", a)}
+		}
+	}
 	if c.Engine.HashMB < 1 || c.Engine.HashMB > 65536 {
 		return &Error{Key: "engine.hash_mb", Reason: fmt.Sprintf("%d: want 1 to 65536", c.Engine.HashMB)}
 	}
@@ -446,6 +464,19 @@ func (c Config) Validate() error {
 		return &Error{Key: "backups.keep", Reason: fmt.Sprintf("%d: want 1 to 10000", c.Backups.Keep)}
 	}
 	return nil
+}
+
+// snowflake reports whether s reads as a Discord id: 1 to 20 digits.
+func snowflake(s string) bool {
+	if len(s) == 0 || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // RequireDiscord checks what `gambit serve` needs beyond Validate: a token.

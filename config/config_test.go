@@ -148,6 +148,14 @@ func TestLoad(t *testing.T) {
 		{"puzzles off", "puzzles:\n  enabled: false\n", nil, func(c Config) bool { return !c.Puzzles.Enabled }, ""},
 		{"commands limit negative", "commands:\n  per_user_per_minute: -1\n", nil, nil, "config.yaml:2: commands.per_user_per_minute"},
 		{"metrics address", "", map[string]string{"GAMBIT_METRICS_ADDRESS": "127.0.0.1:9090"}, func(c Config) bool { return c.Metrics.Address == "127.0.0.1:9090" }, ""},
+		{"metrics address without a port", "metrics:\n  address: localhost\n", nil, nil, "config.yaml:2: metrics.address: \"localhost\": want host:port"},
+		{"metrics address with a bad port", "metrics:\n  address: 127.0.0.1:99999\n", nil, nil, "config.yaml:2: metrics.address"},
+		{"discord ids", "discord:\n  application_id: \"1234567890123456789\"\n  guild_id: 987654321\n", nil,
+			func(c Config) bool { return c.Discord.ApplicationID == "1234567890123456789" && c.Discord.GuildID == "987654321" }, ""},
+		{"guild id not an id", "discord:\n  guild_id: my-server\n", nil, nil, "config.yaml:2: discord.guild_id: \"my-server\": want a Discord id"},
+		{"application id not an id", "", map[string]string{"GAMBIT_DISCORD_APPLICATION_ID": "12ab"}, nil, "environment GAMBIT_DISCORD_APPLICATION_ID: discord.application_id"},
+		{"token with Bot before it", "discord:\n  token: Bot abc.def\n", nil, nil, "config.yaml:2: discord.token: give the bare token"},
+		{"token with a line break", "", map[string]string{"DISCORD_TOKEN": "abc.def\n"}, nil, "environment DISCORD_TOKEN: discord.token"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,6 +192,11 @@ func TestTokenNeverShown(t *testing.T) {
 	// A value echoed in an error is the bad value of that key, never the token's.
 	if strings.Contains(strings.ReplaceAll(err.Error(), "log.level: \""+secret, ""), secret) {
 		t.Errorf("error shows the token: %v", err)
+	}
+	// A token refused for its form is not shown either.
+	_, err = Load(writeFile(t, "discord:\n  token: Bot "+secret+"\n"), nil)
+	if err == nil || strings.Contains(err.Error(), secret) {
+		t.Errorf("a malformed token: %v", err)
 	}
 }
 
