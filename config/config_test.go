@@ -151,7 +151,9 @@ func TestLoad(t *testing.T) {
 		{"metrics address without a port", "metrics:\n  address: localhost\n", nil, nil, "config.yaml:2: metrics.address: \"localhost\": want host:port"},
 		{"metrics address with a bad port", "metrics:\n  address: 127.0.0.1:99999\n", nil, nil, "config.yaml:2: metrics.address"},
 		{"discord ids", "discord:\n  application_id: \"1234567890123456789\"\n  guild_id: 987654321\n", nil,
-			func(c Config) bool { return c.Discord.ApplicationID == "1234567890123456789" && c.Discord.GuildID == "987654321" }, ""},
+			func(c Config) bool {
+				return c.Discord.ApplicationID == "1234567890123456789" && c.Discord.GuildID == "987654321"
+			}, ""},
 		{"guild id not an id", "discord:\n  guild_id: my-server\n", nil, nil, "config.yaml:2: discord.guild_id: \"my-server\": want a Discord id"},
 		{"application id not an id", "", map[string]string{"GAMBIT_DISCORD_APPLICATION_ID": "12ab"}, nil, "environment GAMBIT_DISCORD_APPLICATION_ID: discord.application_id"},
 		{"token with Bot before it", "discord:\n  token: Bot abc.def\n", nil, nil, "config.yaml:2: discord.token: give the bare token"},
