@@ -99,10 +99,10 @@ const intents = discordgo.IntentsGuilds
 const startTimeout = 30 * time.Second
 
 // Run runs the bot until ctx ends, then shuts it down gracefully. Its steps: open the
-// store; make the Discord REST client and the notifier (the commands' outbox, posting
-// over it); build the services; build the
-// router and its commands; meet Discord (application, registration, shards); start
-// the background work; connect the gateway; serve the ops endpoint; wait; shut down.
+// store; make the Discord REST client (no request yet) and the notifier, the commands'
+// outbox, posting over it; build the services (buildServices); build the router and
+// its commands; meet Discord (application, registration, shards); start the background
+// work; connect the gateway; serve the ops endpoint; wait; shut down.
 func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := cfg.Validate(); err != nil {
 		return err
