@@ -43,7 +43,9 @@ for it in range(2000):
 se = {l: 1.96 / math.sqrt(hess[l] * math.log(10) / 400) if hess[l] > 1e-6 else float('nan') for l in R}
 for name, a, b, s, n, j in matches:
     if 'EloBound' in j:  # a clean sweep: a one-sided 95% bound, not a difference
-        elo = f"Elo {'below' if j['EloBound'] < 0 else 'above'} {j['EloBound']:+.0f} (95%)"
+        # The direction is who swept, not the bound's sign: under five games a sweep's
+        # bound lies on the loser's side of zero.
+        elo = f"Elo {'above' if s == n else 'below'} {j['EloBound']:+.0f} (95%)"
     else:
         elo = f"Elo {j['Elo']:+.0f} ± {j['EloError']:.0f}"
     print(f"{name:12s} L{a} vs {b[0]}{b[1]}: {s}/{n} ({100*s/n:.1f}%), {elo}")
