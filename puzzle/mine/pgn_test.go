@@ -26,9 +26,11 @@ const threeGames = `[White "alice"]
 `
 
 func TestPGNMinesEveryGameInOrder(t *testing.T) {
+	// The service's low mining budgets: the mates here need no more.
+	opt := Options{ScanNodes: 3000, VerifyNodes: 40000}
 	for _, workers := range []int{1, 3} {
 		var got []puzzle.Puzzle
-		st, err := PGN(strings.NewReader(threeGames), workers, Options{}, 16, func(p puzzle.Puzzle) error {
+		st, err := PGN(strings.NewReader(threeGames), workers, opt, 16, func(p puzzle.Puzzle) error {
 			got = append(got, p)
 			return nil
 		})
