@@ -31,6 +31,14 @@ const (
 	// flagNoShow marks a record that ends with the forfeit time (Game.NoShow); records
 	// written before it existed lack both and decode with NoShow zero.
 	flagNoShow = 1 << 5
+	// flagDrawWithMove marks a draw offer waiting for its maker's next move
+	// (Game.DrawWithMove); it has no field of its own.
+	flagDrawWithMove = 1 << 6
+	// flagMoved marks a record that carries the instant of the last move (Game.Moved),
+	// after the no-show time.
+	flagMoved = 1 << 7
+	// flagNotes marks a record that ends with the arbiter's notes (Game.Notes).
+	flagNotes = 1 << 8
 )
 
 type encoder struct{ b []byte }
@@ -74,6 +82,15 @@ func encodeGame(g *Game) []byte {
 	}
 	if g.NoShow > 0 {
 		flags |= flagNoShow
+	}
+	if g.DrawWithMove {
+		flags |= flagDrawWithMove
+	}
+	if !g.Moved.IsZero() {
+		flags |= flagMoved
+	}
+	if len(g.Notes) > 0 {
+		flags |= flagNotes
 	}
 	e.uvarint(flags)
 	e.str(g.GuildID)
@@ -126,6 +143,20 @@ func encodeGame(g *Game) []byte {
 	}
 	if g.NoShow > 0 {
 		e.dur(g.NoShow)
+	}
+	if !g.Moved.IsZero() {
+		e.time(g.Moved)
+	}
+	if len(g.Notes) > 0 {
+		e.int(len(g.Notes))
+		for _, n := range g.Notes {
+			e.int(n.Ply)
+			e.time(n.At)
+			e.str(n.By.ID)
+			e.str(n.By.Name)
+			e.str(n.Action)
+			e.str(n.Reason)
+		}
 	}
 	return e.b
 }
@@ -235,7 +266,11 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 	}
 	g := &Game{ID: id}
 	flags := d.uvarint("flags")
+	if flags >= flagNotes<<1 {
+		d.fail("flags %#x: unknown bits", flags)
+	}
 	g.Rated = flags&flagRated != 0
+	g.DrawWithMove = flags&flagDrawWithMove != 0
 	g.GuildID = d.str("guild")
 	g.ChannelID = d.str("channel")
 	g.ThreadID = d.str("thread")
@@ -317,6 +352,22 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 	if flags&flagNoShow != 0 {
 		if g.NoShow = d.dur("no-show time"); d.err == nil && g.NoShow <= 0 {
 			d.fail("no-show time %v", g.NoShow)
+		}
+	}
+	if flags&flagMoved != 0 {
+		if g.Moved = d.time("moved"); d.err == nil && g.Moved.IsZero() {
+			d.fail("moved: the zero time is written as no flag")
+		}
+	}
+	if flags&flagNotes != 0 {
+		n := d.int("arbiter notes", MaxNotes)
+		if d.err == nil && n == 0 {
+			d.fail("arbiter notes: the flag with no note")
+		}
+		for i := 0; i < n && d.err == nil; i++ {
+			g.Notes = append(g.Notes, Note{Ply: d.int("note ply", maxPly), At: d.time("note at"),
+				By:     Player{ID: d.str("note arbiter id"), Name: d.str("note arbiter name")},
+				Action: d.str("note action"), Reason: d.str("note reason")})
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {

@@ -96,6 +96,36 @@ type Game struct {
 	// side that has not moved loses by forfeit (chesscore.NoShow) instead of the game
 	// being aborted.
 	NoShow time.Duration
+	// DrawWithMove is a draw offer the player to move has made before moving: it goes
+	// with their next move (FIDE 9.1.2.1) and becomes DrawOffer then; the opponent does
+	// not see it before.
+	DrawWithMove bool
+	// Moved is when the last move was made (zero before the first move, after a
+	// takeback, and in records written before it existed): a draw may be offered
+	// right after one's move, within the game service's window.
+	Moved time.Time
+	// Notes are the arbiter's decisions about the game, in order.
+	Notes []Note
+}
+
+// MaxNotes bounds the arbiter's notes in one game; MaxNoteText bounds a note's action
+// and its reason, each in bytes.
+const (
+	MaxNotes    = 50
+	MaxNoteText = 512
+)
+
+// Note is an arbiter's decision recorded in a game (FIDE 12): what was done, why, by
+// whom, when, and after how many half-moves. The PGN export carries it as a comment.
+type Note struct {
+	// Ply is the number of half-moves played when the decision was made.
+	Ply int
+	// At is when it was made.
+	At time.Time
+	// By is the arbiter.
+	By Player
+	// Action says what was done ("added 2:00 to White's clock"); Reason why.
+	Action, Reason string
 }
 
 // Live reports whether the game is still being played.
@@ -129,6 +159,7 @@ func (g *Game) Clone() *Game {
 	c := *g
 	c.Moves = append([]chesscore.Move(nil), g.Moves...)
 	c.MoveClocks = append([]time.Duration(nil), g.MoveClocks...)
+	c.Notes = append([]Note(nil), g.Notes...)
 	if g.Clock != nil {
 		ck := *g.Clock
 		c.Clock = &ck
@@ -154,6 +185,19 @@ func (g *Game) validate() error {
 	}
 	if g.Clock != nil && len(g.MoveClocks) != 0 && len(g.MoveClocks) != len(g.Moves) {
 		return fmt.Errorf("game has %d moves but %d move clocks", len(g.Moves), len(g.MoveClocks))
+	}
+	if len(g.Notes) > MaxNotes {
+		return fmt.Errorf("game has %d arbiter notes (at most %d)", len(g.Notes), MaxNotes)
+	}
+	for i, n := range g.Notes {
+		switch {
+		case n.Ply < 0 || n.Ply > len(g.Moves):
+			return fmt.Errorf("arbiter note %d: ply %d of a game of %d plies", i+1, n.Ply, len(g.Moves))
+		case len(n.By.ID) > MaxIDLen || len(n.By.Name) > MaxNameLen:
+			return fmt.Errorf("arbiter note %d: the arbiter's id or name is too long", i+1)
+		case len(n.Action) > MaxNoteText || len(n.Reason) > MaxNoteText:
+			return fmt.Errorf("arbiter note %d: longer than %d bytes", i+1, MaxNoteText)
+		}
 	}
 	return nil
 }
@@ -267,6 +311,12 @@ type GuildSettings struct {
 	// TournamentRole, when set, is the role a member needs to create tournaments;
 	// empty means only members with the Manage Server permission may.
 	TournamentRole string `json:"tournament_role,omitempty"`
+	// ArbiterRole, when set, is a role whose members may use /arbiter besides those
+	// with the Manage Server permission.
+	ArbiterRole string `json:"arbiter_role,omitempty"`
+	// RatedTakebacks allows takebacks (with the opponent's consent) in rated games;
+	// casual games always allow them and tournament games never do (FIDE 4.7).
+	RatedTakebacks bool `json:"rated_takebacks,omitempty"`
 }
 
 // DefaultGuildSettings returns the settings of a guild that has not changed any: no
@@ -285,7 +335,8 @@ func DefaultGuildSettings(guildID string) GuildSettings {
 
 // Validate checks the settings.
 func (s *GuildSettings) Validate() error {
-	if len(s.GuildID) > MaxIDLen || len(s.GamesChannel) > MaxIDLen || len(s.ChallengeRole) > MaxIDLen || len(s.TournamentRole) > MaxIDLen {
+	if len(s.GuildID) > MaxIDLen || len(s.GamesChannel) > MaxIDLen || len(s.ChallengeRole) > MaxIDLen || len(s.TournamentRole) > MaxIDLen ||
+		len(s.ArbiterRole) > MaxIDLen {
 		return fmt.Errorf("guild settings: an id is longer than %d bytes", MaxIDLen)
 	}
 	if err := s.DefaultControl.Validate(); err != nil {
