@@ -107,6 +107,9 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
+	if err := CheckConfig(cfg); err != nil {
+		return err
+	}
 	if err := cfg.RequireDiscord(); err != nil {
 		return err
 	}

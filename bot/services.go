@@ -53,10 +53,10 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		return nil, fmt.Errorf("start the engine: %w", err)
 	}
 	s.engine = engine
-	control, err := cfg.Games.TimeControl()
+	control, err := defaultControl(cfg)
 	if err != nil {
 		s.close(log)
-		return nil, fmt.Errorf("games.default_time_control: %w", err)
+		return nil, err
 	}
 	s.games, err = games.New(db, games.Options{
 		Clock: clk, Logger: log, Instance: "bot", Scope: games.BotScope,
@@ -70,6 +70,27 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 	}
 	s.tournaments.Bind(s.games)
 	return s, nil
+}
+
+// CheckConfig is the check of the configuration that package config leaves to the bot
+// (a config.Check, for config.Load): games.default_time_control must be a time control.
+func CheckConfig(cfg config.Config) error {
+	_, err := defaultControl(cfg)
+	return err
+}
+
+// defaultControl reads games.default_time_control as the games service takes it; its
+// error is a *config.Error naming the key.
+func defaultControl(cfg config.Config) (clock.TimeControl, error) {
+	const key = "games.default_time_control"
+	tc, err := clock.Parse(cfg.Games.DefaultTimeControl)
+	if err != nil {
+		return clock.TimeControl{}, &config.Error{Key: key, Reason: err.Error()}
+	}
+	if tc.Kind() == clock.KindUnknown {
+		return clock.TimeControl{}, &config.Error{Key: key, Reason: fmt.Sprintf("%q: give a time control such as 10+5, 3+2 or 1d, or - for none", cfg.Games.DefaultTimeControl)}
+	}
+	return tc, nil
 }
 
 // gameListeners are everyone who hears of the games' events, in this order:

@@ -3,6 +3,7 @@ package bot
 // Tests of how the configuration reaches the services.
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -36,6 +37,24 @@ func TestEngineOptions(t *testing.T) {
 		cfg.Engine = c.engine
 		if o := engineOptions(cfg, timers.SystemClock{}, nil); !c.check(o) {
 			t.Errorf("%s: %+v", c.name, o)
+		}
+	}
+}
+
+// TestCheckConfig: the bot's check accepts config.example.yaml and what /settings
+// time_control accepts, refuses what is not a time control, naming the key and line.
+func TestCheckConfig(t *testing.T) {
+	if _, err := config.Load("../config.example.yaml", nil, CheckConfig); err != nil {
+		t.Fatalf("config.example.yaml: %v", err)
+	}
+	for control, ok := range map[string]bool{"10+5": true, "3+2": true, "1d": true, "-": true, "15m+10s": true,
+		"fast": false, "?": false, "10+": false, "": false} {
+		cfg := config.Default()
+		cfg.Games.DefaultTimeControl = control
+		err := CheckConfig(cfg)
+		var ce *config.Error
+		if (err == nil) != ok || (err != nil && (!errors.As(err, &ce) || ce.Key != "games.default_time_control")) {
+			t.Errorf("%q: %v", control, err)
 		}
 	}
 }

@@ -23,8 +23,6 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/gambitchess/gambit/chesscore/clock"
 )
 
 // Config is the whole configuration. Field tags name the YAML keys; `doc` is the text
@@ -73,7 +71,8 @@ type Metrics struct {
 // Games holds defaults for challenges and games.
 type Games struct {
 	// DefaultTimeControl is the time control of a challenge that names none, in a server
-	// that has not chosen its own (/settings time_control); Validate checks it parses.
+	// that has not chosen its own (/settings time_control). Its notation belongs to the
+	// chess packages, above this one: the bot's Check (bot.CheckConfig) reads it.
 	DefaultTimeControl string        `yaml:"default_time_control"`
 	ChallengeExpiry    time.Duration `yaml:"challenge_expiry"`
 	FirstMoveTimeout   time.Duration `yaml:"first_move_timeout"`
@@ -116,18 +115,6 @@ type Backups struct {
 	Keep int `yaml:"keep"`
 }
 
-// TimeControl returns the parsed default_time_control (Validate has checked it).
-func (g Games) TimeControl() (clock.TimeControl, error) {
-	tc, err := clock.Parse(g.DefaultTimeControl)
-	if err != nil {
-		return clock.TimeControl{}, err // it names the text and what is wrong
-	}
-	if tc.Kind() == clock.KindUnknown {
-		return clock.TimeControl{}, fmt.Errorf("%q: give a time control such as 10+5, 3+2 or 1d, or - for none", g.DefaultTimeControl)
-	}
-	return tc, nil
-}
-
 // Default returns the configuration used where neither the file nor the environment
 // says otherwise.
 func Default() Config {
@@ -162,11 +149,16 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("config: %s: %s: %s", e.Source, e.Key, e.Reason)
 }
 
+// A Check validates what this package cannot: a value whose meaning belongs to a
+// package above it (games.default_time_control is a chess time control, which only the
+// chess packages read). It returns an *Error naming the key; Load adds where it was set.
+type Check func(Config) error
+
 // Load reads the file at path (an empty path means no file) over the defaults, then
-// applies the environment (a lookup function, normally os.LookupEnv), then validates.
-// A value Validate refuses is reported where it was set: the file's line, or the
-// environment variable.
-func Load(path string, lookupEnv func(string) (string, bool)) (Config, error) {
+// applies the environment (a lookup function, normally os.LookupEnv), then validates
+// (Validate, then each check). A value refused is reported where it was set: the file's
+// line, or the environment variable.
+func Load(path string, lookupEnv func(string) (string, bool), checks ...Check) (Config, error) {
 	cfg := Default()
 	src := sources{}
 	if path != "" {
@@ -184,6 +176,12 @@ func Load(path string, lookupEnv func(string) (string, bool)) (Config, error) {
 		}
 	}
 	err := cfg.Validate()
+	for _, check := range checks {
+		if err != nil {
+			break
+		}
+		err = check(cfg)
+	}
 	var e *Error
 	if errors.As(err, &e) && e.Source == "" {
 		e.Source = src[e.Key]
@@ -444,8 +442,8 @@ func (c Config) Validate() error {
 	if c.Commands.PerUserPerMinute < 0 {
 		return &Error{Key: "commands.per_user_per_minute", Reason: "must not be negative"}
 	}
-	if _, err := c.Games.TimeControl(); err != nil {
-		return &Error{Key: "games.default_time_control", Reason: err.Error()}
+	if strings.TrimSpace(c.Games.DefaultTimeControl) == "" {
+		return &Error{Key: "games.default_time_control", Reason: "must not be empty: give a time control such as 10+5, or - for none"}
 	}
 	for _, d := range []struct {
 		key    string

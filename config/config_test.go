@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gambitchess/gambit/chesscore/clock"
 )
 
 func env(m map[string]string) func(string) (string, bool) {
@@ -31,7 +33,7 @@ func writeFile(t *testing.T, body string) string {
 // comment saying what it does.
 func TestExampleFile(t *testing.T) {
 	const example = "../config.example.yaml"
-	cfg, err := Load(example, nil)
+	cfg, err := Load(example, nil, checkControl)
 	if err != nil {
 		t.Fatalf("config.example.yaml: %v", err)
 	}
@@ -68,20 +70,61 @@ func TestExampleFile(t *testing.T) {
 	}
 }
 
-func TestDefaultTimeControl(t *testing.T) {
-	tc, err := Default().Games.TimeControl()
-	if err != nil || tc.String() != "10+5" {
-		t.Fatalf("default time control = %v, %v; want 10+5", tc, err)
+// checkControl is a Check as the bot's: games.default_time_control is a time control.
+// (The tests may use the chess packages; the package itself sits below them.)
+func checkControl(c Config) error {
+	tc, err := clock.Parse(c.Games.DefaultTimeControl)
+	if err == nil && tc.Kind() == clock.KindUnknown {
+		err = errors.New("give a time control such as 10+5, or - for none")
 	}
-	for _, s := range []string{"3+2", "1d", "-", "15m+10s"} {
-		if _, err := (Games{DefaultTimeControl: s}).TimeControl(); err != nil {
-			t.Errorf("%q refused: %v", s, err)
-		}
+	if err != nil {
+		return &Error{Key: "games.default_time_control", Reason: err.Error()}
 	}
-	for _, s := range []string{"fast", "", "?", "10+", "0+0"} {
-		if _, err := (Games{DefaultTimeControl: s}).TimeControl(); err == nil {
-			t.Errorf("%q accepted", s)
-		}
+	return nil
+}
+
+// TestChecks: a Check's refusal is reported like Validate's, with the file's line or
+// the environment variable; checks run after Validate, in order, and only while all is
+// well.
+func TestChecks(t *testing.T) {
+	cases := []struct {
+		name    string
+		file    string
+		env     map[string]string
+		checks  []Check
+		wantErr string
+	}{
+		{"default control from the file", "games:\n  default_time_control: 3+2\n", nil, []Check{checkControl}, ""},
+		{"default control from the environment", "", map[string]string{"GAMBIT_GAMES_DEFAULT_TIME_CONTROL": "1d"}, []Check{checkControl}, ""},
+		{"bad default control names file, line and key", "log:\n  level: info\ngames:\n  default_time_control: fast\n", nil, []Check{checkControl},
+			"config.yaml:4: games.default_time_control: time control \"fast\""},
+		{"unknown control", "games:\n  default_time_control: \"?\"\n", nil, []Check{checkControl}, "config.yaml:2: games.default_time_control: give a time control"},
+		{"bad default control from the environment", "", map[string]string{"GAMBIT_GAMES_DEFAULT_TIME_CONTROL": "fast"}, []Check{checkControl},
+			"environment GAMBIT_GAMES_DEFAULT_TIME_CONTROL: games.default_time_control"},
+		{"a key left at its default has no place", "", nil, []Check{func(Config) error { return &Error{Key: "games.challenge_expiry", Reason: "no"} }},
+			"config: games.challenge_expiry: no"},
+		{"Validate first", "log:\n  level: loud\n", nil, []Check{func(Config) error { t.Error("a check ran after Validate failed"); return nil }}, "log.level"},
+		{"the first refusal", "", nil, []Check{
+			func(Config) error { return &Error{Key: "a", Reason: "first"} },
+			func(Config) error { t.Error("a check ran after another failed"); return nil },
+		}, "a: first"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(writeFile(t, c.file), env(c.env), c.checks...)
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("err = %v, want it to contain %q", err, c.wantErr)
+			}
+		})
+	}
+	if _, err := Load(writeFile(t, "games:\n  default_time_control: \" \"\n"), nil); err == nil || !strings.Contains(err.Error(), "config.yaml:2: games.default_time_control: must not be empty") {
+		t.Errorf("an empty default control: %v", err)
 	}
 }
 
@@ -126,14 +169,8 @@ func TestLoad(t *testing.T) {
 		{"bad rest url", "discord:\n  rest_url: ftp://x\n", nil, nil, "discord.rest_url"},
 		{"bad env", "", map[string]string{"GAMBIT_ENGINE_THREADS": "x"}, nil, "environment GAMBIT_ENGINE_THREADS: engine.threads"},
 		{"syntax error", "discord: [\n", nil, nil, "config.yaml"},
-		{"default time control", "games:\n  default_time_control: 3+2\n", nil,
-			func(c Config) bool { tc, err := c.Games.TimeControl(); return err == nil && tc.String() == "3+2" }, ""},
 		{"default time control from the environment", "", map[string]string{"GAMBIT_GAMES_DEFAULT_TIME_CONTROL": "1d"},
 			func(c Config) bool { return c.Games.DefaultTimeControl == "1d" }, ""},
-		{"bad default time control names file, line and key", "log:\n  level: info\ngames:\n  default_time_control: fast\n", nil, nil,
-			"config.yaml:4: games.default_time_control: time control \"fast\""},
-		{"bad default time control from the environment", "", map[string]string{"GAMBIT_GAMES_DEFAULT_TIME_CONTROL": "fast"}, nil,
-			"environment GAMBIT_GAMES_DEFAULT_TIME_CONTROL: games.default_time_control"},
 		{"invalid value names its line", "\nlog:\n  format: yaml\n", nil, nil, "config.yaml:3: log.format: \"yaml\""},
 		{"environment over a bad file value is named", "log:\n  level: loud\n", map[string]string{"GAMBIT_LOG_LEVEL": "shout"}, nil,
 			"environment GAMBIT_LOG_LEVEL: log.level: \"shout\""},

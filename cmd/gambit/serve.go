@@ -27,7 +27,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := config.Load(*path, os.LookupEnv)
+	cfg, err := config.Load(*path, os.LookupEnv, bot.CheckConfig)
 	if err != nil {
 		return err
 	}

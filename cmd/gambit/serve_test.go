@@ -59,6 +59,8 @@ func TestServeConfigErrors(t *testing.T) {
 		{"no token", nil, []string{"discord.token", "missing", "GAMBIT_DISCORD_TOKEN"}},
 		{"unknown key", []string{"--config", write("typo.yaml", "discord:\n  tokn: abc\n")}, []string{"typo.yaml:2", "discord.tokn", "unknown key"}},
 		{"bad value", []string{"--config", write("shards.yaml", "discord:\n  token: abc\n  shards: many\n")}, []string{"shards.yaml:3", "discord.shards"}},
+		{"bad default time control", []string{"--config", write("control.yaml", "discord:\n  token: abc\ngames:\n  default_time_control: fast\n")},
+			[]string{"control.yaml:4", "games.default_time_control", `"fast"`}},
 		{"no such file", []string{"--config", filepath.Join(dir, "absent.yaml")}, []string{"absent.yaml"}},
 		{"stray argument", []string{"extra"}, []string{"unexpected argument"}},
 	}
