@@ -8,27 +8,28 @@
 //  1. The game is over: c has mated (yes), or c is mated or stalemated (no).
 //  2. Material: c's material can never mate, whatever the opponent does (no); see
 //     cannotMateByMaterial.
-//  3. The dive (deadposition_dive.go): a narrow depth-first helpmate search, widened and
+//  3. The structure (deadposition_structure.go), when some pawn is blocked by another (after
+//     step 4 unless wallPawns pawns are blocked, enough to wall a king off): the
+//     pieces that can never move again, the squares every other piece can ever reach
+//     and attack around them, and whether c could ever attack the enemy king's square
+//     and close all its flight squares there (no, with that proof).
+//  4. The dive (deadposition_dive.go): a narrow depth-first helpmate search, widened and
 //     deepened in rounds, whose last two plies look only at the checks of c and at the
 //     moves of the opponent that could take their last defence away. It finds a mate in a
 //     few moves where material is plentiful, in microseconds to a fraction of a
 //     millisecond.
-//  4. The structure (deadposition_structure.go): the pawns that can never move again, the
-//     squares every other piece can ever reach and attack around them, and whether c
-//     could ever attack the enemy king's square and close all its flight squares there
-//     (no, with that proof).
 //  5. The search (deadposition_search.go): a best-first search over the positions
 //     reachable from here, with a memory of every position generated, pruning every
-//     position that steps 1, 2 or 4 settle. It finds a mate (yes) or sees every
+//     position that steps 1 to 3 settle. It finds a mate (yes) or sees every
 //     reachable position (no).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
-// rests on a proof (steps 1, 2, 4, or 5 exhausted). The fifty- and seventy-five-move
+// rests on a proof (steps 1 to 3, or 5 exhausted). The fifty- and seventy-five-move
 // rules and repetitions are ignored, as 5.2.2 and 6.9 do.
 //
 // # Budget
 //
-// Every position the searches of steps 3 and 5 generate counts as a node. With the
+// Every position the searches of steps 4 and 5 generate counts as a node. With the
 // budget spent, the answer is Unknown: nothing proven either way. DefaultMateNodes is the
 // budget of CanCheckmate and of the test a Game runs after every move; no position of the
 // real-game corpus in testdata (realgames.fen) comes near it, and every position of the
@@ -107,7 +108,7 @@ type Decision struct {
 // DefaultMateNodes is the node budget of CanCheckmate, IsDeadPosition and the test Game
 // runs after every move: the number of positions the searches may generate before the
 // answer is Unknown.
-const DefaultMateNodes = 200000
+const DefaultMateNodes = 500000
 
 // Decide reports whether colour c can checkmate the opponent's king by some series of
 // legal moves from p, the opponent co-operating (a helpmate), within DefaultMateNodes;
@@ -215,7 +216,7 @@ func (d *decider) static(c Color) (Decision, bool) {
 	return Decision{}, false
 }
 
-// tryDive runs step 3 for c within budget nodes.
+// tryDive runs step 4 for c within budget nodes.
 func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 	n := d.dive.dive(&d.root, c, min(budget, diveNodes))
 	if n < 0 {
@@ -224,7 +225,7 @@ func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.dive.line[:n], Nodes: d.dive.nodes}, d.dive.nodes
 }
 
-// provenByStructure runs step 4 for c.
+// provenByStructure runs step 3 for c.
 func (d *decider) provenByStructure(c Color) bool {
 	s := d.structure()
 	return s != nil && s.cannotMate(c)
@@ -235,11 +236,15 @@ func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
 		return dec
 	}
+	walled := mayBeWalled(&d.root)
+	if walled && d.provenByStructure(c) {
+		return Decision{Verdict: No, Proof: ProofStructure}
+	}
 	dec, used := d.tryDive(c, budget)
 	if dec.Verdict == Yes {
 		return dec
 	}
-	if d.provenByStructure(c) {
+	if !walled && d.provenByStructure(c) {
 		return Decision{Verdict: No, Proof: ProofStructure, Nodes: used}
 	}
 	left := budget - used
@@ -267,6 +272,12 @@ func (d *decider) dead(budget int) bool {
 		}
 		done[c] = ok
 	}
+	walled := mayBeWalled(&d.root)
+	for c := White; c <= Black; c++ {
+		if walled && !done[c] && d.provenByStructure(c) {
+			done[c] = true
+		}
+	}
 	if done[White] && done[Black] {
 		return true
 	}
@@ -281,7 +292,7 @@ func (d *decider) dead(budget int) bool {
 		}
 	}
 	for c := White; c <= Black; c++ {
-		if !done[c] && d.provenByStructure(c) {
+		if !walled && !done[c] && d.provenByStructure(c) {
 			done[c] = true
 		}
 	}
@@ -299,12 +310,24 @@ func (d *decider) dead(budget int) bool {
 	return d.search.run(&d.root, White, budget, true) == No
 }
 
-// mayBeBlocked reports whether some pawn has a pawn right in front of it: the only
-// positions where the structure analysis can freeze anything.
-func mayBeBlocked(p *Position) bool {
+// blockedPawns returns the pawns with a pawn right in front of them: the only pawns the
+// structure analysis may freeze.
+func blockedPawns(p *Position) Bitboard {
 	pawns := p.byType[Pawn]
-	return pawns&p.byColor[White]&(pawns>>8)|pawns&p.byColor[Black]&(pawns<<8) != 0
+	return pawns&p.byColor[White]&(pawns>>8) | pawns&p.byColor[Black]&(pawns<<8)
 }
+
+// mayBeBlocked reports whether some pawn is blocked: the structure analysis can prove
+// nothing otherwise.
+func mayBeBlocked(p *Position) bool { return blockedPawns(p) != 0 }
+
+// wallPawns is the number of blocked pawns from which the structure analysis runs before
+// the dive (and at the nodes of the search): fewer cannot wall a king off across the
+// board, and the analysis runs only after a failed dive. Soundness does not depend on it.
+const wallPawns = 6
+
+// mayBeWalled reports whether p has at least wallPawns blocked pawns.
+func mayBeWalled(p *Position) bool { return blockedPawns(p).Count() >= wallPawns }
 
 // Square colours.
 const (

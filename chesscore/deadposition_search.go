@@ -59,7 +59,12 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 				slices.Reverse(s.mate)
 				return Yes
 			}
-			if s.cannotMate(&child) {
+			// A move that neither moves a pawn nor captures keeps the material, the pawns
+			// and every piece within the region it could already reach: what the static
+			// proofs could not show for the parent, they cannot show for the child (unless
+			// the parent's en passant right, which stopped the proof, is gone).
+			if (pos.ep != NoSquare || pos.board[m.From()].Type() == Pawn ||
+				pos.board[m.To()] != NoPiece && m.Kind() != CastlingMove) && s.cannotMate(&child) {
 				continue // proven: nothing below can be a mate (by w)
 			}
 			seq++
@@ -76,14 +81,14 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 }
 
 // cannotMate is the static proof that w (either side, with either) cannot mate from p:
-// material, then the structure when some pawn is blocked.
+// material, then the structure when enough pawns are blocked to wall a king off.
 func (s *mateSearch) cannotMate(p *Position) bool {
 	mw := cannotMateByMaterial(p, s.w)
 	ml := !s.either || cannotMateByMaterial(p, s.l)
 	if mw && ml {
 		return true
 	}
-	if !mayBeBlocked(p) || !s.st.analyse(p) {
+	if !mayBeWalled(p) || !s.st.analyse(p) {
 		return false
 	}
 	return (mw || s.st.cannotMate(s.w)) && (ml || s.st.cannotMate(s.l))
@@ -91,7 +96,8 @@ func (s *mateSearch) cannotMate(p *Position) bool {
 
 // score estimates how far p is from a mate by w (lower is closer): w keeps and promotes
 // its material, l's king goes to the edge with few flight squares, w's pieces gather
-// around it, and l's spare pieces disappear.
+// around it, and l's spare pieces disappear (or, when w has only minor pieces, gather
+// around l's king as blockers, l's pawns promoting).
 func (s *mateSearch) score(p *Position) int32 {
 	w, l := s.w, s.l
 	lk, wk := p.KingSquare(l), p.KingSquare(w)
@@ -119,11 +125,20 @@ func (s *mateSearch) score(p *Position) int32 {
 		}
 	}
 	h += 4*flights + int32(3*edgeDistance(lk))
-	for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
-		b.PopFirst()
-		h += 6
+	if p.byColor[w]&(p.byType[Pawn]|p.byType[Rook]|p.byType[Queen]) == 0 {
+		// Minor pieces alone mate only against the loser's own blockers, best in a
+		// corner: l's king goes there and l keeps its pieces next to it.
+		for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
+			h += int32(distance(b.PopFirst(), lk)) + 2
+		}
+		h += int32(2 * p.Pieces(l, Pawn).Count())
+	} else {
+		for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
+			b.PopFirst()
+			h += 6
+		}
+		h += int32(2 * p.Pieces(l, Pawn).Count())
 	}
-	h += int32(2 * p.Pieces(l, Pawn).Count())
 	if p.turn == l && p.attacked(lk, w, occ) {
 		h -= 3
 	}
@@ -135,6 +150,12 @@ var pieceWorth = [7]int32{Knight: 30, Bishop: 30, Rook: 50, Queen: 90}
 // distance is the king-step (Chebyshev) distance between two squares.
 func distance(a, b Square) int {
 	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
+}
+
+// cornerDistance is how many king steps sq is from the nearest corner (0 to 7).
+func cornerDistance(sq Square) int {
+	f, r := sq.File(), sq.Rank()
+	return max(min(f, 7-f), min(r, 7-r))
 }
 
 // edgeDistance is how many king steps sq is from the nearest edge (0 to 3).

@@ -4,22 +4,26 @@
 
 package chesscore
 
-// structure is the semi-static analysis of a position. Its frozen pawns never move and are
-// never captured, whatever both sides play; every other piece is confined to the squares
-// it can reach without crossing them. All sets over-approximate: a piece may never really
+// structure is the semi-static analysis of a position. Its frozen pieces (pawns, and
+// pieces walled in by them) never move and are never captured, whatever both sides play;
+// every other piece is confined to the squares it can reach without crossing them. All sets over-approximate: a piece may never really
 // get to a square of its reach (other pieces stand in the way, or it would be captured
 // first), but it can never get anywhere else.
 //
 // The sets are a fixpoint. Frozen is the largest set of pawns, each blocked by a frozen
-// pawn in front of it, for which the reach computed with those pawns as permanent walls
-// never puts an enemy piece on a square the pawn could capture on, never lets an enemy
-// piece attack the pawn, and never lets the enemy king take it unprotected by a frozen
-// pawn. By induction on the moves of any game from the position, a frozen pawn cannot be
-// the first of them to move or be taken: until then every piece stays within its reach.
+// pawn in front of it, and of other pieces (not kings) with no move but onto frozen
+// squares, for which the reach computed with those pieces as permanent walls never puts
+// an enemy piece on a square a frozen pawn could capture on, never lets an enemy piece
+// attack a frozen piece, and never lets the enemy king take one that no frozen piece
+// protects. By induction on the moves of any game from the position, no frozen piece can
+// be the first of them to move or be taken: until then every piece stays within its
+// reach.
 type structure struct {
-	frozen    Bitboard       // pawns (of both colours) that never move and are never captured
+	frozen    Bitboard       // pieces (of both colours, no kings) that never move and are never captured
 	colors    [2]Bitboard    // the pieces of each colour in the position analysed
-	frozenAtt [2]Bitboard    // squares each side's frozen pawns attack: for ever
+	pawns     Bitboard       // the pawns of the position analysed
+	count     [2][6]int      // by colour and type: the pieces that are not frozen
+	frozenAtt [2]Bitboard    // squares each side's frozen pieces attack: for ever
 	kingReach [2]Bitboard    // squares each king can ever stand on
 	reach     [2][6]Bitboard // by colour and type (Pawn to Queen): squares such pieces can ever stand on, promoted pieces under their new type
 	occupy    [2]Bitboard    // squares the side's pieces other than the king can ever stand on
@@ -45,30 +49,60 @@ func (s *structure) analyse(p *Position) bool {
 		cand &^= Square(int(p.ep) - pawnUp[us]).Bitboard()
 		cand &^= pawnAttacks[us^1][p.ep] & p.Pieces(us, Pawn)
 	}
+	var banned Bitboard
 	for round := 0; cand != 0 && round < maxStructureRounds; round++ {
-		s.compute(p, cand)
-		bad := s.unfrozen(cand)
+		all := cand | stuckPieces(p, cand, banned)
+		s.compute(p, all)
+		bad := s.unfrozen(all)
 		if bad == 0 {
 			return true
 		}
 		cand &^= bad
+		banned |= bad
 	}
 	return false
+}
+
+// stuckPieces returns the pieces other than pawns and kings whose every move would land on
+// walls (cand, and the stuck pieces found so far), banned pieces excepted.
+func stuckPieces(p *Position, walls, banned Bitboard) Bitboard {
+	var stuck Bitboard
+	pieces := p.byType[0] &^ p.byType[Pawn] &^ p.byType[King] &^ banned
+	for {
+		w := walls | stuck
+		found := Bitboard(0)
+		for b := pieces &^ stuck; b != 0; {
+			sq := b.PopFirst()
+			if pieceAttacks(p.board[sq].Type(), White, sq, w)&^w == 0 {
+				found |= sq.Bitboard()
+			}
+		}
+		if found == 0 {
+			return stuck
+		}
+		stuck |= found
+	}
 }
 
 // compute fills the reach, occupy and attack sets assuming the pawns of frozen never move.
 func (s *structure) compute(p *Position, frozen Bitboard) {
 	s.frozen = frozen
 	s.colors = p.byColor
+	s.pawns = p.byType[Pawn]
 	walls := frozen
 	for c := White; c <= Black; c++ {
-		s.frozenAtt[c] = pawnAttacksOf(frozen&p.byColor[c], c)
+		s.frozenAtt[c] = pawnAttacksOf(frozen&p.byColor[c]&p.byType[Pawn], c)
+		for b := frozen & p.byColor[c] &^ p.byType[Pawn]; b != 0; {
+			sq := b.PopFirst()
+			s.frozenAtt[c] |= pieceAttacks(p.board[sq].Type(), c, sq, walls)
+		}
 	}
 	var seeds [2][6]Bitboard
 	for c := White; c <= Black; c++ {
 		s.kingReach[c] = kingRegion(p.KingSquare(c), ^walls&^s.frozenAtt[c^1])
 		for t := Pawn; t <= Queen; t++ {
 			seeds[c][t] = p.Pieces(c, t) &^ frozen
+			s.count[c][t] = seeds[c][t].Count()
 		}
 		s.occupy[c] = p.byColor[c] &^ p.byType[King]
 	}
@@ -113,10 +147,11 @@ func (s *structure) unfrozen(cand Bitboard) Bitboard {
 		for b := cand & s.colors[c]; b != 0; {
 			sq := b.PopFirst()
 			ahead := Square(int(sq) + pawnUp[c])
+			pawn := s.pawns.Has(sq)
 			switch {
-			case !s.frozen.Has(ahead):
+			case pawn && !s.frozen.Has(ahead):
 				bad |= sq.Bitboard() // the pawn in front may go: this one may advance
-			case pawnAttacks[c][sq]&s.occupy[c^1] != 0:
+			case pawn && pawnAttacks[c][sq]&s.occupy[c^1] != 0:
 				bad |= sq.Bitboard() // an enemy piece may come where it captures
 			case s.attack[c^1].Has(sq):
 				bad |= sq.Bitboard() // an enemy piece may take it
@@ -129,27 +164,59 @@ func (s *structure) unfrozen(cand Bitboard) Bitboard {
 }
 
 // cannotMate reports whether the structure proves that c can never checkmate: wherever
-// the enemy king can ever stand, either no piece of c can ever attack that square, or one
-// of its neighbours can be neither attacked by c's pieces, nor filled by an enemy piece,
-// nor covered by c's king from a square not next to the enemy king.
+// the enemy king can ever stand, either no piece of c can ever attack that square, or its
+// flight squares cannot all be closed. A flight square is closed by an attack of c's
+// pieces, by an enemy piece standing on it, or by c's king from a square not next to the
+// enemy king; the enemy needs a piece of its own for every flight square it has to fill,
+// and counts at most its pieces (pawns for any piece, they may promote) whose reach meets
+// those squares.
 func (s *structure) cannotMate(c Color) bool {
 	l := c ^ 1
 	attackC := s.attack[c]
 	occupyL := s.occupy[l]
 	kingC := s.kingReach[c]
+	frozenL := s.frozen & s.colors[l]
 	for r := s.kingReach[l] & attackC; r != 0; {
 		k := r.PopFirst()
-		need := kingAttacks[k] &^ occupyL &^ attackC
-		if need == 0 {
+		flights := kingAttacks[k] &^ attackC &^ frozenL
+		if flights&^occupyL&^kingSpread(kingC) != 0 {
+			continue // a flight square nothing can ever close
+		}
+		if s.fillable(l, flights) {
 			return false
 		}
 		for z := kingC &^ kingSpread(k.Bitboard()); z != 0; {
-			if need&^kingAttacks[z.PopFirst()] == 0 {
+			zs := z.PopFirst()
+			if flights&kingAttacks[zs] != 0 && s.fillable(l, flights&^kingAttacks[zs]) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// fillable reports whether colour l may have a piece of its own (not its king, not
+// frozen) on each square of need at once, by counting pieces by type.
+func (s *structure) fillable(l Color, need Bitboard) bool {
+	if need&^s.occupy[l] != 0 {
+		return false
+	}
+	n := need.Count()
+	if n == 0 {
+		return true
+	}
+	pieces, any := 0, false
+	for t := Knight; t <= Queen; t++ {
+		if s.reach[l][t]&need != 0 {
+			pieces += s.count[l][t]
+			any = true
+		}
+	}
+	promotes := s.reach[l][Pawn]&pawnLastRank[l] != 0
+	if s.reach[l][Pawn]&need != 0 || promotes && any {
+		pieces += s.count[l][Pawn]
+	}
+	return pieces >= n
 }
 
 // knightFlood returns the squares knights starting on seed can reach without landing on

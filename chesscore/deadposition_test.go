@@ -2,11 +2,8 @@ package chesscore
 
 import (
 	"fmt"
-	"math"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // python-chess's insufficient-material cases (facts: position, and whether each colour's
@@ -285,87 +282,4 @@ var blockedChains = []string{
 	"4k3/8/8/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 1",
 	"8/8/3k4/1p2p2p/pP1pP1pP/P2P2P1/4K3/8 w - - 0 1",
 	"8/3k4/8/p1p2p2/PpPp1Pp1/1P1P2P1/5K2/8 w - - 0 1",
-}
-
-// benchmarkPositions are the positions BenchmarkCanCheckmate times: ordinary endgames,
-// blockades, heavier endgames and middlegames.
-var benchmarkPositions = append([]string{
-	"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
-	"8/8/8/4k3/8/8/4P3/4K3 b - - 0 1",
-	"7k/8/8/8/8/8/P7/K7 b - - 0 1",
-	"8/8/4k3/8/8/2K5/1P6/8 w - - 0 1",
-	"8/8/8/4k3/8/8/8/4KN2 w - - 0 1",
-	"8/8/8/4k3/8/8/8/4KB2 b - - 0 1",
-	"8/8/8/4k3/8/8/8/4K2Q w - - 0 1",
-	"8/8/8/4k3/8/8/8/4K2R b - - 0 1",
-	"8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1",
-	"8/8/8/4k3/8/8/8/3NKN2 w - - 0 1",
-	"8/8/8/4kb2/8/8/8/4KB2 w - - 0 1",
-	"8/8/8/4k3/8/8/8/4KN1n w - - 0 1",
-	"8/8/8/4k3/8/8/4p3/4KN2 w - - 0 1",
-	"8/8/2r5/8/4k3/8/2Q2K2/8 b - - 0 1",
-	"4k3/8/2rP4/8/8/8/3K4/7R b - - 0 1",
-	"8/5pk1/6p1/7p/7P/6P1/5PK1/8 w - - 0 1",
-	"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1",
-	StartFEN,
-	"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
-	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-}, blockedChains...)
-
-// BenchmarkCanCheckmate times CanCheckmate for both colours over benchmarkPositions and
-// reports the 99th percentile of one call in milliseconds (p99-ms) and the share of
-// answers that were unknown.
-func BenchmarkCanCheckmate(b *testing.B) {
-	var pos []Position
-	for _, fen := range benchmarkPositions {
-		pos = append(pos, sanFEN(b, fen))
-	}
-	times := make([]time.Duration, 0, b.N)
-	unknown := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p := &pos[(i/2)%len(pos)]
-		start := time.Now()
-		if CanCheckmate(p, Color(i&1)) == Unknown {
-			unknown++
-		}
-		times = append(times, time.Since(start))
-	}
-	b.StopTimer()
-	slices.Sort(times)
-	p99 := times[int(math.Ceil(0.99*float64(len(times))))-1]
-	b.ReportMetric(float64(p99)/float64(time.Millisecond), "p99-ms")
-	b.ReportMetric(float64(unknown)/float64(b.N), "unknown/op")
-}
-
-// BenchmarkCanCheckmateHard is the same over endgames whose helpmates need the loser's own
-// pieces as blockers (minor piece against minor piece or pawn): the search may run out of
-// budget there, so this shows the cost of an Unknown.
-func BenchmarkCanCheckmateHard(b *testing.B) {
-	var pos []Position
-	for _, fen := range []string{
-		"8/8/8/5B2/1k6/8/3n3K/8 b - - 0 1",
-		"B4K2/8/8/8/8/3n4/1k6/8 b - - 0 1",
-		"7K/8/8/1B6/8/8/5p2/k7 b - - 0 1",
-		"3N4/K5k1/8/8/8/8/7b/8 w - - 0 1",
-		"8/4b3/4B3/8/8/8/2k5/K7 w - - 0 1",
-	} {
-		pos = append(pos, sanFEN(b, fen))
-	}
-	times := make([]time.Duration, 0, b.N)
-	unknown := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p := &pos[(i/2)%len(pos)]
-		start := time.Now()
-		if CanCheckmate(p, Color(i&1)) == Unknown {
-			unknown++
-		}
-		times = append(times, time.Since(start))
-	}
-	b.StopTimer()
-	slices.Sort(times)
-	p99 := times[int(math.Ceil(0.99*float64(len(times))))-1]
-	b.ReportMetric(float64(p99)/float64(time.Millisecond), "p99-ms")
-	b.ReportMetric(float64(unknown)/float64(b.N), "unknown/op")
 }

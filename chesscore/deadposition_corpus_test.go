@@ -1,0 +1,332 @@
+// deadposition_corpus_test.go: the dead-position decision against its corpora: the hard
+// positions of testdata/deadpositions.epd, the real-game positions of
+// testdata/realgames.fen, brute force on random positions; and its benchmarks.
+
+package chesscore
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// corpusEntry is one position of testdata/deadpositions.epd with its expected verdicts.
+type corpusEntry struct {
+	fen  string
+	want [2]Verdict // by colour
+	note string
+}
+
+// loadDeadCorpus reads testdata/deadpositions.epd (format in its header).
+func loadDeadCorpus(t testing.TB) []corpusEntry {
+	t.Helper()
+	f, err := os.Open("testdata/deadpositions.epd")
+	if err != nil {
+		t.Fatalf("open corpus: %v", err)
+	}
+	defer f.Close()
+	var out []corpusEntry
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fields := strings.Split(line, ";")
+		if len(fields) != 4 {
+			t.Fatalf("deadpositions.epd:%d: %d fields, want 4", n, len(fields))
+		}
+		e := corpusEntry{fen: strings.TrimSpace(fields[0]), note: strings.TrimSpace(fields[3])}
+		for i := range 2 {
+			switch answer := strings.TrimSpace(fields[1+i]); answer {
+			case "yes":
+				e.want[i] = Yes
+			case "no":
+				e.want[i] = No
+			default:
+				t.Fatalf("deadpositions.epd:%d: answer %q, want yes or no", n, answer)
+			}
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read corpus: %v", err)
+	}
+	return out
+}
+
+// loadRealGames reads the positions of testdata/realgames.fen.
+func loadRealGames(t testing.TB) []Position {
+	t.Helper()
+	f, err := os.Open("testdata/realgames.fen")
+	if err != nil {
+		t.Fatalf("open real games: %v", err)
+	}
+	defer f.Close()
+	var out []Position
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		p, err := ParseFEN(line)
+		if err != nil {
+			t.Fatalf("realgames.fen:%d: %v", n, err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// checkDecision checks a decision's evidence: a Yes line replays to a mate by c, a No has
+// a proof, an Unknown has none.
+func checkDecision(t *testing.T, p *Position, c Color, d Decision) {
+	t.Helper()
+	switch d.Verdict {
+	case Yes:
+		if d.Proof != ProofMate {
+			t.Errorf("%s: yes for %s with proof %s", p.FEN(), c, d.Proof)
+		}
+		checkHelpmate(t, p, c, d.Line)
+	case No:
+		if d.Proof == ProofNone || d.Proof == ProofMate || len(d.Line) != 0 {
+			t.Errorf("%s: no for %s with proof %s and line %v", p.FEN(), c, d.Proof, d.Line)
+		}
+	default:
+		if d.Proof != ProofNone {
+			t.Errorf("%s: unknown for %s with proof %s", p.FEN(), c, d.Proof)
+		}
+	}
+}
+
+func TestDeadPositionCorpus(t *testing.T) {
+	entries := loadDeadCorpus(t)
+	if len(entries) < 60 {
+		t.Fatalf("only %d positions in the corpus", len(entries))
+	}
+	for _, e := range entries {
+		p := sanFEN(t, e.fen)
+		for c := White; c <= Black; c++ {
+			d := Decide(&p, c)
+			if d.Verdict != e.want[c] {
+				t.Errorf("%s (%s): %s can mate = %s (%s, %d nodes), want %s", e.fen, e.note, c, d.Verdict, d.Proof, d.Nodes, e.want[c])
+				continue
+			}
+			checkDecision(t, &p, c, d)
+		}
+		if dead := IsDeadPosition(&p); dead != (e.want[White] == No && e.want[Black] == No) {
+			t.Errorf("%s (%s): IsDeadPosition = %v", e.fen, e.note, dead)
+		}
+	}
+}
+
+// A "no" of the corpus is never contradicted by a short mate that brute force finds.
+func TestDeadPositionCorpusNoShortMate(t *testing.T) {
+	depth := 4
+	if raceEnabled || testing.Short() {
+		depth = 3
+	}
+	for _, e := range loadDeadCorpus(t) {
+		p := sanFEN(t, e.fen)
+		for c := White; c <= Black; c++ {
+			if e.want[c] == No && bruteHelpmate(&p, c, depth) {
+				t.Errorf("%s (%s): %s is listed as unable to mate, but brute force mates within %d plies", e.fen, e.note, c, depth)
+			}
+		}
+	}
+}
+
+// Every position of the real games is decided within the default budget: Unknown never
+// comes up in real play. A Yes line always replays to a mate.
+func TestRealGamesDecided(t *testing.T) {
+	positions := loadRealGames(t)
+	if len(positions) < 4000 {
+		t.Fatalf("only %d real-game positions", len(positions))
+	}
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 10
+	}
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		for c := White; c <= Black; c++ {
+			d := Decide(p, c)
+			if d.Verdict == Unknown {
+				t.Errorf("%s: unknown for %s after %d nodes", p.FEN(), c, d.Nodes)
+				continue
+			}
+			checkDecision(t, p, c, d)
+		}
+	}
+}
+
+// lockedRandomPosition builds a random position around blocked pawn pairs: a few pawns of
+// each side, each blocked by an enemy pawn, kings and the pieces, placed at random.
+func lockedRandomPosition(r *testRNG, pieces string, turn Color) (Position, bool) {
+	var board [64]byte
+	pairs := 2 + int(r.next()%5)
+	for i := 0; i < pairs; i++ {
+		file := int(r.next() % 8)
+		rank := 1 + int(r.next()%5) // the white pawn on ranks 2 to 6, the black one above it
+		w, b := rank*8+file, (rank+1)*8+file
+		if board[w] != 0 || board[b] != 0 {
+			continue
+		}
+		board[w], board[b] = 'P', 'p'
+	}
+	for _, c := range []byte("Kk" + pieces) {
+		for tries := 0; ; tries++ {
+			if tries > 200 {
+				return Position{}, false
+			}
+			sq := int(r.next() % 64)
+			if board[sq] != 0 || (c == 'P' || c == 'p') && (sq < 8 || sq >= 56) {
+				continue
+			}
+			board[sq] = c
+			break
+		}
+	}
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for file := 0; file < 8; file++ {
+			c := board[rank*8+file]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(c)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString([]string{" w - - 0 1", " b - - 0 1"}[turn])
+	p, err := ParseFEN(b.String())
+	return p, err == nil
+}
+
+// Differential test on blocked structures, where the structure analysis does its work: a
+// "no" is never contradicted by brute force, a "yes" always replays.
+func TestCanCheckmateSoundOnLockedPositions(t *testing.T) {
+	rng := testRNG(0xC0FFEE)
+	materials := []string{"", "B", "b", "N", "n", "Bb", "BB", "bb", "Nb", "R", "q", "BN"}
+	depth, per := 3, 25
+	if raceEnabled || testing.Short() {
+		depth, per = 2, 6
+	}
+	n, no := 0, 0
+	for _, mat := range materials {
+		for i := 0; i < per; i++ {
+			p, ok := lockedRandomPosition(&rng, mat, Color(i&1))
+			if !ok {
+				continue
+			}
+			n++
+			for c := White; c <= Black; c++ {
+				d := DecideWithin(&p, c, 20000)
+				checkDecision(t, &p, c, d)
+				if d.Verdict == No {
+					no++
+					if bruteHelpmate(&p, c, depth) {
+						t.Errorf("%s: no for %s (%s), but brute force mates within %d plies", p.FEN(), c, d.Proof, depth)
+					}
+				}
+			}
+		}
+	}
+	if n < len(materials)*per/2 || no == 0 {
+		t.Fatalf("%d legal positions, %d verdicts no: the generator is broken", n, no)
+	}
+}
+
+// BenchmarkCanCheckmate times one decision (CanCheckmate for one colour) over corpora:
+// real, every position of the real games (both colours); hard, the hard corpus (both
+// colours); full, positions with (nearly) full material, the flag fall of a middlegame.
+// Each reports the mean, the 99th percentile and the maximum of one decision in
+// microseconds, and the share of Unknown answers.
+func BenchmarkCanCheckmate(b *testing.B) {
+	real := loadRealGames(b)
+	var hard []Position
+	for _, e := range loadDeadCorpus(b) {
+		hard = append(hard, sanFEN(b, e.fen))
+	}
+	var full []Position
+	for _, fen := range []string{
+		StartFEN,
+		"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+		"rnbqkb1r/pp3ppp/3p1n2/2pP4/8/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 6",
+		"r2q1rk1/pp1bbppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R1BQ1RK1 w - - 4 9",
+	} {
+		full = append(full, sanFEN(b, fen))
+	}
+	for _, bc := range []struct {
+		name string
+		pos  []Position
+	}{{"real", real}, {"hard", hard}, {"full", full}} {
+		b.Run(bc.name, func(b *testing.B) {
+			times := make([]time.Duration, 0, b.N)
+			unknown := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p := &bc.pos[(i/2)%len(bc.pos)]
+				start := time.Now()
+				if CanCheckmate(p, Color(i&1)) == Unknown {
+					unknown++
+				}
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			reportTimes(b, times)
+			b.ReportMetric(float64(unknown)/float64(b.N), "unknown/op")
+		})
+	}
+}
+
+// reportTimes reports the mean, 99th percentile and maximum of times in microseconds.
+func reportTimes(b *testing.B, times []time.Duration) {
+	if len(times) == 0 {
+		return
+	}
+	var sum time.Duration
+	for _, d := range times {
+		sum += d
+	}
+	slices.Sort(times)
+	p99 := times[int(math.Ceil(0.99*float64(len(times))))-1]
+	us := float64(time.Microsecond)
+	b.ReportMetric(float64(sum)/float64(len(times))/us, "mean-µs")
+	b.ReportMetric(float64(p99)/us, "p99-µs")
+	b.ReportMetric(float64(times[len(times)-1])/us, "max-µs")
+}
+
+// BenchmarkDeadAfterMove times the test Game runs after every move (both colours, the
+// one decision) over the real-game positions.
+func BenchmarkDeadAfterMove(b *testing.B) {
+	real := loadRealGames(b)
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &real[i%len(real)]
+		start := time.Now()
+		deadAfterMove(p)
+		times = append(times, time.Since(start))
+	}
+	b.StopTimer()
+	reportTimes(b, times)
+}
