@@ -18,16 +18,13 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // backupStore opens a store in a temporary directory with n games in it.
 func backupStore(t *testing.T, n int) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	for range n {
 		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}, Control: clock.TimeControl{Untimed: true}, Created: epoch}
 		if err := db.Commit(&storage.Change{Game: g}); err != nil {

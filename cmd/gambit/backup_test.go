@@ -21,11 +21,8 @@ import (
 // it.
 func seedStore(t *testing.T, path string, n int) {
 	t.Helper()
-	db, err := storage.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.OpenFile(t, path, nil)
+	defer db.Close() // the command under test opens the file
 	for i := range n {
 		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}, Control: clock.TimeControl{Untimed: true}, Created: time.Now()}
 		if i%2 == 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 var updatePlay = flag.Bool("update-play", false, "rewrite the golden transcripts of gambit play")
@@ -36,11 +37,8 @@ func tempDB(t *testing.T) string { return filepath.Join(t.TempDir(), "gambit.db"
 
 func storedGames(t *testing.T, path, user string) []*storage.Game {
 	t.Helper()
-	db, err := storage.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storagetest.OpenFile(t, path, nil)
+	defer db.Close() // the next command opens the file
 	gs, err := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser(user, storage.Query{}) })
 	if err != nil {
 		t.Fatal(err)
@@ -235,13 +233,9 @@ func TestPlayRefuses(t *testing.T) {
 	}
 	// A store that another process holds fails fast, with a message that says so; so
 	// does gambit games.
-	held, err := storage.Open(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
+	storagetest.OpenFile(t, db, nil) // held until the test ends
 	start := time.Now()
-	_, err = playScript(t, "", "--db", db)
+	_, err := playScript(t, "", "--db", db)
 	if !errors.Is(err, storage.ErrLocked) || time.Since(start) > 5*time.Second {
 		t.Errorf("locked store: %v after %v", err, time.Since(start))
 	}

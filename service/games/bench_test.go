@@ -32,12 +32,9 @@ var soloMovesPerSecond float64
 func BenchmarkDurableMoves(b *testing.B) {
 	for _, mode := range []string{"solo", "boltbatch", "group"} {
 		b.Run(mode, func(b *testing.B) {
-			db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"),
+			db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "bench.db"),
 				&storage.Options{SoloCommits: mode == "solo", BoltBatch: mode == "boltbatch"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
+			defer db.Close() // each run of the benchmark function has its own store
 			s, err := New(db, Options{Logger: quietLogger()})
 			if err != nil {
 				b.Fatal(err)

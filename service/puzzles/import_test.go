@@ -150,10 +150,7 @@ func BenchmarkImportStore(b *testing.B) {
 	var rows int
 	for range b.N {
 		b.StopTimer()
-		db, err := storage.Open(filepath.Join(b.TempDir(), "gambit.db"), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "gambit.db"), nil)
 		b.StartTimer()
 		st, err := Import(db, synthetic(b, n), ImportOptions{Now: day0})
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // output is a bytes.Buffer safe for a writer and a reader on two goroutines.
@@ -58,12 +58,9 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := storagetest.Open(t)
 	f := &fixture{db: db, clk: timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), over: make(chan struct{}, 1)}
+	var err error
 	f.svc, err = games.New(db, games.Options{Clock: f.clk, Scope: games.LocalScope, Instance: "play",
 		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
 			if _, ok := e.(games.GameOver); ok {
