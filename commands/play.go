@@ -130,6 +130,10 @@ func (c *PlayCommand) Handle(ctx context.Context, r *Request) (*Response, error)
 		if errors.Is(err, engineplay.ErrNotReady) {
 			return nil, Explain(err, "The engine is still starting. Try again in a few seconds.")
 		}
+		var many *engineplay.TooManyGamesError
+		if errors.As(err, &many) {
+			return nil, Explain(err, fmt.Sprintf("You already have %d game%s against the engine: finish or resign one first (list with /games).", many.Max, plural(many.Max)))
+		}
 		return nil, gameError(err)
 	}
 	g := res.Game

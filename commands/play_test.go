@@ -69,6 +69,11 @@ func TestPlayBot(t *testing.T) {
 	if err != nil || !strings.Contains(resp.Content, "level 3") || !strings.Contains(resp.Content, "· 10+5 ·") {
 		t.Errorf("/play bot without options: %v %+v", err, resp)
 	}
+	// Two live games against the engine are the most (engine.max_games_per_user).
+	if _, err := c.Handle(context.Background(), engineRequest("play", "bot")); err == nil ||
+		UserMessage(err) != "You already have 2 games against the engine: finish or resign one first (list with /games)." {
+		t.Errorf("a third game against the engine: %v", err)
+	}
 }
 
 func TestPlayBotRefusals(t *testing.T) {

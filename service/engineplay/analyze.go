@@ -1,5 +1,5 @@
 // analyze.go: the analysis of a finished game, move by move, with a bounded budget and
-// a cache.
+// a cache (analysisqueue.go says who analyses when).
 
 package engineplay
 
@@ -61,9 +61,13 @@ func (a *Analysis) Summary(c chesscore.Color) Summary {
 }
 
 // Analyze returns the analysis of a finished game: ErrNotFinished while it is being
-// played, ErrNoMoves for a game without moves. One analysis runs at a time; a game
-// analysed before comes from the cache.
-func (s *Service) Analyze(ctx context.Context, g *games.Game) (*Analysis, error) {
+// played, ErrNoMoves for a game without moves. A game analysed before comes from the
+// cache at once; any other analysis queues in its server's line (see analyses) and
+// is refused with ErrAnalysisPending while the person's previous one is queued or
+// running, and with a *CooldownError within Options.AnalysisCooldown of its end. An
+// analysis still queued when ctx ends is withdrawn; a running one stops.
+func (s *Service) Analyze(ctx context.Context, r AnalysisRequest) (*Analysis, error) {
+	g := r.Game
 	if g.Live() {
 		return nil, fmt.Errorf("game %d: %w", g.ID, ErrNotFinished)
 	}
@@ -73,10 +77,27 @@ func (s *Service) Analyze(ctx context.Context, g *games.Game) (*Analysis, error)
 	if a, ok := s.cache.get(g.ID); ok {
 		return a, nil
 	}
-	s.analyseMu.Lock()
-	defer s.analyseMu.Unlock()
+	j, err := s.analyses.submit(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-j.done:
+		return j.res, j.err
+	case <-ctx.Done():
+		if s.analyses.withdraw(j) {
+			return nil, fmt.Errorf("analyse game %d: gave up in the queue: %w", g.ID, ctx.Err())
+		}
+		<-j.done // running on ctx: it stops promptly
+		return j.res, j.err
+	}
+}
+
+// analyse runs the analysis of g on an; ran is false when it came from the cache (an
+// analysis of the same game that ran meanwhile).
+func (s *Service) analyse(ctx context.Context, an *analyser, g *games.Game) (_ *Analysis, ran bool, _ error) {
 	if a, ok := s.cache.get(g.ID); ok {
-		return a, nil
+		return a, false, nil
 	}
 	started := time.Now()
 	chess := g.Chess()
@@ -84,12 +105,12 @@ func (s *Service) Analyze(ctx context.Context, g *games.Game) (*Analysis, error)
 	per := min(s.opts.AnalysisTime, s.opts.AnalysisBudget/time.Duration(positions))
 	per = max(per, 20*time.Millisecond)
 	var a *Analysis
-	if s.ext != nil {
-		notes, err := s.annotateExternal(ctx, chess, per)
+	if an.ext != nil {
+		notes, err := s.annotateExternal(ctx, an.ext, chess, per)
 		if err == nil {
-			a = &Analysis{GameID: g.ID, Engine: s.extA.name(), PerPosition: per, Notes: notes}
+			a = &Analysis{GameID: g.ID, Engine: an.ext.name(), PerPosition: per, Notes: notes}
 		} else if ctx.Err() != nil {
-			return nil, err
+			return nil, true, err
 		} else {
 			s.log.Warn("external engine failed to analyse: the built-in engine analyses", "game", g.ID, "err", err)
 		}
@@ -100,27 +121,27 @@ func (s *Service) Analyze(ctx context.Context, g *games.Game) (*Analysis, error)
 			lim = engine.Limits{Nodes: s.opts.AnalysisNodes, Done: ctx.Done()}
 			per = 0
 		}
-		if s.analysis == nil {
-			s.analysis = engine.New(engine.Options{HashMB: s.opts.HashMB})
+		if an.builtin == nil {
+			an.builtin = engine.New(engine.Options{HashMB: s.opts.HashMB})
 		}
-		notes, err := s.analysis.Annotate(chess, lim)
+		notes, err := an.builtin.Annotate(chess, lim)
 		if err != nil {
-			return nil, fmt.Errorf("analyse game %d: %w", g.ID, err)
+			return nil, true, fmt.Errorf("analyse game %d: %w", g.ID, err)
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err // cut short: the scores of the last positions are not worth keeping
+			return nil, true, err // cut short: the scores of the last positions are not worth keeping
 		}
 		a = &Analysis{GameID: g.ID, Engine: "Gambit engine", PerPosition: per, Notes: notes}
 	}
 	a.Took = time.Since(started)
 	s.cache.put(g.ID, a)
 	s.log.Info("game analysed", "game", g.ID, "engine", a.Engine, "positions", positions, "took", a.Took)
-	return a, nil
+	return a, true, nil
 }
 
 // annotateExternal evaluates every position with the external engine and classifies the
 // moves as engine.Annotate does.
-func (s *Service) annotateExternal(ctx context.Context, g *chesscore.Game, per time.Duration) ([]engine.PlyNote, error) {
+func (s *Service) annotateExternal(ctx context.Context, x *external, g *chesscore.Game, per time.Duration) ([]engine.PlyNote, error) {
 	moves := g.Moves()
 	start := g.Start()
 	walk := chesscore.NewGame(start)
@@ -135,7 +156,7 @@ func (s *Service) annotateExternal(ctx context.Context, g *chesscore.Game, per t
 		case i == len(moves) && g.Over() && g.Outcome().Result == chesscore.Draw:
 			sc = 0
 		default:
-			lines, err := s.extA.analyse(ctx, walk, per)
+			lines, err := x.analyse(ctx, walk, per)
 			if err != nil {
 				return nil, fmt.Errorf("ply %d: %w", i, err)
 			}

@@ -364,7 +364,7 @@ func finishedGame(t *testing.T, r *rig, sans ...string) *games.Game {
 func TestAnalyze(t *testing.T) {
 	r := newRig(t, Options{AnalysisNodes: 20000})
 	g := finishedGame(t, r, "f3", "e5", "g4", "Qh4#")
-	a, err := r.eng.Analyze(context.Background(), g)
+	a, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,13 +380,13 @@ func TestAnalyze(t *testing.T) {
 	if s := a.Summary(chesscore.White); s.Blunders < 1 {
 		t.Errorf("White's summary %+v", s)
 	}
-	again, err := r.eng.Analyze(context.Background(), g)
+	again, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: g})
 	if err != nil || again != a {
 		t.Errorf("second analysis not cached: %p vs %p, %v", again, a, err)
 	}
 
 	live := finishedGame(t, r, "e4")
-	if _, err := r.eng.Analyze(context.Background(), live); !errors.Is(err, ErrNotFinished) {
+	if _, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: live}); !errors.Is(err, ErrNotFinished) {
 		t.Errorf("analysis of a live game: %v", err)
 	}
 	empty := finishedGame(t, r)
@@ -394,7 +394,7 @@ func TestAnalyze(t *testing.T) {
 		t.Fatal(err)
 	}
 	empty, _ = r.svc.Game(context.Background(), empty.ID)
-	if _, err := r.eng.Analyze(context.Background(), empty); !errors.Is(err, ErrNoMoves) {
+	if _, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: empty}); !errors.Is(err, ErrNoMoves) {
 		t.Errorf("analysis of an aborted game: %v", err)
 	}
 }
@@ -422,7 +422,7 @@ func TestExternalEngine(t *testing.T) {
 	r.waitGame(g.ID, "the external engine's reply", atPly(2))
 
 	f := finishedGame(t, r, "f3", "e5", "g4", "Qh4#")
-	a, err := r.eng.Analyze(context.Background(), f)
+	a, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestExternalEngineCrashFallsBack(t *testing.T) {
 	// The external engine dies on every go; the built-in engine plays for it.
 	r.waitGame(g.ID, "the stand-in's reply", atPly(2))
 	f := finishedGame(t, r, "f3", "e5", "g4", "Qh4#")
-	a, err := r.eng.Analyze(context.Background(), f)
+	a, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func TestExternalEngineCrashFallsBack(t *testing.T) {
 
 // Many games at once are served by the workers, none forgotten.
 func TestManyGames(t *testing.T) {
-	r := newRig(t, Options{Workers: 2})
+	r := newRig(t, Options{Workers: 2, MaxGamesPerUser: -1})
 	var ids []uint64
 	for i := range 6 {
 		res, err := r.eng.Start(context.Background(), StartRequest{RequestID: fmt.Sprint("many", i), Human: ana, Level: 1, Color: "black", Control: "-"})
@@ -481,7 +481,7 @@ func TestStockfish(t *testing.T) {
 	r.move(g, "e4", false)
 	r.waitGame(g.ID, "Stockfish's reply", atPly(2))
 	f := finishedGame(t, r, "f3", "e5", "g4", "Qh4#")
-	a, err := r.eng.Analyze(context.Background(), f)
+	a, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: f})
 	if err != nil {
 		t.Fatal(err)
 	}

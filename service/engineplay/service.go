@@ -1,5 +1,5 @@
 // service.go: the Service, its options, starting games against the engine, and the
-// queue of games waiting for the engine.
+// fair queue of games waiting for the engine.
 
 package engineplay
 
@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,7 +48,24 @@ var (
 	ErrNotFinished = errors.New("the game is not finished")
 	// ErrNoMoves: analysis of a game without moves.
 	ErrNoMoves = errors.New("the game has no moves")
+	// ErrTooManyGames: the person already plays Options.MaxGamesPerUser games against
+	// the engine (the error is a *TooManyGamesError).
+	ErrTooManyGames = errors.New("too many games against the engine")
 )
+
+// TooManyGamesError refuses a new game against the engine to a person who already
+// plays Max of them.
+type TooManyGamesError struct {
+	UserID string
+	Max    int
+}
+
+func (e *TooManyGamesError) Error() string {
+	return fmt.Sprintf("%s already plays %d games against the engine (the most allowed)", e.UserID, e.Max)
+}
+
+// Unwrap makes the error match ErrTooManyGames.
+func (e *TooManyGamesError) Unwrap() error { return ErrTooManyGames }
 
 // Options configure a Service. The zero value is the production setting without an
 // external engine.
@@ -55,8 +73,13 @@ type Options struct {
 	// Clock is the game service's clock, read for the engine's time left (default the
 	// system clock). Thinking itself is timed by the wall clock.
 	Clock timers.Clock
-	// Workers is how many games the engine thinks about at once (default 1).
+	// Workers is how many games the engine thinks about at once (default 1). Games
+	// waiting for a worker are served in turn by server, then by person, then in order
+	// (fairQueue), so one server or person cannot crowd out the others.
 	Workers int
+	// MaxGamesPerUser is how many live games against the engine one person may have
+	// at once (default 2; negative: no limit).
+	MaxGamesPerUser int
 	// HashMB is the transposition table of each built-in engine, in MiB (default 16).
 	HashMB int
 	// MaxThink caps the thinking time of one move (default 10 s).
@@ -74,6 +97,13 @@ type Options struct {
 	// AnalysisBudget bounds a whole analysis: the time per position shrinks to fit it
 	// (default 45 s).
 	AnalysisBudget time.Duration
+	// AnalysisWorkers is how many analyses run at once (default 1), each on an engine
+	// of its own; a server's analyses run one at a time, servers taking turns.
+	AnalysisWorkers int
+	// AnalysisCooldown is the least time between the end of one of a person's analyses
+	// and the start of the next (default 2 minutes; negative: none). Answers from the
+	// cache are not limited.
+	AnalysisCooldown time.Duration
 	// AnalysisNodes, if positive, bounds each position of a built-in analysis by nodes
 	// instead of time (deterministic; for tests).
 	AnalysisNodes uint64
@@ -93,21 +123,27 @@ type Service struct {
 	svc  atomic.Pointer[games.Service]
 	pid  atomic.Pointer[string]
 
-	pool     chan *engine.Engine // the built-in engines of the workers
-	analysis *engine.Engine      // the built-in engine of analyses, made on first use (under analyseMu)
-	ext      *external           // plays
-	extA     *external           // analyses (a process of its own, so analyses never hold up a game)
+	pool chan *engine.Engine // the built-in engines of the workers
+	ext  *external           // plays
 
-	mu     sync.Mutex
-	known  map[uint64]storage.EngineGame // engine games seen (live ones at least)
-	states map[uint64]*turnState
-	queue  []uint64
-	wake   chan struct{}
+	mu       sync.Mutex
+	known    map[uint64]engineGame // live engine games (and any seen since they ended)
+	starting map[string]int        // person → games being created (counted against the limit)
+	states   map[uint64]*turnState
+	queue    *fairQueue[uint64]
+	wake     chan struct{}
 
-	analyseMu sync.Mutex
-	cache     *analysisCache
+	analyses analyses
+	cache    *analysisCache
 
 	randMu sync.Mutex
+}
+
+// engineGame is the engine's side of a game, with where it is played and by whom: the
+// game's place in the fair queue.
+type engineGame struct {
+	storage.EngineGame
+	guild, human string
 }
 
 // rand64 draws from Options.Rand.
@@ -123,6 +159,7 @@ type turnState struct {
 	running bool
 	again   bool               // an event came while running: look again after
 	cancel  context.CancelFunc // interrupts the thought (set while running)
+	since   time.Time          // when it was queued (the reply delay counts from it)
 }
 
 // New makes the service on db and reads the live engine games, to take up at Run.
@@ -132,6 +169,9 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = 1
+	}
+	if opts.MaxGamesPerUser == 0 {
+		opts.MaxGamesPerUser = 2
 	}
 	if opts.HashMB <= 0 {
 		opts.HashMB = engine.DefaultHashMB
@@ -151,6 +191,12 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	if opts.AnalysisBudget <= 0 {
 		opts.AnalysisBudget = 45 * time.Second
 	}
+	if opts.AnalysisWorkers <= 0 {
+		opts.AnalysisWorkers = 1
+	}
+	if opts.AnalysisCooldown == 0 {
+		opts.AnalysisCooldown = 2 * time.Minute
+	}
 	if opts.Rand == nil {
 		opts.Rand = rand.Uint64
 	}
@@ -160,17 +206,31 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	s := &Service{
 		db: db, opts: opts, log: opts.Logger.With("service", "engineplay"),
 		pool:  make(chan *engine.Engine, opts.Workers),
-		known: map[uint64]storage.EngineGame{}, states: map[uint64]*turnState{},
-		wake: make(chan struct{}, 1), cache: newAnalysisCache(64),
+		known: map[uint64]engineGame{}, starting: map[string]int{}, states: map[uint64]*turnState{},
+		queue: newFairQueue[uint64](false), wake: make(chan struct{}, 1), cache: newAnalysisCache(64),
 	}
 	for range opts.Workers {
 		s.pool <- engine.New(engine.Options{HashMB: opts.HashMB})
 	}
 	if opts.External != nil && opts.External.Path != "" {
 		s.ext = newExternal(*opts.External, s.log.With("role", "play"))
-		s.extA = newExternal(*opts.External, s.log.With("role", "analysis"))
 	}
-	live, err := storage.Read(db, storage.Tx.LiveEngineGames)
+	s.analyses.init(s)
+	live, err := storage.Read(db, func(tx storage.Tx) ([]engineGame, error) {
+		recs, err := tx.LiveEngineGames()
+		if err != nil {
+			return nil, err
+		}
+		out := make([]engineGame, 0, len(recs))
+		for _, e := range recs {
+			g, err := tx.Game(e.GameID)
+			if err != nil {
+				return nil, fmt.Errorf("game %d: %w", e.GameID, err)
+			}
+			out = append(out, engineGame{EngineGame: e, guild: g.GuildID, human: g.Player(e.Color.Other()).ID})
+		}
+		return out, nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read the live games against the engine: %w", err)
 	}
@@ -238,7 +298,9 @@ func PlayerName(level int) string {
 }
 
 // Start creates a game against the engine. It fails with ErrBadLevel for a level out
-// of range and with the game service's errors (ErrBadRequest for a bad time control).
+// of range, with a *TooManyGamesError when the person already plays
+// Options.MaxGamesPerUser games against the engine, and with the game service's errors
+// (ErrBadRequest for a bad time control).
 func (s *Service) Start(ctx context.Context, r StartRequest) (*games.Result, error) {
 	svc, pid := s.svc.Load(), s.playerID()
 	if svc == nil || pid == "" {
@@ -251,6 +313,10 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (*games.Result, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", games.ErrBadRequest, err)
 	}
+	if err := s.reserve(ctx, svc, r.Human.ID); err != nil {
+		return nil, err
+	}
+	defer s.unreserve(r.Human.ID)
 	human := chesscore.White
 	if choice == storage.ChooseBlack || (choice == storage.ChooseRandom && s.rand64()&1 == 1) {
 		human = chesscore.Black
@@ -274,14 +340,81 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (*games.Result, err
 	if err != nil {
 		return nil, err
 	}
-	if res.Game != nil {
+	if g := res.Game; g != nil && g.Live() {
 		s.mu.Lock()
-		if _, ok := s.known[res.Game.ID]; !ok {
-			s.known[res.Game.ID] = storage.EngineGame{GameID: res.Game.ID, Color: human.Other(), Level: r.Level, Engine: kind, Created: res.Game.Created}
+		if _, ok := s.known[g.ID]; !ok {
+			s.known[g.ID] = engineGame{
+				EngineGame: storage.EngineGame{GameID: g.ID, Color: human.Other(), Level: r.Level, Engine: kind, Created: g.Created},
+				guild:      g.GuildID, human: g.Player(human).ID,
+			}
 		}
 		s.mu.Unlock()
 	}
 	return res, nil
+}
+
+// reserve counts a game being created for user against Options.MaxGamesPerUser, or
+// refuses it with a *TooManyGamesError. unreserve ends the count once the game is
+// created (or failed).
+func (s *Service) reserve(ctx context.Context, svc *games.Service, user string) error {
+	max := s.opts.MaxGamesPerUser
+	if max < 0 {
+		return nil
+	}
+	s.mu.Lock()
+	ids := s.liveGamesOf(user)
+	if len(ids)+s.starting[user] < max {
+		s.starting[user]++
+		s.mu.Unlock()
+		return nil
+	}
+	s.mu.Unlock()
+	// At the limit: make sure of it with the store, in case a game's end was missed.
+	for _, id := range ids {
+		g, err := svc.Game(ctx, id)
+		switch {
+		case err == nil && !g.Live(), errors.Is(err, games.ErrNoSuchGame), errors.Is(err, storage.ErrNotFound):
+			s.finished(id)
+		case err != nil:
+			return fmt.Errorf("check the games of %s against the engine: %w", user, err)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.liveGamesOf(user))+s.starting[user] >= max {
+		return &TooManyGamesError{UserID: user, Max: max}
+	}
+	s.starting[user]++
+	return nil
+}
+
+func (s *Service) unreserve(user string) {
+	if s.opts.MaxGamesPerUser < 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.starting[user]--; s.starting[user] <= 0 {
+		delete(s.starting, user)
+	}
+}
+
+// liveGamesOf lists user's live games against the engine (s.mu held).
+func (s *Service) liveGamesOf(user string) []uint64 {
+	var ids []uint64
+	for id, e := range s.known {
+		if e.human == user {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// LiveGames returns how many live games against the engine user plays.
+func (s *Service) LiveGames(user string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.liveGamesOf(user))
 }
 
 // EngineGame returns the engine's side of game id, and false for a game between
@@ -291,18 +424,18 @@ func (s *Service) EngineGame(id uint64) (storage.EngineGame, bool) {
 	e, ok := s.known[id]
 	s.mu.Unlock()
 	if ok {
-		return e, true
+		return e.EngineGame, true
 	}
-	e, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(id) })
+	rec, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(id) })
 	if err != nil {
 		return storage.EngineGame{}, false
 	}
-	return e, true
+	return rec, true
 }
 
-// lookup returns the engine record of a game the event is about, reading the store
-// only for a game the engine plays in under its present id.
-func (s *Service) lookup(g *games.Game) (storage.EngineGame, bool) {
+// lookup returns the engine record of a live game the event is about, reading the
+// store only for a game the engine plays in under its present id.
+func (s *Service) lookup(g *games.Game) (engineGame, bool) {
 	s.mu.Lock()
 	e, ok := s.known[g.ID]
 	s.mu.Unlock()
@@ -310,16 +443,17 @@ func (s *Service) lookup(g *games.Game) (storage.EngineGame, bool) {
 		return e, true
 	}
 	pid := s.playerID()
-	if pid == "" || (g.White.ID != pid && g.Black.ID != pid) {
-		return storage.EngineGame{}, false
+	if pid == "" || (g.White.ID != pid && g.Black.ID != pid) || !g.Live() {
+		return engineGame{}, false
 	}
-	e, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) })
+	rec, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) })
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			s.log.Error("read the engine's side of a game", "game", g.ID, "err", err)
 		}
-		return storage.EngineGame{}, false
+		return engineGame{}, false
 	}
+	e = engineGame{EngineGame: rec, guild: g.GuildID, human: g.Player(rec.Color.Other()).ID}
 	s.mu.Lock()
 	s.known[g.ID] = e
 	s.mu.Unlock()
@@ -337,7 +471,9 @@ func (s *Service) Notify(_ context.Context, ev games.Event) {
 	case games.DrawOffered:
 		s.consider(e.Game, false)
 	case games.TakebackRequested:
-		s.consider(e.Game, true) // answer it rather than move on
+		// Answer it rather than move on: the thought in progress (if any) stops, and
+		// the game queues again in its person's turn, like any request.
+		s.consider(e.Game, true)
 	case games.GameOver:
 		s.finished(e.Game.ID)
 	}
@@ -351,8 +487,15 @@ func (s *Service) consider(g *games.Game, interrupt bool) {
 	s.enqueue(g.ID, interrupt)
 }
 
+// enqueue queues a live engine game behind its person's other games (or, while it is
+// being thought about, marks it to be looked at again); interrupt cancels the thought.
 func (s *Service) enqueue(id uint64, interrupt bool) {
 	s.mu.Lock()
+	e, ok := s.known[id]
+	if !ok { // ended
+		s.mu.Unlock()
+		return
+	}
 	st := s.states[id]
 	if st == nil {
 		st = &turnState{}
@@ -365,8 +508,8 @@ func (s *Service) enqueue(id uint64, interrupt bool) {
 			st.cancel()
 		}
 	case !st.queued:
-		st.queued = true
-		s.queue = append(s.queue, id)
+		st.queued, st.since = true, time.Now()
+		s.queue.push(e.guild, e.human, id)
 	}
 	s.mu.Unlock()
 	select {
@@ -385,27 +528,32 @@ func (s *Service) finished(id uint64) {
 			st.cancel()
 		}
 		st.again = false
-		if !st.running && !st.queued {
+		if !st.running {
+			// A queued turn is dropped when its turn comes (next skips it).
 			delete(s.states, id)
 		}
 	}
 }
 
-// next takes the next game of the queue, marking it running with cancel.
-func (s *Service) next(cancel context.CancelFunc) (uint64, bool) {
+// next takes the next game in fair order, marking it running with cancel, and returns
+// when it was queued.
+func (s *Service) next(cancel context.CancelFunc) (uint64, time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for len(s.queue) > 0 {
-		id := s.queue[0]
-		s.queue = s.queue[1:]
-		st := s.states[id]
-		if st == nil || !st.queued {
-			continue
-		}
-		st.queued, st.running, st.again, st.cancel = false, true, false, cancel
-		return id, true
+	id, _, ok := s.queue.pop(s.stillQueued)
+	if !ok {
+		return 0, time.Time{}, false
 	}
-	return 0, false
+	st := s.states[id]
+	st.queued, st.running, st.again, st.cancel = false, true, false, cancel
+	return id, st.since, true
+}
+
+// stillQueued tells the queue's live entries from those of games that ended (s.mu
+// held).
+func (s *Service) stillQueued(id uint64) bool {
+	st := s.states[id]
+	return st != nil && st.queued
 }
 
 // done marks a game's turn handled, queueing it again when an event came meanwhile.
@@ -439,10 +587,11 @@ func (s *Service) Run(ctx context.Context) error {
 		ids = append(ids, id)
 	}
 	s.mu.Unlock()
+	slices.Sort(ids) // oldest first within each person's line
 	for _, id := range ids {
 		s.enqueue(id, false)
 	}
-	var wg sync.WaitGroup
+	var wg, replies sync.WaitGroup
 	if s.ext != nil {
 		// Start the external engine now, so a bad path is in the log at start-up.
 		wg.Add(1)
@@ -455,17 +604,21 @@ func (s *Service) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.work(ctx)
+			s.work(ctx, &replies)
 		}()
 	}
 	wg.Wait()
+	replies.Wait()
 	return ctx.Err()
 }
 
-func (s *Service) work(ctx context.Context) {
+// work is one worker: it takes the games in fair order and thinks about each with its
+// built-in engine. A move waiting for Options.ReplyDelay waits without the worker,
+// which goes on to the next game (replies counts those waits).
+func (s *Service) work(ctx context.Context, replies *sync.WaitGroup) {
 	for {
 		turnCtx, cancel := context.WithCancel(ctx)
-		id, ok := s.next(cancel)
+		id, since, ok := s.next(cancel)
 		if !ok {
 			cancel()
 			select {
@@ -474,7 +627,7 @@ func (s *Service) work(ctx context.Context) {
 			case <-s.wake:
 				// Let another idle worker see the queue too.
 				s.mu.Lock()
-				more := len(s.queue) > 1
+				more := s.queue.len() > 1
 				s.mu.Unlock()
 				if more {
 					select {
@@ -486,22 +639,34 @@ func (s *Service) work(ctx context.Context) {
 			continue
 		}
 		eng := <-s.pool
-		s.turn(turnCtx, id, eng)
+		reply := s.turn(turnCtx, id, since, eng)
 		s.pool <- eng
-		cancel()
-		s.done(id)
+		if reply == nil {
+			cancel()
+			s.done(id)
+		} else {
+			replies.Add(1)
+			go func() {
+				defer replies.Done()
+				reply()
+				cancel()
+				s.done(id)
+			}()
+		}
 		if ctx.Err() != nil {
 			return
 		}
 	}
 }
 
-// Close stops the external engine, if one runs. Stop Run first.
+// Close stops the external engines, if any run. Stop Run first.
 func (s *Service) Close() error {
-	if s.ext == nil {
-		return nil
+	var errs []error
+	if s.ext != nil {
+		errs = append(errs, s.ext.close())
 	}
-	return errors.Join(s.ext.close(), s.extA.close())
+	errs = append(errs, s.analyses.close())
+	return errors.Join(errs...)
 }
 
 // timeLeft is the engine's clock for the time manager, nil for an untimed game.

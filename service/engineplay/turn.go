@@ -18,23 +18,26 @@ import (
 )
 
 // turn handles game id once: it is called by a worker with the worker's built-in
-// engine.
-func (s *Service) turn(ctx context.Context, id uint64, eng *engine.Engine) {
+// engine; since is when the game was queued (after the person's move). When the
+// engine has a move to play, turn returns reply, which waits until Options.ReplyDelay
+// after since and plays it: the worker runs it after handing its engine back, so the
+// delay holds up no other game.
+func (s *Service) turn(ctx context.Context, id uint64, since time.Time, eng *engine.Engine) (reply func()) {
 	svc := s.svc.Load()
 	rec, ok := s.EngineGame(id)
 	if !ok {
-		return
+		return nil
 	}
 	g, err := svc.Game(ctx, id)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("load a game against the engine", "game", id, "err", err)
 		}
-		return
+		return nil
 	}
 	if !g.Live() {
 		s.finished(id)
-		return
+		return nil
 	}
 	me := rec.Color
 	human := me.Other()
@@ -44,10 +47,10 @@ func (s *Service) turn(ctx context.Context, id uint64, eng *engine.Engine) {
 		if _, err := svc.AcceptTakeback(ctx, act); err != nil && !benign(err) && ctx.Err() == nil {
 			s.log.Error("engine: accept a takeback", "game", id, "err", err)
 		}
-		return
+		return nil
 	}
 	if g.Turn() != me {
-		return
+		return nil
 	}
 	// answerDraw answers the person's draw offer; true when the game ended in a draw.
 	answered := false
@@ -71,7 +74,7 @@ func (s *Service) turn(ctx context.Context, id uint64, eng *engine.Engine) {
 		return accept
 	}
 	if answerDraw(g) {
-		return
+		return nil
 	}
 	started := time.Now()
 	tl := s.timeLeft(g, me)
@@ -80,7 +83,7 @@ func (s *Service) turn(ctx context.Context, id uint64, eng *engine.Engine) {
 		if ctx.Err() == nil {
 			s.log.Error("engine: no move", "game", id, "ply", g.Ply(), "err", err)
 		}
-		return
+		return nil
 	}
 	// The person may have offered a draw (or asked for a takeback) meanwhile.
 	if ng, err := svc.Game(ctx, id); err == nil && ng.Ply() == g.Ply() {
@@ -88,14 +91,21 @@ func (s *Service) turn(ctx context.Context, id uint64, eng *engine.Engine) {
 	}
 	if t := g.Takeback; t.Pending && t.By == human {
 		s.enqueue(id, false)
-		return
+		return nil
 	}
 	if answerDraw(g) {
+		return nil
+	}
+	return func() { s.play(ctx, g, act, m, since, started, tl) }
+}
+
+// play plays the engine's move m in g once Options.ReplyDelay has passed since the
+// game was queued; started is when the thought began.
+func (s *Service) play(ctx context.Context, g *games.Game, act games.Action, m chesscore.Move, since, started time.Time, tl *engine.TimeLeft) {
+	if !s.wait(ctx, since, tl) {
 		return
 	}
-	if !s.wait(ctx, started, tl) {
-		return
-	}
+	svc, id := s.svc.Load(), g.ID
 	req := games.MoveRequest{Action: act, Move: m.UCI()}
 	req.RequestID = moveRequestID(g)
 	res, err := svc.Move(ctx, req)
@@ -132,9 +142,9 @@ func moveRequestID(g *games.Game) string {
 	return fmt.Sprintf("engine/%d/%d/%016x", g.ID, g.Ply(), h.Sum64())
 }
 
-// wait holds the reply until Options.ReplyDelay after started (at most a hundredth of
+// wait holds the reply until Options.ReplyDelay after since (at most a hundredth of
 // the time left); false if ctx ended.
-func (s *Service) wait(ctx context.Context, started time.Time, tl *engine.TimeLeft) bool {
+func (s *Service) wait(ctx context.Context, since time.Time, tl *engine.TimeLeft) bool {
 	d := s.opts.ReplyDelay
 	if d <= 0 {
 		return ctx.Err() == nil
@@ -142,7 +152,7 @@ func (s *Service) wait(ctx context.Context, started time.Time, tl *engine.TimeLe
 	if tl != nil && !tl.Correspondence {
 		d = min(d, tl.Remaining/100)
 	}
-	left := d - time.Since(started)
+	left := d - time.Since(since)
 	if left <= 0 {
 		return ctx.Err() == nil
 	}
