@@ -7,7 +7,8 @@
 // type or an invalid value is an error naming the key and where it was set: the file and
 // line, or the environment variable.
 //
-// The Discord token is a secret: Config.String and every error leave it out.
+// The Discord token and the backup endpoint's token are secrets: Config.String and every
+// error leave them out.
 package config
 
 import (
@@ -63,9 +64,16 @@ type Log struct {
 	Format string `yaml:"format"`
 }
 
-// Metrics holds the optional Prometheus and health endpoint.
+// Metrics holds the optional ops endpoint: Prometheus metrics, health, and the live
+// backup when backups.endpoint_token is set.
 type Metrics struct {
+	// Address is where the endpoint listens ("" : off). It must be a loopback address
+	// (127.0.0.1, ::1, localhost) unless AllowRemote is set.
 	Address string `yaml:"address"`
+	// AllowRemote lets Address be an address other machines (or a container's host) can
+	// reach, such as 0.0.0.0:9090 in a container whose port is published on the host's
+	// loopback.
+	AllowRemote bool `yaml:"allow_remote"`
 }
 
 // Games holds defaults for challenges and games.
@@ -113,7 +121,14 @@ type Backups struct {
 	Every time.Duration `yaml:"every"`
 	// Keep is how many copies are kept; older ones are deleted.
 	Keep int `yaml:"keep"`
+	// EndpointToken is the bearer token GET /backup on the ops endpoint asks for ("" :
+	// the live backup is off). A secret, like the Discord token: String and every error
+	// leave it out.
+	EndpointToken string `yaml:"endpoint_token"`
 }
+
+// MinEndpointTokenLength is the shortest backups.endpoint_token accepted.
+const MinEndpointTokenLength = 16
 
 // Default returns the configuration used where neither the file nor the environment
 // says otherwise.
@@ -342,6 +357,9 @@ func Keys() []string {
 	return keys
 }
 
+// secretKeys are the keys whose values no error or description shows.
+var secretKeys = map[string]bool{"discord.token": true, "backups.endpoint_token": true}
+
 func applyEnv(cfg *Config, lookup func(string) (string, bool), src sources) error {
 	if tok, ok := lookup("DISCORD_TOKEN"); ok && tok != "" {
 		cfg.Discord.Token = tok
@@ -359,7 +377,7 @@ func applyEnv(cfg *Config, lookup func(string) (string, bool), src sources) erro
 			v, _ = fieldByKey(v, part)
 		}
 		if err := setScalar(v, s, false); err != nil {
-			if key == "discord.token" {
+			if secretKeys[key] {
 				err = errors.New("bad value")
 			}
 			return &Error{Key: key, Source: "environment " + name, Reason: err.Error()}
@@ -408,9 +426,18 @@ func (c Config) Validate() error {
 		return &Error{Key: "discord.token", Reason: "give the bare token as the developer portal shows it: no \"Bot \" before it, no spaces or line breaks"}
 	}
 	if a := c.Metrics.Address; a != "" {
-		_, port, err := net.SplitHostPort(a)
+		host, port, err := net.SplitHostPort(a)
 		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
 			return &Error{Key: "metrics.address", Reason: fmt.Sprintf("%q: want host:port, such as 127.0.0.1:9090", a)}
+		}
+		if !c.Metrics.AllowRemote && !LoopbackHost(host) {
+			return &Error{Key: "metrics.address", Reason: fmt.Sprintf("%q is not a loopback address: the ops endpoint would be reachable from other machines; "+
+				"listen on 127.0.0.1, or set metrics.allow_remote: true (GAMBIT_METRICS_ALLOW_REMOTE=true) if that is what you want", a)}
+		}
+	}
+	if t := c.Backups.EndpointToken; t != "" {
+		if len(t) < MinEndpointTokenLength || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) {
+			return &Error{Key: "backups.endpoint_token", Reason: fmt.Sprintf("want at least %d printable ASCII characters without spaces (e.g. the output of: openssl rand -hex 32)", MinEndpointTokenLength)}
 		}
 	}
 	if c.Engine.HashMB < 1 || c.Engine.HashMB > 65536 {
@@ -464,6 +491,17 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// LoopbackHost reports whether a listening host is this machine's loopback only: localhost,
+// or an IP address in 127.0.0.0/8 or ::1. An empty host, 0.0.0.0 and :: (every interface)
+// are not.
+func LoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // snowflake reports whether s reads as a Discord id: 1 to 20 digits.
 func snowflake(s string) bool {
 	if len(s) == 0 || len(s) > 20 {
@@ -491,7 +529,11 @@ func (c Config) String() string {
 	if c.Discord.Token != "" {
 		tok = "set"
 	}
-	return fmt.Sprintf("discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d} storage %q log %s/%s metrics %q puzzles %t backups %q",
+	endpoint := "off"
+	if c.Backups.EndpointToken != "" {
+		endpoint = "on (token set)"
+	}
+	return fmt.Sprintf("discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d} storage %q log %s/%s metrics %q (remote %t) puzzles %t backups %q (live backup %s)",
 		tok, c.Discord.ApplicationID, c.Discord.GuildID, c.Discord.RESTURL, c.Discord.GatewayURL, c.Discord.Shards,
-		c.Storage.Path, c.Log.Level, c.Log.Format, c.Metrics.Address, c.Puzzles.Enabled, c.Backups.Dir)
+		c.Storage.Path, c.Log.Level, c.Log.Format, c.Metrics.Address, c.Metrics.AllowRemote, c.Puzzles.Enabled, c.Backups.Dir, endpoint)
 }

@@ -187,6 +187,20 @@ func TestLoad(t *testing.T) {
 		{"metrics address", "", map[string]string{"GAMBIT_METRICS_ADDRESS": "127.0.0.1:9090"}, func(c Config) bool { return c.Metrics.Address == "127.0.0.1:9090" }, ""},
 		{"metrics address without a port", "metrics:\n  address: localhost\n", nil, nil, "config.yaml:2: metrics.address: \"localhost\": want host:port"},
 		{"metrics address with a bad port", "metrics:\n  address: 127.0.0.1:99999\n", nil, nil, "config.yaml:2: metrics.address"},
+		{"metrics address on every interface is refused", "metrics:\n  address: 0.0.0.0:9090\n", nil, nil,
+			"config.yaml:2: metrics.address: \"0.0.0.0:9090\" is not a loopback address"},
+		{"metrics address without a host is every interface", "", map[string]string{"GAMBIT_METRICS_ADDRESS": ":9090"}, nil,
+			"environment GAMBIT_METRICS_ADDRESS: metrics.address: \":9090\" is not a loopback address"},
+		{"metrics address on a LAN address is refused", "metrics:\n  address: 192.0.2.7:9090\n", nil, nil, "metrics.allow_remote: true"},
+		{"metrics address remote when allowed", "", map[string]string{"GAMBIT_METRICS_ADDRESS": "0.0.0.0:9090", "GAMBIT_METRICS_ALLOW_REMOTE": "true"},
+			func(c Config) bool { return c.Metrics.Address == "0.0.0.0:9090" && c.Metrics.AllowRemote }, ""},
+		{"metrics address on loopback names", "metrics:\n  address: localhost:9090\n", map[string]string{"GAMBIT_METRICS_ADDRESS": "[::1]:9090"},
+			func(c Config) bool { return c.Metrics.Address == "[::1]:9090" }, ""},
+		{"backup endpoint token", "", map[string]string{"GAMBIT_BACKUPS_ENDPOINT_TOKEN": "0123456789abcdef0123"},
+			func(c Config) bool { return c.Backups.EndpointToken == "0123456789abcdef0123" }, ""},
+		{"backup endpoint token too short", "backups:\n  endpoint_token: abc\n", nil, nil, "config.yaml:2: backups.endpoint_token: want at least 16"},
+		{"backup endpoint token with a space", "", map[string]string{"GAMBIT_BACKUPS_ENDPOINT_TOKEN": "0123456789 abcdef0123"}, nil,
+			"environment GAMBIT_BACKUPS_ENDPOINT_TOKEN: backups.endpoint_token"},
 		{"discord ids", "discord:\n  application_id: \"1234567890123456789\"\n  guild_id: 987654321\n", nil,
 			func(c Config) bool {
 				return c.Discord.ApplicationID == "1234567890123456789" && c.Discord.GuildID == "987654321"
@@ -236,6 +250,24 @@ func TestTokenNeverShown(t *testing.T) {
 	_, err = Load(writeFile(t, "discord:\n  token: Bot "+secret+"\n"), nil)
 	if err == nil || strings.Contains(err.Error(), secret) {
 		t.Errorf("a malformed token: %v", err)
+	}
+}
+
+// TestEndpointTokenNeverShown: the backup endpoint's token is a secret like the bot's.
+func TestEndpointTokenNeverShown(t *testing.T) {
+	const secret = "s3cr3t-backup-token-0123456789"
+	cfg, err := Load(writeFile(t, "backups:\n  endpoint_token: "+secret+"\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.String(); strings.Contains(s, secret) || !strings.Contains(s, "live backup on") {
+		t.Errorf("String() = %s", s)
+	}
+	for _, bad := range []string{"short" + "\t", secret + " x"} {
+		_, err := Load(writeFile(t, ""), env(map[string]string{"GAMBIT_BACKUPS_ENDPOINT_TOKEN": bad}))
+		if err == nil || strings.Contains(err.Error(), bad) || strings.Contains(err.Error(), secret) {
+			t.Errorf("a refused token %q: %v", bad, err)
+		}
 	}
 }
 
