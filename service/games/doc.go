@@ -37,15 +37,38 @@
 // resignation and flag fall against a player who cannot be checkmated are draws
 // (FIDE 6.9 via chesscore.CanCheckmate).
 //
-// A draw is offered with one's move (MoveRequest.OfferDraw) or after it, while the
-// opponent is to move (OfferDraw); it stands until the opponent accepts, declines or
-// moves (9.1.2). Against repeated offers (11.5) a player may offer at most once per own
-// move and Options.MaxDrawOffers times in a game. A draw needs both players to have
-// moved (ErrTooEarly), an abort needs one of them not to have (ErrTooLateToAbort).
-// A takeback request undoes the requester's last move (and the reply, if the opponent
-// has made one) once the opponent accepts; the clocks go back to what they showed when
-// those moves were made.
+// A draw is offered with one's move (FIDE 9.1.2.1): with MoveRequest.OfferDraw, or by
+// OfferDraw on one's own turn (the offer then waits, unseen, for one's next move and
+// is made with it), or by OfferDraw right after one's move (within
+// Options.DrawOfferWindow, 15 s by default: the online "before pressing the clock").
+// An offer while the opponent thinks, later than that, is refused (ErrOfferWithMove).
+// An offer stands until the opponent accepts, declines or moves (9.1.2.3). Against
+// repeated offers (11.5) a player may offer at most once per own move and
+// Options.MaxDrawOffers times in a game. A draw needs both players to have moved
+// (ErrTooEarly), an abort needs one of them not to have (ErrTooLateToAbort).
 //
+// A completed move is final (4.7), so takebacks are for casual games (games against
+// the engine included); a rated game allows them only where the guild's settings say
+// so (storage.GuildSettings.RatedTakebacks), a tournament game never
+// (ErrNoTakebacks). A takeback request undoes the requester's last move (and the
+// reply, if the opponent has made one) once the opponent accepts; the clocks go back to
+// what they showed when those moves were made.
+//
+// A game in which a side has not moved yet is not a game played: resigning it, or a
+// flag falling in it (a correspondence clock runs from the first move), aborts it (no
+// result, never rated), as on the big chess sites, so that a second account cannot
+// hand out rating by resigning at once. Tournament games keep their result (their
+// forfeit time covers absence); the ladder rates no game of fewer than two moves.
+//
+// # The arbiter
+//
+// Arbitrate carries out an arbiter's decision (FIDE 12) on a live game of the
+// arbiter's server: adjudicate the result, add time to a player's clock, forfeit a
+// player who has left, abort. Each is recorded in the game (storage.Note: who, what,
+// why, when, at which ply) and exported as a PGN comment; a game of another server is
+// answered as one that does not exist. Who may be an arbiter is the caller's business
+// (the bot: Manage Server, or the guild's arbiter role).
+
 // # Clocks and timers
 //
 // Live games use the online custom: each side's first move is untimed, and a game

@@ -47,8 +47,9 @@ var (
 	// ErrTooManyDrawOffers: a draw offer beyond the limit (FIDE 11.5 forbids repeated
 	// offers): at most Options.MaxDrawOffers per game and one per own move.
 	ErrTooManyDrawOffers = errors.New("too many draw offers")
-	// ErrOfferWithMove: a draw offer by the player to move must come with the move
-	// (FIDE 9.1.2.1).
+	// ErrOfferWithMove: a draw offer while the opponent is to move, longer than
+	// Options.DrawOfferWindow after one's move: an offer goes with one's move (FIDE
+	// 9.1.2.1).
 	ErrOfferWithMove = errors.New("offer a draw together with your move")
 	// ErrOfferPending: an offer or request is already waiting for an answer.
 	ErrOfferPending = errors.New("an offer is already waiting for an answer")
@@ -63,6 +64,9 @@ var (
 	ErrNoTakeback = errors.New("there is no takeback request to answer")
 	// ErrNothingToTakeBack: a takeback request without a move of one's own to undo.
 	ErrNothingToTakeBack = errors.New("you have no move to take back")
+	// ErrNoTakebacks: a takeback in a game whose moves are final (FIDE 4.7): a
+	// tournament game, or a rated game where the guild has not allowed them.
+	ErrNoTakebacks = errors.New("takebacks are not allowed in this game")
 	// ErrAlreadyAsked: a second takeback request before one's next move.
 	ErrAlreadyAsked = errors.New("you have already asked on this move")
 	// ErrTooLateToAbort: abort after both sides have moved (resign instead).

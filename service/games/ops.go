@@ -32,28 +32,42 @@ type opState struct {
 	after func(tx storage.Tx) error
 }
 
-// gameOp runs fn as the request a on its game: the game's lock, the receipt of a repeated
-// request, the player, a fallen flag, the game being live and the expected ply are
-// handled here; fn validates and applies the request to the working copies, which are
-// committed (with the receipt) only if fn succeeds.
+// gameOp runs fn as the request a on its game by one of its players: the game's lock,
+// the receipt of a repeated request, the player, a fallen flag, the game being live and
+// the expected ply are handled here; fn validates and applies the request to the
+// working copies, which are committed (with the receipt) only if fn succeeds.
 func (s *Service) gameOp(ctx context.Context, a Action, effect Effect, fn func(st *opState) error) (*Result, error) {
+	player := func(rec *storage.Game) (chesscore.Color, bool, error) {
+		color, ok := rec.ColorOf(a.UserID)
+		if !ok {
+			return color, false, fmt.Errorf("game %d: %w", a.GameID, ErrNotAPlayer)
+		}
+		return color, true, nil
+	}
+	return s.op(ctx, a.RequestID, a.GameID, a.Expect, effect, player, fn)
+}
+
+// op runs fn as a request on game id by whoever who admits: a player (who returns
+// their colour and true) or an arbiter (false); see gameOp.
+func (s *Service) op(ctx context.Context, requestID string, id uint64, expect Ply, effect Effect,
+	who func(rec *storage.Game) (color chesscore.Color, player bool, err error), fn func(st *opState) error) (*Result, error) {
 	done, err := s.enter(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	unlock := s.lockGame(a.GameID)
+	unlock := s.lockGame(id)
 	defer unlock()
-	if res, ok, err := s.receipt(ctx, a.RequestID); err != nil || ok {
+	if res, ok, err := s.receipt(ctx, requestID); err != nil || ok {
 		return res, err
 	}
-	e, err := s.load(a.GameID)
+	e, err := s.load(id)
 	if err != nil {
 		return nil, err
 	}
-	color, ok := e.rec.ColorOf(a.UserID)
-	if !ok {
-		return nil, fmt.Errorf("game %d: %w", a.GameID, ErrNotAPlayer)
+	color, player, err := who(e.rec)
+	if err != nil {
+		return nil, err
 	}
 	now := s.clock.Now()
 	if flagFallen(e.rec, now) {
@@ -63,7 +77,7 @@ func (s *Service) gameOp(ctx context.Context, a Action, effect Effect, fn func(s
 			return nil, err
 		}
 		over := overError(ne.rec)
-		if flagged == color {
+		if player && flagged == color {
 			return nil, fmt.Errorf("%w: %w", ErrTimeUp, over)
 		}
 		return nil, over
@@ -71,14 +85,14 @@ func (s *Service) gameOp(ctx context.Context, a Action, effect Effect, fn func(s
 	if !e.rec.Live() {
 		return nil, overError(e.rec)
 	}
-	if a.Expect.set && a.Expect.n != e.rec.Ply() {
-		return nil, fmt.Errorf("%w (the game is at ply %d, the request was made at ply %d)", ErrStale, e.rec.Ply(), a.Expect.n)
+	if expect.set && expect.n != e.rec.Ply() {
+		return nil, fmt.Errorf("%w (the game is at ply %d, the request was made at ply %d)", ErrStale, e.rec.Ply(), expect.n)
 	}
 	st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone(), color: color, effect: effect}
 	if err := fn(st); err != nil {
 		return nil, err
 	}
-	ne, err := s.commit(st, a.RequestID)
+	ne, err := s.commit(st, requestID)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +162,7 @@ func (st *opState) finish() {
 	if c := st.rec.Clock; c != nil {
 		c.Stop(st.now)
 	}
-	st.rec.DrawOffer, st.rec.Takeback = storage.Offer{}, storage.Offer{}
+	st.rec.DrawOffer, st.rec.Takeback, st.rec.DrawWithMove = storage.Offer{}, storage.Offer{}, false
 	st.rec.AbortAt = time.Time{}
 }
 
@@ -193,13 +207,24 @@ func (s *Service) flagFall(e *entry, now time.Time) (*opState, error) {
 	st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone()}
 	flagged := st.rec.Clock.Turn
 	deadline := st.rec.Clock.FlagAt()
-	if err := st.chess.FlagFall(flagged); err != nil {
+	end := func() error { return st.chess.FlagFall(flagged) }
+	if unplayed(st.rec) {
+		end = st.chess.Abort // nobody loses a game that was never played
+	}
+	if err := end(); err != nil {
 		return nil, fmt.Errorf("flag fall in game %d: %w", e.rec.ID, err)
 	}
 	st.endedAt = deadline
 	st.events = func(v *Game) []Event { return []Event{FlagFell{Game: v, Color: flagged}} }
 	return st, nil
 }
+
+// unplayed reports whether a side of the game has not moved yet outside a tournament:
+// such a game that ends by resignation or on time is aborted instead (no result, never
+// rated), so a second account cannot hand out rating by resigning at once. A
+// tournament game keeps its result for the event (its no-show rule covers absence);
+// the ladder does not rate it either (ladder.Counts).
+func unplayed(rec *storage.Game) bool { return rec.Ply() < 2 && rec.NoShow <= 0 }
 
 // overError describes a finished game as an error wrapping ErrGameOver.
 func overError(rec *storage.Game) error {
@@ -238,8 +263,10 @@ func (st *opState) recordMove(m chesscore.Move) error {
 	sans := st.chess.SAN()
 	st.san = sans[len(sans)-1]
 	rec.DrawOffer = storage.Offer{} // moving declines the opponent's offer (9.1.2.3)
+	rec.DrawWithMove = false
 	rec.Takeback = storage.Offer{}
 	rec.ReminderPly = 0
+	rec.Moved = st.now
 	return nil
 }
 
@@ -255,6 +282,7 @@ func (s *Service) Move(ctx context.Context, r MoveRequest) (*Result, error) {
 				return err
 			}
 		}
+		offered := r.OfferDraw || st.rec.DrawWithMove // an offer made before the move goes with it
 		m, err := st.chess.PlaySAN(r.Move)
 		if err != nil {
 			if errors.Is(err, chesscore.ErrGameOver) {
@@ -265,7 +293,9 @@ func (s *Service) Move(ctx context.Context, r MoveRequest) (*Result, error) {
 		if err := st.recordMove(m); err != nil {
 			return err
 		}
-		offered := r.OfferDraw && !st.chess.Over()
+		// An offer made before the move was checked then; one that no longer may stand
+		// (it cannot, short of a limit reached meanwhile) lapses rather than refuse the move.
+		offered = offered && !st.chess.Over() && st.canOfferDraw(st.rec.Ply()) == nil
 		if offered {
 			st.offerDraw()
 		}
@@ -310,16 +340,31 @@ func (st *opState) offerDraw() {
 	st.rec.LastDrawOffer[c] = ply
 }
 
-// OfferDraw offers a draw after one's own move (while the opponent is to move); the
-// player to move offers with MoveRequest.OfferDraw. The offer stands until the opponent
-// accepts, declines or moves.
+// OfferDraw offers a draw as FIDE 9.1.2.1 wants it, with one's move. On one's own turn
+// the offer waits for one's next move and is made with it (the opponent sees it with
+// the move, as with MoveRequest.OfferDraw; Effect EffectDrawWithMove). While the
+// opponent is to move it is made at once if one moved at most
+// Options.DrawOfferWindow ago, and refused with ErrOfferWithMove later on: an offer
+// out of the blue while the opponent thinks is what 11.5 warns against. The offer
+// stands until the opponent accepts, declines or moves.
 func (s *Service) OfferDraw(ctx context.Context, a Action) (*Result, error) {
 	return s.gameOp(ctx, a, EffectDrawOffered, func(st *opState) error {
 		if st.chess.Turn() == st.color {
-			return ErrOfferWithMove
+			if st.rec.DrawWithMove {
+				return fmt.Errorf("%w: your draw offer already goes with your next move", ErrOfferPending)
+			}
+			if err := st.canOfferDraw(st.rec.Ply() + 1); err != nil {
+				return err
+			}
+			st.rec.DrawWithMove = true
+			st.effect = EffectDrawWithMove
+			return nil
 		}
 		if err := st.canOfferDraw(st.rec.Ply()); err != nil {
 			return err
+		}
+		if moved := st.rec.Moved; moved.IsZero() || st.now.Sub(moved) > st.s.opts.DrawOfferWindow {
+			return fmt.Errorf("%w: offer it on your turn (it goes with your next move) or right after your move", ErrOfferWithMove)
 		}
 		st.offerDraw()
 		st.events = func(v *Game) []Event { return []Event{DrawOffered{Game: v, By: st.color}} }
@@ -395,8 +440,14 @@ func (s *Service) ClaimDraw(ctx context.Context, r ClaimRequest) (*Result, error
 
 // Resign resigns the game for the requester, whoever is to move. The opponent wins,
 // unless they could not checkmate by any series of legal moves (then it is a draw).
+// Before both sides have moved (outside a tournament) the game is aborted instead,
+// with Effect EffectAborted: no result, so nothing to rate.
 func (s *Service) Resign(ctx context.Context, a Action) (*Result, error) {
 	return s.gameOp(ctx, a, EffectResigned, func(st *opState) error {
+		if unplayed(st.rec) {
+			st.effect = EffectAborted
+			return st.chess.Abort()
+		}
 		return st.chess.Resign(st.color)
 	})
 }
@@ -424,10 +475,35 @@ func (st *opState) takebackPlies(c chesscore.Color) int {
 	return 1
 }
 
+// takebacksAllowed checks that the game allows takebacks. A completed move is final
+// (FIDE 4.7): a tournament game never allows them, a rated game only where the guild's
+// settings do (RatedTakebacks), a casual game (against the engine too) always.
+func (st *opState) takebacksAllowed() error {
+	rec := st.rec
+	switch {
+	case rec.NoShow > 0:
+		return fmt.Errorf("%w: in a tournament game a completed move is final (FIDE 4.7)", ErrNoTakebacks)
+	case !rec.Rated:
+		return nil
+	}
+	gs, err := storage.Read(st.s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(rec.GuildID) })
+	if err != nil {
+		return fmt.Errorf("read settings of guild %s: %w", rec.GuildID, err)
+	}
+	if !gs.RatedTakebacks {
+		return fmt.Errorf("%w: in a rated game a completed move is final (FIDE 4.7); this server allows takebacks in casual games only", ErrNoTakebacks)
+	}
+	return nil
+}
+
 // RequestTakeback asks the opponent to let the requester take back their last move (and
-// the opponent's reply, if they have made one).
+// the opponent's reply, if they have made one), where the game allows takebacks
+// (ErrNoTakebacks otherwise).
 func (s *Service) RequestTakeback(ctx context.Context, a Action) (*Result, error) {
 	return s.gameOp(ctx, a, EffectTakebackRequested, func(st *opState) error {
+		if err := st.takebacksAllowed(); err != nil {
+			return err
+		}
 		rec, c := st.rec, st.color
 		switch {
 		case rec.Takeback.Pending:
@@ -446,11 +522,15 @@ func (s *Service) RequestTakeback(ctx context.Context, a Action) (*Result, error
 
 // AcceptTakeback grants the opponent's takeback request: the moves are undone and the
 // clocks set back to what they showed when those moves were made (the side that was
-// thinking is charged its thinking time).
+// thinking is charged its thinking time). The game must still allow takebacks (a
+// server may have turned them off in rated games since the request).
 func (s *Service) AcceptTakeback(ctx context.Context, a Action) (*Result, error) {
 	return s.gameOp(ctx, a, EffectTakebackAccepted, func(st *opState) error {
 		rec := st.rec
 		if err := st.pendingFromOpponent(rec.Takeback, ErrNoTakeback); err != nil {
+			return err
+		}
+		if err := st.takebacksAllowed(); err != nil {
 			return err
 		}
 		by := rec.Takeback.By
@@ -483,8 +563,12 @@ func (s *Service) AcceptTakeback(ctx context.Context, a Action) (*Result, error)
 			}
 		}
 		rec.Moves = rec.Moves[:rec.Ply()-n]
-		rec.Takeback, rec.DrawOffer = storage.Offer{}, storage.Offer{}
+		rec.Takeback, rec.DrawOffer, rec.DrawWithMove = storage.Offer{}, storage.Offer{}, false
 		rec.ReminderPly = 0
+		rec.Moved = time.Time{}    // the window for an offer after one's move closes
+		for i := range rec.Notes { // the arbiter's notes stay, on the position they now follow
+			rec.Notes[i].Ply = min(rec.Notes[i].Ply, rec.Ply())
+		}
 		st.events = func(v *Game) []Event {
 			return []Event{TakebackAccepted{Game: v, By: by}, YourTurn{Game: v, Player: v.Player(by), Color: by}}
 		}

@@ -51,6 +51,11 @@ type Options struct {
 	// MaxDrawOffers is how many draw offers a player may make in one game (default 3);
 	// a player may also offer at most once per own move.
 	MaxDrawOffers int
+	// DrawOfferWindow is how long after one's move a draw may still be offered while
+	// the opponent is to move (default 15 s): the online "after making a move and
+	// before pressing the clock" of FIDE 9.1.2.1. Later, the offer goes with one's next
+	// move.
+	DrawOfferWindow time.Duration
 	// ReceiptTTL is how long request receipts are kept (default 24 hours).
 	ReceiptTTL time.Duration
 	// CacheSize bounds the live games kept replayed in memory (default 20,000); a
@@ -128,6 +133,9 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	}
 	if opts.MaxDrawOffers <= 0 {
 		opts.MaxDrawOffers = 3
+	}
+	if opts.DrawOfferWindow <= 0 {
+		opts.DrawOfferWindow = 15 * time.Second
 	}
 	if opts.ReceiptTTL <= 0 {
 		opts.ReceiptTTL = 24 * time.Hour

@@ -252,10 +252,15 @@ func TestDrawOffers(t *testing.T) {
 		t.Fatal("a refused offer played the move")
 	}
 	h.play(id, "e4")
-	_, err = h.s.OfferDraw(ctx, h.act(id, bob))
-	wantErr(t, err, ErrOfferWithMove)
 	_, err = h.s.OfferDraw(ctx, h.act(id, alice))
 	wantErr(t, err, ErrTooEarly)
+	// Black, to move, offers: the offer waits for Black's move (the board shows nothing).
+	if r, err := h.s.OfferDraw(ctx, h.act(id, bob)); err != nil || r.Effect != EffectDrawWithMove {
+		t.Fatalf("offer on one's own turn: %+v, %v", r, err)
+	}
+	if g := h.game(id); g.DrawOffer.Pending || !g.DrawWithMove {
+		t.Errorf("offer before the move: pending %v, with move %v", g.DrawOffer.Pending, g.DrawWithMove)
+	}
 
 	// Black offers with its move; White declines by moving.
 	if _, err := h.s.Move(ctx, MoveRequest{Action: h.act(id, bob), Move: "e5", OfferDraw: true}); err != nil {
@@ -287,8 +292,6 @@ func TestDrawOffers(t *testing.T) {
 	h.play(id, "Nc6")
 	// Black's second offer is its last (MaxDrawOffers 2).
 	h.play(id, "Bc4")
-	_, err = h.s.OfferDraw(ctx, h.act(id, bob))
-	wantErr(t, err, ErrOfferWithMove)
 	_, err = h.s.Move(ctx, MoveRequest{Action: h.act(id, bob), Move: "Bc5", OfferDraw: true})
 	if err != nil {
 		t.Fatal(err)
@@ -386,6 +389,7 @@ func TestResignAndAbort(t *testing.T) {
 	}
 	// Resigning against a bare king is a draw (the winner could not checkmate).
 	g = h.start("-", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1")
+	h.play(g.ID, "Qa2 Kd7")
 	r, err = h.s.Resign(ctx, h.act(g.ID, alice))
 	if err != nil || r.Outcome != (chesscore.Outcome{Result: chesscore.Draw, Termination: chesscore.Resignation}) {
 		t.Fatalf("resign with a queen against a bare king: %+v, %v", r, err)

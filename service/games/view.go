@@ -82,11 +82,49 @@ func (g *Game) PGN() string {
 			pg.Moves[i].Clock, pg.Moves[i].HasClock = g.MoveClocks[i], true
 		}
 	}
+	for _, n := range g.Notes { // after the move they followed, or before the first
+		text := NoteText(n)
+		if n.Ply > 0 && n.Ply <= len(pg.Moves) {
+			pg.Moves[n.Ply-1].Comment = joinText(pg.Moves[n.Ply-1].Comment, text)
+		} else {
+			pg.Comment = joinText(pg.Comment, text)
+		}
+	}
 	var b strings.Builder
 	if err := chesscore.WritePGN(&b, pg); err != nil {
 		return fmt.Sprintf("[Event \"Gambit game\"]\n\n{ cannot write PGN: %v } *\n", err)
 	}
 	return b.String()
+}
+
+// NoteText is an arbiter's note as one line: "Arbiter Ann added 2 min to Black's
+// clock: a power cut." The text is made safe for a PGN comment: no braces, no word
+// that a reader could take for an escape or a command ("%", "[%"), no word longer than
+// 60 characters (PGN lines stay short).
+func NoteText(n storage.Note) string {
+	text := fmt.Sprintf("Arbiter %s %s: %s", n.By.Name, n.Action, n.Reason)
+	if !strings.HasSuffix(text, ".") {
+		text += "."
+	}
+	text = strings.NewReplacer("{", "(", "}", ")", "%", "％").Replace(text)
+	words := strings.Fields(text)
+	for i, w := range words {
+		if r := []rune(w); len(r) > 60 {
+			var parts []string
+			for len(r) > 60 {
+				parts, r = append(parts, string(r[:60])), r[60:]
+			}
+			words[i] = strings.Join(append(parts, string(r)), " ")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+func joinText(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
 }
 
 // entry is a committed game: the record and its replayed chess. Entries are never
@@ -153,6 +191,7 @@ const (
 	EffectStarted           Effect = "started"
 	EffectMoved             Effect = "moved"
 	EffectDrawOffered       Effect = "draw offered"
+	EffectDrawWithMove      Effect = "draw offer with the next move"
 	EffectDrawAccepted      Effect = "draw accepted"
 	EffectDrawDeclined      Effect = "draw declined"
 	EffectDrawClaimed       Effect = "draw claimed"
@@ -162,6 +201,7 @@ const (
 	EffectTakebackAccepted  Effect = "takeback accepted"
 	EffectTakebackDeclined  Effect = "takeback declined"
 	EffectBerserk           Effect = "berserk"
+	EffectArbiter           Effect = "arbiter's decision"
 )
 
 // Result is the answer to a request that changed something.

@@ -34,6 +34,7 @@ func benchGame(id uint64, tc clock.TimeControl, i int) *storage.Game {
 	return &storage.Game{ID: id, GuildID: "g", Rated: true, Control: tc,
 		White: storage.Player{ID: fmt.Sprint("u", i%50)}, Black: storage.Player{ID: fmt.Sprint("u", (i*7+1)%50)},
 		Created: t0, Ended: t0.Add(time.Duration(i) * time.Minute),
+		Moves:   []chesscore.Move{chesscore.NewMove(chesscore.E2, chesscore.E4), chesscore.NewMove(chesscore.E7, chesscore.E5)},
 		Outcome: chesscore.Outcome{Result: results[i%3], Termination: chesscore.Adjudication}}
 }
 

@@ -27,7 +27,7 @@ func (r *rig) lose(i int, loser, winner storage.Player) {
 		r.play(g, foolsMate)
 	} else {
 		g = r.start(winner, loser, "3+2", true)
-		r.play(g, "e4")
+		r.play(g, "e4 e5") // both sides move: a game resigned before is aborted
 		if _, err := r.games.Resign(ctx, games.Action{RequestID: r.rid(), GameID: g.ID, UserID: loser.ID}); err != nil {
 			r.t.Fatalf("game %d: %s resigns: %v", i+1, loser.Name, err)
 		}

@@ -62,10 +62,14 @@ func SettingsOf(gs storage.GuildSettings) Settings {
 
 // Counts returns a finished game as the ladder rates it, and false when the game does not
 // count: casual, without a result (aborted, in progress), untimed, played outside a
-// server, from a set-up position, or a player against themselves.
+// server, from a set-up position, a player against themselves, or one in which a side
+// never moved (whatever ended it: a second account resigning at once gives no rating).
 func Counts(g *storage.Game) (Game, bool) {
 	if !g.Rated || g.GuildID == "" || g.StartFEN != "" || g.White.ID == g.Black.ID || g.ID == 0 {
 		return Game{}, false
+	}
+	if len(g.Moves) < 2 {
+		return Game{}, false // a side never moved: no game was played
 	}
 	if g.Outcome.Termination == chesscore.NoShow {
 		return Game{}, false // a forfeit: no game was played, so none is rated

@@ -233,7 +233,8 @@ func TestCounts(t *testing.T) {
 		return c
 	}
 	base := storage.Game{ID: 5, GuildID: "g", White: alice, Black: bob, Rated: true, Control: tc("5+3"),
-		Created: t0, Ended: t0.Add(time.Hour), Outcome: chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation}}
+		Created: t0, Ended: t0.Add(time.Hour), Outcome: chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation},
+		Moves: []chesscore.Move{chesscore.NewMove(chesscore.E2, chesscore.E4), chesscore.NewMove(chesscore.E7, chesscore.E5)}}
 	cases := []struct {
 		name   string
 		spoil  func(g *storage.Game)
@@ -259,6 +260,12 @@ func TestCounts(t *testing.T) {
 		{"terminal", func(g *storage.Game) { g.GuildID = "" }, false, 0, 0},
 		{"set-up position", func(g *storage.Game) { g.StartFEN = "8/8/8/8/8/8/k7/K6Q w - - 0 1" }, false, 0, 0},
 		{"against oneself", func(g *storage.Game) { g.Black = g.White }, false, 0, 0},
+		{"black never moved", func(g *storage.Game) { g.Moves = g.Moves[:1] }, false, 0, 0},
+		{"nobody moved", func(g *storage.Game) { g.Moves = nil }, false, 0, 0},
+		{"adjudicated before black moved", func(g *storage.Game) {
+			g.Moves = g.Moves[:1]
+			g.Outcome = chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Adjudication}
+		}, false, 0, 0},
 		{"forfeit by absence", func(g *storage.Game) {
 			g.Outcome = chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.NoShow}
 		}, false, 0, 0},
