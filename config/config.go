@@ -13,12 +13,14 @@ package config
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +31,9 @@ import (
 // Config is the whole configuration. Field tags name the YAML keys; `doc` is the text
 // config.example.yaml carries for each.
 type Config struct {
+	// Instance names this process among those sharing one store ("" : the host name;
+	// see InstanceName). Its heartbeat, and any lease it holds, carry the name.
+	Instance string   `yaml:"instance"`
 	Discord  Discord  `yaml:"discord"`
 	Storage  Storage  `yaml:"storage"`
 	Log      Log      `yaml:"log"`
@@ -48,6 +53,13 @@ type Discord struct {
 	RESTURL       string `yaml:"rest_url"`
 	GatewayURL    string `yaml:"gateway_url"`
 	Shards        Shards `yaml:"shards"`
+	// InteractionsAddress, when set, is where the bot serves POST /interactions for
+	// Discord to deliver interactions over HTTP instead of the gateway (no shards).
+	InteractionsAddress string `yaml:"interactions_address"`
+	// PublicKey is the application's Ed25519 public key, in hex as the developer portal
+	// shows it: the signatures of the interactions delivered over HTTP are checked
+	// against it. Required with InteractionsAddress.
+	PublicKey string `yaml:"public_key"`
 }
 
 // Shards is the shard count: 0 means "auto" (as GET /gateway/bot recommends).
@@ -425,6 +437,9 @@ func (c Config) Validate() error {
 	if strings.HasPrefix(c.Discord.Token, "Bot ") || strings.ContainsAny(c.Discord.Token, " \t\r\n") {
 		return &Error{Key: "discord.token", Reason: "give the bare token as the developer portal shows it: no \"Bot \" before it, no spaces or line breaks"}
 	}
+	if err := c.validateInteractions(); err != nil {
+		return err
+	}
 	if a := c.Metrics.Address; a != "" {
 		host, port, err := net.SplitHostPort(a)
 		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
@@ -502,6 +517,67 @@ func LoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// ReservedInstances are instance names other programs use on a shared store: gambit
+// play's game service heartbeats as "play".
+var ReservedInstances = []string{"play"}
+
+// validateInteractions checks instance, discord.interactions_address and
+// discord.public_key.
+func (c Config) validateInteractions() error {
+	if n := c.Instance; n != "" {
+		if err := checkInstanceName(n); err != nil {
+			return &Error{Key: "instance", Reason: err.Error()}
+		}
+	}
+	if a := c.Discord.InteractionsAddress; a != "" {
+		_, port, err := net.SplitHostPort(a)
+		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+			return &Error{Key: "discord.interactions_address", Reason: fmt.Sprintf("%q: want host:port, such as 0.0.0.0:8080", a)}
+		}
+		if c.Discord.PublicKey == "" {
+			return &Error{Key: "discord.public_key", Reason: "missing: discord.interactions_address is set, and interactions delivered over HTTP are checked " +
+				"against the application's public key (General Information page of the developer portal)"}
+		}
+	}
+	if k := c.Discord.PublicKey; k != "" {
+		if b, err := hex.DecodeString(k); err != nil || len(b) != 32 {
+			return &Error{Key: "discord.public_key", Reason: fmt.Sprintf("%q: want the 64 hex digits of the application's public key, as the developer portal shows it", k)}
+		}
+	}
+	return nil
+}
+
+// checkInstanceName accepts 1 to 64 letters, digits, dots, dashes and underscores
+// (a host name fits), none of ReservedInstances.
+func checkInstanceName(n string) error {
+	if n == "" || len(n) > 64 || strings.ContainsFunc(n, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_')
+	}) {
+		return fmt.Errorf("%q: want 1 to 64 letters, digits, dots, dashes or underscores", n)
+	}
+	if slices.Contains(ReservedInstances, n) {
+		return fmt.Errorf("%q is the name of gambit play's heartbeat: choose another", n)
+	}
+	return nil
+}
+
+// InstanceName is the name of this process among those sharing the store: instance,
+// or the machine's host name when instance is empty (under a container runtime that
+// names each new container afresh, set instance so a restart keeps its name).
+func (c Config) InstanceName() (string, error) {
+	if c.Instance != "" {
+		return c.Instance, nil
+	}
+	h, err := os.Hostname()
+	if err != nil {
+		return "", &Error{Key: "instance", Reason: fmt.Sprintf("not set, and the host name is not known (%v): set it", err)}
+	}
+	if err := checkInstanceName(h); err != nil {
+		return "", &Error{Key: "instance", Reason: fmt.Sprintf("not set, and the host name does not fit: %v; set it", err)}
+	}
+	return h, nil
+}
+
 // snowflake reports whether s reads as a Discord id: 1 to 20 digits.
 func snowflake(s string) bool {
 	if len(s) == 0 || len(s) > 20 {
@@ -533,7 +609,7 @@ func (c Config) String() string {
 	if c.Backups.EndpointToken != "" {
 		endpoint = "on (token set)"
 	}
-	return fmt.Sprintf("discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d} storage %q log %s/%s metrics %q (remote %t) puzzles %t backups %q (live backup %s)",
-		tok, c.Discord.ApplicationID, c.Discord.GuildID, c.Discord.RESTURL, c.Discord.GatewayURL, c.Discord.Shards,
+	return fmt.Sprintf("instance %q discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d, interactions %q} storage %q log %s/%s metrics %q (remote %t) puzzles %t backups %q (live backup %s)",
+		c.Instance, tok, c.Discord.ApplicationID, c.Discord.GuildID, c.Discord.RESTURL, c.Discord.GatewayURL, c.Discord.Shards, c.Discord.InteractionsAddress,
 		c.Storage.Path, c.Log.Level, c.Log.Format, c.Metrics.Address, c.Metrics.AllowRemote, c.Puzzles.Enabled, c.Backups.Dir, endpoint)
 }
