@@ -26,15 +26,24 @@ type gameRequest struct {
 	done string
 }
 
-// act runs a request: reserves the posts its answer stands for when the answer is given
-// in the game's place, calls the service, and answers (privately, pointing at the
-// game's place, when given elsewhere).
+// act runs a request: checks that the asker may see the game (the one visibility
+// check: a hidden game is answered as a missing one), reserves the posts its answer
+// stands for when the answer is given in the game's place and the asker is a player,
+// calls the service, and answers (privately, pointing at the game's place, when given
+// elsewhere).
 func (d *Deps) act(ctx context.Context, r *Request, q gameRequest) (*Response, error) {
 	g := q.game
+	if !CanSee(&g.Game, r) {
+		// Word for word what a button naming a game that does not exist is told (the
+		// Abort button loads its game without the check: here it is made).
+		return nil, gameError(fmt.Errorf("game %d of another server: %w", g.ID, games.ErrNoSuchGame))
+	}
 	r.Log = r.Log.With("game", g.ID)
 	inPlace := Place(&g.Game) == r.ChannelID
 	release := func() {}
-	if inPlace && len(q.posts) > 0 {
+	// Only a player's request reserves: a spectator's is refused by the service, and
+	// must not stand for a post meanwhile.
+	if _, player := g.ColorOf(r.User.ID); inPlace && player && len(q.posts) > 0 {
 		ps := make([]Post, len(q.posts))
 		for i, e := range q.posts {
 			ps[i] = GamePost(g.ID, q.ply+q.delta, e)
@@ -70,9 +79,9 @@ func (d *Deps) overAnswer(note string) func(ctx context.Context, res *games.Resu
 
 // componentGame loads the game of a component for a player (any colour).
 func (d *Deps) componentGame(ctx context.Context, r *Request) (*games.Game, error) {
-	g, err := d.Games.Game(ctx, r.ID.ID)
+	g, err := d.visibleGame(ctx, r, r.ID.ID)
 	if err != nil {
-		return nil, gameError(err)
+		return nil, err
 	}
 	if _, ok := g.ColorOf(r.User.ID); !ok {
 		return nil, gameError(games.ErrNotAPlayer)

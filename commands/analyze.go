@@ -82,8 +82,13 @@ func (c *AnalyzeCommand) Handle(ctx context.Context, r *Request) (*Response, err
 		return nil, err
 	}
 	r.Log = r.Log.With("game", g.ID)
-	a, err := c.d.Engine.Analyze(ctx, g)
+	a, err := c.d.Engine.Analyze(ctx, engineplay.AnalysisRequest{GuildID: r.GuildID, UserID: r.User.ID, Game: g})
+	var cool *engineplay.CooldownError
 	switch {
+	case errors.As(err, &cool):
+		return nil, Explain(err, fmt.Sprintf("You analysed a game a moment ago: ask again <t:%d:R>.", cool.Until.Unix()))
+	case errors.Is(err, engineplay.ErrAnalysisPending):
+		return nil, Explain(err, "Your previous analysis is still on its way: one at a time, please.")
 	case errors.Is(err, engineplay.ErrNotFinished):
 		return nil, Explain(err, fmt.Sprintf("Game %d is still being played: analysis comes once it is over (it would help whoever is to move).", g.ID))
 	case errors.Is(err, engineplay.ErrNoMoves):
@@ -94,23 +99,14 @@ func (c *AnalyzeCommand) Handle(ctx context.Context, r *Request) (*Response, err
 	return analysisMessage(g, a)
 }
 
-// pick finds the game to analyse: the one named, else the game of this thread, else
-// the user's last finished game.
+// pick finds the game to analyse: the one named (if the asker may see it), else the
+// game of this thread, else the user's last finished game.
 func (c *AnalyzeCommand) pick(ctx context.Context, r *Request, id int64) (*games.Game, error) {
 	if id > 0 {
-		g, err := c.d.Games.Game(ctx, uint64(id))
-		if errors.Is(err, games.ErrNoSuchGame) || errors.Is(err, storage.ErrNotFound) {
-			return nil, Explain(err, fmt.Sprintf("There is no game %d. /games lists yours.", id))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load game %d: %w", id, err)
-		}
-		return g, nil
+		return c.d.visibleGame(ctx, r, uint64(id))
 	}
-	if v, ok := c.d.threads.Load(r.ChannelID); ok {
-		if g, err := c.d.Games.Game(ctx, v.(uint64)); err == nil {
-			return g, nil
-		}
+	if g := c.d.threadGame(ctx, r); g != nil {
+		return g, nil
 	}
 	list, err := c.d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
 	if err != nil {
@@ -275,9 +271,10 @@ var judgementNAG = [...]uint8{engine.Inaccuracy: 6, engine.Mistake: 2, engine.Bl
 // annotatedPGN is the game in PGN with the analysis: a [%eval] comment after every move
 // (White's view, as chess programs read it), the judgement as a NAG and the better move.
 func annotatedPGN(g *games.Game, a *engineplay.Analysis) string {
-	pg, err := chesscore.ReadPGN(strings.NewReader(g.PGN()))
+	plain := ExportPGN(g)
+	pg, err := chesscore.ReadPGN(strings.NewReader(plain))
 	if err != nil || len(pg) != 1 || len(pg[0].Moves) != len(a.Notes) {
-		return g.PGN() // the plain game rather than nothing
+		return plain // the plain game rather than nothing
 	}
 	p := pg[0]
 	p.Tags["Annotator"] = a.Engine
@@ -295,7 +292,7 @@ func annotatedPGN(g *games.Game, a *engineplay.Analysis) string {
 	}
 	var b strings.Builder
 	if err := chesscore.WritePGN(&b, p); err != nil {
-		return g.PGN()
+		return plain
 	}
 	return b.String()
 }

@@ -70,9 +70,9 @@ func (d *Deps) privateBoard(ctx context.Context, g *games.Game, userID string) (
 func (c *BoardCommand) Components() map[string]Handler {
 	return map[string]Handler{
 		"game/" + actionBoard: func(ctx context.Context, r *Request) (*Response, error) {
-			g, err := c.d.Games.Game(ctx, r.ID.ID)
+			g, err := c.d.visibleGame(ctx, r, r.ID.ID)
 			if err != nil {
-				return nil, gameError(err)
+				return nil, err
 			}
 			return c.d.privateBoard(ctx, g, r.User.ID)
 		},

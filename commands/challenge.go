@@ -151,12 +151,13 @@ func challengeMessage(ch *storage.Challenge) *Response {
 	return resp
 }
 
-// Components implements Componenter.
+// Components implements Componenter. Each button answers only in the server its
+// challenge was made in (inChallengeGuild).
 func (c *ChallengeCommand) Components() map[string]Handler {
 	return map[string]Handler{
-		"challenge/accept":  c.accept,
-		"challenge/decline": c.decline,
-		"challenge/cancel":  c.cancel,
+		"challenge/accept":  c.d.inChallengeGuild(c.accept),
+		"challenge/decline": c.d.inChallengeGuild(c.decline),
+		"challenge/cancel":  c.d.inChallengeGuild(c.cancel),
 	}
 }
 

@@ -44,6 +44,10 @@ type Deps struct {
 	// threads maps a game's thread ID to the game's ID, learnt as threads are opened
 	// and found, so a command typed in a thread finds its game without a search.
 	threads sync.Map
+	// threadsLearnt: the threads of the games live at start-up have been learnt (see
+	// learnThreads); threadsMu serialises the learning.
+	threadsMu     sync.Mutex
+	threadsLearnt bool
 
 	picturesOnce sync.Once
 	pictureCache *lru.Cache[string, []byte]

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -11,7 +12,8 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// /games [where]: your games, or the games of this channel.
+// /games [where]: your games, or the games of this channel (only those the asker may
+// see: a channel's games are its server's, but the list is checked like every lookup).
 
 var _ Command = (*GamesCommand)(nil)
 
@@ -66,6 +68,7 @@ func (c *GamesCommand) Handle(ctx context.Context, r *Request) (*Response, error
 	if err != nil {
 		return nil, fmt.Errorf("list games: %w", err)
 	}
+	list = slices.DeleteFunc(list, func(g *storage.Game) bool { return !CanSee(g, r) })
 	if len(list) == 0 {
 		if o.Where == "channel" {
 			return Private("No games have been played in this channel yet. Start one with /challenge."), nil

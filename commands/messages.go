@@ -190,7 +190,7 @@ func (d *Deps) GameOverMessage(ctx context.Context, g *games.Game, note string) 
 		Content: b.String(),
 		Files: []File{
 			{Name: "board.png", ContentType: "image/png", Data: png},
-			{Name: fmt.Sprintf("gambit-game-%d.pgn", g.ID), ContentType: "application/x-chess-pgn", Data: []byte(g.PGN())},
+			{Name: fmt.Sprintf("gambit-game-%d.pgn", g.ID), ContentType: "application/x-chess-pgn", Data: []byte(ExportPGN(g))},
 		},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Analyse on lichess", Style: discordgo.LinkButton, URL: link},

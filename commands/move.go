@@ -68,7 +68,7 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 	}
 	inPlace := Place(&g.Game) == r.ChannelID
 	release := func() {}
-	if inPlace {
+	if inPlace && mayMove(g, r.User.ID, ply) {
 		release = d.Ledger.Reserve(GamePost(g.ID, ply+1, EventTurn), GamePost(g.ID, ply+1, EventOver), GamePost(g.ID, ply+1, EventDraw))
 	}
 	res, err := d.Games.Move(ctx, games.MoveRequest{
@@ -99,6 +99,16 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 		resp.Ephemeral, resp.Mentions, resp.Components = true, nil, nil
 	}
 	return resp, nil
+}
+
+// mayMove reports whether userID may move in g at ply: a player, whose turn it is, in
+// a live game still at that ply. Only such a request reserves the posts of the move: a
+// spectator's /move, or a player's out of turn, must not stand for the board the
+// opponent's (or the engine's) move brings. The service checks again and has the last
+// word; a request it refuses after all gives back only its own reservation.
+func mayMove(g *games.Game, userID string, ply int) bool {
+	col, ok := g.ColorOf(userID)
+	return ok && g.Live() && g.Ply() == ply && col == g.Turn()
 }
 
 // Autocomplete implements Autocompleter: the legal moves in SAN that fit what the
@@ -192,9 +202,9 @@ func (c *MoveCommand) Components() map[string]Handler {
 // moverGame loads the game of a component and checks that the user may move in it
 // at the ply the component was made for.
 func (d *Deps) moverGame(ctx context.Context, r *Request) (*games.Game, error) {
-	g, err := d.Games.Game(ctx, r.ID.ID)
+	g, err := d.visibleGame(ctx, r, r.ID.ID)
 	if err != nil {
-		return nil, gameError(err)
+		return nil, err
 	}
 	col, ok := g.ColorOf(r.User.ID)
 	switch {

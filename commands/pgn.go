@@ -3,13 +3,15 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/service/games"
 )
 
-// /pgn [game]: the game's record as a PGN file, with a lichess analysis link.
+// /pgn [game]: the game's record as a PGN file, with a lichess analysis link. Every PGN
+// the bot hands out is made by ExportPGN, which names no server.
 
 var _ Command = (*PGNCommand)(nil)
 var _ Autocompleter = (*PGNCommand)(nil)
@@ -30,9 +32,43 @@ func (c *PGNCommand) on(ctx context.Context, r *Request, g *games.Game) (*Respon
 	link := LichessURL(g)
 	return &Response{
 		Content: fmt.Sprintf("%s\n[Analyse on lichess](<%s>)", Headline(&g.Game), link),
-		Files:   []File{{Name: fmt.Sprintf("gambit-game-%d.pgn", g.ID), ContentType: "application/x-chess-pgn", Data: []byte(g.PGN())}},
+		Files:   []File{{Name: fmt.Sprintf("gambit-game-%d.pgn", g.ID), ContentType: "application/x-chess-pgn", Data: []byte(ExportPGN(g))}},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Analyse on lichess", Style: discordgo.LinkButton, URL: link},
 		}}},
 	}, nil
+}
+
+// pgnSite is the Site tag of a game played on Discord.
+const pgnSite = "Gambit on Discord"
+
+// ExportPGN is the game's PGN as the bot hands it out (the /pgn file, the file under
+// the game-over message, the analysis): the service's export with its Site tag naming
+// no server. A PGN file travels (it is downloaded, pasted, shared), and the server's id
+// would tell whoever reads it where to look for the players; the Site says Discord, the
+// GameId finds the game for those who may see it.
+func ExportPGN(g *games.Game) string {
+	pgn := g.PGN()
+	if g.GuildID == "" {
+		return pgn
+	}
+	var b strings.Builder
+	b.Grow(len(pgn))
+	rest := pgn
+	for rest != "" {
+		line, after, found := strings.Cut(rest, "\n")
+		if strings.TrimSpace(line) == "" {
+			break // the end of the tag section
+		}
+		if strings.HasPrefix(line, "[Site ") {
+			line = fmt.Sprintf("[Site %q]", pgnSite)
+		}
+		b.WriteString(line)
+		if found {
+			b.WriteByte('\n')
+		}
+		rest = after
+	}
+	b.WriteString(rest)
+	return b.String()
 }

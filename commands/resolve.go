@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -12,9 +11,9 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// resolve.go: which game a command means. The `game` option names it; without it, the
-// game whose thread (or channel) the command is typed in, else the user's only game in
-// progress.
+// resolve.go: which game a command means. The `game` option names it (a game the asker
+// may see: visibility.go); without it, the game whose thread (or channel) the command
+// is typed in, else the user's only game in progress.
 
 // gameOption is the optional `game` option most game commands take.
 func gameOption() *discordgo.ApplicationCommandOption {
@@ -34,26 +33,25 @@ func Place(g *storage.Game) string {
 	return g.ChannelID
 }
 
-// findGame returns the game a request means. mine says the command acts on the user's
-// own game: without a game number and outside a game's thread it then looks for the
-// user's only live game; otherwise (watching) the caller must name one.
+// findGame returns the game a request means: the one named (if the asker may see it),
+// else the game of the thread the request is typed in, else among the asker's own
+// games the one of this channel or the only live one. mine says the command acts on the
+// user's own game: without a game number and outside a game's thread it then looks for
+// the user's only live game; otherwise (watching) the caller must name one. An
+// autocomplete request looks only at the user's own live games and at the threads
+// already known: it never scans other people's games.
 func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*games.Game, error) {
 	if id > 0 {
-		g, err := d.Games.Game(ctx, uint64(id))
-		if errors.Is(err, games.ErrNoSuchGame) || errors.Is(err, storage.ErrNotFound) {
-			return nil, Errorf("There is no game %d. /games lists yours.", id)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load game %d: %w", id, err)
-		}
+		return d.visibleGame(ctx, r, uint64(id))
+	}
+	if g := d.threadGame(ctx, r); g != nil {
 		return g, nil
 	}
-	if v, ok := d.threads.Load(r.ChannelID); ok {
-		if g, err := d.Games.Game(ctx, v.(uint64)); err == nil && g.ThreadID == r.ChannelID {
-			return g, nil
-		}
+	q := storage.Query{Limit: 50}
+	if r.IsAutocomplete() {
+		q = storage.Query{LiveOnly: true, Limit: maxOwnLive}
 	}
-	list, err := d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
+	list, err := d.Games.GamesByUser(ctx, r.User.ID, q)
 	if err != nil {
 		return nil, fmt.Errorf("list games of %s: %w", r.User.ID, err)
 	}
@@ -84,20 +82,6 @@ func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*
 		}
 		return d.load(ctx, g.ID)
 	}
-	// A game in this thread that is not the user's: watching is fine; acting on it is
-	// refused by the service, with the reason.
-	if len(here) == 0 {
-		open, err := d.Games.OpenGames(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list open games: %w", err)
-		}
-		for _, g := range open {
-			if g.ThreadID != "" && g.ThreadID == r.ChannelID {
-				d.threads.Store(g.ThreadID, g.ID)
-				return d.load(ctx, g.ID)
-			}
-		}
-	}
 	switch len(live) {
 	case 0:
 		if mine {
@@ -112,6 +96,53 @@ func (d *Deps) findGame(ctx context.Context, r *Request, id int64, mine bool) (*
 		ids = append(ids, fmt.Sprint(g.ID))
 	}
 	return nil, Errorf("You are playing %d games (%s): add game:<number>, or use the command in the game's thread.", len(live), strings.Join(ids, ", "))
+}
+
+// maxOwnLive bounds the live games of the user an autocomplete request reads.
+const maxOwnLive = 26
+
+// threadGame returns the game whose thread the request is made in, or nil. The threads
+// are known from when they were opened; after a restart the threads of the live games
+// are learnt once, by the first command (never an autocomplete) that needs one. A
+// game's thread is in the game's server, so the game is one the asker may see; the
+// check is made all the same.
+func (d *Deps) threadGame(ctx context.Context, r *Request) *games.Game {
+	if r.GuildID == "" || r.ChannelID == "" {
+		return nil // a direct message is no game's thread
+	}
+	v, ok := d.threads.Load(r.ChannelID)
+	if !ok && !r.IsAutocomplete() {
+		d.learnThreads(ctx)
+		v, ok = d.threads.Load(r.ChannelID)
+	}
+	if !ok {
+		return nil
+	}
+	g, err := d.Games.Game(ctx, v.(uint64))
+	if err != nil || g.ThreadID != r.ChannelID || !CanSee(&g.Game, r) {
+		return nil
+	}
+	return g
+}
+
+// learnThreads records the threads of the live games, once per process (until it
+// succeeds): the threads opened later are recorded as they are opened.
+func (d *Deps) learnThreads(ctx context.Context) {
+	d.threadsMu.Lock()
+	defer d.threadsMu.Unlock()
+	if d.threadsLearnt {
+		return
+	}
+	open, err := d.Games.OpenGames(ctx)
+	if err != nil {
+		return
+	}
+	for _, g := range open {
+		if g.ThreadID != "" {
+			d.threads.LoadOrStore(g.ThreadID, g.ID)
+		}
+	}
+	d.threadsLearnt = true
 }
 
 func countLive(gs []*storage.Game) int {
@@ -162,20 +193,17 @@ func storagePlayer(u *discordgo.User) storage.Player {
 // threadParent returns the channel of the game whose thread the request was made in, or
 // "" when it was not made in a game's thread.
 func (d *Deps) threadParent(ctx context.Context, r *Request) string {
-	if v, ok := d.threads.Load(r.ChannelID); ok {
-		if g, err := d.Games.Game(ctx, v.(uint64)); err == nil && g.ThreadID == r.ChannelID {
-			return g.ChannelID
-		}
+	if g := d.threadGame(ctx, r); g != nil {
+		return g.ChannelID
+	}
+	if r.GuildID == "" {
+		return ""
 	}
 	mine, err := d.Games.GamesByUser(ctx, r.User.ID, storage.Query{Limit: 50})
 	if err != nil {
 		return ""
 	}
-	open, err := d.Games.OpenGames(ctx)
-	if err != nil {
-		return ""
-	}
-	for _, g := range append(mine, open...) {
+	for _, g := range mine {
 		if g.ThreadID != "" && g.ThreadID == r.ChannelID {
 			d.threads.Store(g.ThreadID, g.ID)
 			return g.ChannelID
