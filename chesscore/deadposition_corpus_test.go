@@ -316,7 +316,8 @@ func reportTimes(b *testing.B, times []time.Duration) {
 }
 
 // BenchmarkDeadAfterMove times the test Game runs after every move (both colours, the
-// one decision) over the real-game positions.
+// one decision) over the real-game positions, each decided cold: nothing carried over
+// from the move before.
 func BenchmarkDeadAfterMove(b *testing.B) {
 	real := loadRealGames(b)
 	times := make([]time.Duration, 0, b.N)
@@ -324,7 +325,129 @@ func BenchmarkDeadAfterMove(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		p := &real[i%len(real)]
 		start := time.Now()
-		deadAfterMove(p)
+		var mm mateMemory
+		mm.dead(p)
+		times = append(times, time.Since(start))
+	}
+	b.StopTimer()
+	reportTimes(b, times)
+}
+
+// realGame is a game of testdata/realgames.uci: its start and its moves.
+type realGame struct {
+	start Position
+	moves []Move
+}
+
+// loadRealGameMoves reads testdata/realgames.uci (format in its header).
+func loadRealGameMoves(t testing.TB) []realGame {
+	t.Helper()
+	f, err := os.Open("testdata/realgames.uci")
+	if err != nil {
+		t.Fatalf("open real games: %v", err)
+	}
+	defer f.Close()
+	var out []realGame
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fen, moves, ok := strings.Cut(line, ";")
+		if !ok {
+			t.Fatalf("realgames.uci:%d: no ';'", n)
+		}
+		g := realGame{start: sanFEN(t, fen)}
+		p := g.start
+		for _, s := range strings.Fields(moves) {
+			m, err := p.ParseUCI(s)
+			if err != nil {
+				t.Fatalf("realgames.uci:%d: %s: %v", n, s, err)
+			}
+			g.moves = append(g.moves, m)
+			p = p.Play(m)
+		}
+		out = append(out, g)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read real games: %v", err)
+	}
+	return out
+}
+
+// Along real games, the decision carried from move to move (what Game does) keeps only
+// lines that replay to a mate, agrees with a fresh decision wherever both are known, and
+// never leaves a position undecided.
+func TestCarriedDecisionAlongRealGames(t *testing.T) {
+	games := loadRealGameMoves(t)
+	if len(games) < 50 {
+		t.Fatalf("only %d games", len(games))
+	}
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 8
+	}
+	for gi := 0; gi < len(games); gi += step {
+		g := games[gi]
+		var mm mateMemory
+		p := g.start
+		mm.dead(&p)
+		for i, m := range g.moves {
+			next := p.Play(m)
+			mm.carry(&p, &next, m)
+			p = next
+			dead := mm.dead(&p)
+			for c := White; c <= Black; c++ {
+				if mm.v[c] == Yes {
+					if !replaysToMate(&p, c, mm.line[c]) {
+						t.Fatalf("game %d, move %d (%s): the carried line %v for %s does not mate", gi+1, i+1, p.FEN(), mm.line[c], c)
+					}
+				}
+			}
+			if i%7 == 0 && !dead {
+				if IsDeadPosition(&p) {
+					t.Errorf("game %d, move %d (%s): carried says alive, fresh says dead", gi+1, i+1, p.FEN())
+				}
+			}
+			if dead != (mm.v[White] == No && mm.v[Black] == No) {
+				t.Fatalf("game %d, move %d: dead = %v with verdicts %v", gi+1, i+1, dead, mm.v)
+			}
+		}
+	}
+}
+
+// BenchmarkGameDeadCheck times the test Game runs after every move along the real games,
+// the decision carried from move to move as Game carries it: mean, 99th percentile and
+// maximum per move in microseconds.
+func BenchmarkGameDeadCheck(b *testing.B) {
+	games := loadRealGameMoves(b)
+	type step struct {
+		prev, cur Position
+		m         Move
+		first     bool
+	}
+	var steps []step
+	for _, g := range games {
+		p := g.start
+		for i, m := range g.moves {
+			next := p.Play(m)
+			steps = append(steps, step{p, next, m, i == 0})
+			p = next
+		}
+	}
+	times := make([]time.Duration, 0, b.N)
+	var mm mateMemory
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := &steps[i%len(steps)]
+		start := time.Now()
+		if s.first || i%len(steps) == 0 {
+			mm = mateMemory{}
+		}
+		mm.carry(&s.prev, &s.cur, s.m)
+		mm.dead(&s.cur)
 		times = append(times, time.Since(start))
 	}
 	b.StopTimer()

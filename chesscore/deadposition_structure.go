@@ -30,8 +30,9 @@ type structure struct {
 	attack    [2]Bitboard    // squares the side's pieces other than the king can ever attack
 }
 
-// maxStructureRounds bounds the rounds of the frozen-pawn fixpoint; each round unfreezes at
-// least one pawn, so 16 rounds always reach it.
+// maxStructureRounds bounds the rounds of the frozen-piece fixpoint (each round unfreezes
+// at least one piece, almost always all it will in one or two); past it the analysis
+// gives up and proves nothing.
 const maxStructureRounds = 16
 
 // analyse computes the structure of p. It reports false when no pawn is frozen: then

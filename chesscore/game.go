@@ -36,6 +36,7 @@ type Game struct {
 	san     []string
 	history []Position // history[i] is the position before moves[i]
 	outcome Outcome
+	mates   mateMemory // what is known of who can still mate (deadposition_game.go)
 }
 
 // NewGame returns a game starting from start (StartPosition() for a normal game). A start
@@ -167,6 +168,7 @@ func (g *Game) play(m Move, ml *MoveList) {
 			b = append(b, '#')
 		}
 	}
+	g.mates.carry(&g.pos, &child, m)
 	g.history = append(g.history, g.pos)
 	g.pos = child
 	g.moves = append(g.moves, m)
@@ -190,7 +192,7 @@ func (g *Game) outcomeAfterMove(replies int) Outcome {
 		return Outcome{WinFor(p.turn ^ 1), Checkmate}
 	case replies == 0:
 		return Outcome{Draw, Stalemate}
-	case deadAfterMove(p):
+	case g.mates.dead(p):
 		return Outcome{Draw, DeadPosition}
 	case g.occurrences(p, len(g.history)) >= 5:
 		return Outcome{Draw, FivefoldRepetition}
@@ -331,12 +333,13 @@ func (g *Game) AgreeDraw() error {
 }
 
 // Resign ends the game by c's resignation. The opponent wins, unless the opponent could
-// not checkmate by any series of legal moves (CanCheckmate No): then the game is drawn.
+// not checkmate by any series of legal moves (the decision of Decide says No): then the
+// game is drawn. An undecided answer (Unknown, past the budget) scores the win.
 func (g *Game) Resign(c Color) error {
 	if g.outcome.Over() {
 		return g.errOver()
 	}
-	if CanCheckmate(&g.pos, c^1) == No {
+	if g.mates.verdict(&g.pos, c^1) == No {
 		g.outcome = Outcome{Draw, Resignation}
 	} else {
 		g.outcome = Outcome{WinFor(c ^ 1), Resignation}
@@ -345,14 +348,16 @@ func (g *Game) Resign(c Color) error {
 }
 
 // FlagFall ends the game because c's time ran out (6.9): c loses, unless the opponent
-// cannot checkmate c's king by any possible series of legal moves (CanCheckmate No), in
-// which case the game is drawn. An ending on the board before the flag fell stands
+// cannot checkmate c's king by any possible series of legal moves (the decision of
+// Decide says No), in which case the game is drawn; an undecided answer (Unknown, past
+// the budget) scores the loss. The decision is the one the game keeps from move to move
+// (deadposition_game.go), so it is usually known already. An ending on the board before the flag fell stands
 // (ErrGameOver).
 func (g *Game) FlagFall(c Color) error {
 	if g.outcome.Over() {
 		return g.errOver()
 	}
-	if CanCheckmate(&g.pos, c^1) == No {
+	if g.mates.verdict(&g.pos, c^1) == No {
 		g.outcome = Outcome{Draw, DrawOnTime}
 	} else {
 		g.outcome = Outcome{WinFor(c ^ 1), TimeForfeit}
@@ -429,5 +434,6 @@ func (g *Game) Undo() error {
 	g.moves = g.moves[:n-1]
 	g.san = g.san[:n-1]
 	g.outcome = Outcome{}
+	g.mates = mateMemory{}
 	return nil
 }
