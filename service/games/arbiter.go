@@ -62,6 +62,9 @@ type ArbiterRequest struct {
 	Time time.Duration
 	// Reason says why, in at most MaxReason characters; it is recorded.
 	Reason string
+	// Expect, when set, refuses the request with ErrStale unless the game is at that
+	// ply (the bot reserves its posts at the ply it saw).
+	Expect Ply
 }
 
 // Arbitrate applies an arbiter's decision to a live game and records it in the game
@@ -88,7 +91,7 @@ func (s *Service) Arbitrate(ctx context.Context, r ArbiterRequest) (*Result, err
 		}
 		return chesscore.White, false, nil
 	}
-	return s.op(ctx, r.RequestID, r.GameID, Ply{}, EffectArbiter, guild, func(st *opState) error {
+	return s.op(ctx, r.RequestID, r.GameID, r.Expect, EffectArbiter, guild, func(st *opState) error {
 		if len(st.rec.Notes) >= storage.MaxNotes {
 			return fmt.Errorf("%w: game %d already has %d arbiter's decisions, the most one game keeps", ErrBadRequest, r.GameID, storage.MaxNotes)
 		}

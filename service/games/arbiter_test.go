@@ -174,13 +174,16 @@ func TestArbiterRefusals(t *testing.T) {
 	if got := h.game(g.ID); len(got.Notes) != 0 || !got.Live() {
 		t.Errorf("refusals changed the game: %+v", got.Notes)
 	}
+	// A decision made on a board that has moved on is refused.
+	_, err := h.arbitrate(ArbiterRequest{GameID: g.ID, Action: AbortGame, Reason: "r", Expect: AtPly(0)})
+	wantErr(t, err, ErrStale)
 	// The notes of one game are bounded.
 	for range storage.MaxNotes {
 		if _, err := h.arbitrate(ArbiterRequest{GameID: g.ID, Action: AddTime, Time: time.Second, Reason: "r"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err := h.arbitrate(ArbiterRequest{GameID: g.ID, Action: AddTime, Time: time.Second, Reason: "r"})
+	_, err = h.arbitrate(ArbiterRequest{GameID: g.ID, Action: AddTime, Time: time.Second, Reason: "r", Expect: AtPly(1)})
 	wantErr(t, err, ErrBadRequest)
 }
 

@@ -208,7 +208,7 @@ func (s *Service) flagFall(e *entry, now time.Time) (*opState, error) {
 	flagged := st.rec.Clock.Turn
 	deadline := st.rec.Clock.FlagAt()
 	end := func() error { return st.chess.FlagFall(flagged) }
-	if unplayed(st.rec) {
+	if Unplayed(st.rec) {
 		end = st.chess.Abort // nobody loses a game that was never played
 	}
 	if err := end(); err != nil {
@@ -219,12 +219,12 @@ func (s *Service) flagFall(e *entry, now time.Time) (*opState, error) {
 	return st, nil
 }
 
-// unplayed reports whether a side of the game has not moved yet outside a tournament:
+// Unplayed reports whether a side of the game has not moved yet outside a tournament:
 // such a game that ends by resignation or on time is aborted instead (no result, never
 // rated), so a second account cannot hand out rating by resigning at once. A
 // tournament game keeps its result for the event (its no-show rule covers absence);
 // the ladder does not rate it either (ladder.Counts).
-func unplayed(rec *storage.Game) bool { return rec.Ply() < 2 && rec.NoShow <= 0 }
+func Unplayed(rec *storage.Game) bool { return rec.Ply() < 2 && rec.NoShow <= 0 }
 
 // overError describes a finished game as an error wrapping ErrGameOver.
 func overError(rec *storage.Game) error {
@@ -444,7 +444,7 @@ func (s *Service) ClaimDraw(ctx context.Context, r ClaimRequest) (*Result, error
 // with Effect EffectAborted: no result, so nothing to rate.
 func (s *Service) Resign(ctx context.Context, a Action) (*Result, error) {
 	return s.gameOp(ctx, a, EffectResigned, func(st *opState) error {
-		if unplayed(st.rec) {
+		if Unplayed(st.rec) {
 			st.effect = EffectAborted
 			return st.chess.Abort()
 		}
