@@ -97,6 +97,7 @@ func All(d *Deps) []Command {
 		NewPuzzle(d),
 		NewTournament(d),
 		NewSettings(d),
+		NewArbiter(d),
 		NewNotify(d),
 		NewHelp(),
 	}

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // /draw offer|accept|decline|claim [move] [game]: draw offers (FIDE 9.1) and claims
-// (9.2, 9.3), and the draw buttons.
+// (9.2, 9.3), and the draw buttons. An offer goes with one's move (9.1.2.1): made on
+// one's own turn it waits for the next move; made while the opponent thinks it stands
+// only right after one's move.
 
 var _ Command = (*DrawCommand)(nil)
 var _ Autocompleter = (*DrawCommand)(nil)
@@ -39,7 +42,7 @@ func (c *DrawCommand) Definition() *discordgo.ApplicationCommand {
 		Description: "Offer, accept, decline or claim a draw",
 		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("offer", "Offer a draw (on your move, use /move ... offer_draw:true)"),
+			sub("offer", "Offer a draw: on your turn it goes with your next move; else right after your move"),
 			sub("accept", "Accept your opponent's draw offer"),
 			sub("decline", "Decline your opponent's draw offer"),
 			sub("claim", "Claim a draw by threefold repetition or the fifty-move rule",
@@ -92,17 +95,41 @@ func (c *DrawCommand) Handle(ctx context.Context, r *Request) (*Response, error)
 }
 
 func (c *DrawCommand) offer(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error) {
-	if col, ok := g.ColorOf(r.User.ID); ok && col == g.Turn() && g.Live() {
-		return nil, gameError(games.ErrOfferWithMove)
+	col, player := g.ColorOf(r.User.ID)
+	if player && col == g.Turn() && g.Live() {
+		// On one's own turn the offer waits for the move: nothing is posted now, so
+		// nothing is reserved (the move's board shows it).
+		return c.d.act(ctx, r, gameRequest{
+			game: g, ply: ply, done: "Your draw offer goes with your next move",
+			call: offerWithMove(c.d.Games.OfferDraw),
+			answer: func(context.Context, *games.Result) (*Response, error) {
+				return Private("½ Your draw offer goes with your next move: your opponent sees it with that move (FIDE 9.1.2.1)."), nil
+			},
+		})
 	}
 	return c.d.act(ctx, r, gameRequest{
 		game: g, ply: ply, posts: []string{EventDraw}, done: "You offered a draw",
-		call: c.d.Games.OfferDraw,
+		call: offerWithMove(c.d.Games.OfferDraw),
 		answer: func(_ context.Context, res *games.Result) (*Response, error) {
 			col, _ := res.Game.ColorOf(r.User.ID)
 			return c.d.DrawOfferMessage(res.Game, col), nil
 		},
 	})
+}
+
+// offerWithMove explains the refusal of an offer made while the opponent thinks, past
+// the moment of one's move.
+func offerWithMove(call func(context.Context, games.Action) (*games.Result, error)) func(context.Context, games.Action) (*games.Result, error) {
+	return func(ctx context.Context, a games.Action) (*games.Result, error) {
+		res, err := call(ctx, a)
+		if errors.Is(err, games.ErrOfferWithMove) {
+			// The cause is kept as text: the game errors' table would otherwise explain
+			// it again with its own words (meant for a /move without its offer).
+			return nil, Explain(errors.New(err.Error()), "Your opponent is thinking: a draw is offered with your own move (FIDE 9.1.2.1), not in the middle of their turn. "+
+				"Use /draw offer on your turn (the offer goes with your next move) or /move … offer_draw:true.")
+		}
+		return res, err
+	}
 }
 
 func (c *DrawCommand) accept(ctx context.Context, r *Request, g *games.Game, ply int) (*Response, error) {

@@ -88,6 +88,7 @@ var helpTopics = map[string]helpTopic{
 	"puzzle":     {groupPuzzles, "/puzzle solve move:Qxf7+"},
 	"tournament": {groupTournaments, "/tournament create format:swiss time:5+3 rounds:5"},
 	"settings":   {groupSettings, "/settings threads enabled:true"},
+	"arbiter":    {groupSettings, "/arbiter addtime player:white time:2m reason:a disturbance"},
 	"notify":     {groupSettings, "/notify dm_on_turn:true"},
 	"help":       {groupSettings, "/help"},
 }

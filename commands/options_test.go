@@ -51,8 +51,9 @@ var optionStructs = map[string][]optionUse{
 		{[]string{"ratings", "seed_rating"}, ladderSettingsOptions{}},
 		{[]string{"puzzle"}, puzzleSettingsOptions{}},
 	},
-	"notify": {{nil, notifyOptions{}}},
-	"help":   {},
+	"arbiter": {{[]string{"*"}, arbiterOptions{}}},
+	"notify":  {{nil, notifyOptions{}}},
+	"help":    {},
 }
 
 // TestOptionTags checks that every `option:` tag names an option its command declares

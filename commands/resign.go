@@ -10,6 +10,8 @@ import (
 )
 
 // /resign [game]: resignation, after a confirmation only the resigning player sees.
+// Before both sides have moved (outside a tournament) resigning calls the game off
+// instead: no result, never rated (games.Unplayed).
 
 var _ Command = (*ResignCommand)(nil)
 var _ Autocompleter = (*ResignCommand)(nil)
@@ -39,8 +41,12 @@ func (c *ResignCommand) confirm(g *games.Game, userID string) (*Response, error)
 	if g.White.ID == userID {
 		opp = g.Black
 	}
+	text := fmt.Sprintf("Resign game %d against %s? This cannot be undone.", g.ID, playerName(opp))
+	if games.Unplayed(&g.Game) {
+		text = fmt.Sprintf("Abort game %d against %s? Until both sides have moved, resigning calls the game off: no result, no rating change. This cannot be undone.", g.ID, playerName(opp))
+	}
 	return &Response{
-		Content:   fmt.Sprintf("Resign game %d against %s? This cannot be undone.", g.ID, playerName(opp)),
+		Content:   text,
 		Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: NewCustomID("game", g.ID, g.Ply(), actionResignConfirm).String()},
@@ -69,7 +75,14 @@ func (c *ResignCommand) Components() map[string]Handler {
 			col, _ := g.ColorOf(r.User.ID)
 			return c.d.act(ctx, r, gameRequest{
 				game: g, ply: r.ID.Ply, posts: []string{EventOver}, done: "You resigned",
-				call: c.d.Games.Resign, answer: c.d.overAnswer(fmt.Sprintf("%s resigned.", colorName(col))),
+				call: c.d.Games.Resign,
+				answer: func(ctx context.Context, res *games.Result) (*Response, error) {
+					note := fmt.Sprintf("%s resigned.", colorName(col))
+					if res.Effect == games.EffectAborted {
+						note = fmt.Sprintf("%s resigned before both sides had moved: the game is aborted, with no result and no rating change.", colorName(col))
+					}
+					return c.d.GameOverMessage(ctx, res.Game, note)
+				},
 			})
 		},
 	}

@@ -14,7 +14,7 @@ import (
 
 // /settings: a server's choices, for its administrators (Manage Server): default
 // time control, the channel for games, a thread per game, board theme, who may
-// challenge, pings.
+// challenge, pings, takebacks in rated games.
 
 var _ Command = (*SettingsCommand)(nil)
 var _ PrivateAnswerer = (*SettingsCommand)(nil)
@@ -40,6 +40,7 @@ type settingsOptions struct {
 	Role       string `option:"role"`
 	OnTurn     *bool  `option:"on_turn"`
 	OnGameOver *bool  `option:"on_game_over"`
+	Rated      *bool  `option:"rated"`
 }
 
 // Definition implements Command.
@@ -73,6 +74,8 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 			sub("pings", "When Gambit mentions players",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_turn", Description: "Mention the player whose turn it is (each player can turn it off with /notify)"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_game_over", Description: "Mention both players when a game ends"}),
+			sub("takebacks", "Takebacks in rated games (casual games always allow them, tournament games never)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Allow takebacks in rated games, with the opponent's consent", Required: true}),
 		}, append(ladderSettingsSubcommands(), puzzleSettingsOption())...),
 	}
 }
@@ -126,6 +129,10 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 		if o.OnGameOver != nil {
 			gs.PingOnGameOver = *o.OnGameOver
 		}
+	case "takebacks":
+		if o.Rated != nil {
+			gs.RatedTakebacks = *o.Rated
+		}
 	case "puzzle": // the daily puzzle (puzzle.go)
 		if err := applyPuzzleSettings(r, &gs, c.d.now()); err != nil {
 			return nil, err
@@ -168,6 +175,16 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 		b.WriteString("\n• Who may challenge: everyone")
 	}
 	fmt.Fprintf(&b, "\n• Mention the player to move: %s · mention both at the end: %s", yesNo(gs.PingOnTurn), yesNo(gs.PingOnGameOver))
+	if gs.RatedTakebacks {
+		b.WriteString("\n• Takebacks: in casual and rated games, with the opponent's consent (never in tournament games)")
+	} else {
+		b.WriteString("\n• Takebacks: in casual games only, with the opponent's consent (a completed move is final in rated and tournament games)")
+	}
+	if gs.ArbiterRole != "" {
+		fmt.Fprintf(&b, "\n• Arbiters: Manage Server and %s (/arbiter role)", RoleMention(gs.ArbiterRole))
+	} else {
+		b.WriteString("\n• Arbiters: Manage Server (/arbiter role adds a role)")
+	}
 	b.WriteString(describeLadderSettings(string(gs.RatingSystem), gs.StartRating))
 	return b.String()
 }

@@ -2,13 +2,17 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gambitchess/gambit/service/games"
 )
 
 // /takeback [game]: ask to take back your last move; used while the opponent's
-// request waits, it grants it. The request message carries Accept and Decline.
+// request waits, it grants it. The request message carries Accept and Decline. A
+// completed move is final (FIDE 4.7): casual games allow takebacks, rated games only
+// where the server allows them (/settings takebacks), tournament games never.
 
 var _ Command = (*TakebackCommand)(nil)
 var _ Autocompleter = (*TakebackCommand)(nil)
@@ -32,7 +36,7 @@ func (c *TakebackCommand) on(ctx context.Context, r *Request, g *games.Game) (*R
 	}
 	return c.d.act(ctx, r, gameRequest{
 		game: g, ply: g.Ply(), posts: []string{EventTakeback}, done: "You asked for a takeback",
-		call: c.d.Games.RequestTakeback,
+		call: finalMoves(c.d.Games.RequestTakeback),
 		answer: func(_ context.Context, res *games.Result) (*Response, error) {
 			col, _ := res.Game.ColorOf(r.User.ID)
 			return c.d.TakebackMessage(res.Game, col), nil
@@ -49,7 +53,7 @@ func (c *TakebackCommand) accept(ctx context.Context, r *Request, g *games.Game,
 	}
 	return c.d.act(ctx, r, gameRequest{
 		game: g, ply: ply, delta: -n, posts: []string{EventTurn, EventTakeback}, done: "You granted the takeback",
-		call: c.d.Games.AcceptTakeback,
+		call: finalMoves(c.d.Games.AcceptTakeback),
 		answer: func(ctx context.Context, res *games.Result) (*Response, error) {
 			msg, err := c.d.TurnMessage(ctx, res.Game)
 			if err != nil {
@@ -59,6 +63,18 @@ func (c *TakebackCommand) accept(ctx context.Context, r *Request, g *games.Game,
 			return msg, nil
 		},
 	})
+}
+
+// finalMoves explains the refusal of a takeback in a game whose moves are final.
+func finalMoves(call func(context.Context, games.Action) (*games.Result, error)) func(context.Context, games.Action) (*games.Result, error) {
+	return func(ctx context.Context, a games.Action) (*games.Result, error) {
+		res, err := call(ctx, a)
+		if errors.Is(err, games.ErrNoTakebacks) {
+			why := strings.TrimPrefix(err.Error(), games.ErrNoTakebacks.Error()+": ")
+			return nil, Explain(err, sentence("No takebacks here: "+why))
+		}
+		return res, err
+	}
 }
 
 // Components implements Componenter.
