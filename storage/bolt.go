@@ -186,7 +186,11 @@ func (db *DB) Commit(c *Change) error {
 	if err := c.validate(); err != nil {
 		return err
 	}
-	return db.update(func(tx *bolt.Tx) error { return c.apply(boltTx{tx}, news) })
+	err := db.update(func(tx *bolt.Tx) error { return c.apply(boltTx{tx}, news) })
+	if err != nil {
+		c.undo(news)
+	}
+	return err
 }
 
 // CommitAll writes many changes in a single transaction (not grouped with others), for
@@ -199,7 +203,7 @@ func (db *DB) CommitAll(cs []*Change) error {
 			return err
 		}
 	}
-	return db.Bulk(func(tx Tx) error {
+	err := db.Bulk(func(tx Tx) error {
 		for i, c := range cs {
 			if err := c.apply(tx, news[i]); err != nil {
 				return err
@@ -207,6 +211,12 @@ func (db *DB) CommitAll(cs []*Change) error {
 		}
 		return nil
 	})
+	if err != nil {
+		for i, c := range cs {
+			c.undo(news[i])
+		}
+	}
+	return err
 }
 
 // update runs fn in a write transaction, grouped with concurrent writers (group.go)

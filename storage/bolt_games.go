@@ -78,8 +78,23 @@ func (t boltTx) PutGame(g *Game) error {
 			return fmt.Errorf("new game id: %w", err)
 		}
 		g.ID = id
+	} else if v := b.Get(idKey(g.ID)); v != nil {
+		stored, err := decodeGame(g.ID, v)
+		if err != nil {
+			return fmt.Errorf("put game %d: %w", g.ID, err)
+		}
+		if stored.Version != g.Version {
+			return fmt.Errorf("put game %d: version %d, stored %d: %w", g.ID, g.Version, stored.Version, ErrConflict)
+		}
+	} else {
+		created = true // an id that is not stored yet (a copy): indexed as new
+		if err := keepSequence(b, g.ID); err != nil {
+			return fmt.Errorf("put game %d: %w", g.ID, err)
+		}
 	}
+	g.Version++
 	if err := b.Put(idKey(g.ID), encodeGame(g)); err != nil {
+		g.Version--
 		return fmt.Errorf("write game %d: %w", g.ID, err)
 	}
 	if err := indexGame(t.tx, g, created); err != nil {

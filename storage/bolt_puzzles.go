@@ -39,17 +39,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
-)
-
-// puzzleFormat is the first byte of an encoded puzzle record; puzzleFormatDescription is
-// the older format whose description held the players as Discord mentions.
-const (
-	puzzleFormat            = 2
-	puzzleFormatDescription = 1
 )
 
 // Keys of the index family of the puzzles bucket.
@@ -58,91 +49,6 @@ var (
 	puzzleIdxGuild  = []byte{0, 'g'}
 	puzzleCountKey  = []byte{0, 'n'}
 )
-
-func encodePuzzle(p *Puzzle) []byte {
-	e := encoder{b: make([]byte, 0, 96+len(p.FEN)+6*len(p.Moves)+len(p.GameURL)+len(p.White)+len(p.Black))}
-	e.byte(puzzleFormat)
-	e.str(p.FEN)
-	e.str(strings.Join(p.Moves, " "))
-	e.int(p.Rating)
-	e.int(p.RD)
-	e.uvarint(uint64(math.Round(p.Volatility * 1e6)))
-	e.varint(int64(p.Popularity))
-	e.int(p.Plays)
-	e.str(strings.Join(p.Themes, " "))
-	e.str(p.GameURL)
-	e.str(strings.Join(p.Openings, " "))
-	e.str(p.Source)
-	e.str(p.White)
-	e.str(p.Black)
-	e.time(p.Added)
-	e.time(p.Played)
-	return e.b
-}
-
-func fields(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, " ")
-}
-
-func decodePuzzle(id string, b []byte) (*Puzzle, error) {
-	d := decoder{b: b}
-	format := d.byte("format")
-	if d.err == nil && format != puzzleFormat && format != puzzleFormatDescription {
-		d.fail("puzzle format %d", format)
-	}
-	p := &Puzzle{ID: id}
-	p.FEN = d.str("FEN")
-	p.Moves = fields(d.str("moves"))
-	p.Rating = d.int("rating", 4000)
-	p.RD = d.int("rating deviation", 5000)
-	p.Volatility = float64(d.int("volatility", 10_000_000)) / 1e6
-	pop := d.varint("popularity")
-	if pop < math.MinInt32 || pop > math.MaxInt32 {
-		d.fail("popularity %d", pop)
-	}
-	p.Popularity = int(pop)
-	p.Plays = d.int("plays", math.MaxInt32)
-	p.Themes = fields(d.str("themes"))
-	p.GameURL = d.str("game URL")
-	p.Openings = fields(d.str("openings"))
-	p.Source = d.str("source")
-	if format == puzzleFormatDescription {
-		p.White, p.Black = playersFromDescription(d.str("description"))
-	} else {
-		p.White = d.str("white")
-		p.Black = d.str("black")
-	}
-	p.Added = d.time("added")
-	p.Played = d.time("played")
-	if d.err == nil && len(d.b) != 0 {
-		d.fail("%d bytes after the record", len(d.b))
-	}
-	if d.err != nil {
-		return nil, fmt.Errorf("puzzle %s: %w", id, d.err)
-	}
-	return p, nil
-}
-
-// playersFromDescription reads the players out of a format-1 description,
-// "<@white> vs <@black>"; any other description (none was written) gives none.
-func playersFromDescription(desc string) (white, black string) {
-	rest, ok := strings.CutPrefix(desc, "<@")
-	if !ok {
-		return "", ""
-	}
-	rest, ok = strings.CutSuffix(rest, ">")
-	if !ok {
-		return "", ""
-	}
-	white, black, ok = strings.Cut(rest, "> vs <@")
-	if !ok || white == "" || black == "" {
-		return "", ""
-	}
-	return white, black
-}
 
 func puzzleRatingKey(rating int, id string) []byte {
 	k := append(bytes.Clone(puzzleIdxRating), byte(rating>>8), byte(rating))

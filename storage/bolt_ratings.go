@@ -30,108 +30,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 )
-
-// ladderFormat is the first byte of an encoded ladder player.
-const ladderFormat = 'L'
-
-// maxLadderCount bounds the counts a decoded ladder player may hold.
-const maxLadderCount = 1 << 40
-
-func (e *encoder) float(f float64) { e.b = binary.BigEndian.AppendUint64(e.b, math.Float64bits(f)) }
-
-func (d *decoder) float(what string) float64 {
-	if d.err != nil {
-		return 0
-	}
-	if len(d.b) < 8 {
-		d.fail("%s: record ends early", what)
-		return 0
-	}
-	f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
-	d.b = d.b[8:]
-	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-		d.fail("%s: %v", what, f)
-		return 0
-	}
-	return f
-}
-
-// encodeLadderPlayer returns the binary value of p (its key holds guild, category, user).
-func encodeLadderPlayer(p *LadderPlayer) []byte {
-	e := &encoder{b: make([]byte, 0, 48+len(p.History)*14)}
-	e.byte(ladderFormat)
-	e.float(p.Rating)
-	e.float(p.RD)
-	e.float(p.Volatility)
-	e.float(p.Peak)
-	for _, n := range []int{p.Games, p.Wins, p.Draws, p.Losses, p.Seed} {
-		e.int(n)
-	}
-	e.int(len(p.History))
-	var prev int64
-	for i, h := range p.History {
-		at := int64(0)
-		if !h.At.IsZero() {
-			at = h.At.UnixNano()
-		}
-		if i == 0 {
-			e.varint(at)
-		} else {
-			e.varint(at - prev)
-		}
-		prev = at
-		e.float(h.Rating)
-	}
-	return e.b
-}
-
-// decodeLadderPlayerValue reads the value written by encodeLadderPlayer into p.
-func decodeLadderPlayerValue(b []byte, p *LadderPlayer) error {
-	d := &decoder{b: b}
-	if f := d.byte("format"); d.err == nil && f != ladderFormat {
-		d.fail("format %d: want %d", f, ladderFormat)
-	}
-	p.Rating, p.RD, p.Volatility, p.Peak = d.float("rating"), d.float("rd"), d.float("volatility"), d.float("peak")
-	p.Games, p.Wins, p.Draws, p.Losses = d.int("games", maxLadderCount), d.int("wins", maxLadderCount), d.int("draws", maxLadderCount), d.int("losses", maxLadderCount)
-	p.Seed = d.int("seed", maxLadderCount)
-	n := d.int("history", MaxRatingHistory)
-	if d.err == nil && n > 0 {
-		p.History = make([]RatingPoint, n)
-		var at int64
-		for i := range p.History {
-			delta := d.varint("history instant")
-			at += delta
-			if i == 0 {
-				at = delta
-			}
-			r := d.float("history rating")
-			if d.err != nil {
-				break
-			}
-			if at != 0 {
-				p.History[i].At = time.Unix(0, at).UTC()
-			}
-			p.History[i].Rating = r
-		}
-	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail("%d trailing bytes", len(d.b))
-	}
-	if d.err == nil && p.Wins+p.Draws+p.Losses != p.Games {
-		d.fail("record %d games = %d+%d+%d does not add up", p.Games, p.Wins, p.Draws, p.Losses)
-	}
-	if d.err != nil {
-		p.History = nil
-	}
-	return d.err
-}
 
 // guildPrefix is len(guild)·guild.
 func guildPrefix(guildID string) []byte {

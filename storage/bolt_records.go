@@ -23,6 +23,8 @@ func (t boltTx) PutChallenge(c *Challenge) error {
 			return fmt.Errorf("new challenge id: %w", err)
 		}
 		c.ID = id
+	} else if err := keepSequence(b, c.ID); err != nil {
+		return fmt.Errorf("write challenge %d: %w", c.ID, err)
 	}
 	v, err := encodeJSON(c)
 	if err != nil {
@@ -145,16 +147,21 @@ func receiptTimeKey(at time.Time, requestID string) []byte {
 	return append(binary.BigEndian.AppendUint64(nil, ns), requestID...)
 }
 
-// PutReceipt writes a receipt and its entry in the by-time index.
+// PutReceipt writes a receipt and its entry in the by-time index, refusing a request
+// id that has one (ErrRepeatedRequest).
 func (t boltTx) PutReceipt(r *Receipt) error {
 	if err := r.validate(); err != nil {
 		return fmt.Errorf("write %w", err)
+	}
+	reqs := t.tx.Bucket([]byte(bucketRequests))
+	if reqs.Get([]byte(r.RequestID)) != nil {
+		return fmt.Errorf("receipt %q: %w", r.RequestID, ErrRepeatedRequest)
 	}
 	v, err := encodeJSON(r)
 	if err != nil {
 		return fmt.Errorf("encode receipt %q: %w", r.RequestID, err)
 	}
-	if err := t.tx.Bucket([]byte(bucketRequests)).Put([]byte(r.RequestID), v); err != nil {
+	if err := reqs.Put([]byte(r.RequestID), v); err != nil {
 		return fmt.Errorf("write receipt %q: %w", r.RequestID, err)
 	}
 	return t.tx.Bucket([]byte(bucketRequestsByTime)).Put(receiptTimeKey(r.At, r.RequestID), present)

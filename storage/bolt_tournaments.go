@@ -38,6 +38,8 @@ func (t boltTx) PutTournament(tm *Tournament) error {
 			return fmt.Errorf("new tournament id: %w", err)
 		}
 		tm.ID = id
+	} else if err := keepSequence(b, tm.ID); err != nil {
+		return fmt.Errorf("write tournament %d: %w", tm.ID, err)
 	}
 	tm.Version++
 	v, err := encodeJSON(tm)

@@ -55,19 +55,44 @@ func (c *Change) validate() error {
 	return nil
 }
 
-// newRecords says which records of a change are new: decided before the first run,
-// since a rerun sees the ids the previous run assigned.
-type newRecords struct{ game, challenge bool }
+// newRecords says which records of a change are new, and the game's version: decided
+// before the first run, since a rerun sees the ids and the version the previous run
+// assigned.
+type newRecords struct {
+	game, challenge bool
+	gameVersion     uint64
+}
 
 func (c *Change) news() newRecords {
-	return newRecords{c.Game != nil && c.Game.ID == 0, c.Challenge != nil && c.Challenge.ID == 0}
+	n := newRecords{game: c.Game != nil && c.Game.ID == 0, challenge: c.Challenge != nil && c.Challenge.ID == 0}
+	if c.Game != nil {
+		n.gameVersion = c.Game.Version
+	}
+	return n
+}
+
+// undo puts back what a failed commit of c assigned: the new records' ids and the
+// game's version, so the change can be committed again.
+func (c *Change) undo(news newRecords) {
+	if news.game {
+		c.Game.ID = 0
+	}
+	if news.challenge {
+		c.Challenge.ID = 0
+	}
+	if c.Game != nil {
+		c.Game.Version = news.gameVersion
+	}
 }
 
 // apply writes c through tx. A rerun (of a retried group) assigns the new records' ids
-// again, in its fresh transaction.
+// and the game's version again, in its fresh transaction.
 func (c *Change) apply(tx Tx, news newRecords) error {
 	if news.game {
 		c.Game.ID = 0
+	}
+	if c.Game != nil {
+		c.Game.Version = news.gameVersion
 	}
 	if news.challenge {
 		c.Challenge.ID = 0

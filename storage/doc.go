@@ -118,7 +118,7 @@
 //	uvarint  flags: 1 rated, 2 has clock, 4 free first moves, 8 draw offer pending,
 //	         16 takeback pending, 32 no-show time present, 64 a draw offer waits for
 //	         its maker's next move, 128 last move's instant present, 256 arbiter notes
-//	         present (other bits are corrupt)
+//	         present, 512 version present (other bits are corrupt)
 //	string   guild id, channel id, thread id
 //	string   white id, white name, black id, black name
 //	string   time control in canonical notation ("5+3", "3d", "-")
@@ -143,6 +143,7 @@
 //	if last move's instant present: varint the instant of the last move (later still)
 //	if arbiter notes present: uvarint count (1 to 50), then for each note: uvarint
 //	         ply, varint instant, string arbiter id, arbiter name, action, reason
+//	if version present: uvarint Game.Version (1 or more; records without it read as 0)
 //
 // A decoder refuses unknown formats, out-of-range values and trailing bytes with
 // ErrCorrupt. A later format gets a new format byte; the old one stays readable. The

@@ -106,6 +106,11 @@ type Game struct {
 	Moved time.Time
 	// Notes are the arbiter's decisions about the game, in order.
 	Notes []Note
+	// Version counts the writes of the game, so a stale copy cannot overwrite a newer
+	// record: Tx.PutGame writes a stored game only if Version is the stored one
+	// (ErrConflict otherwise) and increments it. Records written before it existed read
+	// as 0.
+	Version uint64
 }
 
 // MaxNotes bounds the arbiter's notes in one game; MaxNoteText bounds a note's action

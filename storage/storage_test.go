@@ -29,7 +29,7 @@ func openTemp(t testing.TB, opts *Options) *DB {
 }
 
 // countGames counts the stored games and the live ones.
-func countGames(db *DB) (total, live int, err error) {
+func countGames(db Store) (total, live int, err error) {
 	err = db.View(func(tx Tx) (err error) {
 		total, live, err = tx.CountGames()
 		return err
@@ -170,292 +170,294 @@ func ids(gs []*Game) []uint64 {
 }
 
 func TestCommitAndIndexes(t *testing.T) {
-	db := openTemp(t, nil)
-	var games []*Game
-	for i, p := range [][3]string{{"a", "b", "c1"}, {"b", "c", "c1"}, {"a", "c", "c2"}, {"ab", "b", "c1"}} {
-		g := newGame(p[0], p[1], p[2])
-		r := &Receipt{RequestID: fmt.Sprint("req", i), At: t0, Effect: "started"}
-		if err := db.Commit(&Change{Game: g, Receipt: r}); err != nil {
+	forEachBackend(t, func(t *testing.T, db Store) {
+		var games []*Game
+		for i, p := range [][3]string{{"a", "b", "c1"}, {"b", "c", "c1"}, {"a", "c", "c2"}, {"ab", "b", "c1"}} {
+			g := newGame(p[0], p[1], p[2])
+			r := &Receipt{RequestID: fmt.Sprint("req", i), At: t0, Effect: "started"}
+			if err := db.Commit(&Change{Game: g, Receipt: r}); err != nil {
+				t.Fatal(err)
+			}
+			if g.ID != uint64(i+1) || r.GameID != g.ID {
+				t.Fatalf("game %d got id %d, receipt %d", i, g.ID, r.GameID)
+			}
+			games = append(games, g)
+		}
+		// Finish game 2.
+		games[1].Outcome = chesscore.Outcome{Result: chesscore.Draw, Termination: chesscore.Agreement}
+		if err := db.Commit(&Change{Game: games[1]}); err != nil {
 			t.Fatal(err)
 		}
-		if g.ID != uint64(i+1) || r.GameID != g.ID {
-			t.Fatalf("game %d got id %d, receipt %d", i, g.ID, r.GameID)
+		tests := []struct {
+			name string
+			got  func() ([]*Game, error)
+			want []uint64
+		}{
+			{"user a", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("a", Query{}) })
+			}, []uint64{3, 1}},
+			{"user b", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{}) })
+			}, []uint64{4, 2, 1}},
+			{"user b live", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{LiveOnly: true}) })
+			}, []uint64{4, 1}},
+			{"user b limit", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{Limit: 1}) })
+			}, []uint64{4}},
+			{"user b page", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{BeforeID: 4}) })
+			}, []uint64{2, 1}},
+			{"user ab", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("ab", Query{}) })
+			}, []uint64{4}},
+			{"user z", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("z", Query{}) })
+			}, nil},
+			{"channel c1", func() ([]*Game, error) {
+				return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesInChannel("c1", Query{}) })
+			}, []uint64{4, 2, 1}},
+			{"open", func() ([]*Game, error) { return Read(db, Tx.OpenGames) }, []uint64{1, 3, 4}},
 		}
-		games = append(games, g)
-	}
-	// Finish game 2.
-	games[1].Outcome = chesscore.Outcome{Result: chesscore.Draw, Termination: chesscore.Agreement}
-	if err := db.Commit(&Change{Game: games[1]}); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		got  func() ([]*Game, error)
-		want []uint64
-	}{
-		{"user a", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("a", Query{}) })
-		}, []uint64{3, 1}},
-		{"user b", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{}) })
-		}, []uint64{4, 2, 1}},
-		{"user b live", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{LiveOnly: true}) })
-		}, []uint64{4, 1}},
-		{"user b limit", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{Limit: 1}) })
-		}, []uint64{4}},
-		{"user b page", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("b", Query{BeforeID: 4}) })
-		}, []uint64{2, 1}},
-		{"user ab", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("ab", Query{}) })
-		}, []uint64{4}},
-		{"user z", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("z", Query{}) })
-		}, nil},
-		{"channel c1", func() ([]*Game, error) {
-			return Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesInChannel("c1", Query{}) })
-		}, []uint64{4, 2, 1}},
-		{"open", func() ([]*Game, error) { return Read(db, Tx.OpenGames) }, []uint64{1, 3, 4}},
-	}
-	for _, tt := range tests {
-		gs, err := tt.got()
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
+		for _, tt := range tests {
+			gs, err := tt.got()
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if got := ids(gs); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+			}
 		}
-		if got := ids(gs); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		total, live, err := countGames(db)
+		if err != nil || total != 4 || live != 3 {
+			t.Errorf("CountGames = %d, %d, %v; want 4, 3", total, live, err)
 		}
-	}
-	total, live, err := countGames(db)
-	if err != nil || total != 4 || live != 3 {
-		t.Errorf("CountGames = %d, %d, %v; want 4, 3", total, live, err)
-	}
-	r, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt("req2") })
-	if err != nil || r.GameID != 3 || r.Effect != "started" || !r.At.Equal(t0) {
-		t.Errorf("Receipt = %+v, %v", r, err)
-	}
-	if _, err := Read(db, func(tx Tx) (*Game, error) { return tx.Game(99) }); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Game(99) err = %v, want ErrNotFound", err)
-	}
-	if err := db.Check(); err != nil {
-		t.Error(err)
-	}
+		r, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt("req2") })
+		if err != nil || r.GameID != 3 || r.Effect != "started" || !r.At.Equal(t0) {
+			t.Errorf("Receipt = %+v, %v", r, err)
+		}
+		if _, err := Read(db, func(tx Tx) (*Game, error) { return tx.Game(99) }); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Game(99) err = %v, want ErrNotFound", err)
+		}
+		checkStore(t, db)
+	})
 }
 
 func TestCommitRejectsBadRecords(t *testing.T) {
-	db := openTemp(t, nil)
-	long := string(make([]byte, MaxIDLen+1))
-	for name, c := range map[string]*Change{
-		"no black":   {Game: newGame("a", "", "c")},
-		"long user":  {Game: newGame(long, "b", "c")},
-		"no request": {Receipt: &Receipt{}},
-		"no user id": {Users: []User{{Name: "x"}}},
-	} {
-		if err := db.Commit(c); err == nil {
-			t.Errorf("%s: committed", name)
+	forEachBackend(t, func(t *testing.T, db Store) {
+		long := string(make([]byte, MaxIDLen+1))
+		for name, c := range map[string]*Change{
+			"no black":   {Game: newGame("a", "", "c")},
+			"long user":  {Game: newGame(long, "b", "c")},
+			"no request": {Receipt: &Receipt{}},
+			"no user id": {Users: []User{{Name: "x"}}},
+		} {
+			if err := db.Commit(c); err == nil {
+				t.Errorf("%s: committed", name)
+			}
 		}
-	}
+	})
 }
 
 func TestAfterHookIsAtomic(t *testing.T) {
-	db := openTemp(t, nil)
-	g := newGame("a", "b", "c")
-	if err := db.Commit(&Change{Game: g}); err != nil {
-		t.Fatal(err)
-	}
-	g.Outcome = chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation}
-	boom := errors.New("ladder is broken")
-	err := db.Commit(&Change{Game: g, Receipt: &Receipt{RequestID: "r1", At: t0}, After: func(w Tx) error {
-		stored, err := w.Game(g.ID)
-		if err != nil {
-			return err
-		}
-		if stored.Live() {
-			t.Error("hook does not see the change's own write")
-		}
-		if err := w.PutUser(User{ID: "a", Name: "rated"}); err != nil {
-			return err
-		}
-		return boom
-	}})
-	if !errors.Is(err, boom) {
-		t.Fatalf("err = %v, want the hook's error", err)
-	}
-	stored, _ := Read(db, func(tx Tx) (*Game, error) { return tx.Game(g.ID) })
-	if !stored.Live() {
-		t.Error("the result was committed although the hook failed")
-	}
-	if _, err := Read(db, func(tx Tx) (User, error) { return tx.User("a") }); !errors.Is(err, ErrNotFound) {
-		t.Error("the hook's write was committed")
-	}
-	if _, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt("r1") }); !errors.Is(err, ErrNotFound) {
-		t.Error("the receipt was committed")
-	}
-	// And a hook that succeeds commits with the change.
-	if err := db.Commit(&Change{Game: g, After: func(w Tx) error { return w.PutUser(User{ID: "a", Name: "rated"}) }}); err != nil {
-		t.Fatal(err)
-	}
-	if u, err := Read(db, func(tx Tx) (User, error) { return tx.User("a") }); err != nil || u.Name != "rated" {
-		t.Errorf("User = %+v, %v", u, err)
-	}
-}
-
-func TestConcurrentCommitsAreGrouped(t *testing.T) {
-	db := openTemp(t, nil)
-	const n = 200
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := newGame(fmt.Sprint("u", i), "x", "c")
-			errs <- db.Commit(&Change{Game: g, Receipt: &Receipt{RequestID: fmt.Sprint("r", i), At: t0}})
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
+	forEachBackend(t, func(t *testing.T, db Store) {
+		g := newGame("a", "b", "c")
+		if err := db.Commit(&Change{Game: g}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	gs, err := Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("x", Query{}) })
-	if err != nil || len(gs) != n {
-		t.Fatalf("%d games, %v", len(gs), err)
-	}
-	seen := map[uint64]bool{}
-	for _, g := range gs {
-		if seen[g.ID] {
-			t.Fatalf("id %d given twice", g.ID)
+		g.Outcome = chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation}
+		boom := errors.New("ladder is broken")
+		err := db.Commit(&Change{Game: g, Receipt: &Receipt{RequestID: "r1", At: t0}, After: func(w Tx) error {
+			stored, err := w.Game(g.ID)
+			if err != nil {
+				return err
+			}
+			if stored.Live() {
+				t.Error("hook does not see the change's own write")
+			}
+			if err := w.PutUser(User{ID: "a", Name: "rated"}); err != nil {
+				return err
+			}
+			return boom
+		}})
+		if !errors.Is(err, boom) {
+			t.Fatalf("err = %v, want the hook's error", err)
 		}
-		seen[g.ID] = true
-	}
-	st := db.bolt.Stats()
-	if st.TxStats.GetWrite() == 0 {
-		t.Log("no write stats")
-	}
+		stored, _ := Read(db, func(tx Tx) (*Game, error) { return tx.Game(g.ID) })
+		if !stored.Live() {
+			t.Error("the result was committed although the hook failed")
+		}
+		if _, err := Read(db, func(tx Tx) (User, error) { return tx.User("a") }); !errors.Is(err, ErrNotFound) {
+			t.Error("the hook's write was committed")
+		}
+		if _, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt("r1") }); !errors.Is(err, ErrNotFound) {
+			t.Error("the receipt was committed")
+		}
+		// And a hook that succeeds commits with the change.
+		if err := db.Commit(&Change{Game: g, After: func(w Tx) error { return w.PutUser(User{ID: "a", Name: "rated"}) }}); err != nil {
+			t.Fatal(err)
+		}
+		if u, err := Read(db, func(tx Tx) (User, error) { return tx.User("a") }); err != nil || u.Name != "rated" {
+			t.Errorf("User = %+v, %v", u, err)
+		}
+	})
+}
+
+func TestConcurrentCommitsGetUniqueIDs(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db Store) {
+		const n = 200
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				g := newGame(fmt.Sprint("u", i), "x", "c")
+				errs <- db.Commit(&Change{Game: g, Receipt: &Receipt{RequestID: fmt.Sprint("r", i), At: t0}})
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		gs, err := Read(db, func(tx Tx) ([]*Game, error) { return tx.GamesByUser("x", Query{}) })
+		if err != nil || len(gs) != n {
+			t.Fatalf("%d games, %v", len(gs), err)
+		}
+		seen := map[uint64]bool{}
+		for _, g := range gs {
+			if seen[g.ID] {
+				t.Fatalf("id %d given twice", g.ID)
+			}
+			seen[g.ID] = true
+		}
+	})
 }
 
 func TestChallenges(t *testing.T) {
-	db := openTemp(t, nil)
-	c := &Challenge{From: Player{"a", "A"}, Control: mustTC(t, "5+3"), Color: ChooseRandom, Created: t0, ExpiresAt: t0.Add(time.Hour), Status: ChallengePending}
-	r := &Receipt{RequestID: "x", At: t0}
-	if err := db.Commit(&Change{Challenge: c, Receipt: r}); err != nil {
-		t.Fatal(err)
-	}
-	if c.ID != 1 || r.ChallengeID != 1 {
-		t.Fatalf("challenge id %d, receipt %d", c.ID, r.ChallengeID)
-	}
-	got, err := Read(db, func(tx Tx) (*Challenge, error) { return tx.Challenge(1) })
-	if err != nil || !got.Control.Equal(c.Control) || !got.Open() || got.Status != ChallengePending || !got.ExpiresAt.Equal(c.ExpiresAt) {
-		t.Fatalf("Challenge = %+v, %v", got, err)
-	}
-	pend, _ := Read(db, Tx.PendingChallenges)
-	if len(pend) != 1 {
-		t.Fatalf("%d pending", len(pend))
-	}
-	// Accepting creates a game linked to it.
-	c.Status = ChallengeAccepted
-	g := newGame("a", "b", "c")
-	if err := db.Commit(&Change{Challenge: c, Game: g}); err != nil {
-		t.Fatal(err)
-	}
-	got, _ = Read(db, func(tx Tx) (*Challenge, error) { return tx.Challenge(1) })
-	if got.GameID != g.ID || g.ID == 0 {
-		t.Errorf("challenge game %d, game %d", got.GameID, g.ID)
-	}
-	if pend, _ := Read(db, Tx.PendingChallenges); len(pend) != 0 {
-		t.Errorf("%d pending after accept", len(pend))
-	}
+	forEachBackend(t, func(t *testing.T, db Store) {
+		c := &Challenge{From: Player{"a", "A"}, Control: mustTC(t, "5+3"), Color: ChooseRandom, Created: t0, ExpiresAt: t0.Add(time.Hour), Status: ChallengePending}
+		r := &Receipt{RequestID: "x", At: t0}
+		if err := db.Commit(&Change{Challenge: c, Receipt: r}); err != nil {
+			t.Fatal(err)
+		}
+		if c.ID != 1 || r.ChallengeID != 1 {
+			t.Fatalf("challenge id %d, receipt %d", c.ID, r.ChallengeID)
+		}
+		got, err := Read(db, func(tx Tx) (*Challenge, error) { return tx.Challenge(1) })
+		if err != nil || !got.Control.Equal(c.Control) || !got.Open() || got.Status != ChallengePending || !got.ExpiresAt.Equal(c.ExpiresAt) {
+			t.Fatalf("Challenge = %+v, %v", got, err)
+		}
+		pend, _ := Read(db, Tx.PendingChallenges)
+		if len(pend) != 1 {
+			t.Fatalf("%d pending", len(pend))
+		}
+		// Accepting creates a game linked to it.
+		c.Status = ChallengeAccepted
+		g := newGame("a", "b", "c")
+		if err := db.Commit(&Change{Challenge: c, Game: g}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = Read(db, func(tx Tx) (*Challenge, error) { return tx.Challenge(1) })
+		if got.GameID != g.ID || g.ID == 0 {
+			t.Errorf("challenge game %d, game %d", got.GameID, g.ID)
+		}
+		if pend, _ := Read(db, Tx.PendingChallenges); len(pend) != 0 {
+			t.Errorf("%d pending after accept", len(pend))
+		}
+	})
 }
 
 func TestSettingsAndUsers(t *testing.T) {
-	db := openTemp(t, nil)
-	s, err := Read(db, func(tx Tx) (GuildSettings, error) { return tx.GuildSettings("g") })
-	if err != nil || !reflect.DeepEqual(s, DefaultGuildSettings("g")) {
-		t.Fatalf("default settings = %+v, %v", s, err)
-	}
-	s.RatingSystem = RatingGlicko2
-	s.DefaultControl = mustTC(t, "3d")
-	s.ChallengeRole = "role1"
-	s.ThreadPerGame = false
-	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(s) }); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := Read(db, func(tx Tx) (GuildSettings, error) { return tx.GuildSettings("g") })
-	if got.RatingSystem != RatingGlicko2 || got.DefaultControl.String() != "3d" || got.ChallengeRole != "role1" || got.ThreadPerGame {
-		t.Errorf("settings = %+v", got)
-	}
-	bad := s
-	bad.RatingSystem = "elo"
-	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(bad) }); err == nil {
-		t.Error("stored an unknown rating system")
-	}
-	bad = s
-	bad.StartRating = 0
-	if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(bad) }); err == nil {
-		t.Error("stored a start rating of 0")
-	}
+	forEachBackend(t, func(t *testing.T, db Store) {
+		s, err := Read(db, func(tx Tx) (GuildSettings, error) { return tx.GuildSettings("g") })
+		if err != nil || !reflect.DeepEqual(s, DefaultGuildSettings("g")) {
+			t.Fatalf("default settings = %+v, %v", s, err)
+		}
+		s.RatingSystem = RatingGlicko2
+		s.DefaultControl = mustTC(t, "3d")
+		s.ChallengeRole = "role1"
+		s.ThreadPerGame = false
+		if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(s) }); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := Read(db, func(tx Tx) (GuildSettings, error) { return tx.GuildSettings("g") })
+		if got.RatingSystem != RatingGlicko2 || got.DefaultControl.String() != "3d" || got.ChallengeRole != "role1" || got.ThreadPerGame {
+			t.Errorf("settings = %+v", got)
+		}
+		bad := s
+		bad.RatingSystem = "elo"
+		if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(bad) }); err == nil {
+			t.Error("stored an unknown rating system")
+		}
+		bad = s
+		bad.StartRating = 0
+		if err := db.Update(func(tx Tx) error { return tx.PutGuildSettings(bad) }); err == nil {
+			t.Error("stored a start rating of 0")
+		}
 
-	if err := db.Commit(&Change{Users: []User{{ID: "u", Name: "Una", Updated: t0}}}); err != nil {
-		t.Fatal(err)
-	}
-	if u, err := Read(db, func(tx Tx) (User, error) { return tx.User("u") }); err != nil || u.Prefs != DefaultUserPrefs() {
-		t.Errorf("new user = %+v, %v; want the default preferences", u, err)
-	}
-	p := UserPrefs{DMOnTurn: true, ReminderBefore: time.Hour}
-	if err := db.Update(func(tx Tx) error { return tx.PutUser(User{ID: "u", Name: "Una", Prefs: p, Updated: t0}) }); err != nil {
-		t.Fatal(err)
-	}
-	negative := UserPrefs{ReminderBefore: -time.Hour}
-	if err := db.Update(func(tx Tx) error { return tx.PutUser(User{ID: "u", Prefs: negative}) }); err == nil {
-		t.Error("stored a negative reminder time")
-	}
-	if err := db.Commit(&Change{Users: []User{{ID: "u", Name: "Una B", Updated: t0}}}); err != nil {
-		t.Fatal(err)
-	}
-	u, err := Read(db, func(tx Tx) (User, error) { return tx.User("u") })
-	if err != nil || u.Name != "Una B" || u.Prefs != p {
-		t.Errorf("user = %+v, %v (a name change must keep the preferences)", u, err)
-	}
+		if err := db.Commit(&Change{Users: []User{{ID: "u", Name: "Una", Updated: t0}}}); err != nil {
+			t.Fatal(err)
+		}
+		if u, err := Read(db, func(tx Tx) (User, error) { return tx.User("u") }); err != nil || u.Prefs != DefaultUserPrefs() {
+			t.Errorf("new user = %+v, %v; want the default preferences", u, err)
+		}
+		p := UserPrefs{DMOnTurn: true, ReminderBefore: time.Hour}
+		if err := db.Update(func(tx Tx) error { return tx.PutUser(User{ID: "u", Name: "Una", Prefs: p, Updated: t0}) }); err != nil {
+			t.Fatal(err)
+		}
+		negative := UserPrefs{ReminderBefore: -time.Hour}
+		if err := db.Update(func(tx Tx) error { return tx.PutUser(User{ID: "u", Prefs: negative}) }); err == nil {
+			t.Error("stored a negative reminder time")
+		}
+		if err := db.Commit(&Change{Users: []User{{ID: "u", Name: "Una B", Updated: t0}}}); err != nil {
+			t.Fatal(err)
+		}
+		u, err := Read(db, func(tx Tx) (User, error) { return tx.User("u") })
+		if err != nil || u.Name != "Una B" || u.Prefs != p {
+			t.Errorf("user = %+v, %v (a name change must keep the preferences)", u, err)
+		}
+	})
 }
 
 func TestPruneReceipts(t *testing.T) {
-	db := openTemp(t, nil)
-	for i := range 5 {
-		r := &Receipt{RequestID: fmt.Sprint("r", i), At: t0.Add(time.Duration(i) * time.Hour), Effect: "moved"}
-		if err := db.Commit(&Change{Receipt: r}); err != nil {
-			t.Fatal(err)
+	forEachBackend(t, func(t *testing.T, db Store) {
+		for i := range 5 {
+			r := &Receipt{RequestID: fmt.Sprint("r", i), At: t0.Add(time.Duration(i) * time.Hour), Effect: "moved"}
+			if err := db.Commit(&Change{Receipt: r}); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	n, err := Write(db, func(tx Tx) (int, error) { return tx.PruneReceipts(t0.Add(150 * time.Minute)) })
-	if err != nil || n != 3 {
-		t.Fatalf("pruned %d, %v; want 3", n, err)
-	}
-	for i := range 5 {
-		_, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt(fmt.Sprint("r", i)) })
-		if gone := errors.Is(err, ErrNotFound); gone != (i < 3) {
-			t.Errorf("receipt r%d: err %v", i, err)
+		n, err := Write(db, func(tx Tx) (int, error) { return tx.PruneReceipts(t0.Add(150 * time.Minute)) })
+		if err != nil || n != 3 {
+			t.Fatalf("pruned %d, %v; want 3", n, err)
 		}
-	}
-	if n, _ := Write(db, func(tx Tx) (int, error) { return tx.PruneReceipts(t0.Add(150 * time.Minute)) }); n != 0 {
-		t.Errorf("second prune removed %d", n)
-	}
+		for i := range 5 {
+			_, err := Read(db, func(tx Tx) (*Receipt, error) { return tx.Receipt(fmt.Sprint("r", i)) })
+			if gone := errors.Is(err, ErrNotFound); gone != (i < 3) {
+				t.Errorf("receipt r%d: err %v", i, err)
+			}
+		}
+		if n, _ := Write(db, func(tx Tx) (int, error) { return tx.PruneReceipts(t0.Add(150 * time.Minute)) }); n != 0 {
+			t.Errorf("second prune removed %d", n)
+		}
+	})
 }
 
 func TestHeartbeat(t *testing.T) {
-	db := openTemp(t, nil)
-	if hb, err := Read(db, func(tx Tx) (time.Time, error) { return tx.Heartbeat("bot") }); err != nil || !hb.IsZero() {
-		t.Fatalf("first heartbeat = %v, %v", hb, err)
-	}
-	db.Update(func(tx Tx) error { return tx.PutHeartbeat("bot", t0) })
-	db.Update(func(tx Tx) error { return tx.PutHeartbeat("play", t0.Add(time.Hour)) })
-	if hb, _ := Read(db, func(tx Tx) (time.Time, error) { return tx.Heartbeat("bot") }); !hb.Equal(t0) {
-		t.Errorf("heartbeat = %v", hb)
-	}
+	forEachBackend(t, func(t *testing.T, db Store) {
+		if hb, err := Read(db, func(tx Tx) (time.Time, error) { return tx.Heartbeat("bot") }); err != nil || !hb.IsZero() {
+			t.Fatalf("first heartbeat = %v, %v", hb, err)
+		}
+		db.Update(func(tx Tx) error { return tx.PutHeartbeat("bot", t0) })
+		db.Update(func(tx Tx) error { return tx.PutHeartbeat("play", t0.Add(time.Hour)) })
+		if hb, _ := Read(db, func(tx Tx) (time.Time, error) { return tx.Heartbeat("bot") }); !hb.Equal(t0) {
+			t.Errorf("heartbeat = %v", hb)
+		}
+	})
 }
 
 func TestSecondOpenFailsFast(t *testing.T) {

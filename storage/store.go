@@ -74,6 +74,14 @@ var (
 	ErrReadOnly = errors.New("the database is open read-only")
 	// ErrCorrupt is wrapped by every decoding error: a record that cannot be read back.
 	ErrCorrupt = errors.New("corrupt record")
+	// ErrConflict: a write of a game from a stale copy (its Version is not the stored
+	// one: another writer, maybe another process, changed the game since it was read).
+	// Read the game again and redo the request.
+	ErrConflict = errors.New("the record changed since it was read")
+	// ErrRepeatedRequest: a receipt for a request id that already has one: the request
+	// was handled (maybe by another process), and the change that carried the receipt
+	// is not written. Answer from the stored receipt.
+	ErrRepeatedRequest = errors.New("the request was already handled")
 	// ErrStale is returned by an UpdateTournament function that found nothing to change;
 	// UpdateTournament then writes nothing and returns nil.
 	ErrStale = errors.New("nothing to change")

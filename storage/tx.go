@@ -20,7 +20,9 @@ type Tx interface {
 	Game(id uint64) (*Game, error)
 	// PutGame writes a game. A game with ID 0 is new: it gets the next id (written into
 	// g.ID) and is indexed by user, channel and guild; every write keeps the index of
-	// live games in step.
+	// live games in step. A stored game is written only from a copy of its stored
+	// version (g.Version, else ErrConflict: someone changed it since it was read), and
+	// every write increments g.Version.
 	PutGame(g *Game) error
 	// OpenGames returns every game that is not over, in id order.
 	OpenGames() ([]*Game, error)
@@ -62,7 +64,8 @@ type Tx interface {
 	// Receipt returns the receipt of a request (ErrNotFound for a request never seen or
 	// whose receipt expired).
 	Receipt(requestID string) (*Receipt, error)
-	// PutReceipt writes a receipt under its request id.
+	// PutReceipt writes a receipt under its request id; a request id that has one
+	// already fails with ErrRepeatedRequest (the request was handled: act once).
 	PutReceipt(r *Receipt) error
 	// PruneReceipts deletes the receipts stored before the instant and returns how many.
 	PruneReceipts(before time.Time) (int, error)

@@ -1,5 +1,6 @@
-// bolt_codec.go: the bbolt backend's encodings: the binary game record (layout in
-// doc.go), the small JSON envelope of the other records, and id keys.
+// codec.go: the record encodings every backend stores: the binary game record (layout
+// in doc.go), the ladder player and puzzle records (laid out in bolt_ratings.go and
+// bolt_puzzles.go), the small JSON envelope of the other records, and id keys.
 
 package storage
 
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
@@ -39,6 +41,9 @@ const (
 	flagMoved = 1 << 7
 	// flagNotes marks a record that ends with the arbiter's notes (Game.Notes).
 	flagNotes = 1 << 8
+	// flagVersion marks a record that ends with its version (Game.Version); records
+	// without it read as version 0.
+	flagVersion = 1 << 9
 )
 
 type encoder struct{ b []byte }
@@ -91,6 +96,9 @@ func encodeGame(g *Game) []byte {
 	}
 	if len(g.Notes) > 0 {
 		flags |= flagNotes
+	}
+	if g.Version > 0 {
+		flags |= flagVersion
 	}
 	e.uvarint(flags)
 	e.str(g.GuildID)
@@ -157,6 +165,9 @@ func encodeGame(g *Game) []byte {
 			e.str(n.Action)
 			e.str(n.Reason)
 		}
+	}
+	if g.Version > 0 {
+		e.uvarint(g.Version)
 	}
 	return e.b
 }
@@ -266,7 +277,7 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 	}
 	g := &Game{ID: id}
 	flags := d.uvarint("flags")
-	if flags >= flagNotes<<1 {
+	if flags >= flagVersion<<1 {
 		d.fail("flags %#x: unknown bits", flags)
 	}
 	g.Rated = flags&flagRated != 0
@@ -370,6 +381,11 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 				Action: d.str("note action"), Reason: d.str("note reason")})
 		}
 	}
+	if flags&flagVersion != 0 {
+		if g.Version = d.uvarint("version"); d.err == nil && g.Version == 0 {
+			d.fail("version 0 with the version flag")
+		}
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d bytes after the record", len(d.b))
 	}
@@ -404,3 +420,190 @@ func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
 
 // keyID reads an 8-byte key.
 func keyID(k []byte) uint64 { return binary.BigEndian.Uint64(k) }
+
+// ladderFormat is the first byte of an encoded ladder player.
+const ladderFormat = 'L'
+
+// maxLadderCount bounds the counts a decoded ladder player may hold.
+const maxLadderCount = 1 << 40
+
+func (e *encoder) float(f float64) { e.b = binary.BigEndian.AppendUint64(e.b, math.Float64bits(f)) }
+
+func (d *decoder) float(what string) float64 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b) < 8 {
+		d.fail("%s: record ends early", what)
+		return 0
+	}
+	f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		d.fail("%s: %v", what, f)
+		return 0
+	}
+	return f
+}
+
+// encodeLadderPlayer returns the binary value of p (its key holds guild, category, user).
+func encodeLadderPlayer(p *LadderPlayer) []byte {
+	e := &encoder{b: make([]byte, 0, 48+len(p.History)*14)}
+	e.byte(ladderFormat)
+	e.float(p.Rating)
+	e.float(p.RD)
+	e.float(p.Volatility)
+	e.float(p.Peak)
+	for _, n := range []int{p.Games, p.Wins, p.Draws, p.Losses, p.Seed} {
+		e.int(n)
+	}
+	e.int(len(p.History))
+	var prev int64
+	for i, h := range p.History {
+		at := int64(0)
+		if !h.At.IsZero() {
+			at = h.At.UnixNano()
+		}
+		if i == 0 {
+			e.varint(at)
+		} else {
+			e.varint(at - prev)
+		}
+		prev = at
+		e.float(h.Rating)
+	}
+	return e.b
+}
+
+// decodeLadderPlayerValue reads the value written by encodeLadderPlayer into p.
+func decodeLadderPlayerValue(b []byte, p *LadderPlayer) error {
+	d := &decoder{b: b}
+	if f := d.byte("format"); d.err == nil && f != ladderFormat {
+		d.fail("format %d: want %d", f, ladderFormat)
+	}
+	p.Rating, p.RD, p.Volatility, p.Peak = d.float("rating"), d.float("rd"), d.float("volatility"), d.float("peak")
+	p.Games, p.Wins, p.Draws, p.Losses = d.int("games", maxLadderCount), d.int("wins", maxLadderCount), d.int("draws", maxLadderCount), d.int("losses", maxLadderCount)
+	p.Seed = d.int("seed", maxLadderCount)
+	n := d.int("history", MaxRatingHistory)
+	if d.err == nil && n > 0 {
+		p.History = make([]RatingPoint, n)
+		var at int64
+		for i := range p.History {
+			delta := d.varint("history instant")
+			at += delta
+			if i == 0 {
+				at = delta
+			}
+			r := d.float("history rating")
+			if d.err != nil {
+				break
+			}
+			if at != 0 {
+				p.History[i].At = time.Unix(0, at).UTC()
+			}
+			p.History[i].Rating = r
+		}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("%d trailing bytes", len(d.b))
+	}
+	if d.err == nil && p.Wins+p.Draws+p.Losses != p.Games {
+		d.fail("record %d games = %d+%d+%d does not add up", p.Games, p.Wins, p.Draws, p.Losses)
+	}
+	if d.err != nil {
+		p.History = nil
+	}
+	return d.err
+}
+
+// puzzleFormat is the first byte of an encoded puzzle record; puzzleFormatDescription is
+// the older format whose description held the players as Discord mentions.
+const (
+	puzzleFormat            = 2
+	puzzleFormatDescription = 1
+)
+
+func encodePuzzle(p *Puzzle) []byte {
+	e := encoder{b: make([]byte, 0, 96+len(p.FEN)+6*len(p.Moves)+len(p.GameURL)+len(p.White)+len(p.Black))}
+	e.byte(puzzleFormat)
+	e.str(p.FEN)
+	e.str(strings.Join(p.Moves, " "))
+	e.int(p.Rating)
+	e.int(p.RD)
+	e.uvarint(uint64(math.Round(p.Volatility * 1e6)))
+	e.varint(int64(p.Popularity))
+	e.int(p.Plays)
+	e.str(strings.Join(p.Themes, " "))
+	e.str(p.GameURL)
+	e.str(strings.Join(p.Openings, " "))
+	e.str(p.Source)
+	e.str(p.White)
+	e.str(p.Black)
+	e.time(p.Added)
+	e.time(p.Played)
+	return e.b
+}
+
+func fields(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, " ")
+}
+
+func decodePuzzle(id string, b []byte) (*Puzzle, error) {
+	d := decoder{b: b}
+	format := d.byte("format")
+	if d.err == nil && format != puzzleFormat && format != puzzleFormatDescription {
+		d.fail("puzzle format %d", format)
+	}
+	p := &Puzzle{ID: id}
+	p.FEN = d.str("FEN")
+	p.Moves = fields(d.str("moves"))
+	p.Rating = d.int("rating", 4000)
+	p.RD = d.int("rating deviation", 5000)
+	p.Volatility = float64(d.int("volatility", 10_000_000)) / 1e6
+	pop := d.varint("popularity")
+	if pop < math.MinInt32 || pop > math.MaxInt32 {
+		d.fail("popularity %d", pop)
+	}
+	p.Popularity = int(pop)
+	p.Plays = d.int("plays", math.MaxInt32)
+	p.Themes = fields(d.str("themes"))
+	p.GameURL = d.str("game URL")
+	p.Openings = fields(d.str("openings"))
+	p.Source = d.str("source")
+	if format == puzzleFormatDescription {
+		p.White, p.Black = playersFromDescription(d.str("description"))
+	} else {
+		p.White = d.str("white")
+		p.Black = d.str("black")
+	}
+	p.Added = d.time("added")
+	p.Played = d.time("played")
+	if d.err == nil && len(d.b) != 0 {
+		d.fail("%d bytes after the record", len(d.b))
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("puzzle %s: %w", id, d.err)
+	}
+	return p, nil
+}
+
+// playersFromDescription reads the players out of a format-1 description,
+// "<@white> vs <@black>"; any other description (none was written) gives none.
+func playersFromDescription(desc string) (white, black string) {
+	rest, ok := strings.CutPrefix(desc, "<@")
+	if !ok {
+		return "", ""
+	}
+	rest, ok = strings.CutSuffix(rest, ">")
+	if !ok {
+		return "", ""
+	}
+	white, black, ok = strings.Cut(rest, "> vs <@")
+	if !ok || white == "" || black == "" {
+		return "", ""
+	}
+	return white, black
+}
