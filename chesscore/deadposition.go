@@ -173,14 +173,15 @@ func deadWithin(p *Position, budget int) bool {
 	return d.dead(budget)
 }
 
-// decider holds the working memory of one decision: the dive, the structure of the root
-// (computed at most once, shared by both colours) and the best-first search.
+// decider holds the working memory of one decision: the dive, the structure analysis
+// (its verdict on the root computed at most once for each colour) and the best-first
+// search.
 type decider struct {
 	root    Position
 	over    bool // the root has no legal move
 	dive    diver
 	st      structure
-	stState uint8 // 0: not computed, 1: no frozen pawn, 2: computed
+	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
 	search  mateSearch
 }
 
@@ -189,21 +190,7 @@ var deciders = sync.Pool{New: func() any { return new(decider) }}
 func (d *decider) reset(p *Position) {
 	d.root = *p
 	d.over = !p.HasLegalMove()
-	d.stState = 0
-}
-
-// structure returns the structure of the root, or nil when no pawn is frozen.
-func (d *decider) structure() *structure {
-	if d.stState == 0 {
-		d.stState = 1
-		if mayBeBlocked(&d.root) && d.st.analyse(&d.root) {
-			d.stState = 2
-		}
-	}
-	if d.stState == 2 {
-		return &d.st
-	}
-	return nil
+	d.stState = [2]uint8{}
 }
 
 // static settles c by steps 1 and 2 (game over, material).
@@ -232,8 +219,15 @@ func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 
 // provenByStructure runs step 3 for c.
 func (d *decider) provenByStructure(c Color) bool {
-	s := d.structure()
-	return s != nil && s.cannotMate(c)
+	if d.stState[c] == 0 {
+		d.stState[c] = 1
+		var want [2]bool
+		want[c] = true
+		if mayBeBlocked(&d.root) && d.st.proveNoMate(&d.root, want) {
+			d.stState[c] = 2
+		}
+	}
+	return d.stState[c] == 2
 }
 
 // decide runs the five steps for c.
@@ -245,7 +239,11 @@ func (d *decider) decide(c Color, budget int) Decision {
 	if walled && d.provenByStructure(c) {
 		return Decision{Verdict: No, Proof: ProofStructure}
 	}
-	dec, used := d.tryDive(c, budget)
+	var dec Decision
+	used := 0
+	if d.root.byType[0].Count() >= diveMinPieces {
+		dec, used = d.tryDive(c, budget)
+	}
 	if dec.Verdict == Yes {
 		return dec
 	}
@@ -260,7 +258,7 @@ func (d *decider) decide(c Color, budget int) Decision {
 	dec = Decision{Verdict: v, Nodes: used + d.search.nodes}
 	switch v {
 	case Yes:
-		dec.Proof, dec.Line = ProofMate, d.search.mate
+		dec.Proof, dec.Line = ProofMate, shortenLine(&d.root, c, d.search.mate)
 	case No:
 		dec.Proof = ProofSearch
 	}

@@ -5,9 +5,14 @@ package chesscore
 
 import "math/bits"
 
-// diveNodes is the node budget of the quick helpmate search. It finds a mate in almost
-// every position of a real game well within it; when it fails, the slower searches run.
-const diveNodes = 1500
+// diveNodes is the node budget of the quick helpmate search: when it fails, the
+// best-first search runs.
+const diveNodes = 300
+
+// diveMinPieces is the number of pieces (kings and pawns included) from which the dive
+// runs: with plenty of material it finds a short mate faster than the best-first search;
+// with less, the best-first search is faster on its own.
+const diveMinPieces = 24
 
 // diveSchedule lists the (depth in plies, moves tried per node) pairs the dive runs, in
 // order: short and narrow first.

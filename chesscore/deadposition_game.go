@@ -196,7 +196,7 @@ func (mm *mateMemory) dead(p *Position) bool {
 		}
 	}
 	for c := White; c <= Black; c++ {
-		if mm.v[c] != Unknown {
+		if mm.v[c] != Unknown || p.byType[0].Count() < diveMinPieces {
 			continue
 		}
 		dec, used := d.tryDive(c, budget)
@@ -226,7 +226,7 @@ func (mm *mateMemory) dead(p *Position) bool {
 	case Yes:
 		line := d.search.mate
 		mater := p.turn ^ Color(len(line)&1) ^ 1 // the side that made the last move
-		mm.v[mater], mm.line[mater] = Yes, append([]Move(nil), line...)
+		mm.v[mater], mm.line[mater] = Yes, shortenLine(p, mater, line)
 		return false
 	case No:
 		mm.v[c] = No

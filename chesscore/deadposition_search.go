@@ -88,10 +88,9 @@ func (s *mateSearch) cannotMate(p *Position) bool {
 	if mw && ml {
 		return true
 	}
-	if !mayBeWalled(p) || !s.st.analyse(p) {
-		return false
-	}
-	return (mw || s.st.cannotMate(s.w)) && (ml || s.st.cannotMate(s.l))
+	var want [2]bool
+	want[s.w], want[s.l] = !mw, !ml
+	return mayBeWalled(p) && s.st.proveNoMate(p, want)
 }
 
 // score estimates how far p is from a mate by w (lower is closer): w keeps and promotes
@@ -244,10 +243,11 @@ type set128 struct {
 }
 
 func (s *set128) reset() {
-	if len(s.slots) == 0 {
-		s.slots = make([][2]uint64, 1<<12)
+	if len(s.slots) == 0 || len(s.slots) > 1<<14 {
+		s.slots = make([][2]uint64, 1<<12) // after a big search, a small table again: cheaper than clearing
+	} else {
+		clear(s.slots)
 	}
-	clear(s.slots)
 	s.n = 0
 }
 
@@ -284,4 +284,50 @@ func (s *set128) grow() {
 		}
 		s.slots[i] = k
 	}
+}
+
+// shortenLine returns a shorter helpmate for c from p than line (which must be one): it
+// cuts the cycles (a position met twice: the moves between are dropped) and stops at
+// the first position where c mates at once. Short lines read better and survive more
+// moves of a game (deadposition_game.go).
+func shortenLine(p *Position, c Color, line []Move) []Move {
+	var keys [][2]uint64
+	out := make([]Move, 0, len(line))
+	q := *p
+	keys = append(keys, positionKey(&q))
+	positions := []Position{q}
+	for _, m := range line {
+		if q.turn == c {
+			if mate, ok := mateIn1Move(&q, c); ok {
+				return append(out, mate)
+			}
+		}
+		q = q.Play(m)
+		k := positionKey(&q)
+		if i := slices.Index(keys, k); i >= 0 {
+			keys, positions, out = keys[:i+1], positions[:i+1], out[:i]
+			q = positions[i]
+			continue
+		}
+		keys = append(keys, k)
+		positions = append(positions, q)
+		out = append(out, m)
+	}
+	return out
+}
+
+// mateIn1Move returns a move of c (to move in p) that mates at once.
+func mateIn1Move(p *Position, c Color) (Move, bool) {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	k := p.KingSquare(c ^ 1)
+	for _, m := range ml.Moves[:ml.N] {
+		if !p.givesCheck(m, k) {
+			continue
+		}
+		if child := p.Play(m); child.InCheck() && !child.HasLegalMove() {
+			return m, true
+		}
+	}
+	return NullMove, false
 }

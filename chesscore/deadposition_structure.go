@@ -35,9 +35,11 @@ type structure struct {
 // gives up and proves nothing.
 const maxStructureRounds = 16
 
-// analyse computes the structure of p. It reports false when no pawn is frozen: then
-// nothing confines any piece and the analysis proves nothing.
-func (s *structure) analyse(p *Position) bool {
+// proveNoMate reports whether the structure of p proves, for every colour c with
+// want[c], that c can never checkmate. It computes the fixpoint round by round and stops
+// as soon as a round cannot prove it: each later round has fewer frozen pieces, so
+// larger reach everywhere, and can only prove less.
+func (s *structure) proveNoMate(p *Position, want [2]bool) bool {
 	pawns := p.byType[Pawn]
 	if pawns == 0 {
 		return false
@@ -54,6 +56,11 @@ func (s *structure) analyse(p *Position) bool {
 	for round := 0; cand != 0 && round < maxStructureRounds; round++ {
 		all := cand | stuckPieces(p, cand, banned)
 		s.compute(p, all)
+		for c := White; c <= Black; c++ {
+			if want[c] && !s.cannotMate(c) {
+				return false
+			}
+		}
 		bad := s.unfrozen(all)
 		if bad == 0 {
 			return true
