@@ -236,6 +236,7 @@ func TestStoryResignation(t *testing.T) {
 	w.start()
 	g := w.startGame("10+0")
 	g.played(g.move(w.alice, "d4"), "d4", w.bob)
+	g.played(g.move(w.bob, "d5"), "d5", w.alice) // before both sides move, resigning aborts
 	res := w.send(discordfake.Command("resign").In(w.f.GuildID, g.thread))
 	if !res.Callback.Data.Ephemeral() || !strings.Contains(res.Callback.Data.Content, "cannot be undone") {
 		t.Fatalf("/resign did not ask privately for confirmation: %q", res.Callback.Data.Content)

@@ -108,8 +108,9 @@ func (tw *tourWorld) live(id uint64, want int) []*storage.Game {
 	return out
 }
 
-// play ends a game through its thread: "1-0" (Black resigns after 1. e4), "0-1" (White
-// resigns after 1. e4 e5), "draw" (agreed after 2. Nf3).
+// play ends a game through its thread: "1-0" (Black resigns after 1. e4 e5: a game in
+// which a side never moved is not rated), "0-1" (White resigns after 1. e4 e5), "draw"
+// (agreed after 2. Nf3).
 func (tw *tourWorld) play(g *storage.Game, result string) {
 	tw.t.Helper()
 	white, black := tw.byID[g.White.ID], tw.byID[g.Black.ID]
@@ -129,6 +130,7 @@ func (tw *tourWorld) play(g *storage.Game, result string) {
 	switch result {
 	case "1-0":
 		mv(white, "e4")
+		mv(black, "e5")
 		resign(black)
 	case "0-1":
 		mv(white, "e4")
