@@ -16,6 +16,11 @@
 // command definitions in a bulk overwrite, identify and resume on the
 // gateway. Anything it does not know is answered 404 and listed by Unknown.
 //
+// Interactions reach the bot over the gateway, or, after SetInteractionsURL, as
+// Discord delivers them to an Interactions Endpoint URL: POSTed to the bot, signed
+// with the application's Ed25519 key (PublicKey), the HTTP response taken as the
+// callback. A Failure can also answer as a rate-limit proxy in front of Discord would.
+//
 // Typical use:
 //
 //	f := discordfake.New(t)
@@ -133,6 +138,7 @@ type Fake struct {
 	channels map[string]*discordgo.Channel
 	rest     restState
 	gw       gatewayState
+	hook     webhookState
 }
 
 // guild is one guild the bot is in.
@@ -189,6 +195,9 @@ func Start(opts ...Option) (*Fake, error) {
 	f.ids.worker = 1
 	f.rest.init()
 	f.gw.init()
+	if err := f.hook.init(); err != nil {
+		return nil, err
+	}
 	f.Bot = f.addUser("Gambit", true)
 	f.AppID = f.Bot.ID
 	f.User = f.addUser("alice", false)

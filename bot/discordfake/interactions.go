@@ -194,7 +194,8 @@ type InteractionResult struct {
 // SendInteraction dispatches an INTERACTION_CREATE built from spec with a
 // fresh interaction ID and token, waits until the bot's callback arrives
 // and returns it. It waits for a gateway session covering the guild's shard
-// if there is none yet. It fails if ctx ends first, if the callback came
+// if there is none yet. With SetInteractionsURL it POSTs the interaction to
+// the bot's endpoint instead and takes the HTTP response as the callback. It fails if ctx ends first, if the callback came
 // after the deadline (ErrLate), or if spec names something the bot never
 // offered (ErrUnknownCommand, ErrNoComponent).
 func (f *Fake) SendInteraction(ctx context.Context, spec InteractionSpec) (*InteractionResult, error) {
@@ -242,9 +243,12 @@ func (f *Fake) send(ctx context.Context, m map[string]any) (*InteractionResult, 
 	if head.Message != nil {
 		messageID = head.Message.ID
 	}
-	s, err := f.awaitSession(ctx, guildID)
-	if err != nil {
-		return nil, err
+	hookURL := f.InteractionsURL()
+	var s *session
+	if hookURL == "" {
+		if s, err = f.awaitSession(ctx, guildID); err != nil {
+			return nil, err
+		}
 	}
 	p := &pending{
 		id: f.ids.next(), token: "fake-interaction." + randomHex(32), typ: head.Type,
@@ -259,7 +263,13 @@ func (f *Fake) send(ctx context.Context, m map[string]any) (*InteractionResult, 
 	f.rest.interactions[p.id] = p
 	f.rest.byToken[p.token] = p
 	p.dispatched = time.Now()
+	if hookURL != "" {
+		f.openHTTPLocked(p.token)
+	}
 	f.mu.Unlock()
+	if hookURL != "" {
+		return f.deliver(ctx, hookURL, p, payload)
+	}
 	seq, err := s.dispatch("INTERACTION_CREATE", json.RawMessage(payload))
 	if err != nil {
 		return nil, err

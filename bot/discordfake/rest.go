@@ -180,6 +180,7 @@ func (f *Fake) handler() http.Handler {
 		u.RawQuery = r.URL.RawQuery
 		inner.URL = u
 		inner.RequestURI = u.RequestURI()
+		f.awaitCallback(rel)
 		mux.ServeHTTP(sw, inner)
 	})
 }
@@ -312,6 +313,13 @@ type Failure struct {
 	RetryAfter time.Duration
 	// Global marks a 429 as the global rate limit.
 	Global bool
+	// Scope is the X-RateLimit-Scope of a 429 that is not global: "user" (the
+	// default) or "shared" (a limit on the resource, counted for no one).
+	Scope string
+	// FromProxy makes the 429 the one a rate-limit proxy in front of Discord
+	// (nirn-proxy) makes up itself when it cannot reach the node that holds the
+	// bucket: see writeProxy429.
+	FromProxy bool
 }
 
 // FailNext makes the next n requests to route answer 429 with retry_after
@@ -375,6 +383,10 @@ func (f *Fake) injectFailure(w http.ResponseWriter, method, rel string) bool {
 		fail(w, hit.Status, codeGeneral, fmt.Sprintf("%d: %s", hit.Status, http.StatusText(hit.Status)))
 		return true
 	}
+	if hit.FromProxy {
+		writeProxy429(w, hit.RetryAfter)
+		return true
+	}
 	secs := hit.RetryAfter.Seconds()
 	h := w.Header()
 	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
@@ -388,6 +400,9 @@ func (f *Fake) injectFailure(w http.ResponseWriter, method, rel string) bool {
 		h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(secs, 'f', 3, 64))
 		h.Set("X-RateLimit-Bucket", "fake-"+strings.ReplaceAll(strings.ToLower(method+"-"+rel), "/", "-"))
 		h.Set("X-RateLimit-Scope", "user")
+		if hit.Scope != "" {
+			h.Set("X-RateLimit-Scope", hit.Scope)
+		}
 	}
 	if sw, ok := w.(*statusWriter); ok {
 		sw.errText = "You are being rate limited."
