@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 
 	"github.com/gambitchess/gambit/bot/discordnet"
 )
@@ -85,8 +87,10 @@ func shardCount(rest *discordgo.Session, configured int) (int, error) {
 }
 
 // openGateway connects every shard and delivers each interaction to handle (called
-// on its own goroutine by discordgo).
-func openGateway(o DiscordOptions, rest *discordgo.Session, count int, log *slog.Logger, handle func(*discordgo.Interaction)) (*Gateway, error) {
+// on its own goroutine by discordgo). A shard whose first connection fails is retried
+// with backoff and jitter (openShard) until ctx ends, unless Discord closed it with a
+// fatal code (FatalCloseError).
+func openGateway(ctx context.Context, o DiscordOptions, rest *discordgo.Session, count int, log *slog.Logger, handle func(*discordgo.Interaction)) (*Gateway, error) {
 	g := &Gateway{connected: make([]atomic.Bool, count), log: log}
 	for id := 0; id < count; id++ {
 		s, err := newSession(o)
@@ -116,13 +120,81 @@ func openGateway(o DiscordOptions, rest *discordgo.Session, count int, log *slog
 			g.connected[shard].Store(false)
 			log.Warn("gateway disconnected", "shard", shard)
 		})
-		if err := s.Open(); err != nil {
+		if err := openShard(ctx, s, gatewayRetry, log); err != nil {
 			g.Close()
 			return nil, fmt.Errorf("open gateway shard %d of %d: %w", id, count, err)
 		}
 		g.sessions = append(g.sessions, s)
 	}
 	return g, nil
+}
+
+// fatalCloseCodes are the gateway close codes after which reconnecting cannot help,
+// with what each means (Discord's gateway documentation).
+var fatalCloseCodes = map[int]string{
+	4004: "authentication failed: check discord.token (GAMBIT_DISCORD_TOKEN)",
+	4010: "invalid shard: check discord.shards",
+	4011: "sharding required: the bot is in too many servers for one shard; set discord.shards to auto or a larger count",
+	4012: "invalid API version",
+	4013: "invalid intents",
+	4014: "disallowed intents: the bot asked for a privileged intent the developer portal does not grant it",
+}
+
+// FatalCloseError is the error of a gateway connection that Discord closed with a code
+// after which retrying cannot help (4004, 4010 to 4014).
+type FatalCloseError struct {
+	Code   int
+	Reason string // Discord's text in the close frame
+}
+
+func (e *FatalCloseError) Error() string {
+	return fmt.Sprintf("Discord closed the gateway with code %d, %s (%q)", e.Code, fatalCloseCodes[e.Code], e.Reason)
+}
+
+// backoff is how long to wait between attempts: Base doubled after each failure up to
+// Max, each wait drawn at random between half and all of it (jitter, so shards and
+// restarted bots do not retry in step).
+type backoff struct{ Base, Max time.Duration }
+
+// gatewayRetry is the backoff of a shard's first connection.
+var gatewayRetry = backoff{Base: time.Second, Max: 2 * time.Minute}
+
+// wait returns the wait before attempt n (n = 1 after the first failure).
+func (b backoff) wait(n int) time.Duration {
+	d := b.Base
+	for i := 1; i < n && d < b.Max; i++ {
+		d *= 2
+	}
+	d = min(d, b.Max)
+	return d/2 + rand.N(d/2+1)
+}
+
+// openShard opens a session, retrying after a failed first connection (a refused
+// dial, a close such as 4000 before READY) as discordgo retries after a later
+// disconnect, until ctx ends. A fatal close code ends it at once with a
+// *FatalCloseError.
+func openShard(ctx context.Context, s *discordgo.Session, b backoff, log *slog.Logger) error {
+	for attempt := 1; ; attempt++ {
+		err := s.Open()
+		if err == nil {
+			return nil
+		}
+		var ce *websocket.CloseError
+		if errors.As(err, &ce) {
+			if _, fatal := fatalCloseCodes[ce.Code]; fatal {
+				return &FatalCloseError{Code: ce.Code, Reason: ce.Text}
+			}
+		}
+		wait := b.wait(attempt)
+		log.Warn("gateway connection failed; retrying", "shard", s.ShardID, "attempt", attempt, "err", err, "retry_in", wait.Round(time.Millisecond))
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("gave up after %d attempts (%w): %w", attempt, ctx.Err(), err)
+		case <-t.C:
+		}
+	}
 }
 
 // Count returns the number of shards.
@@ -166,7 +238,7 @@ func register(ctx context.Context, rest *REST, appID, guildID string, defs []*di
 }
 
 // RouteLibraryLogs sends discordgo's own log lines (errors only: the level the
-// sessions use) to log. discordgo logs through a package variable, so this affects
+// sessions use) to log, interaction tokens in URLs redacted. discordgo logs through a package variable, so this affects
 // the whole process: call it once, from the program's entry point.
 func RouteLibraryLogs(log *slog.Logger) {
 	discordgo.Logger = func(msgL, caller int, format string, a ...any) {
@@ -179,6 +251,6 @@ func RouteLibraryLogs(log *slog.Logger) {
 		case discordgo.LogDebug:
 			level = slog.LevelDebug
 		}
-		log.Log(context.Background(), level, "discordgo: "+fmt.Sprintf(format, a...))
+		log.Log(context.Background(), level, "discordgo: "+redactURLs(fmt.Sprintf(format, a...)))
 	}
 }

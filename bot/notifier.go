@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -71,16 +72,27 @@ func (p *poster) DM(ctx context.Context, userID string, m *commands.Response) er
 // (see commands.PostLedger); and it is the commands' Outbox, through which a new
 // game's thread and board, the tournaments' rounds and standings and the puzzle of the
 // day leave. So every such post leaves through here, and nothing posts before Connect.
+//
+// Notify only queues the event: each channel has its own queue (notifyqueue.go), so
+// the events of a game (all in its channel's queue) are posted in order, while a channel
+// that is rate limited or slow delays no other channel's posts. Close drains the queues.
 type Notifier struct {
 	d       *commands.Deps
 	log     *slog.Logger
 	metrics *Metrics
 	out     atomic.Pointer[transport]
-	// Notify runs on one goroutine (the service's event queue): no lock needed.
+	queues  *postQueues
+
+	// The game state below is touched by the queue of each game's channel, several
+	// channels at once.
+	mu       sync.Mutex
 	flagNote map[uint64]string
 	// offerShown is 1 + the ply of the last board posted with a draw offer on it, by
 	// game: an offer made with a move shows in that move's board.
 	offerShown map[uint64]int
+	// places are the threads this notifier opened for games whose later events may still
+	// carry a snapshot taken before the thread was recorded (the engine can move first).
+	places map[uint64]string
 }
 
 // transport is what the notifier posts with: the REST client in production.
@@ -96,9 +108,22 @@ var errNotConnected = errors.New("the notifier has no connection to Discord yet"
 // NewNotifier returns the notifier of d's posts and makes it d's Outbox. It posts
 // nothing until Connect.
 func NewNotifier(d *commands.Deps, log *slog.Logger, m *Metrics) *Notifier {
-	n := &Notifier{d: d, log: log, metrics: m, flagNote: map[uint64]string{}, offerShown: map[uint64]int{}}
+	n := &Notifier{d: d, log: log, metrics: m, flagNote: map[uint64]string{}, offerShown: map[uint64]int{}, places: map[uint64]string{}}
+	n.queues = newPostQueues(n.deliver, n.drop)
 	d.Outbox = n
 	return n
+}
+
+// Flush waits until every event notified so far has been posted (or has failed), or ctx
+// ends.
+func (n *Notifier) Flush(ctx context.Context) error { return n.queues.flush(ctx) }
+
+// Close waits up to grace for the queued events to be posted, then cancels the posts
+// still in flight. Events notified later are posted at once, on the caller's goroutine.
+func (n *Notifier) Close(grace time.Duration) {
+	if err := n.queues.close(grace); err != nil {
+		n.log.Warn("notifier: gave up waiting for the last posts", "after", grace, "err", err)
+	}
 }
 
 // Connect gives the notifier what it posts with.
@@ -144,12 +169,63 @@ func (n *Notifier) dm(ctx context.Context, userID string, m *commands.Response) 
 	return t.DM(ctx, userID, m)
 }
 
-// Notify implements games.Notifier.
-func (n *Notifier) Notify(ctx context.Context, e games.Event) {
+// Notify implements games.Notifier: it queues e behind the other events of its
+// channel and returns (it waits only when every queue together is full).
+func (n *Notifier) Notify(_ context.Context, e games.Event) {
+	n.queues.push(eventChannel(e), e)
+}
+
+// eventChannel is the queue of an event: the channel of its game or challenge (a game's
+// thread lives in that channel, so its events share one queue from the first).
+func eventChannel(e games.Event) string {
+	switch ev := e.(type) {
+	case games.GameStarted:
+		return ev.Game.ChannelID
+	case games.YourTurn:
+		return ev.Game.ChannelID
+	case games.DrawOffered:
+		return ev.Game.ChannelID
+	case games.DrawDeclined:
+		return ev.Game.ChannelID
+	case games.TakebackRequested:
+		return ev.Game.ChannelID
+	case games.TakebackAccepted:
+		return ev.Game.ChannelID
+	case games.TakebackDeclined:
+		return ev.Game.ChannelID
+	case games.FlagFell:
+		return ev.Game.ChannelID
+	case games.GameOver:
+		return ev.Game.ChannelID
+	case games.ReminderDue:
+		return ev.Game.ChannelID
+	case games.ChallengeExpired:
+		return ev.Challenge.ChannelID
+	case games.ChallengeDeclined:
+		return ev.Challenge.ChannelID
+	}
+	return ""
+}
+
+// deliver posts one event (a queue's drainer calls it).
+func (n *Notifier) deliver(ctx context.Context, e games.Event) {
+	defer func() {
+		if p := recover(); p != nil {
+			n.log.Error("notify: panic", "event", fmt.Sprintf("%T", e), "panic", p)
+			n.metrics.failed("notify")
+		}
+	}()
 	if err := n.notify(ctx, e); err != nil {
 		n.log.Error("notify", "event", fmt.Sprintf("%T", e), "err", err)
 		n.metrics.failed("notify")
 	}
+}
+
+// drop reports an event refused because its channel's queue is full.
+func (n *Notifier) drop(channelID string, e games.Event) {
+	n.log.Error("notify: dropped an event: its channel has too many posts waiting (rate limited or unreachable?)",
+		"event", fmt.Sprintf("%T", e), "channel", channelID, "waiting", maxQueuedPerChannel)
+	n.metrics.notificationDropped()
 }
 
 // answered reports whether an interaction's answer stood for the post.
@@ -158,6 +234,13 @@ func (n *Notifier) answered(p commands.Post) bool { return n.d.Ledger.Consume(p)
 // post sends m to where game g lives.
 func (n *Notifier) post(ctx context.Context, g *games.Game, m *commands.Response) error {
 	place := commands.Place(&g.Game)
+	if g.ThreadID == "" {
+		n.mu.Lock()
+		if p, ok := n.places[g.ID]; ok {
+			place = p // the snapshot predates the thread this notifier opened
+		}
+		n.mu.Unlock()
+	}
 	if place == "" {
 		return nil // a game without a place on Discord (a terminal game)
 	}
@@ -176,12 +259,19 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if g.ChannelID == "" {
 			return nil
 		}
-		_, err := d.StartOnDiscord(ctx, g, "")
+		ng, err := d.StartOnDiscord(ctx, g, "")
+		if ng != nil && ng.ThreadID != "" {
+			n.mu.Lock()
+			n.places[g.ID] = ng.ThreadID
+			n.mu.Unlock()
+		}
 		return err
 	case games.YourTurn:
 		g := ev.Game
 		if g.DrawOffer.Pending && g.DrawOffer.Ply == g.Ply() {
+			n.mu.Lock()
 			n.offerShown[g.ID] = g.Ply() + 1 // offered with this move: the board shows it
+			n.mu.Unlock()
 		}
 		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventTurn)) {
 			return nil
@@ -199,8 +289,13 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventDraw)) {
 			return nil
 		}
-		if n.offerShown[g.ID] == g.Ply()+1 {
+		n.mu.Lock()
+		shown := n.offerShown[g.ID] == g.Ply()+1
+		if shown {
 			delete(n.offerShown, g.ID)
+		}
+		n.mu.Unlock()
+		if shown {
 			return nil // offered with the move: that move's board shows it
 		}
 		return n.post(ctx, g, d.DrawOfferMessage(g, ev.By))
@@ -229,13 +324,24 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		}
 		return n.post(ctx, g, commands.TakebackDeclinedMessage(g, ev.By))
 	case games.FlagFell:
+		n.mu.Lock()
 		n.flagNote[ev.Game.ID] = commands.FlagFellNote(ev.Color)
+		n.mu.Unlock()
 		return nil
 	case games.GameOver:
 		g := ev.Game
+		n.mu.Lock()
 		note := n.flagNote[g.ID]
 		delete(n.flagNote, g.ID)
 		delete(n.offerShown, g.ID)
+		place, hasPlace := n.places[g.ID]
+		delete(n.places, g.ID)
+		n.mu.Unlock()
+		if hasPlace && g.ThreadID == "" {
+			gg := *g
+			gg.ThreadID = place
+			g = &gg
+		}
 		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventOver)) {
 			return nil
 		}

@@ -56,6 +56,7 @@ type notifierRig struct {
 	t     *testing.T
 	svc   *games.Service
 	d     *commands.Deps
+	n     *Notifier
 	posts *postLog
 	clock *timers.ManualClock
 }
@@ -67,6 +68,8 @@ func newNotifierRig(t *testing.T) *notifierRig {
 	rig.d = &commands.Deps{Ledger: commands.NewPostLedger(nil), Now: rig.clock.Now}
 	n := NewNotifier(rig.d, testLogger(t), nil)
 	n.Connect(rig.posts)
+	rig.n = n
+	t.Cleanup(func() { n.Close(10 * time.Second) }) // after the service's close (cleanups run last first)
 	svc, err := games.New(db, games.Options{Clock: rig.clock, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +83,9 @@ func newNotifierRig(t *testing.T) *notifierRig {
 func (rig *notifierRig) flush() ([]string, []string) {
 	rig.t.Helper()
 	if err := rig.svc.Flush(context.Background()); err != nil {
+		rig.t.Fatal(err)
+	}
+	if err := rig.n.Flush(context.Background()); err != nil {
 		rig.t.Fatal(err)
 	}
 	return rig.posts.take()

@@ -53,7 +53,7 @@ func (c *REST) call(ctx context.Context, what string, f func(opts ...discordgo.R
 		var rl *discordgo.RateLimitError
 		if !errors.As(err, &rl) {
 			if err != nil {
-				return fmt.Errorf("%s: %w", what, err)
+				return fmt.Errorf("%s: %w", what, redactRequestError(err))
 			}
 			return nil
 		}
@@ -150,7 +150,8 @@ func (e *HTTPError) Error() string {
 // and not bound by the bot's rate limits, so the bot sends them itself instead of
 // through discordgo's limiter, which would serialise all followups behind one bucket
 // and keep a bucket per interaction for ever. A 429 is retried after its retry_after
-// only if that ends before the context's deadline; a 502 to 504 once or twice.
+// only if that ends before the context's deadline; a 502 to 504 once or twice. Its
+// errors never carry the token of the URL (redactRequestError).
 func (c *REST) interactionCall(ctx context.Context, what, method, url string, payload any, files []commands.File) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
 		var body []byte
@@ -168,7 +169,7 @@ func (c *REST) interactionCall(ctx context.Context, what, method, url string, pa
 		}
 		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+			return nil, fmt.Errorf("%s: %w", what, redactRequestError(err))
 		}
 		if contentType != "" {
 			req.Header.Set("Content-Type", contentType)
@@ -177,7 +178,8 @@ func (c *REST) interactionCall(ctx context.Context, what, method, url string, pa
 		req.Header.Set("User-Agent", c.s.UserAgent)
 		resp, err := c.s.Client.Do(req)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+			// The URL carries the interaction's token: net/http quotes it in the error.
+			return nil, fmt.Errorf("%s: %w", what, redactRequestError(err))
 		}
 		data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()

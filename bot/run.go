@@ -114,7 +114,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	deps = deps.withDefaults()
-	log := deps.Logger
+	log := redactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken)
 
 	db, err := openStore(cfg.Storage.Path, deps.Store, log)
 	if err != nil {
@@ -133,6 +133,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	d := commandDeps(cfg, deps.Clock, b)
 	notifier := NewNotifier(d, log, b.Metrics) // d's Outbox
 	notifier.Connect(&poster{rest: rest})
+	defer notifier.Close(deps.ShutdownTimeout) // after the services close (deferred below): their last events posted
 
 	svcs, err := buildServices(cfg, db, d, notifier, deps.Clock, log)
 	if err != nil {
@@ -169,17 +170,21 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	defer bg.stop() // before the services close (deferred above)
 
 	serveCtx := context.WithoutCancel(ctx) // interactions in flight finish after ctx ends
-	b.Gateway, err = openGateway(dopts, session, shards, log, func(i *discordgo.Interaction) {
+	b.Gateway, err = openGateway(ctx, dopts, session, shards, log, func(i *discordgo.Interaction) {
 		b.Router.Serve(serveCtx, rest, i)
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			log.Info("stopped before the gateway connected", "err", err)
+			return nil // asked to stop while retrying: not a failure
+		}
 		return err
 	}
 	defer b.Gateway.Close() // on an early return; the shutdown closes it first
 
 	health := &Health{shards: b.Gateway.Connected}
-	if addr := cfg.Metrics.Address; addr != "" {
-		bound, stopOps, err := serveOps(ctx, addr, b.Metrics, health, db.Backup, log)
+	if cfg.Metrics.Address != "" {
+		bound, stopOps, err := serveOps(opsFromConfig(cfg, db.Backup, b.Metrics, health, log))
 		if err != nil {
 			return err
 		}
