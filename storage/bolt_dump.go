@@ -14,10 +14,15 @@ import (
 
 var _ dumper = boltTx{}
 
-// records calls fn with each key and value of a bucket whose key does not start with
-// 0x00 (the index families of the ratings and puzzles buckets do).
+// records calls fn with each key and value of a bucket.
 func (t boltTx) records(bucket string, fn func(k, v []byte) error) error {
-	return t.tx.Bucket([]byte(bucket)).ForEach(func(k, v []byte) error {
+	return t.tx.Bucket([]byte(bucket)).ForEach(fn)
+}
+
+// recordsNoIndex calls fn with each key and value of a bucket that keeps an index
+// family under keys starting with 0x00 (rated results), but for those.
+func (t boltTx) recordsNoIndex(bucket string, fn func(k, v []byte) error) error {
+	return t.records(bucket, func(k, v []byte) error {
 		if len(k) > 0 && k[0] == 0 {
 			return nil
 		}
@@ -89,7 +94,7 @@ func (t boltTx) eachLadderPlayer(fn func(LadderPlayer) error) error {
 }
 
 func (t boltTx) eachRatedResult(fn func(RatedResult) error) error {
-	return t.records(bucketRatedResults, func(k, v []byte) error {
+	return t.recordsNoIndex(bucketRatedResults, func(k, v []byte) error {
 		var r RatedResult
 		if err := decodeJSON(v, &r); err != nil {
 			return fmt.Errorf("rated result %x: %w", k, err)
