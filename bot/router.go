@@ -28,7 +28,19 @@ type Router struct {
 	seen       *seenSet
 	inflight   sync.WaitGroup
 	metrics    *Metrics
+	// completions limits each user's autocomplete requests (sent as people type, so
+	// not counted by the per-user command limit): past it they get no choices, and no
+	// handler runs.
+	completions *userLimiter
 }
+
+// Each user's autocomplete requests: a burst of completionBurst, then completionRate a
+// second. Discord sends one request per keystroke, a few a second at most for a fast
+// typist; a script sending more gets empty lists.
+const (
+	completionBurst = 40
+	completionRate  = 4
+)
 
 // RouterOptions configures a Router.
 type RouterOptions struct {
@@ -60,6 +72,7 @@ func NewRouter(cmds []commands.Command, opt RouterOptions) (*Router, error) {
 	if r.now == nil {
 		r.now = time.Now
 	}
+	r.completions = &userLimiter{rate: completionRate, burst: completionBurst, buckets: map[string]*bucket{}, now: r.now}
 	for _, c := range cmds {
 		def := c.Definition()
 		if def == nil || def.Name == "" {
@@ -194,6 +207,10 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 			a := r.complete[data.Name]
 			h = func(ctx context.Context, rq *commands.Request) (*commands.Response, error) {
 				if a == nil {
+					return &commands.Response{Kind: commands.ShowChoices}, nil
+				}
+				if _, ok := r.completions.take(rq.User.ID); !ok {
+					rq.Log.Debug("autocomplete over the user's limit")
 					return &commands.Response{Kind: commands.ShowChoices}, nil
 				}
 				ch, err := a.Autocomplete(ctx, rq)
@@ -409,6 +426,15 @@ func (rs *responder) send(ctx context.Context, resp *commands.Response) error {
 			ir.Type = discordgo.InteractionResponseUpdateMessage
 			if rs.i.Type != discordgo.InteractionMessageComponent && rs.i.Message == nil {
 				ir.Type = discordgo.InteractionResponseChannelMessageWithSource
+			} else {
+				// An update is the whole new message: on Discord a null field means
+				// "unchanged" (the old buttons would stay live), an empty list removes.
+				if ir.Data.Components == nil {
+					ir.Data.Components = []discordgo.MessageComponent{}
+				}
+				if ir.Data.Embeds == nil {
+					ir.Data.Embeds = []*discordgo.MessageEmbed{}
+				}
 			}
 			ir.Data.Flags = 0
 			if len(resp.Files) > 0 {

@@ -424,3 +424,71 @@ func TestRouterIndexesCommands(t *testing.T) {
 		t.Errorf("/help answered flags %d with %q", d.Flags, text.String())
 	}
 }
+
+// TestRouterUpdateClearsComponents: an answer that updates the message it came from
+// sends the whole new message: "components": [] (and "embeds": []) when it has none,
+// since on Discord null means "unchanged" and would leave the old buttons live.
+func TestRouterUpdateClearsComponents(t *testing.T) {
+	s := &stub{name: "x", comps: map[string]commands.Handler{
+		"challenge/accept": func(context.Context, *commands.Request) (*commands.Response, error) {
+			return &commands.Response{Kind: commands.UpdateMessage, Content: "Accepted."}, nil
+		},
+	}}
+	r := newTestRouter(t, nil, s)
+	rec := &recorder{}
+	r.Serve(context.Background(), rec, component("v1/challenge/1/0/accept"))
+	if rec.Calls() != "respond:7" {
+		t.Fatalf("calls %q", rec.Calls())
+	}
+	body, err := json.Marshal(rec.responses[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"components":[]`, `"embeds":[]`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the update lacks %s: %s", want, body)
+		}
+	}
+}
+
+// TestRouterLimitsCompletionsPerUser: past a burst, a user's autocomplete requests get
+// an empty list without running the handler, until time refills the bucket; other
+// users are not affected.
+func TestRouterLimitsCompletionsPerUser(t *testing.T) {
+	var ran atomic.Int64
+	s := &stub{name: "ac", choose: func(context.Context, *commands.Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
+		ran.Add(1)
+		return []*discordgo.ApplicationCommandOptionChoice{{Name: "e4", Value: "e4"}}, nil
+	}}
+	now := time.Unix(0, 0)
+	r, err := NewRouter([]commands.Command{s}, RouterOptions{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete := func(user string) int {
+		i := command("ac", &discordgo.ApplicationCommandInteractionDataOption{Name: "move", Type: discordgo.ApplicationCommandOptionString, Value: "e", Focused: true})
+		i.Type = discordgo.InteractionApplicationCommandAutocomplete
+		i.Member.User = &discordgo.User{ID: user}
+		rec := &recorder{}
+		r.Serve(context.Background(), rec, i)
+		if rec.Calls() != "respond:8" {
+			t.Fatalf("calls %q", rec.Calls())
+		}
+		return len(rec.responses[0].Data.Choices)
+	}
+	for k := 0; k < completionBurst; k++ {
+		if complete("u1") != 1 {
+			t.Fatalf("completion %d within the burst got no choices", k)
+		}
+	}
+	if complete("u1") != 0 || ran.Load() != completionBurst {
+		t.Errorf("past the burst the handler ran %d times, want %d", ran.Load(), completionBurst)
+	}
+	if complete("u2") != 1 {
+		t.Error("another user is limited too")
+	}
+	now = now.Add(time.Second)
+	if complete("u1") != 1 {
+		t.Error("a second later the user is still limited")
+	}
+}
