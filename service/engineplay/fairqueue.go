@@ -36,6 +36,7 @@ type serverLine[T any] struct {
 	held   *userLine[T]       // served last: back into the ring at the server's next turn
 	byUser map[string]*userLine[T]
 	busy   bool // exclusive only: served and not yet released
+	n      int  // items queued, stale ones included
 }
 
 // hasWork reports whether the server has items waiting.
@@ -54,6 +55,14 @@ func newFairQueue[T any](exclusive bool) *fairQueue[T] {
 // len is how many items are queued (items that pop would skip as stale included).
 func (q *fairQueue[T]) len() int { return q.n }
 
+// waiting is how many items server has queued (stale ones included).
+func (q *fairQueue[T]) waiting(server string) int {
+	if s := q.byServer[server]; s != nil {
+		return s.n
+	}
+	return 0
+}
+
 // push queues v for user of server, behind that user's earlier items.
 func (q *fairQueue[T]) push(server, user string, v T) {
 	s := q.byServer[server]
@@ -70,6 +79,7 @@ func (q *fairQueue[T]) push(server, user string, v T) {
 	}
 	u.items.push(v)
 	q.n++
+	s.n++
 }
 
 // pop takes the next item in fair order, skipping (and dropping) the items live
@@ -88,6 +98,7 @@ func (q *fairQueue[T]) pop(live func(T) bool) (v T, server string, ok bool) {
 		u := s.users.front()
 		v = u.items.pop()
 		q.n--
+		s.n--
 		if live != nil && !live(v) {
 			if u.items.len() == 0 {
 				s.users.pop()

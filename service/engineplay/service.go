@@ -130,6 +130,7 @@ type Service struct {
 	known    map[uint64]engineGame // live engine games (and any seen since they ended)
 	starting map[string]int        // person → games being created (counted against the limit)
 	states   map[uint64]*turnState
+	holding  map[uint64]*turnState // turns holding a worker's engine
 	queue    *fairQueue[uint64]
 	wake     chan struct{}
 
@@ -158,9 +159,27 @@ type turnState struct {
 	queued  bool
 	running bool
 	again   bool               // an event came while running: look again after
-	cancel  context.CancelFunc // interrupts the thought (set while running)
+	cancel  context.CancelFunc // interrupts the turn (set while running)
 	since   time.Time          // when it was queued (the reply delay counts from it)
+	server  string             // the game's server (its line in the queue)
+	// A turn may give way to another server's game (preemptFor) before its thought
+	// or during it: yield asks it not to start thinking, preempt stops the thought in
+	// progress (set while thinking). preempted marks a game that gave way, which does
+	// not give way again before its turn is done.
+	phase     turnPhase
+	yield     bool
+	preempt   context.CancelFunc
+	preempted bool
 }
+
+// turnPhase is where a running turn stands with its thought.
+type turnPhase uint8
+
+const (
+	beforeThought turnPhase = iota
+	inThought
+	afterThought
+)
 
 // New makes the service on db and reads the live engine games, to take up at Run.
 func New(db storage.Store, opts Options) (*Service, error) {
@@ -206,7 +225,7 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	s := &Service{
 		db: db, opts: opts, log: opts.Logger.With("service", "engineplay"),
 		pool:  make(chan *engine.Engine, opts.Workers),
-		known: map[uint64]engineGame{}, starting: map[string]int{}, states: map[uint64]*turnState{},
+		known: map[uint64]engineGame{}, starting: map[string]int{}, states: map[uint64]*turnState{}, holding: map[uint64]*turnState{},
 		queue: newFairQueue[uint64](false), wake: make(chan struct{}, 1), cache: newAnalysisCache(64),
 	}
 	for range opts.Workers {
@@ -508,14 +527,80 @@ func (s *Service) enqueue(id uint64, interrupt bool) {
 			st.cancel()
 		}
 	case !st.queued:
-		st.queued, st.since = true, time.Now()
+		st.queued, st.since, st.server = true, time.Now(), e.guild
 		s.queue.push(e.guild, e.human, id)
+		s.preemptFor(e.guild)
 	}
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
+}
+
+// preemptFor makes room for server's game, just queued, when every worker is thinking
+// and server has nothing else queued or in thought: it stops the thought of a game of
+// another server that has more games waiting (a flood), which queues again. So a
+// server's request waits for no thought of a busy server's, only for the queue's
+// order. A thought gives way once per move at most, so every game progresses.
+// (s.mu held.)
+func (s *Service) preemptFor(server string) {
+	if len(s.holding) < s.opts.Workers || s.queue.waiting(server) != 1 {
+		return
+	}
+	for _, h := range s.holding {
+		if h.server == server {
+			return
+		}
+	}
+	for _, h := range s.holding {
+		if h.server == server || h.preempted || h.phase == afterThought || s.queue.waiting(h.server) == 0 {
+			continue
+		}
+		h.preempted, h.again = true, true
+		if h.preempt != nil {
+			h.preempt()
+			h.preempt = nil
+		} else {
+			h.yield = true
+		}
+		return
+	}
+}
+
+// thinking registers preempt, the way to stop game id's thought, before it starts:
+// preemptible is false when the thought may not be preempted (the game gave way
+// already), yielded true when the turn is to give way without thinking.
+func (s *Service) thinking(id uint64, preempt context.CancelFunc) (preemptible, yielded bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.states[id]
+	if st == nil || !st.running {
+		return false, false
+	}
+	if st.yield {
+		return false, true
+	}
+	st.phase = inThought
+	if st.preempted {
+		return false, false
+	}
+	st.preempt = preempt
+	return true, false
+}
+
+// thought ends game id's thought: true if it was preempted.
+func (s *Service) thought(id uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.states[id]
+	if st == nil {
+		return false
+	}
+	st.phase = afterThought
+	preempted := st.preempt == nil
+	st.preempt = nil
+	return preempted
 }
 
 // finished forgets a game that ended, interrupting a thought about it.
@@ -546,7 +631,16 @@ func (s *Service) next(cancel context.CancelFunc) (uint64, time.Time, bool) {
 	}
 	st := s.states[id]
 	st.queued, st.running, st.again, st.cancel = false, true, false, cancel
+	st.phase, st.yield = beforeThought, false
+	s.holding[id] = st
 	return id, st.since, true
+}
+
+// release notes that game id's turn handed its worker's engine back.
+func (s *Service) release(id uint64) {
+	s.mu.Lock()
+	delete(s.holding, id)
+	s.mu.Unlock()
 }
 
 // stillQueued tells the queue's live entries from those of games that ended (s.mu
@@ -562,7 +656,7 @@ func (s *Service) done(id uint64) {
 	st := s.states[id]
 	again := false
 	if st != nil {
-		st.running, st.cancel = false, nil
+		st.running, st.cancel, st.preempt = false, nil, nil
 		again = st.again
 		st.again = false
 		if !again {
@@ -641,6 +735,7 @@ func (s *Service) work(ctx context.Context, replies *sync.WaitGroup) {
 		eng := <-s.pool
 		reply := s.turn(turnCtx, id, since, eng)
 		s.pool <- eng
+		s.release(id)
 		if reply == nil {
 			cancel()
 			s.done(id)

@@ -78,8 +78,20 @@ func (s *Service) turn(ctx context.Context, id uint64, since time.Time, eng *eng
 	}
 	started := time.Now()
 	tl := s.timeLeft(g, me)
-	m, err := s.think(ctx, g, rec, tl, eng)
+	thinkCtx, stop := context.WithCancel(ctx)
+	preemptible, yielded := s.thinking(id, stop)
+	if yielded {
+		stop()
+		return nil // queued again (preemptFor)
+	}
+	m, err := s.think(thinkCtx, g, rec, tl, eng)
+	preempted := preemptible && s.thought(id)
+	stop()
 	if err != nil {
+		if preempted && ctx.Err() == nil {
+			s.log.Debug("engine: thought preempted for another server's game", "game", id, "ply", g.Ply(), "after", time.Since(started))
+			return nil // queued again (preemptFor)
+		}
 		if ctx.Err() == nil {
 			s.log.Error("engine: no move", "game", id, "ply", g.Ply(), "err", err)
 		}
