@@ -1,5 +1,7 @@
 // Package storagetest opens throwaway stores for tests: one helper instead of a copy in
-// every test file.
+// every test file. ForEachBackend runs a test on each backend: a bbolt file and a
+// schema of the PostgreSQL test cluster (GAMBIT_TEST_POSTGRES_DSN; without it the
+// PostgreSQL subtest is skipped, or fails when GAMBIT_TEST_REQUIRE_POSTGRES is 1).
 package storagetest
 
 import (
@@ -7,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/internal/pgtest"
 )
 
 // Open opens a store in a new file of the test's temporary directory, without fsync
@@ -43,4 +46,41 @@ func CountGames(t testing.TB, st storage.Store) (total, live int) {
 		t.Fatalf("count the games: %v", err)
 	}
 	return total, live
+}
+
+// OpenPostgres opens a store in a new, empty schema of the PostgreSQL test cluster,
+// closed (and the schema dropped) when the test ends. Without a cluster the test is
+// skipped, or fails when GAMBIT_TEST_REQUIRE_POSTGRES is 1.
+func OpenPostgres(t testing.TB) *storage.Postgres {
+	t.Helper()
+	return OpenPostgresDSN(t, PostgresDSN(t), nil)
+}
+
+// PostgresDSN returns the DSN of a new, empty schema of the PostgreSQL test cluster,
+// dropped when the test ends: for tests that open it more than once (two processes, a
+// restart). Without a cluster the test is skipped, or fails when
+// GAMBIT_TEST_REQUIRE_POSTGRES is 1.
+func PostgresDSN(t testing.TB) string {
+	t.Helper()
+	return pgtest.DSN(t)
+}
+
+// OpenPostgresDSN opens the store of dsn with opts, closed when the test ends; an
+// error fails the test.
+func OpenPostgresDSN(t testing.TB, dsn string, opts *storage.PostgresOptions) *storage.Postgres {
+	t.Helper()
+	db, err := storage.OpenPostgres(dsn, opts)
+	if err != nil {
+		t.Fatalf("open the PostgreSQL test store: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// ForEachBackend runs fn as one subtest per backend ("bbolt", "postgres"), each with a
+// fresh store (bbolt without fsync).
+func ForEachBackend(t *testing.T, fn func(t *testing.T, st storage.Store)) {
+	t.Helper()
+	t.Run("bbolt", func(t *testing.T) { fn(t, Open(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, OpenPostgres(t)) })
 }

@@ -42,3 +42,33 @@ func TestOpenFileReopens(t *testing.T) {
 		t.Errorf("write to a read-only reopen: %v, want ErrReadOnly", err)
 	}
 }
+
+func TestForEachBackendGivesFreshStores(t *testing.T) {
+	var names []string
+	ForEachBackend(t, func(t *testing.T, st storage.Store) {
+		names = append(names, t.Name())
+		if total, _ := CountGames(t, st); total != 0 {
+			t.Fatalf("a fresh store holds %d games", total)
+		}
+		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
+		if err := st.Commit(&storage.Change{Game: g}); err != nil || g.ID != 1 {
+			t.Fatalf("commit: id %d, %v", g.ID, err)
+		}
+	})
+	if len(names) != 2 {
+		t.Errorf("ran %v", names)
+	}
+}
+
+func TestPostgresDSNOpensTheSameStoreTwice(t *testing.T) {
+	dsn := PostgresDSN(t)
+	a := OpenPostgresDSN(t, dsn, nil)
+	b := OpenPostgresDSN(t, dsn, nil)
+	g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
+	if err := a.Commit(&storage.Change{Game: g}); err != nil {
+		t.Fatal(err)
+	}
+	if total, _ := CountGames(t, b); total != 1 {
+		t.Errorf("the second store sees %d games, want 1", total)
+	}
+}
