@@ -4,6 +4,12 @@ package bot
 // real discordgo client pointed at the fake Discord through discord.rest_url and
 // discord.gateway_url, a store in a temporary directory, and a manual clock for the
 // games, so clocks move only when a test says.
+//
+// A world can instead deliver its interactions over HTTP (discord.interactions_address,
+// the fake POSTing them signed to the bot's endpoint): the worlds of a test marked with
+// overHTTP do, and every world does with GAMBIT_TEST_INTERACTIONS=http in the
+// environment (a run of the whole suite over HTTP; the tests of the gateway itself then
+// fail, as they should).
 
 import (
 	"context"
@@ -26,6 +32,18 @@ import (
 
 // epoch is where the manual clock of every test starts.
 var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// allOverHTTP makes every world deliver its interactions over HTTP.
+var allOverHTTP = os.Getenv("GAMBIT_TEST_INTERACTIONS") == "http"
+
+// httpTests holds the tests marked by overHTTP.
+var httpTests sync.Map // testing.TB → struct{}
+
+// overHTTP makes the worlds t creates deliver their interactions over HTTP.
+func overHTTP(t testing.TB) {
+	httpTests.Store(t, struct{}{})
+	t.Cleanup(func() { httpTests.Delete(t) })
+}
 
 // world is a fake Discord with its users and a store path, shared by the bots a test
 // starts one after another.
@@ -53,6 +71,10 @@ func newWorld(t testing.TB, opts ...discordfake.Option) *world {
 	cfg.Discord.GatewayURL = f.GatewayURL()
 	cfg.Storage.Path = filepath.Join(t.TempDir(), "gambit.db")
 	cfg.Commands.PerUserPerMinute = 0
+	if _, marked := httpTests.Load(t); marked || allOverHTTP {
+		cfg.Discord.InteractionsAddress = "127.0.0.1:0"
+		cfg.Discord.PublicKey = f.PublicKey()
+	}
 	return &world{
 		t: t, f: f, clock: timers.NewManualClock(epoch), cfg: cfg,
 		alice: f.User, bob: f.NewUser("bob"), carol: f.NewUser("carol"),
@@ -97,6 +119,16 @@ func (w *world) startWith(cfg config.Config, deps Deps) *running {
 	go func() { r.done <- Run(ctx, cfg, deps) }()
 	select {
 	case r.bot = <-ready:
+		if cfg.Discord.InteractionsAddress != "" {
+			// The developer portal's Interactions Endpoint URL, checked as Discord does.
+			sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer scancel()
+			if err := w.f.SetInteractionsURL(sctx, "http://"+r.bot.Interactions.Addr()+InteractionsPath); err != nil {
+				cancel()
+				<-r.done
+				w.t.Fatalf("interactions endpoint: %v", err)
+			}
+		}
 	case err := <-r.done:
 		cancel()
 		w.t.Fatalf("bot did not start: %v", err)

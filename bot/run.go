@@ -75,8 +75,13 @@ type Bot struct {
 	// Tournaments runs the tournaments.
 	Tournaments *tournaments.Service
 	Engine      *engineplay.Service
-	Gateway     *Gateway
-	Metrics     *Metrics
+	// Gateway is the gateway connection (nil when interactions come over HTTP).
+	Gateway *Gateway
+	// Interactions is the HTTP endpoint of the interactions (nil in gateway mode).
+	Interactions *Interactions
+	// Instance is this process's name (config instance, or the host name).
+	Instance string
+	Metrics  *Metrics
 	// AppID is the application the commands are registered for.
 	AppID string
 	// OpsAddr is the address the metrics and health endpoint listen on ("" when off).
@@ -115,13 +120,19 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	deps = deps.withDefaults()
 	log := redactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken)
+	instance, err := cfg.InstanceName()
+	if err != nil {
+		return err
+	}
+	cfg.Instance = instance // the games' heartbeat carries it (buildServices)
 
-	db, err := openStore(cfg.Storage.Path, deps.Store, log)
+	db, err := openStore(cfg.Storage, deps.Store, log)
 	if err != nil {
 		return err
 	}
 	defer db.Close() // last of all
-	b := &Bot{store: db, Metrics: NewMetrics(liveGames(db))}
+	b := &Bot{Metrics: NewMetrics(liveGames(db)), Instance: cfg.Instance}
+	b.store, _ = db.(*storage.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
 	dopts := DiscordOptions{Token: cfg.Discord.Token, RESTURL: cfg.Discord.RESTURL, GatewayURL: cfg.Discord.GatewayURL,
 		Shards: int(cfg.Discord.Shards), Intents: intents}
@@ -170,19 +181,27 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	defer bg.stop() // before the services close (deferred above)
 
 	serveCtx := context.WithoutCancel(ctx) // interactions in flight finish after ctx ends
-	b.Gateway, err = openGateway(ctx, dopts, session, shards, log, func(i *discordgo.Interaction) {
-		b.Router.Serve(serveCtx, rest, i)
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			log.Info("stopped before the gateway connected", "err", err)
-			return nil // asked to stop while retrying: not a failure
+	serve := func(s Sender, i *discordgo.Interaction) { b.Router.Serve(serveCtx, s, i) }
+	health := &Health{}
+	if addr := cfg.Discord.InteractionsAddress; addr != "" {
+		// Interactions over HTTP: no gateway; each first answer is the HTTP response.
+		if b.Interactions, err = serveInteractions(addr, cfg.Discord.PublicKey, rest, health, serve, log); err != nil {
+			return err
 		}
-		return err
+		defer b.Interactions.Close(deps.ShutdownTimeout) // on an early return; the shutdown closes it first
+		log.Info("interactions over HTTP", "address", b.Interactions.Addr(), "path", InteractionsPath)
+	} else {
+		b.Gateway, err = openGateway(ctx, dopts, session, shards, log, func(i *discordgo.Interaction) { serve(rest, i) })
+		if err != nil {
+			if ctx.Err() != nil {
+				log.Info("stopped before the gateway connected", "err", err)
+				return nil // asked to stop while retrying: not a failure
+			}
+			return err
+		}
+		defer b.Gateway.Close() // on an early return; the shutdown closes it first
+		health.shards = b.Gateway.Connected
 	}
-	defer b.Gateway.Close() // on an early return; the shutdown closes it first
-
-	health := &Health{shards: b.Gateway.Connected}
 	if cfg.Metrics.Address != "" {
 		bound, stopOps, err := serveOps(opsFromConfig(cfg, db.Backup, b.Metrics, health, log))
 		if err != nil {
@@ -193,7 +212,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		log.Info("metrics and health", "address", bound)
 	}
 	health.ready.Store(true)
-	log.Info("gambit is running", "shards", shards, "application", b.AppID)
+	log.Info("gambit is running", "instance", b.Instance, "shards", shards, "application", b.AppID)
 	if deps.Ready != nil {
 		deps.Ready(b)
 	}
@@ -203,8 +222,20 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	return nil
 }
 
-// openStore opens the store at path (made absolute, for the logs and the errors).
-func openStore(path string, opts *storage.Options, log *slog.Logger) (*storage.DB, error) {
+// openStore opens the configured store: the PostgreSQL database of storage.dsn with
+// driver postgres, else the bbolt file at storage.path (made absolute, for the logs and
+// the errors).
+func openStore(cfg config.Storage, opts *storage.Options, log *slog.Logger) (storage.Store, error) {
+	if cfg.Driver == storage.DriverPostgres {
+		loc := storage.Location{Driver: storage.DriverPostgres, DSN: cfg.DSN}
+		db, err := storage.OpenLocation(loc, nil)
+		if err != nil {
+			return nil, fmt.Errorf("storage.dsn: %w", err)
+		}
+		log.Info("store open", "database", loc.String())
+		return db, nil
+	}
+	path := cfg.Path
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("storage.path %q: %w", path, err)
@@ -288,6 +319,9 @@ func meetDiscord(ctx context.Context, cfg config.Config, s *discordgo.Session, r
 	}
 	log.Info("commands registered", "count", len(defs), "guild", cfg.Discord.GuildID)
 	log.Info("invite the bot with this URL", "url", InviteURL(appID), "permissions", Permissions())
+	if cfg.Discord.InteractionsAddress != "" {
+		return appID, 0, nil // no gateway, no shards
+	}
 	shards, err = shardCount(s, int(cfg.Discord.Shards))
 	return appID, shards, err
 }
@@ -299,10 +333,22 @@ func shutdown(b *Bot, health *Health, bg *background, svc *games.Service, timeou
 	log.Info("shutting down: no new challenges, finishing what is in flight")
 	b.draining.Store(true)
 	health.ready.Store(false)
-	if err := b.Gateway.Close(); err != nil {
-		log.Warn("close gateway", "err", err)
+	if b.Gateway != nil {
+		if err := b.Gateway.Close(); err != nil {
+			log.Warn("close gateway", "err", err)
+		}
 	}
-	waitTimeout(b.Router.Wait, timeout, log, "in-flight interactions")
+	if b.Interactions != nil {
+		if err := b.Interactions.Close(timeout); err != nil {
+			log.Warn("close the interactions endpoint", "err", err)
+		}
+	}
+	waitTimeout(func() {
+		if b.Interactions != nil {
+			b.Interactions.Wait()
+		}
+		b.Router.Wait()
+	}, timeout, log, "in-flight interactions")
 	bg.stop()
 	flushCtx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

@@ -59,7 +59,7 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		return nil, err
 	}
 	s.games, err = games.New(db, games.Options{
-		Clock: clk, Logger: log, Instance: "bot", Scope: games.BotScope,
+		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope,
 		Notifier:         gameListeners{notifier: notifier, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,

@@ -20,7 +20,9 @@ func TestInteractionKeys(t *testing.T) {
 	}{
 		{"gateway by default", "", nil, func(c Config) bool { return c.Discord.InteractionsAddress == "" && c.Discord.PublicKey == "" }, ""},
 		{"http mode", "discord:\n  interactions_address: 0.0.0.0:8080\n  public_key: " + testPublicKey + "\n", nil,
-			func(c Config) bool { return c.Discord.InteractionsAddress == "0.0.0.0:8080" && c.Discord.PublicKey == testPublicKey }, ""},
+			func(c Config) bool {
+				return c.Discord.InteractionsAddress == "0.0.0.0:8080" && c.Discord.PublicKey == testPublicKey
+			}, ""},
 		{"http mode from the environment", "", map[string]string{"GAMBIT_DISCORD_INTERACTIONS_ADDRESS": ":8080", "GAMBIT_DISCORD_PUBLIC_KEY": testPublicKey},
 			func(c Config) bool { return c.Discord.InteractionsAddress == ":8080" }, ""},
 		{"address without its key", "discord:\n  interactions_address: 127.0.0.1:8080\n", nil, nil, "discord.public_key: missing"},
