@@ -173,7 +173,6 @@ func splitAnnotation(s string) (string, uint8) {
 
 // sanText is a move text broken into its parts.
 type sanText struct {
-	castle     int       // 0 none, 1 king side, 2 queen side
 	piece      PieceType // NoPieceType for a pawn
 	lowerB     bool      // the piece was a lower-case "b": a pawn on the b-file or a bishop
 	fromFile   int       // -1 when not given

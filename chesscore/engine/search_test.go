@@ -17,15 +17,6 @@ func mustFEN(t testing.TB, fen string) cc.Position {
 	return p
 }
 
-func mustMove(t testing.TB, p *cc.Position, uci string) cc.Move {
-	t.Helper()
-	m, err := p.ParseUCI(uci)
-	if err != nil {
-		t.Fatalf("move %q in %s: %v", uci, p.FEN(), err)
-	}
-	return m
-}
-
 func TestSearchFindsMates(t *testing.T) {
 	cases := []struct {
 		name, fen string

@@ -14,7 +14,7 @@ var (
 	// ErrPeak reports a peak rating below the current rating.
 	ErrPeak = errors.New("peak rating below current rating")
 	// ErrK reports a forced K that is not positive.
-	ErrK = errors.New("K must be positive")
+	ErrK = errors.New("the K factor must be positive")
 	// ErrRD reports a rating deviation that is not in (0, MaxRD].
 	ErrRD = errors.New("rating deviation out of range")
 	// ErrVolatility reports a volatility that is not in [MinVolatility, MaxVolatility].

@@ -107,7 +107,7 @@ func (p FIDEPlayer) Validate() error {
 		}
 	}
 	if p.K < 0 {
-		return fmt.Errorf("K %d: %w", p.K, ErrK)
+		return fmt.Errorf("forced K factor %d: %w", p.K, ErrK)
 	}
 	return nil
 }

@@ -369,13 +369,6 @@ func (st *State) replayMatch(m *Match) (*knockout.Match, error) {
 	return km, nil
 }
 
-func controlText(base, inc time.Duration) string {
-	if base%time.Minute == 0 {
-		return fmt.Sprintf("%d+%d", base/time.Minute, inc/time.Second)
-	}
-	return fmt.Sprintf("%ds+%d", base/time.Second, inc/time.Second)
-}
-
 // knockoutStep makes the brackets move: the first bracket, the next game of every
 // undecided match, the next bracket once all matches are decided.
 func (st *State) knockoutStep(lot uint64) (changed, over bool, err error) {

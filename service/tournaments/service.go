@@ -65,10 +65,9 @@ type Service struct {
 
 	mu sync.Mutex // serialises creation and the moves of events (advance)
 
-	kickMu  sync.Mutex
-	kicked  map[uint64]bool
-	wake    chan struct{}
-	running sync.WaitGroup
+	kickMu sync.Mutex
+	kicked map[uint64]bool
+	wake   chan struct{}
 }
 
 const kindArenaEnd timers.Kind = 1
