@@ -178,19 +178,6 @@ func (a *analyses) forgetExpired() {
 	}
 }
 
-// waiting returns how many analyses are queued and not started (dropped ones aside).
-func (a *analyses) waiting() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	n := 0
-	for _, j := range a.pending {
-		if !j.started {
-			n++
-		}
-	}
-	return n
-}
-
 // close stops the analysers' external engines.
 func (a *analyses) close() error {
 	var errs []error

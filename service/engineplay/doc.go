@@ -16,7 +16,21 @@
 // games.Service.Move with a request id derived from the position (a duplicate is
 // refused as stale or replayed, never played twice) and the ply it saw. An event that
 // arrives while the game is being thought about makes the worker look again after
-// its move; a takeback request or the end of the game interrupts the thought.
+// its move; a takeback request or the end of the game interrupts the thought. The
+// reply waits for Options.ReplyDelay, counted from the person's move, without holding
+// the worker.
+//
+// # Fairness
+//
+// The queue is fair (fairQueue): servers take turns, within a server the people take
+// turns, and one person's games go in order; whoever was just served goes behind
+// whoever started waiting meanwhile. Every request queues so, takeback requests
+// included. When every worker is thinking for a server that has more games waiting,
+// a game of a server with nothing else queued or in thought takes a worker at once:
+// the busy server's thought gives way (stops, or does not start) and queues again,
+// once per move at most, so a flood on one server costs another neither the flood's
+// length nor a thought's wait. A person may have at most Options.MaxGamesPerUser
+// live games against the engine (Start fails with a *TooManyGamesError).
 //
 // At start-up (New) the live engine games are read from the store; Run queues them
 // all, so a game whose engine was to move when the bot stopped gets its move after
@@ -31,8 +45,9 @@
 // evaluation, searched at full strength within a small node budget, is worse than
 // DrawAcceptBelow for itself, or when the position is level (within DrawLevelWithin)
 // after move DrawLevelAfterMove; otherwise it declines and plays on. It accepts every
-// takeback request (the game service allows one per move); nothing is at stake in an
-// unrated game, and undoing a slip is how people learn. The engine itself never
+// takeback request (the game service allows one per move) when the request's turn in
+// the queue comes; nothing is at stake in an unrated game, and undoing a slip is how
+// people learn. The engine itself never
 // resigns, never offers a draw and never asks for a takeback.
 //
 // Levels 1 to 8 are the built-in engine's (engine.LevelByNumber). With an external
@@ -45,8 +60,12 @@
 // Analyze evaluates every position of a finished game once, within a time budget per
 // position (Options.AnalysisTime, shrunk so the whole game stays within
 // Options.AnalysisBudget), with the external engine when one is configured and
-// working (a process of its own, so an analysis never holds up a game), else the
-// built-in one, and classifies each move (engine.Judgement) by the
-// drop in the mover's winning chances. Results are cached per game (finished games do
-// not change), and one analysis runs at a time.
+// working (a process of its own per analyser, so an analysis never holds up a game),
+// else the built-in one, and classifies each move (engine.Judgement) by the drop in
+// the mover's winning chances. Results are cached per game (finished games do not
+// change), and the cache answers at once. Other analyses queue in their server's line
+// (direct messages share one): a server's analyses run one at a time, and the servers
+// take turns for Options.AnalysisWorkers analysers. A person has one analysis queued or
+// running at a time (ErrAnalysisPending) and waits Options.AnalysisCooldown after one
+// ends before the next (a *CooldownError says until when).
 package engineplay
