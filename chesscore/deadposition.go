@@ -13,14 +13,16 @@
 //     pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square
 //     and close all its flight squares there (no, with that proof).
-//  4. The dive (deadposition_dive.go): a narrow depth-first helpmate search, widened and
-//     deepened in rounds, whose last two plies look only at the checks of c and at the
-//     moves of the opponent that could take their last defence away, within diveNodes. It
-//     finds about half of the mates of real middlegames, in a fraction of a millisecond.
+//  4. The dive (deadposition_dive.go), with plenty of material on the board
+//     (diveMinPieces): a narrow depth-first helpmate search, widened and deepened in
+//     rounds, whose last two plies look only at the checks of c and at the moves of the
+//     opponent that could take their last defence away, within diveNodes. It finds the
+//     short mates of full-material positions quickly; elsewhere step 5 is faster alone.
 //  5. The search (deadposition_search.go): a best-first search over the positions
 //     reachable from here, with a memory of every position generated, pruning every
-//     position that steps 1 to 3 settle. It finds a mate (yes) or sees every
-//     reachable position (no).
+//     position that steps 1 to 3 settle (after a capture or a pawn move: other moves
+//     cannot change what they prove). It finds a mate (yes, the line shortened) or sees
+//     every reachable position (no).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
 // rests on a proof (steps 1 to 3, or 5 exhausted). The fifty- and seventy-five-move

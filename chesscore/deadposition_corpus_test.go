@@ -226,7 +226,7 @@ func TestCanCheckmateSoundOnLockedPositions(t *testing.T) {
 	materials := []string{"", "B", "b", "N", "n", "Bb", "BB", "bb", "Nb", "R", "q", "BN"}
 	depth, per := 3, 25
 	if raceEnabled || testing.Short() {
-		depth, per = 2, 6
+		depth, per = 2, 15
 	}
 	n, no := 0, 0
 	for _, mat := range materials {
