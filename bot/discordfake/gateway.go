@@ -71,6 +71,9 @@ type gatewayState struct {
 	resumes    int
 	heartbeats int
 	ops        map[int]int // other client opcodes seen
+	// closeNext are the close codes the next identifies get instead of READY
+	// (CloseNextIdentify), first first.
+	closeNext []gatewayClose
 }
 
 func (g *gatewayState) init() {
@@ -288,6 +291,10 @@ func (f *Fake) identify(c *gwConn, raw json.RawMessage) bool {
 	}
 	if !f.validToken(id.Token) {
 		c.closeWith(closeAuthFailed, "Authentication failed.")
+		return false
+	}
+	if gc, ok := f.takeClose(); ok {
+		c.closeWith(gc.code, gc.reason)
 		return false
 	}
 	shard := [2]int{0, 1}

@@ -320,6 +320,9 @@ type Failure struct {
 	// (nirn-proxy) makes up itself when it cannot reach the node that holds the
 	// bucket: see writeProxy429.
 	FromProxy bool
+	// Hangup closes the connection without an answer, as a network failure
+	// would (the client's request fails with an I/O error, not a status).
+	Hangup bool
 }
 
 // FailNext makes the next n requests to route answer 429 with retry_after
@@ -378,6 +381,10 @@ func (f *Fake) injectFailure(w http.ResponseWriter, method, rel string) bool {
 	f.mu.Unlock()
 	if hit == nil {
 		return false
+	}
+	if hit.Hangup {
+		hangup(w)
+		return true
 	}
 	if hit.Status != http.StatusTooManyRequests {
 		fail(w, hit.Status, codeGeneral, fmt.Sprintf("%d: %s", hit.Status, http.StatusText(hit.Status)))
