@@ -32,7 +32,8 @@ type Location struct {
 }
 
 // ParseLocation reads "bbolt:FILE" or "postgres:DSN" (gambit migrate's --from and
-// --to); a bare DSN URL (postgres://... or postgresql://...) is a PostgreSQL location.
+// --to); a bare DSN URL (postgres://... or postgresql://...) is a PostgreSQL location,
+// and "postgres:" alone the database of GAMBIT_STORAGE_DSN.
 func ParseLocation(s string) (Location, error) {
 	if strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://") {
 		return Location{Driver: DriverPostgres, DSN: s}, nil
@@ -41,7 +42,7 @@ func ParseLocation(s string) (Location, error) {
 	switch {
 	case ok && driver == DriverBbolt && rest != "":
 		return Location{Driver: DriverBbolt, Path: rest}, nil
-	case ok && driver == DriverPostgres && rest != "":
+	case ok && driver == DriverPostgres:
 		return Location{Driver: DriverPostgres, DSN: rest}, nil
 	}
 	return Location{}, fmt.Errorf("store %q: want bbolt:FILE or postgres:DSN", s)

@@ -19,6 +19,7 @@ func TestParseLocation(t *testing.T) {
 		{"postgres:postgres://u@h/db", Location{Driver: DriverPostgres, DSN: "postgres://u@h/db"}, true},
 		{"postgres:host=h dbname=db", Location{Driver: DriverPostgres, DSN: "host=h dbname=db"}, true},
 		{"postgresql://u@h/db", Location{Driver: DriverPostgres, DSN: "postgresql://u@h/db"}, true},
+		{"postgres:", Location{Driver: DriverPostgres}, true},
 		{"gambit.db", Location{}, false},
 		{"bbolt:", Location{}, false},
 		{"mysql:x", Location{}, false},

@@ -49,6 +49,13 @@ func commands() []command {
 				"A running bot holds the file: then it fails at once and prints the command that has the bot serve the copy " +
 				"(GET /backup on its metrics.address, named when --config gives the bot's configuration).",
 			example: "gambit backup --config /etc/gambit/gambit.yaml -o gambit-$(date +%F).db"},
+		{name: "migrate", args: "--from bbolt:FILE --to postgres:DSN", run: runMigrate,
+			summary: "copy a store into another backend (bbolt to PostgreSQL, or back) and verify the copy",
+			about: "Copies every record of a store into an empty one, keeping ids and encodings, from one read transaction " +
+				"of the source (stop the bot first). The copy is verified before the command succeeds: the records of " +
+				"each family are counted in both, and every game is compared with its source and replayed.",
+			example: "gambit migrate --from bbolt:gambit.db --to postgres:postgres://gambit@db.internal/gambit\n" +
+				"GAMBIT_STORAGE_DSN=postgres://gambit@db.internal/gambit gambit migrate --from bbolt:gambit.db --to postgres:"},
 		{name: "health", args: "[--timeout D] [URL]", run: runHealth,
 			summary: "check the running bot's /healthz on this machine (a container's HEALTHCHECK)",
 			about: "GETs the bot's health endpoint (default " + defaultHealthURL + ") and exits 0 on 200, 1 otherwise; " +
