@@ -153,9 +153,13 @@ func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engine
 	o := engineplay.Options{
 		Clock: clk, Workers: e.BotWorkers, HashMB: e.HashMB, MaxThink: e.MaxThink, ReplyDelay: e.ReplyDelay,
 		AnalysisTime: e.AnalysisTime, AnalysisBudget: e.AnalysisBudget, Logger: log,
+		MaxGamesPerUser: e.MaxGamesPerUser, AnalysisWorkers: e.AnalysisWorkers, AnalysisCooldown: e.AnalysisCooldown,
 	}
 	if o.ReplyDelay == 0 {
 		o.ReplyDelay = -1 // none
+	}
+	if o.AnalysisCooldown == 0 {
+		o.AnalysisCooldown = -1 // none
 	}
 	if e.ExternalPath != "" {
 		o.External = &engineplay.ExternalConfig{Path: e.ExternalPath, HashMB: e.HashMB, Threads: e.Threads}

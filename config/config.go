@@ -113,6 +113,12 @@ type Engine struct {
 	// AnalysisTime is /analyze's time per position; AnalysisBudget bounds a whole game.
 	AnalysisTime   time.Duration `yaml:"analysis_time"`
 	AnalysisBudget time.Duration `yaml:"analysis_budget"`
+	// MaxGamesPerUser is how many live games against the engine one person may have.
+	MaxGamesPerUser int `yaml:"max_games_per_user"`
+	// AnalysisWorkers is how many analyses run at once (each server's one at a time).
+	AnalysisWorkers int `yaml:"analysis_workers"`
+	// AnalysisCooldown is the least time between two analyses of one person (0: none).
+	AnalysisCooldown time.Duration `yaml:"analysis_cooldown"`
 }
 
 // Puzzles holds the puzzle settings.
@@ -155,7 +161,8 @@ func Default() Config {
 			RestartGrace:       2 * time.Second,
 		},
 		Engine: Engine{HashMB: 64, Threads: 1, BotWorkers: 1, MaxThink: 10 * time.Second, ReplyDelay: time.Second,
-			AnalysisTime: 200 * time.Millisecond, AnalysisBudget: 45 * time.Second},
+			AnalysisTime: 200 * time.Millisecond, AnalysisBudget: 45 * time.Second,
+			MaxGamesPerUser: 2, AnalysisWorkers: 1, AnalysisCooldown: 2 * time.Minute},
 		Puzzles:  Puzzles{Enabled: true},
 		Commands: Commands{PerUserPerMinute: 30},
 		Backups:  Backups{Every: 24 * time.Hour, Keep: 7},
@@ -467,6 +474,12 @@ func (c Config) Validate() error {
 	if c.Engine.BotWorkers < 1 || c.Engine.BotWorkers > 64 {
 		return &Error{Key: "engine.bot_workers", Reason: fmt.Sprintf("%d: want 1 to 64", c.Engine.BotWorkers)}
 	}
+	if c.Engine.MaxGamesPerUser < 1 || c.Engine.MaxGamesPerUser > 100 {
+		return &Error{Key: "engine.max_games_per_user", Reason: fmt.Sprintf("%d: want 1 to 100", c.Engine.MaxGamesPerUser)}
+	}
+	if c.Engine.AnalysisWorkers < 1 || c.Engine.AnalysisWorkers > 64 {
+		return &Error{Key: "engine.analysis_workers", Reason: fmt.Sprintf("%d: want 1 to 64", c.Engine.AnalysisWorkers)}
+	}
 	for _, d := range []struct {
 		key    string
 		v      time.Duration
@@ -476,6 +489,7 @@ func (c Config) Validate() error {
 		{"engine.reply_delay", c.Engine.ReplyDelay, 0, 10 * time.Second},
 		{"engine.analysis_time", c.Engine.AnalysisTime, 10 * time.Millisecond, time.Minute},
 		{"engine.analysis_budget", c.Engine.AnalysisBudget, time.Second, 10 * time.Minute},
+		{"engine.analysis_cooldown", c.Engine.AnalysisCooldown, 0, 24 * time.Hour},
 	} {
 		if d.v < d.lo || d.v > d.hi {
 			return &Error{Key: d.key, Reason: fmt.Sprintf("%v: want %v to %v", d.v, d.lo, d.hi)}
