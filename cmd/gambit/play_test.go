@@ -109,7 +109,7 @@ func TestPlayDrawsTakebacksAndResignation(t *testing.T) {
 		"Game over: 1/2-1/2 (agreement).",
 		`[Result "1/2-1/2"]`)
 
-	out, err = playScript(t, "d4\nresign\n", "--db", db)
+	out, err = playScript(t, "d4\nd5\nc4\nresign\n", "--db", db) // a game resigned before both sides moved is aborted
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestPlayResumeAgainstEngine(t *testing.T) {
 
 func TestPlayAgainstEngine(t *testing.T) {
 	db := tempDB(t)
-	out, err := playScript(t, "e5\ntakeback\nresign\n", "--db", db, "--engine", "1", "--color", "black")
+	out, err := playScript(t, "e5\ntakeback\ne5\nresign\n", "--db", db, "--engine", "1", "--color", "black")
 	if err != nil {
 		t.Fatal(err)
 	}
