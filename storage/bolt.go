@@ -91,7 +91,9 @@ type DB struct {
 
 // Open opens (creating it if needed) the store in the file at path and brings its schema
 // up to date. A file another process holds fails fast with ErrLocked.
-func Open(path string, opts *Options) (*DB, error) {
+func Open(path string, opts *Options) (db *DB, err error) {
+	defer restoreFaults(guardFaults())
+	defer recoverDamage(&err, "open", path)
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -127,8 +129,14 @@ func Open(path string, opts *Options) (*DB, error) {
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 1000
 	}
-	db := &DB{bolt: b, path: path, solo: o.SoloCommits, boltBatch: o.BoltBatch, readOnly: o.ReadOnly,
-		group: &groupCommitter{db: b, max: o.MaxBatch}}
+	defer func() {
+		if p := recover(); p != nil {
+			b.Close() // a damaged page met while checking the schema: release the file
+			panic(p)
+		}
+	}()
+	db = &DB{bolt: b, path: path, solo: o.SoloCommits, boltBatch: o.BoltBatch, readOnly: o.ReadOnly,
+		group: &groupCommitter{db: b, path: path, max: o.MaxBatch}}
 	if o.ReadOnly {
 		err = db.checkSchema()
 	} else {
@@ -159,8 +167,11 @@ var (
 // allocates nothing.
 type boltTx struct{ tx *bolt.Tx }
 
-// View runs fn in a read-only transaction.
-func (db *DB) View(fn func(tx Tx) error) error {
+// View runs fn in a read-only transaction. A damaged page is an error wrapping
+// ErrCorrupt (bolt_safe.go).
+func (db *DB) View(fn func(tx Tx) error) (err error) {
+	defer restoreFaults(guardFaults())
+	defer recoverDamage(&err, "read", db.path)
 	return db.bolt.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
 }
 
@@ -170,10 +181,12 @@ func (db *DB) Update(fn func(tx Tx) error) error {
 }
 
 // Bulk runs fn once in a write transaction of its own (Store.Bulk).
-func (db *DB) Bulk(fn func(tx Tx) error) error {
+func (db *DB) Bulk(fn func(tx Tx) error) (err error) {
 	if db.readOnly {
 		return ErrReadOnly
 	}
+	defer restoreFaults(guardFaults())
+	defer recoverDamage(&err, "write", db.path)
 	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
 }
 
@@ -222,33 +235,17 @@ func (db *DB) CommitAll(cs []*Change) error {
 // update runs fn in a write transaction, grouped with concurrent writers (group.go)
 // unless the store was opened with SoloCommits. fn may run more than once (when a batch
 // is retried), each time in a fresh transaction: it must not act outside it.
-func (db *DB) update(fn func(tx *bolt.Tx) error) error {
+func (db *DB) update(fn func(tx *bolt.Tx) error) (err error) {
 	safe := func(tx *bolt.Tx) error { return safeCall(fn, tx) }
 	switch {
 	case db.readOnly:
 		return ErrReadOnly
 	case db.solo:
+		defer restoreFaults(guardFaults())
+		defer recoverDamage(&err, "write", db.path)
 		return db.bolt.Update(safe)
 	case db.boltBatch:
 		return db.bolt.Batch(safe)
 	}
 	return db.group.commit(fn) // the committer recovers panics itself
-}
-
-// Check verifies the file's page structure (bbolt's consistency check) and that every
-// game record decodes.
-func (db *DB) Check() error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
-		var errs []error
-		for err := range tx.Check() { // drain: the checker goroutine sends every error
-			errs = append(errs, err)
-		}
-		if len(errs) > 0 {
-			return fmt.Errorf("check %s: %w", db.path, errors.Join(errs...))
-		}
-		return tx.Bucket([]byte(bucketGames)).ForEach(func(k, v []byte) error {
-			_, err := decodeGame(keyID(k), v)
-			return err
-		})
-	})
 }

@@ -18,8 +18,9 @@ import (
 // each batch after a fixed delay, so under load its batches stay small and queue behind
 // each other for the write lock.
 type groupCommitter struct {
-	db  *bolt.DB
-	max int
+	db   *bolt.DB
+	path string // for the errors of a damaged file
+	max  int
 
 	mu      sync.Mutex
 	queue   []*groupCall
@@ -67,9 +68,10 @@ func (g *groupCommitter) loop() {
 // run commits one batch. A function that fails takes the transaction down with it: it is
 // taken out and run alone (to give its caller its own error), and the rest run again.
 func (g *groupCommitter) run(batch []*groupCall) {
+	defer restoreFaults(guardFaults())
 	for len(batch) > 0 {
 		failed := -1
-		err := g.db.Update(func(tx *bolt.Tx) error {
+		err := g.update(func(tx *bolt.Tx) error {
 			for i, c := range batch {
 				if err := safeCall(c.fn, tx); err != nil {
 					failed = i
@@ -86,16 +88,24 @@ func (g *groupCommitter) run(batch []*groupCall) {
 		}
 		c := batch[failed]
 		batch = append(batch[:failed], batch[failed+1:]...)
-		c.done <- g.db.Update(func(tx *bolt.Tx) error { return safeCall(c.fn, tx) })
+		c.done <- g.update(func(tx *bolt.Tx) error { return safeCall(c.fn, tx) })
 	}
 }
 
+// update runs one write transaction; a damaged page met while committing it (bbolt
+// reads pages to rebalance and spill) is an error, not a panic of the committer.
+func (g *groupCommitter) update(fn func(*bolt.Tx) error) (err error) {
+	defer recoverDamage(&err, "write", g.path)
+	return g.db.Update(fn)
+}
+
 // safeCall runs fn, turning a panic into an error so one bad writer cannot take the
-// committer down.
+// committer down. bbolt panics on a damaged page it meets while fn reads or writes, so
+// the error wraps ErrCorrupt.
 func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("panic in a write transaction: %v", p)
+			err = fmt.Errorf("panic in a write transaction: %w (a damaged page?): %v", ErrCorrupt, p)
 		}
 	}()
 	return fn(tx)
