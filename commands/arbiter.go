@@ -271,6 +271,9 @@ func (c *ArbiterCommand) decide(ctx context.Context, r *Request, g *games.Game, 
 	if place == "" || place == r.ChannelID {
 		return msg, nil
 	}
+	if c.d.Outbox == nil {
+		return Private("Recorded in game %d; this bot posts nowhere, so the players were not told: %s", res.Game.ID, firstLine(msg.Content)), nil
+	}
 	if _, err := c.d.Outbox.Post(ctx, place, msg); err != nil {
 		r.Log.Error("arbiter: post the decision", "place", place, "err", err)
 		return Private("Recorded in game %d, but the announcement could not be posted in <#%s>: %s",
