@@ -1,9 +1,9 @@
 // Package bot is Gambit's Discord runtime: the gateway sessions (one per shard, all
-// in one process), the registration of the slash commands in one bulk overwrite, the
-// router that turns interactions into calls of the commands' handlers, the
-// middlewares around them, the notifier that posts the game service's events, the
-// scheduled backups, and the metrics and health endpoint. Only this package and
-// commands import discordgo.
+// in one process) or the HTTP endpoint Discord posts the interactions to, the
+// registration of the slash commands in one bulk overwrite, the router that turns
+// interactions into calls of the commands' handlers, the middlewares around them, the
+// notifier that posts the game service's events, the scheduled backups, and the
+// metrics and health endpoint. Only this package and commands import discordgo.
 //
 // Run is the whole of `gambit serve`: it returns when its context ends, after a
 // graceful shutdown (no new challenges, in-flight interactions finished, events
@@ -107,7 +107,8 @@ const startTimeout = 30 * time.Second
 // store; make the Discord REST client (no request yet) and the notifier, the commands'
 // outbox, posting over it; build the services (buildServices); build the router and
 // its commands; meet Discord (application, registration, shards); start the background
-// work; connect the gateway; serve the ops endpoint; wait; shut down.
+// work; connect the gateway, or with discord.interactions_address serve the interactions
+// endpoint instead; serve the ops endpoint; wait; shut down.
 func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -126,13 +127,12 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	cfg.Instance = instance // the games' heartbeat carries it (buildServices)
 
-	db, err := openStore(cfg.Storage, deps.Store, log)
+	db, err := openStore(cfg.Storage.Path, deps.Store, log)
 	if err != nil {
 		return err
 	}
 	defer db.Close() // last of all
-	b := &Bot{Metrics: NewMetrics(liveGames(db)), Instance: cfg.Instance}
-	b.store, _ = db.(*storage.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
+	b := &Bot{store: db, Metrics: NewMetrics(liveGames(db)), Instance: cfg.Instance}
 
 	dopts := DiscordOptions{Token: cfg.Discord.Token, RESTURL: cfg.Discord.RESTURL, GatewayURL: cfg.Discord.GatewayURL,
 		Shards: int(cfg.Discord.Shards), Intents: intents}
@@ -222,20 +222,8 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	return nil
 }
 
-// openStore opens the configured store: the PostgreSQL database of storage.dsn with
-// driver postgres, else the bbolt file at storage.path (made absolute, for the logs and
-// the errors).
-func openStore(cfg config.Storage, opts *storage.Options, log *slog.Logger) (storage.Store, error) {
-	if cfg.Driver == storage.DriverPostgres {
-		loc := storage.Location{Driver: storage.DriverPostgres, DSN: cfg.DSN}
-		db, err := storage.OpenLocation(loc, nil)
-		if err != nil {
-			return nil, fmt.Errorf("storage.dsn: %w", err)
-		}
-		log.Info("store open", "database", loc.String())
-		return db, nil
-	}
-	path := cfg.Path
+// openStore opens the store at path (made absolute, for the logs and the errors).
+func openStore(path string, opts *storage.Options, log *slog.Logger) (*storage.DB, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("storage.path %q: %w", path, err)
