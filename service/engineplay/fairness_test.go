@@ -130,11 +130,13 @@ func TestPreemption(t *testing.T) {
 	if err := r.svc.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	take := func(want uint64) {
+	take := func(want uint64) time.Time {
 		t.Helper()
-		if id, _, ok := r.eng.next(func() {}); !ok || id != want {
+		id, since, ok := r.eng.next(func() {})
+		if !ok || id != want {
 			t.Fatalf("next: %d %v, want %d", id, ok, want)
 		}
+		return since
 	}
 	finish := func(id uint64) {
 		r.eng.release(id)
@@ -142,7 +144,7 @@ func TestPreemption(t *testing.T) {
 	}
 
 	// Before its thought: the flooder's turn yields when the bystander's game queues.
-	take(a1)
+	since := take(a1)
 	b1 := start("s2", bystand, 1)
 	if err := r.svc.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -167,7 +169,9 @@ func TestPreemption(t *testing.T) {
 	finish(a2) // a2 queues again, behind a1
 	take(b1)
 	finish(b1)
-	take(a1) // it gave way once this turn: not again
+	if again := take(a1); !again.Equal(since) { // it gave way once this turn: not again
+		t.Errorf("the reply delay of a game that gave way counts from %v, want %v (its first queueing)", again, since)
+	}
 	if ok, yielded := r.eng.thinking(a1, func() { stopped++ }); ok || yielded {
 		t.Fatalf("thinking a second time: preemptible %v, yielded %v", ok, yielded)
 	}

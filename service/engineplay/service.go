@@ -170,6 +170,7 @@ type turnState struct {
 	yield     bool
 	preempt   context.CancelFunc
 	preempted bool
+	keepSince bool // queued again after giving way: the reply delay still counts from since
 }
 
 // turnPhase is where a running turn stands with its thought.
@@ -527,7 +528,10 @@ func (s *Service) enqueue(id uint64, interrupt bool) {
 			st.cancel()
 		}
 	case !st.queued:
-		st.queued, st.since, st.server = true, time.Now(), e.guild
+		if !st.keepSince {
+			st.since = time.Now()
+		}
+		st.queued, st.server, st.keepSince = true, e.guild, false
 		s.queue.push(e.guild, e.human, id)
 		s.preemptFor(e.guild)
 	}
@@ -557,7 +561,7 @@ func (s *Service) preemptFor(server string) {
 		if h.server == server || h.preempted || h.phase == afterThought || s.queue.waiting(h.server) == 0 {
 			continue
 		}
-		h.preempted, h.again = true, true
+		h.preempted, h.again, h.keepSince = true, true, true
 		if h.preempt != nil {
 			h.preempt()
 			h.preempt = nil
