@@ -53,7 +53,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	}
 	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrLocked) {
-		return fmt.Errorf("%w\n%s", err, liveCopyHint(cfg.Metrics.Address, *cfgPath, *out))
+		return fmt.Errorf("%w\n%s", err, liveCopyHint(cfg.Metrics.Address, *cfgPath, *out, cfg.Backups.EndpointToken != ""))
 	}
 	if err != nil {
 		return err
@@ -76,11 +76,17 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 }
 
 // liveCopyHint says how to get the copy from the running bot that holds the store: GET
-// /backup on its metrics.address (addr, from its configuration cfgPath when given).
-func liveCopyHint(addr, cfgPath, out string) string {
+// /backup on its metrics.address (addr, from its configuration cfgPath when given) with
+// its backups.endpoint_token (tokenSet: the configuration sets one).
+func liveCopyHint(addr, cfgPath, out string, tokenSet bool) string {
 	const example = "127.0.0.1:9090"
-	curl := func(a string) string { return fmt.Sprintf("  curl -fsS -o %s http://%s/backup", out, a) }
+	curl := func(a string) string {
+		return fmt.Sprintf("  curl -fsS -o %s http://%s/backup -H \"Authorization: Bearer $GAMBIT_BACKUPS_ENDPOINT_TOKEN\"", out, a)
+	}
 	more := "\n(or set backups.dir in its configuration: the bot then writes copies itself)"
+	if !tokenSet {
+		more = "\n(/backup is off until the bot's configuration sets backups.endpoint_token, or GAMBIT_BACKUPS_ENDPOINT_TOKEN: set it and restart the bot)" + more
+	}
 	switch {
 	case addr != "":
 		return "a running bot holds the file; it serves the copy itself:\n" + curl(reachable(addr)) + more

@@ -92,7 +92,7 @@ func TestBackupOfAHeldStoreSaysHow(t *testing.T) {
 		}
 		return p
 	}
-	withAddr := write("bot.yaml", "storage:\n  path: "+src+"\nmetrics:\n  address: 0.0.0.0:9191\n")
+	withAddr := write("bot.yaml", "storage:\n  path: "+src+"\nmetrics:\n  address: 0.0.0.0:9191\n  allow_remote: true\n")
 	noAddr := write("quiet.yaml", "storage:\n  path: "+src+"\n")
 	for _, c := range []struct {
 		name string
@@ -103,7 +103,7 @@ func TestBackupOfAHeldStoreSaysHow(t *testing.T) {
 		{"the bot's configuration (its storage.path is the default --db)", "", []string{"--config", withAddr, "-o", dst},
 			[]string{"curl -fsS -o " + dst + " http://127.0.0.1:9191/backup", "backups.dir"}},
 		{"a configuration without metrics.address", "", []string{"--config", noAddr, "-o", dst},
-			[]string{noAddr + " sets no metrics.address", "set metrics.address: 127.0.0.1:9090", "curl -fsS -o " + dst + " http://127.0.0.1:9090/backup"}},
+			[]string{noAddr + " sets no metrics.address", "set metrics.address: 127.0.0.1:9090", "curl -fsS -o " + dst + " http://127.0.0.1:9090/backup", "until the bot's configuration sets backups.endpoint_token", "Authorization: Bearer"}},
 		{"the environment names the address", "[::1]:9393", []string{"--db", src, "-o", dst},
 			[]string{"curl -fsS -o " + dst + " http://[::1]:9393/backup"}},
 		{"nothing names it", "", []string{"--db", src, "-o", dst},

@@ -56,6 +56,13 @@ func commands() []command {
 				"each family are counted in both, and every game is compared with its source and replayed.",
 			example: "gambit migrate --from bbolt:gambit.db --to postgres:postgres://gambit@db.internal/gambit\n" +
 				"GAMBIT_STORAGE_DSN=postgres://gambit@db.internal/gambit gambit migrate --from bbolt:gambit.db --to postgres:"},
+		{name: "check", args: "[--db FILE]", run: runCheck,
+			summary: "verify a store: its pages and every record",
+			about: "Opens the store read-only and verifies it: bbolt's consistency check of the pages (each reachable once, " +
+				"none both used and free), then every record of every bucket decoded as the bot reads it, and the live-games " +
+				"and pending-challenges indexes held to their records. It lists what is wrong and fails if anything is; " +
+				"a damaged file is reported, not a crash. Stop the bot first, or check a copy.",
+			example: "gambit check --db /var/lib/gambit/gambit.db"},
 		{name: "health", args: "[--timeout D] [URL]", run: runHealth,
 			summary: "check the running bot's /healthz on this machine (a container's HEALTHCHECK)",
 			about: "GETs the bot's health endpoint (default " + defaultHealthURL + ") and exits 0 on 200, 1 otherwise; " +

@@ -82,6 +82,9 @@ func TestServeConfigErrors(t *testing.T) {
 	}
 }
 
+// serveBackupToken is the backups.endpoint_token of the bot TestServeAgainstTheFake runs.
+const serveBackupToken = "serve-test-backup-token-0123456789"
+
 // freeAddr returns a loopback address with a port free a moment ago.
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -103,7 +106,7 @@ func TestServeAgainstTheFake(t *testing.T) {
 	cfgPath := filepath.Join(dir, "gambit.yaml")
 	ops := freeAddr(t)
 	yaml := "discord:\n  rest_url: " + f.RESTURL() + "\n  gateway_url: " + f.GatewayURL() +
-		"\nstorage:\n  path: " + filepath.Join(dir, "gambit.db") + "\nlog:\n  level: debug\n  format: json\nmetrics:\n  address: " + ops + "\n"
+		"\nstorage:\n  path: " + filepath.Join(dir, "gambit.db") + "\nlog:\n  level: debug\n  format: json\nmetrics:\n  address: " + ops + "\nbackups:\n  endpoint_token: " + serveBackupToken + "\n"
 	if err := os.WriteFile(cfgPath, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +148,12 @@ func TestServeAgainstTheFake(t *testing.T) {
 	if want := "curl -fsS -o " + liveCopy + " http://" + ops + "/backup"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("gambit backup of the running bot's store: %v; want it to say %s", err, want)
 	}
-	resp, err := http.Get("http://" + ops + "/backup")
+	req, err := http.NewRequest(http.MethodGet, "http://"+ops+"/backup", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+serveBackupToken)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
