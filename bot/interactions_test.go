@@ -382,3 +382,39 @@ func TestRespondAfterTheExchange(t *testing.T) {
 		t.Errorf("Respond with its context over = %v, want context.Canceled", err)
 	}
 }
+
+// fuzzKey is the fixed application key of FuzzVerifySignature, so its corpus keeps
+// its meaning; fuzzNow is its clock.
+var (
+	fuzzKey = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	fuzzNow = time.Unix(1_770_000_000, 0)
+)
+
+// FuzzVerifySignature feeds arbitrary headers and bodies to the signature check: it
+// never panics, accepts only what the key signed within 5 minutes of now, and accepts
+// the same body once signed properly.
+func FuzzVerifySignature(f *testing.F) {
+	sign := func(ts string, body []byte) string {
+		return hex.EncodeToString(ed25519.Sign(fuzzKey, append([]byte(ts), body...)))
+	}
+	ping := []byte(`{"type":1}`)
+	f.Add(sign("1770000000", ping), "1770000000", ping)
+	f.Add(sign("1769999000", ping), "1769999000", ping)
+	f.Add("", "", []byte{})
+	f.Add(strings.Repeat("0", 128), "1770000000", ping)
+	pub := fuzzKey.Public().(ed25519.PublicKey)
+	f.Fuzz(func(t *testing.T, sig, ts string, body []byte) {
+		msg := append([]byte(ts), body...)
+		if err := verifySignature(pub, sig, ts, msg, fuzzNow); err == nil {
+			secs, perr := strconv.ParseInt(ts, 10, 64)
+			raw, herr := hex.DecodeString(sig)
+			if perr != nil || herr != nil || fuzzNow.Sub(time.Unix(secs, 0)).Abs() > signatureMaxAge || !ed25519.Verify(pub, msg, raw) {
+				t.Fatalf("accepted sig %q ts %q body %q", sig, ts, body)
+			}
+		}
+		good := strconv.FormatInt(fuzzNow.Unix(), 10)
+		if err := verifySignature(pub, sign(good, body), good, append([]byte(good), body...), fuzzNow); err != nil {
+			t.Fatalf("a proper signature of %q refused: %v", body, err)
+		}
+	})
+}
