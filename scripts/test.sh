@@ -4,9 +4,10 @@
 # slows the move generator tenfold).
 #
 # Needs Go 1.26 or newer. The race detector needs cgo and so a C compiler (gcc or clang);
-# the engine and perft differential tests need Stockfish. On Debian and Ubuntu this script
-# installs gcc and stockfish with apt-get when they are missing (as root, or through sudo);
-# elsewhere it stops and says what to install.
+# the engine and perft differential tests need Stockfish; the storage tests need a
+# PostgreSQL server (13 or newer: scripts/postgres.sh starts a throwaway cluster). On
+# Debian and Ubuntu this script installs gcc, stockfish and postgresql with apt-get when
+# they are missing (as root, or through sudo); elsewhere it stops and says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,5 +44,14 @@ fi
 
 export CGO_ENABLED=1
 go mod download
+
+# The storage tests run against PostgreSQL too: a throwaway cluster on loopback, stopped
+# when this script exits (unless GAMBIT_TEST_POSTGRES_DSN already names a database).
+# With GAMBIT_TEST_REQUIRE_POSTGRES=1 a PostgreSQL test fails instead of skipping.
+if [ -z "${GAMBIT_TEST_POSTGRES_DSN:-}" ]; then
+  # shellcheck source=scripts/postgres.sh
+  source scripts/postgres.sh
+fi
+export GAMBIT_TEST_REQUIRE_POSTGRES=1
 go test -race -count=1 ./...
 go test -count=1 -run '^TestPerftSuite$' ./chesscore

@@ -25,13 +25,69 @@
 // Write, the errors), tx.go (Tx), change.go (Change and how it is applied through a
 // Tx), records.go (games, challenges, guild and puzzle settings, users, receipts),
 // ratings.go, puzzles.go, dailies.go, puzzleplayers.go, attempts.go, engines.go and
-// tournaments.go. The bbolt backend is every bolt*.go file, and only those import
-// bbolt (a test checks it): bolt.go opens the file and implements Store, its boltTx
-// implements Tx in bolt_games.go, bolt_records.go, bolt_ratings.go, bolt_puzzles.go,
-// bolt_dailies.go, bolt_puzzleplayers.go, bolt_attempts.go, bolt_engines.go and
-// bolt_tournaments.go; bolt_codec.go, bolt_group.go, bolt_schema.go and bolt_backup.go
-// are its encodings, group commit, migrations and backups. Another backend implements
-// Store and Tx beside it; package storagetest opens throwaway stores for tests.
+// tournaments.go; codec.go holds the record encodings both backends store, open.go
+// opens the configured backend (OpenLocation), and copy.go copies a whole store into
+// another (Copy, CountRecords, CompareGames: gambit migrate, and PostgreSQL's backups).
+// The bbolt backend is every bolt*.go file, and only those import bbolt (a test checks
+// it): bolt.go opens the file and implements Store, its boltTx implements Tx in
+// bolt_games.go, bolt_records.go, bolt_ratings.go, bolt_puzzles.go, bolt_dailies.go,
+// bolt_puzzleplayers.go, bolt_attempts.go, bolt_engines.go and bolt_tournaments.go;
+// bolt_group.go, bolt_schema.go, bolt_backup.go and bolt_dump.go are its group commit,
+// migrations, backups and record listing. The PostgreSQL backend is every pg*.go file,
+// and only those import pgx (a test checks it): pg.go (Postgres, the pool and the
+// transactions), pg_schema.go (tables and migrations), pg_games.go, pg_records.go,
+// pg_ratings.go, pg_puzzles.go, pg_dailies.go, pg_tournaments.go (its pgTx), pg_dump.go
+// and pg_backup.go. Package storagetest opens throwaway stores of either backend for
+// tests.
+//
+// # The PostgreSQL backend
+//
+// OpenPostgres connects a pool (pgx) to a database, or to one schema of it (the DSN's
+// search_path). Many gambit processes may share it. Every write transaction (Update,
+// Bulk, Commit, CommitAll) runs at SERIALIZABLE isolation: whatever commits acts as if
+// the transactions had run one at a time, as they do in the bbolt file, so no call site
+// needs its own locking to be correct with other processes. A transaction that fails to
+// serialize (SQLSTATE 40001) or deadlocks (40P01) is run again in a fresh transaction,
+// after a random pause that grows with the attempts, up to PostgresOptions.MaxAttempts:
+// the reason fn may run more than once. Readers (View) run at REPEATABLE READ, read only:
+// one snapshot, no predicate locks, so they never fail to serialize and never make a
+// writer fail. Concurrent requests are concurrent transactions (group commit is the bbolt
+// backend's answer to one writer at a time; PostgreSQL shares WAL flushes by itself).
+//
+// Across processes: ids come from identity sequences (unique whoever asks); a game is
+// written only from its stored Version (PutGame's UPDATE checks it, ErrConflict
+// otherwise), so a process holding a stale copy cannot overwrite another's move; a
+// receipt is inserted, never overwritten (ErrRepeatedRequest), so a request acts once
+// whichever process gets it; and every effect of one request (move, result, rating
+// change, receipt) is one transaction.
+//
+// Each record family is one table holding the record as the bbolt backend encodes it
+// (codec.go: binary games, ladder players and puzzles; JSON envelopes for the rest) in a
+// bytea column, beside the columns its lookups need. Text keys are COLLATE "C", so they
+// sort as bytes, as bbolt's keys do. The schema version is the highest version in
+// schema_migrations; pgMigrations are ordered steps of SQL, each in its own transaction
+// with its version row, taken under an advisory lock (one process migrates; the others
+// wait, then find it done). The versions are bbolt's, family for family:
+//
+//	version 1: heartbeats (instance, at); games (id identity, guild_id, channel_id,
+//	           white_id, black_id, live, version, record; fillfactor 50, so a move's
+//	           update stays on its page and touches no index); challenges (id
+//	           identity, pending, record); guilds; users; receipts (request_id, at,
+//	           record)
+//	version 2: indexes: live games, games by white, black, channel and guild (each with
+//	           the id, newest first), pending challenges, receipts by time
+//	version 3: ladder_players (guild_id, category, user_id → record); rated_results
+//	           (game_id → guild_id, ended, record; by guild, end, game)
+//	version 4: puzzles (id → rating, source_guild, record; by rating and id, by source
+//	           guild); puzzle_daily (guild_id, day); puzzle_players (guild_id, user_id);
+//	           puzzle_attempts (guild_id, user_id, puzzle_id)
+//	version 5: engine_games (game_id → record)
+//	version 6: tournaments (id identity, guild_id, live, record); tournament_games
+//
+// A database at a newer version is refused (ErrNewerSchema); a read-only open of an older
+// one too. Backup writes a bbolt file of every record from one snapshot (Copy into a
+// temporary file), so /backup and the scheduled copies work on either backend; pg_dump
+// remains the tool for the database itself.
 //
 // # The bbolt backend: files and locking
 //

@@ -12,10 +12,10 @@ import (
 	"testing"
 )
 
-// TestOnlyBoltFilesImportBbolt keeps the seam between the surface and the bbolt
-// backend visible: only the bolt*.go files may import bbolt, so everything else is what
-// another backend shares.
-func TestOnlyBoltFilesImportBbolt(t *testing.T) {
+// TestOnlyBackendFilesImportTheirDatabase keeps the seams between the surface and the
+// backends visible: only the bolt*.go files may import bbolt and only the pg*.go files
+// pgx, so everything else is what the backends share.
+func TestOnlyBackendFilesImportTheirDatabase(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +33,9 @@ func TestOnlyBoltFilesImportBbolt(t *testing.T) {
 			path, _ := strconv.Unquote(imp.Path.Value)
 			if strings.HasPrefix(path, "go.etcd.io/bbolt") && !strings.HasPrefix(name, "bolt") {
 				t.Errorf("%s imports %s: only the bolt*.go files may", name, path)
+			}
+			if strings.HasPrefix(path, "github.com/jackc/pgx") && !strings.HasPrefix(name, "pg") {
+				t.Errorf("%s imports %s: only the pg*.go files may", name, path)
 			}
 		}
 	}

@@ -26,14 +26,24 @@ import (
 var soloMovesPerSecond float64
 
 // BenchmarkDurableMoves commits moves of 64 concurrent games through the service with
-// fsync on: one transaction per move (solo), bbolt's DB.Batch (boltbatch, 1 ms delay),
-// and the store's own group commit (group, the default). The figure is moves/s; the
-// grouped modes also report their gain over solo (x-vs-solo).
+// fsync on: on bbolt, one transaction per move (solo), bbolt's DB.Batch (boltbatch, 1 ms
+// delay), and the store's own group commit (group, the default); on PostgreSQL
+// (postgres: the test cluster of GAMBIT_TEST_POSTGRES_DSN, fsync and synchronous commit
+// on), one serializable transaction per move, concurrent ones in parallel. The figure is
+// moves/s; the other modes also report their ratio to solo (x-vs-solo), and postgres
+// the transactions run again after a serialization failure (retries/op).
 func BenchmarkDurableMoves(b *testing.B) {
-	for _, mode := range []string{"solo", "boltbatch", "group"} {
+	for _, mode := range []string{"solo", "boltbatch", "group", "postgres"} {
 		b.Run(mode, func(b *testing.B) {
-			db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "bench.db"),
-				&storage.Options{SoloCommits: mode == "solo", BoltBatch: mode == "boltbatch"})
+			var db storage.Store
+			var pg *storage.Postgres
+			if mode == "postgres" {
+				pg = storagetest.OpenPostgresDSN(b, storagetest.PostgresDSN(b), &storage.PostgresOptions{MaxConns: 32})
+				db = pg
+			} else {
+				db = storagetest.OpenFile(b, filepath.Join(b.TempDir(), "bench.db"),
+					&storage.Options{SoloCommits: mode == "solo", BoltBatch: mode == "boltbatch"})
+			}
 			defer db.Close() // each run of the benchmark function has its own store
 			s, err := New(db, Options{Logger: quietLogger()})
 			if err != nil {
@@ -75,6 +85,9 @@ func BenchmarkDurableMoves(b *testing.B) {
 			})
 			rate := float64(b.N) / b.Elapsed().Seconds()
 			b.ReportMetric(rate, "moves/s")
+			if pg != nil {
+				b.ReportMetric(float64(pg.Retries())/float64(b.N), "retries/op")
+			}
 			if mode == "solo" {
 				soloMovesPerSecond = rate
 			} else if soloMovesPerSecond > 0 {
