@@ -127,12 +127,13 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	cfg.Instance = instance // the games' heartbeat carries it (buildServices)
 
-	db, err := openStore(cfg.Storage.Path, deps.Store, log)
+	db, err := openStore(cfg.Storage, deps.Store, log)
 	if err != nil {
 		return err
 	}
 	defer db.Close() // last of all
-	b := &Bot{store: db, Metrics: NewMetrics(liveGames(db)), Instance: cfg.Instance}
+	b := &Bot{Metrics: NewMetrics(liveGames(db)), Instance: cfg.Instance}
+	b.store, _ = db.(*storage.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
 	dopts := DiscordOptions{Token: cfg.Discord.Token, RESTURL: cfg.Discord.RESTURL, GatewayURL: cfg.Discord.GatewayURL,
 		Shards: int(cfg.Discord.Shards), Intents: intents}
@@ -222,8 +223,20 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	return nil
 }
 
-// openStore opens the store at path (made absolute, for the logs and the errors).
-func openStore(path string, opts *storage.Options, log *slog.Logger) (*storage.DB, error) {
+// openStore opens the configured store: the PostgreSQL database of storage.dsn with
+// driver postgres, else the bbolt file at storage.path (made absolute, for the logs and
+// the errors).
+func openStore(cfg config.Storage, opts *storage.Options, log *slog.Logger) (storage.Store, error) {
+	if cfg.Driver == storage.DriverPostgres {
+		loc := storage.Location{Driver: storage.DriverPostgres, DSN: cfg.DSN}
+		db, err := storage.OpenLocation(loc, nil)
+		if err != nil {
+			return nil, fmt.Errorf("storage.dsn: %w", err)
+		}
+		log.Info("store open", "database", loc.String())
+		return db, nil
+	}
+	path := cfg.Path
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("storage.path %q: %w", path, err)

@@ -67,7 +67,14 @@ type Shards int
 
 // Storage holds the database settings.
 type Storage struct {
+	// Driver is the backend: "bbolt" (one file, one process) or "postgres" (a
+	// PostgreSQL database that several processes may share).
+	Driver string `yaml:"driver"`
+	// Path is the bbolt file (driver bbolt).
 	Path string `yaml:"path"`
+	// DSN is the PostgreSQL database (driver postgres), a libpq URL. A secret when it
+	// holds a password: prefer GAMBIT_STORAGE_DSN.
+	DSN string `yaml:"dsn"`
 }
 
 // Log holds the logging settings.
@@ -152,7 +159,7 @@ const MinEndpointTokenLength = 16
 // says otherwise.
 func Default() Config {
 	return Config{
-		Storage: Storage{Path: "gambit.db"},
+		Storage: Storage{Driver: "bbolt", Path: "gambit.db"},
 		Log:     Log{Level: "info", Format: "text"},
 		Games: Games{
 			DefaultTimeControl: "10+5",
@@ -377,7 +384,7 @@ func Keys() []string {
 }
 
 // secretKeys are the keys whose values no error or description shows.
-var secretKeys = map[string]bool{"discord.token": true, "backups.endpoint_token": true}
+var secretKeys = map[string]bool{"discord.token": true, "backups.endpoint_token": true, "storage.dsn": true}
 
 func applyEnv(cfg *Config, lookup func(string) (string, bool), src sources) error {
 	if tok, ok := lookup("DISCORD_TOKEN"); ok && tok != "" {
@@ -430,8 +437,17 @@ func (c Config) Validate() error {
 			return &Error{Key: u.key, Reason: fmt.Sprintf("%q: want a %s URL", u.val, strings.ReplaceAll(u.schemes, " ", " or "))}
 		}
 	}
-	if c.Storage.Path == "" {
-		return &Error{Key: "storage.path", Reason: "must not be empty"}
+	switch c.Storage.Driver {
+	case "bbolt":
+		if c.Storage.Path == "" {
+			return &Error{Key: "storage.path", Reason: "must not be empty"}
+		}
+	case "postgres":
+		if c.Storage.DSN == "" {
+			return &Error{Key: "storage.dsn", Reason: "driver postgres needs the database: set storage.dsn or GAMBIT_STORAGE_DSN (a URL such as postgres://gambit@db:5432/gambit)"}
+		}
+	default:
+		return &Error{Key: "storage.driver", Reason: fmt.Sprintf("%q: want bbolt or postgres", c.Storage.Driver)}
 	}
 	for _, id := range []struct{ key, val string }{
 		{"discord.application_id", c.Discord.ApplicationID},
