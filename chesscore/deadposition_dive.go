@@ -22,14 +22,13 @@ var diveSchedule = [...]struct{ depth, width int }{
 
 // diver is the state of one quick helpmate search for a mate by w against l.
 type diver struct {
-	w, l     Color
-	nodes    int
-	budget   int
-	width    int
-	found    int // plies of the line found
-	probeAll bool
-	line     [32]Move // the moves of the current path; line[:depth] after success
-	tt       [1 << 10]uint64
+	w, l   Color
+	nodes  int
+	budget int
+	width  int
+	found  int      // plies of the line found
+	line   [32]Move // the moves of the current path; line[:depth] after success
+	tt     [1 << 10]uint64
 }
 
 // dive looks for a helpmate by w within budget nodes. It returns the number of moves of
@@ -76,11 +75,6 @@ func (d *diver) search(p *Position, ply, depth int) bool {
 		return false // searched already at this depth in this round
 	}
 	*slot = tag
-	if d.probeAll {
-		if p.turn == d.w && d.mateIn1(p, ply) || p.turn == d.l && d.helpIn1(p, ply) {
-			return true
-		}
-	}
 	var ml MoveList
 	p.LegalMoves(&ml)
 	if ml.N == 0 {

@@ -151,12 +151,6 @@ func distance(a, b Square) int {
 	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
 }
 
-// cornerDistance is how many king steps sq is from the nearest corner (0 to 7).
-func cornerDistance(sq Square) int {
-	f, r := sq.File(), sq.Rank()
-	return max(min(f, 7-f), min(r, 7-r))
-}
-
 // edgeDistance is how many king steps sq is from the nearest edge (0 to 3).
 func edgeDistance(sq Square) int {
 	f, r := sq.File(), sq.Rank()
