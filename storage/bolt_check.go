@@ -45,12 +45,17 @@ var recordDecoders = map[string]func(k, v []byte) error{
 		_, err := decodeGame(keyID(k), v)
 		return err
 	},
-	bucketChallenges:      jsonRecord[Challenge],
-	bucketGuilds:          jsonRecord[GuildSettings],
-	bucketUsers:           jsonRecord[User],
-	bucketRequests:        jsonRecord[Receipt],
-	bucketRatings:         func(k, v []byte) error { _, err := decodeLadderPlayer(k, v); return err },
-	bucketRatedResults:    jsonRecord[RatedResult],
+	bucketChallenges: jsonRecord[Challenge],
+	bucketGuilds:     jsonRecord[GuildSettings],
+	bucketUsers:      jsonRecord[User],
+	bucketRequests:   jsonRecord[Receipt],
+	bucketRatings:    func(k, v []byte) error { _, err := decodeLadderPlayer(k, v); return err },
+	bucketRatedResults: func(k, v []byte) error {
+		if len(k) > 0 && k[0] == 0 {
+			return nil // the game index: 0x00·game id → the result's key (bolt_ratings.go)
+		}
+		return jsonRecord[RatedResult](k, v)
+	},
 	bucketPuzzleDaily:     func(k, v []byte) error { _, err := decodeDaily(k, v); return err },
 	bucketPuzzleUsers:     func(k, v []byte) error { _, err := decodePuzzlePlayer(k, v); return err },
 	bucketPuzzleAttempts:  jsonRecord[PuzzleAttempt],
