@@ -256,8 +256,9 @@ func TestCanCheckmateSoundOnLockedPositions(t *testing.T) {
 // BenchmarkCanCheckmate times one decision (CanCheckmate for one colour) over corpora:
 // real, every position of the real games (both colours); hard, the hard corpus (both
 // colours); full, positions with (nearly) full material, the flag fall of a middlegame.
-// Each reports the mean, the 99th percentile and the maximum of one decision in
-// microseconds, and the share of Unknown answers.
+// Each reports the mean, the median, the 99th percentile and the maximum of one decision
+// in microseconds, and the share of Unknown answers. The targets (issue): real mean at
+// most 10 µs and p99 at most 1 ms, hard p99 at most 100 ms.
 func BenchmarkCanCheckmate(b *testing.B) {
 	real := loadRealGames(b)
 	var hard []Position
@@ -298,7 +299,8 @@ func BenchmarkCanCheckmate(b *testing.B) {
 	}
 }
 
-// reportTimes reports the mean, 99th percentile and maximum of times in microseconds.
+// reportTimes reports the mean, median, 99th percentile and maximum of times in
+// microseconds.
 func reportTimes(b *testing.B, times []time.Duration) {
 	if len(times) == 0 {
 		return
@@ -311,6 +313,7 @@ func reportTimes(b *testing.B, times []time.Duration) {
 	p99 := times[int(math.Ceil(0.99*float64(len(times))))-1]
 	us := float64(time.Microsecond)
 	b.ReportMetric(float64(sum)/float64(len(times))/us, "mean-µs")
+	b.ReportMetric(float64(times[len(times)/2])/us, "p50-µs")
 	b.ReportMetric(float64(p99)/us, "p99-µs")
 	b.ReportMetric(float64(times[len(times)-1])/us, "max-µs")
 }
