@@ -43,10 +43,11 @@
 //
 // A Game keeps the decision from move to move (deadposition_game.go): No stays No, a
 // line goes on when its first move is played, survives a move that can be taken back, or
-// a tempo move in front of it. Only what is lost is decided again, so the test after a
-// move usually costs a few microseconds. Unknown never ends a game: the game goes on, and
-// a flag fall or a resignation in such a position is scored as a loss, the result the
-// Laws give whenever the opponent can mate.
+// a tempo move in front of it. Only what is lost is decided again: along the real games
+// about 70% of the moves keep an answer this way, in a couple of microseconds, and the
+// rest are decided afresh (BenchmarkGameDeadCheck). Unknown never ends a game: the game
+// goes on, and a flag fall or a resignation in such a position is scored as a loss, the
+// result the Laws give whenever the opponent can mate.
 
 package chesscore
 
