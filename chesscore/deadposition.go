@@ -163,17 +163,11 @@ func Helpmate(p *Position, c Color, nodes int) (Verdict, []Move) {
 
 // IsDeadPosition reports whether p is a dead position (FIDE 5.2.2): neither side can
 // checkmate by any series of legal moves. It is true only when both colours are proven
-// unable; a position it cannot settle within DefaultMateNodes counts as alive.
-func IsDeadPosition(p *Position) bool { return deadWithin(p, DefaultMateNodes) }
-
-// deadWithin is IsDeadPosition with a node budget shared by the two colours. The cheap
-// steps run for both colours before the searches: in a live position one of the dives
-// almost always finds a mate at once.
-func deadWithin(p *Position, budget int) bool {
-	d := deciders.Get().(*decider)
-	defer deciders.Put(d)
-	d.reset(p)
-	return d.dead(budget)
+// unable; a position it cannot settle within DefaultMateNodes counts as alive. It is the
+// test Game runs after every move, made afresh.
+func IsDeadPosition(p *Position) bool {
+	var mm mateMemory
+	return mm.dead(p)
 }
 
 // decider holds the working memory of one decision: the dive, the structure analysis
@@ -266,54 +260,6 @@ func (d *decider) decide(c Color, budget int) Decision {
 		dec.Proof = ProofSearch
 	}
 	return dec
-}
-
-// dead reports whether both colours are proven unable to mate within budget.
-func (d *decider) dead(budget int) bool {
-	var done [2]bool
-	for c := White; c <= Black; c++ {
-		dec, ok := d.static(c)
-		if ok && dec.Verdict == Yes {
-			return false
-		}
-		done[c] = ok
-	}
-	walled := mayBeWalled(&d.root)
-	for c := White; c <= Black; c++ {
-		if walled && !done[c] && d.provenByStructure(c) {
-			done[c] = true
-		}
-	}
-	if done[White] && done[Black] {
-		return true
-	}
-	for c := White; c <= Black; c++ {
-		if done[c] {
-			continue
-		}
-		dec, used := d.tryDive(c, budget)
-		budget -= used
-		if dec.Verdict == Yes {
-			return false
-		}
-	}
-	for c := White; c <= Black; c++ {
-		if !walled && !done[c] && d.provenByStructure(c) {
-			done[c] = true
-		}
-	}
-	if budget <= 0 {
-		return false
-	}
-	switch {
-	case done[White] && done[Black]:
-		return true
-	case done[White]:
-		return d.search.run(&d.root, Black, budget, false) == No
-	case done[Black]:
-		return d.search.run(&d.root, White, budget, false) == No
-	}
-	return d.search.run(&d.root, White, budget, true) == No
 }
 
 // blockedPawns returns the pawns with a pawn right in front of them: the only pawns the

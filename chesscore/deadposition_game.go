@@ -180,7 +180,8 @@ func (mm *mateMemory) dead(p *Position) bool {
 	defer deciders.Put(d)
 	d.reset(p)
 	budget := DefaultMateNodes
-	// The cheap steps for both colours first, as decider.dead does.
+	// The cheap steps for both colours before any search: in a live position one colour
+	// usually mates quickly.
 	for c := White; c <= Black; c++ {
 		if mm.v[c] != Unknown {
 			continue
