@@ -8,31 +8,35 @@ import (
 	"io"
 )
 
-// Store is a backend: the bbolt file of Open today. Services take a Store and reach
-// every record through the Tx of View, Update or Bulk, so another backend slots in
-// behind the same surface. Its methods are safe for concurrent use.
+// Store is a backend: the bbolt file of Open, or the PostgreSQL database of
+// OpenPostgres (OpenLocation opens either). Services take a Store and reach every record
+// through the Tx of View, Update or Bulk, and do not know which backend is underneath.
+// Its methods are safe for concurrent use.
 type Store interface {
 	// View runs fn in a read-only transaction: one consistent view of the store while
 	// writers go on. Writes through its Tx fail.
 	View(fn func(tx Tx) error) error
-	// Update runs fn in a write transaction, durably committed before it returns, and
-	// grouped with concurrent writers (they share a transaction and its fsync). An error
-	// from fn writes nothing. fn may run more than once (a failed group is retried
-	// without the failing writer), each time in a fresh transaction: it must not act
-	// outside it.
+	// Update runs fn in a write transaction, durably committed before it returns. An
+	// error from fn writes nothing. fn may run more than once, each time in a fresh
+	// transaction, so it must not act outside it: bbolt groups concurrent writers in one
+	// transaction and retries a failed group without the failing writer; PostgreSQL runs
+	// a transaction again when it failed to serialize with another.
 	Update(fn func(tx Tx) error) error
-	// Bulk runs fn once in a write transaction of its own, not grouped with others: for
-	// imports and start-up work that write much at once.
+	// Bulk runs fn in a write transaction of its own, not grouped with others: for
+	// imports and start-up work that write much at once. bbolt runs fn once; PostgreSQL
+	// runs it again if it failed to serialize with a concurrent writer.
 	Bulk(fn func(tx Tx) error) error
-	// Commit writes one request's Change atomically and durably, grouped with
-	// concurrent commits like Update; a change that fails is retried alone, so one
-	// failure does not fail the others.
+	// Commit writes one request's Change atomically and durably, like Update (bbolt
+	// groups it with concurrent commits, and a change that fails is retried alone, so
+	// one failure does not fail the others). A commit that fails gives back what it
+	// assigned: the new records' ids are 0 again and the game's Version is the one given.
 	Commit(c *Change) error
 	// CommitAll writes many changes in one transaction of its own (not grouped): all of
 	// them or none.
 	CommitAll(cs []*Change) error
 	// Backup writes a consistent copy of the whole store to w, as of the moment it
-	// began, while writers go on, and returns the bytes written.
+	// began, while writers go on, and returns the bytes written: a bbolt file, whatever
+	// the backend (PostgreSQL's is built from one snapshot with Copy).
 	Backup(w io.Writer) (int64, error)
 	// Close releases the store.
 	Close() error
