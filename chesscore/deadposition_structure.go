@@ -114,6 +114,10 @@ func (s *structure) compute(p *Position, frozen Bitboard) {
 		}
 		s.occupy[c] = p.byColor[c] &^ p.byType[King]
 	}
+	// The pieces' floods depend only on where promotions may start: they are made again
+	// only when that grows, while the pawns' captures widen round after round.
+	var pieceOcc, pieceAtt, promoted [2]Bitboard
+	flooded := [2]bool{}
 	for {
 		var occupy, attack [2]Bitboard
 		for c := White; c <= Black; c++ {
@@ -122,22 +126,12 @@ func (s *structure) compute(p *Position, frozen Bitboard) {
 			pr := pawnFlood(seeds[c][Pawn], c, walls, s.occupy[c^1]&^walls)
 			s.reach[c][Pawn] = pr
 			last := pawnLastRank[c]
-			attack[c] = pawnAttacksOf(pr&^last, c) | s.frozenAtt[c]
-			promo := pr & last
-			occupy[c] = pr | frozen&p.byColor[c]
-			r, a := knightFlood(seeds[c][Knight]|promo, walls)
-			s.reach[c][Knight], occupy[c], attack[c] = r, occupy[c]|r, attack[c]|a
-			r, a = sliderFlood(seeds[c][Bishop]|promo, walls, false)
-			s.reach[c][Bishop], occupy[c], attack[c] = r, occupy[c]|r, attack[c]|a
-			r, a = sliderFlood(seeds[c][Rook]|promo, walls, true)
-			s.reach[c][Rook], occupy[c], attack[c] = r, occupy[c]|r, attack[c]|a
-			rq, aq := sliderFlood(seeds[c][Queen]|promo, walls, true)
-			bq, ab := sliderFlood(rq, walls, false)
-			for bq != rq { // a queen alternates both kinds of lines
-				rq, aq = sliderFlood(bq, walls, true)
-				bq, ab = sliderFlood(rq, walls, false)
+			if promo := pr & last; !flooded[c] || promo != promoted[c] {
+				flooded[c], promoted[c] = true, promo
+				pieceOcc[c], pieceAtt[c] = s.floodPieces(c, &seeds[c], promo, walls)
 			}
-			s.reach[c][Queen], occupy[c], attack[c] = rq, occupy[c]|rq, attack[c]|aq|ab
+			occupy[c] = pr | frozen&p.byColor[c] | pieceOcc[c]
+			attack[c] = pawnAttacksOf(pr&^last, c) | s.frozenAtt[c] | pieceAtt[c]
 		}
 		s.attack = attack
 		if occupy == s.occupy {
@@ -146,6 +140,26 @@ func (s *structure) compute(p *Position, frozen Bitboard) {
 		s.occupy[White] |= occupy[White]
 		s.occupy[Black] |= occupy[Black]
 	}
+}
+
+// floodPieces fills the reach of c's knights, bishops, rooks and queens (from seeds, and
+// from the promotion squares promo) and returns the squares they can ever stand on and
+// attack.
+func (s *structure) floodPieces(c Color, seeds *[6]Bitboard, promo, walls Bitboard) (occupy, attack Bitboard) {
+	r, a := knightFlood(seeds[Knight]|promo, walls)
+	s.reach[c][Knight], occupy, attack = r, r, a
+	r, a = sliderFlood(seeds[Bishop]|promo, walls, false)
+	s.reach[c][Bishop], occupy, attack = r, occupy|r, attack|a
+	r, a = sliderFlood(seeds[Rook]|promo, walls, true)
+	s.reach[c][Rook], occupy, attack = r, occupy|r, attack|a
+	rq, aq := sliderFlood(seeds[Queen]|promo, walls, true)
+	bq, ab := sliderFlood(rq, walls, false)
+	for bq != rq { // a queen alternates both kinds of lines
+		rq, aq = sliderFlood(bq, walls, true)
+		bq, ab = sliderFlood(rq, walls, false)
+	}
+	s.reach[c][Queen] = rq
+	return occupy | rq, attack | aq | ab
 }
 
 // unfrozen returns the pawns of cand that the computed reach shows may move or be taken.
