@@ -261,6 +261,10 @@ type Challenge struct {
 	// for an expiry).
 	Resolved   time.Time `json:"resolved,omitzero"`
 	ResolvedBy string    `json:"resolved_by,omitempty"`
+	// Quiet marks a direct challenge posted without mentioning its addressee: they
+	// turned challenge pings off (UserPrefs.PingOnChallenge), or the cap on challenge
+	// pings was reached. Records written before it existed read as not quiet.
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // validate checks what the store relies on: ids short enough to be keys.
@@ -443,30 +447,66 @@ type UserPrefs struct {
 	// ReminderBefore is how long before the deadline the reminder comes; zero means the
 	// service's default (a quarter of the allowance).
 	ReminderBefore time.Duration `json:"reminder_before,omitempty"`
+	// PingOnChallenge mentions the user in a challenge addressed to them (within the
+	// game service's cap on challenge pings); off, the challenge is posted without the
+	// mention. Records written before it existed read as on (the default), so it is
+	// always written, false included.
+	PingOnChallenge bool `json:"ping_on_challenge"`
 }
 
-// DefaultUserPrefs returns the preferences of a user who has chosen none: pings and
-// reminders on, no direct messages.
+// DefaultUserPrefs returns the preferences of a user who has chosen none: pings on turns
+// and challenges, reminders on, no direct messages.
 func DefaultUserPrefs() UserPrefs {
-	return UserPrefs{PingOnTurn: true, Reminders: true}
+	return UserPrefs{PingOnTurn: true, Reminders: true, PingOnChallenge: true}
 }
 
-// User is what the store knows of a user: the last display name seen and the
-// notification preferences.
+// User is what the store knows of a user: the last display name seen, the notification
+// preferences, and the recent challenges the game service's caps count.
 type User struct {
 	ID      string    `json:"id"`
 	Name    string    `json:"name"`
 	Prefs   UserPrefs `json:"prefs"`
 	Updated time.Time `json:"updated"`
+	// Sent marks the user's challenges that the caps on challenges may still count:
+	// those pending and those made within the caps' window. The game service keeps it,
+	// in the transaction that stores each new challenge.
+	Sent []ChallengeMark `json:"sent,omitempty"`
+	// Pinged marks the challenges, made within the caps' window, that mentioned the user.
+	Pinged []ChallengeMark `json:"pinged,omitempty"`
 }
 
-// validate checks the user's key and preferences.
+// ChallengeMark points at a challenge from a user's record: its id, its addressee (""
+// for an open challenge, or in User.Pinged) and when it was made. The challenge record
+// itself says whether it is pending or was accepted.
+type ChallengeMark struct {
+	ID uint64    `json:"id"`
+	To string    `json:"to,omitempty"`
+	At time.Time `json:"at"`
+}
+
+// MaxChallengeMarks bounds each list of challenge marks in a user's record.
+const MaxChallengeMarks = 100
+
+// validate checks the user's key, preferences and challenge marks.
 func (u *User) validate() error {
 	if u.ID == "" || len(u.ID) > MaxIDLen {
 		return fmt.Errorf("user %q: want an id of 1 to %d bytes", u.ID, MaxIDLen)
 	}
 	if u.Prefs.ReminderBefore < 0 {
 		return fmt.Errorf("user %s: reminder before %v is negative", u.ID, u.Prefs.ReminderBefore)
+	}
+	for _, l := range []struct {
+		what  string
+		marks []ChallengeMark
+	}{{"sent", u.Sent}, {"pinged", u.Pinged}} {
+		if len(l.marks) > MaxChallengeMarks {
+			return fmt.Errorf("user %s: %d %s challenge marks (at most %d)", u.ID, len(l.marks), l.what, MaxChallengeMarks)
+		}
+		for _, m := range l.marks {
+			if m.ID == 0 || len(m.To) > MaxIDLen {
+				return fmt.Errorf("user %s: %s challenge mark %+v: want a challenge id and an addressee id of at most %d bytes", u.ID, l.what, m, MaxIDLen)
+			}
+		}
 	}
 	return nil
 }

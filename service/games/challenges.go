@@ -125,7 +125,11 @@ func (e *RoleRequiredError) Unwrap() error { return ErrNotAllowed }
 
 // CreateChallenge makes a challenge. It fails with ErrSelfChallenge for a challenge to
 // oneself, ErrNotAllowed (a *RoleRequiredError) when the guild requires a role the
-// challenger lacks, and ErrBadRequest for a bad time control, colour or position.
+// challenger lacks, ErrChallengeLimit (a *PendingLimitError or an *OpponentLimitError)
+// when a cap on the challenger's challenges is reached (Options.ChallengeLimits), and
+// ErrBadRequest for a bad time control, colour or position. A direct challenge whose
+// addressee turned challenge pings off, or was mentioned by as many challenges as the
+// cap allows within its window, is made Quiet: posted without the mention.
 func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Result, error) {
 	done, err := s.enter(ctx)
 	if err != nil {
@@ -185,11 +189,25 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 		GuildID: r.GuildID, ChannelID: r.ChannelID, From: r.From, To: r.To, Control: tc, Color: color,
 		Rated: r.Rated, StartFEN: r.FEN, Created: now, ExpiresAt: now.Add(ttl), Status: storage.ChallengePending,
 	}
+	// The caps are checked first in a read, so a refusal costs no write, then again in
+	// the transaction that stores the challenge, which alone decides: two challenges
+	// racing (in this process or another on the same store) cannot both pass the last
+	// free place.
+	if _, err := storage.Read(s.db, func(tx storage.Tx) (bool, error) { return s.capChallenge(tx, c, now, false) }); err != nil {
+		return nil, err
+	}
 	change := &storage.Change{Challenge: c, Users: users(now, r.From, r.To)}
+	change.After = func(tx storage.Tx) error {
+		_, err := s.capChallenge(tx, c, now, true)
+		return err
+	}
 	if r.RequestID != "" {
 		change.Receipt = &storage.Receipt{RequestID: r.RequestID, At: now, Effect: string(EffectChallenged)}
 	}
 	if err := s.db.Commit(change); err != nil {
+		if limit := limitError(err); limit != nil {
+			return nil, limit
+		}
 		return nil, fmt.Errorf("commit challenge: %w", err)
 	}
 	s.scheduleChallenge(c)
@@ -467,4 +485,216 @@ func (s *Service) publishNew(ne *entry) {
 	}
 	s.schedule(cur)
 	s.events.push(GameStarted{Game: ne.view()})
+}
+
+// ChallengeLimits cap what one user's challenges may do, so that nobody can flood a
+// channel or pester a person. A zero field takes its default; a negative one lifts its
+// cap. They are counted from the store (the challenge records and the marks of the
+// users' records, storage.User.Sent and Pinged), so they hold across restarts and
+// between processes sharing one store.
+type ChallengeLimits struct {
+	// MaxPending is how many challenges, direct or open, one user may have waiting for
+	// an answer at once (default 5).
+	MaxPending int
+	// PerOpponent is how many challenges one user may send the same person within
+	// Window (default 3). An accepted challenge does not count: it is a game, not
+	// pestering.
+	PerOpponent int
+	// Pings is how many challenges may mention one person within Window (default 3);
+	// later ones are posted without the mention (Quiet). A challenge the person accepted
+	// does not count.
+	Pings int
+	// Window is the span PerOpponent and Pings count over (default 10 minutes).
+	Window time.Duration
+}
+
+// withDefaults fills the zero fields with the defaults.
+func (l ChallengeLimits) withDefaults() ChallengeLimits {
+	if l.MaxPending == 0 {
+		l.MaxPending = 5
+	}
+	if l.PerOpponent == 0 {
+		l.PerOpponent = 3
+	}
+	if l.Pings == 0 {
+		l.Pings = 3
+	}
+	if l.Window <= 0 {
+		l.Window = 10 * time.Minute
+	}
+	return l
+}
+
+// ErrChallengeLimit is a challenge refused by a cap on one user's challenges: the error
+// is a *PendingLimitError or an *OpponentLimitError.
+var ErrChallengeLimit = errors.New("too many challenges")
+
+// PendingLimitError refuses a challenge from a user who has Limit challenges waiting
+// for an answer already (ChallengeLimits.MaxPending).
+type PendingLimitError struct{ Limit int }
+
+func (e *PendingLimitError) Error() string {
+	return fmt.Sprintf("%v: you already have %d challenges waiting for an answer", ErrChallengeLimit, e.Limit)
+}
+
+// Unwrap returns ErrChallengeLimit.
+func (e *PendingLimitError) Unwrap() error { return ErrChallengeLimit }
+
+// OpponentLimitError refuses a challenge to a person the challenger has already
+// challenged Count times within Window (ChallengeLimits.PerOpponent); from RetryAt on,
+// one of those has left the window.
+type OpponentLimitError struct {
+	Opponent storage.Player
+	Count    int
+	Window   time.Duration
+	RetryAt  time.Time
+}
+
+func (e *OpponentLimitError) Error() string {
+	return fmt.Sprintf("%v: you challenged %s %d times in the last %v (try again at %s)",
+		ErrChallengeLimit, e.Opponent.ID, e.Count, e.Window, e.RetryAt.UTC().Format(time.RFC3339))
+}
+
+// Unwrap returns ErrChallengeLimit.
+func (e *OpponentLimitError) Unwrap() error { return ErrChallengeLimit }
+
+// limitError returns the cap's refusal a failed commit carries, or nil.
+func limitError(err error) error {
+	var pending *PendingLimitError
+	if errors.As(err, &pending) {
+		return pending
+	}
+	var opponent *OpponentLimitError
+	if errors.As(err, &opponent) {
+		return opponent
+	}
+	return nil
+}
+
+// capChallenge applies the caps to c, a challenge made at now, in tx: it refuses c
+// with a *PendingLimitError or an *OpponentLimitError, and reports whether c must be
+// quiet. With write (in the transaction that stores c, c.ID assigned) it also records
+// c in the marks of its challenger and, if c mentions them, of its addressee, pruning
+// the marks that no longer count, and stores c again if it is quiet. It may run more
+// than once for one challenge (a retried commit), each time in a fresh transaction.
+func (s *Service) capChallenge(tx storage.Tx, c *storage.Challenge, now time.Time, write bool) (quiet bool, err error) {
+	lim := s.opts.ChallengeLimits.withDefaults()
+	from, err := userRecord(tx, c.From.ID)
+	if err != nil {
+		return false, err
+	}
+	pending := 0
+	waiting := map[uint64]bool{} // the marks of the challenges still waiting
+	var toSame []time.Time       // creation times of the counted challenges to c's addressee
+	sent := from.Sent[:0:0]
+	for _, m := range from.Sent {
+		ch, err := tx.Challenge(m.ID)
+		if errors.Is(err, storage.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, fmt.Errorf("challenge caps of %s: %w", c.From.ID, err)
+		}
+		recent := now.Sub(ch.Created) < lim.Window
+		if ch.Status == storage.ChallengePending && now.Before(ch.ExpiresAt) {
+			pending++
+			waiting[m.ID] = true
+		}
+		if recent && c.To.ID != "" && m.To == c.To.ID && ch.Status != storage.ChallengeAccepted {
+			toSame = append(toSame, ch.Created)
+		}
+		if waiting[m.ID] || recent {
+			sent = append(sent, m)
+		}
+	}
+	if lim.MaxPending > 0 && pending >= lim.MaxPending {
+		return false, &PendingLimitError{Limit: lim.MaxPending}
+	}
+	if lim.PerOpponent > 0 && len(toSame) >= lim.PerOpponent {
+		slices.SortFunc(toSame, time.Time.Compare)
+		return false, &OpponentLimitError{Opponent: c.To, Count: len(toSame), Window: lim.Window,
+			RetryAt: toSame[len(toSame)-lim.PerOpponent].Add(lim.Window)}
+	}
+	var to storage.User
+	if c.To.ID != "" {
+		if to, err = userRecord(tx, c.To.ID); err != nil {
+			return false, err
+		}
+		quiet = !to.Prefs.PingOnChallenge
+		pings := 0
+		pinged := to.Pinged[:0:0]
+		for _, m := range to.Pinged {
+			if now.Sub(m.At) >= lim.Window {
+				continue
+			}
+			ch, err := tx.Challenge(m.ID)
+			if errors.Is(err, storage.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return false, fmt.Errorf("challenge pings of %s: %w", c.To.ID, err)
+			}
+			pinged = append(pinged, m)
+			if ch.Status != storage.ChallengeAccepted {
+				pings++
+			}
+		}
+		if lim.Pings > 0 && pings >= lim.Pings {
+			quiet = true
+		}
+		to.Pinged = pinged
+	}
+	if !write {
+		return quiet, nil
+	}
+	waiting[c.ID] = true
+	from.Sent = keepMarks(append(sent, storage.ChallengeMark{ID: c.ID, To: c.To.ID, At: now}), waiting)
+	if err := tx.PutUser(from); err != nil {
+		return false, fmt.Errorf("record challenge %d of %s: %w", c.ID, c.From.ID, err)
+	}
+	if c.To.ID != "" && !quiet {
+		to.Pinged = keepMarks(append(to.Pinged, storage.ChallengeMark{ID: c.ID, At: now}), nil)
+		if err := tx.PutUser(to); err != nil {
+			return false, fmt.Errorf("record the ping of %s by challenge %d: %w", c.To.ID, c.ID, err)
+		}
+	}
+	if c.Quiet = quiet; quiet {
+		if err := tx.PutChallenge(c); err != nil {
+			return false, fmt.Errorf("quiet challenge %d: %w", c.ID, err)
+		}
+	}
+	return quiet, nil
+}
+
+// userRecord reads a user's record; a user the store has never seen has the default
+// preferences and no marks.
+func userRecord(tx storage.Tx, id string) (storage.User, error) {
+	u, err := tx.User(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return storage.User{ID: id, Prefs: storage.DefaultUserPrefs()}, nil
+	}
+	if err != nil {
+		return storage.User{}, fmt.Errorf("read user %s: %w", id, err)
+	}
+	return u, nil
+}
+
+// keepMarks bounds a list of marks (oldest first) to storage.MaxChallengeMarks: the
+// oldest marks of challenges no longer waiting go first, so the pending challenges stay
+// counted. Only a list grown past the bound within one window loses marks that count
+// (for the challenges to one person, or the pings); the cap on pending challenges holds.
+func keepMarks(ms []storage.ChallengeMark, waiting map[uint64]bool) []storage.ChallengeMark {
+	excess := len(ms) - storage.MaxChallengeMarks
+	if excess <= 0 {
+		return ms
+	}
+	out := ms[:0:0]
+	for _, m := range ms {
+		if excess > 0 && !waiting[m.ID] {
+			excess--
+			continue
+		}
+		out = append(out, m)
+	}
+	return out[max(excess, 0):]
 }

@@ -19,7 +19,8 @@ func mustControl(t *testing.T, s string) clock.TimeControl {
 }
 
 func TestConfiguredDefaultControl(t *testing.T) {
-	h := newHarness(t, Options{DefaultControl: mustControl(t, "3+2")})
+	// Alice makes six open challenges: the cap on pending ones is not what this tests.
+	h := newHarness(t, Options{DefaultControl: mustControl(t, "3+2"), ChallengeLimits: ChallengeLimits{MaxPending: -1}})
 	challengeControl := func(guild string) string {
 		t.Helper()
 		r, err := h.s.CreateChallenge(ctx, ChallengeRequest{RequestID: h.rid(), GuildID: guild, From: alice})

@@ -48,6 +48,10 @@ type Options struct {
 	// ChallengeTTL is how long a challenge waits for an answer when the request names no
 	// expiry (default 15 minutes; 24 hours for a correspondence control).
 	ChallengeTTL time.Duration
+	// ChallengeLimits cap one user's pending challenges, their challenges to one person
+	// and the pings challenges give one person (challenges.go; zero fields take the
+	// defaults).
+	ChallengeLimits ChallengeLimits
 	// MaxDrawOffers is how many draw offers a player may make in one game (default 3);
 	// a player may also offer at most once per own move.
 	MaxDrawOffers int
