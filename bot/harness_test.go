@@ -7,9 +7,9 @@ package bot
 //
 // A world can instead deliver its interactions over HTTP (discord.interactions_address,
 // the fake POSTing them signed to the bot's endpoint): the worlds of a test marked with
-// overHTTP do, and every world does with GAMBIT_TEST_INTERACTIONS=http in the
-// environment (a run of the whole suite over HTTP; the tests of the gateway itself then
-// fail, as they should).
+// overHTTP do, and with GAMBIT_TEST_INTERACTIONS=http in the environment every world
+// does but those of the tests of the gateway itself (gatewayOnly): a run of the whole
+// suite over HTTP.
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +36,14 @@ var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // allOverHTTP makes every world deliver its interactions over HTTP.
 var allOverHTTP = os.Getenv("GAMBIT_TEST_INTERACTIONS") == "http"
+
+// gatewayOnly are the tests of the gateway, of shards or of callbacks sent through REST,
+// which GAMBIT_TEST_INTERACTIONS=http leaves on the gateway.
+var gatewayOnly = []string{
+	"TestShardCountConfigured", "TestShardsAndRegistration", "TestStoryRestartMidGame", "TestStoryDuplicateInteraction",
+	"TestStoryRateLimits", "TestStoryGatewayDisconnectAndResume", "TestFirstConnectClosedIsRetried", "TestFatalCloseStopsTheBot",
+	"TestInteractionTokenNeverLogged", "TestStoryTournamentDuplicateCreate",
+}
 
 // httpTests holds the tests marked by overHTTP.
 var httpTests sync.Map // testing.TB → struct{}
@@ -71,7 +80,8 @@ func newWorld(t testing.TB, opts ...discordfake.Option) *world {
 	cfg.Discord.GatewayURL = f.GatewayURL()
 	cfg.Storage.Path = filepath.Join(t.TempDir(), "gambit.db")
 	cfg.Commands.PerUserPerMinute = 0
-	if _, marked := httpTests.Load(t); marked || allOverHTTP {
+	top, _, _ := strings.Cut(t.Name(), "/")
+	if _, marked := httpTests.Load(t); marked || (allOverHTTP && !slices.Contains(gatewayOnly, top)) {
 		cfg.Discord.InteractionsAddress = "127.0.0.1:0"
 		cfg.Discord.PublicKey = f.PublicKey()
 	}
