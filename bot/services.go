@@ -63,6 +63,8 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		Notifier:         gameListeners{notifier: notifier, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,
+		ChallengeLimits: games.ChallengeLimits{MaxPending: cfg.Games.MaxPendingChallenges, PerOpponent: cfg.Games.ChallengesPerOpponent,
+			Pings: cfg.Games.ChallengePings, Window: cfg.Games.ChallengeWindow},
 	})
 	if err != nil {
 		s.close(log)

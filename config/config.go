@@ -104,6 +104,17 @@ type Games struct {
 	ChallengeExpiry    time.Duration `yaml:"challenge_expiry"`
 	FirstMoveTimeout   time.Duration `yaml:"first_move_timeout"`
 	RestartGrace       time.Duration `yaml:"restart_grace"`
+	// MaxPendingChallenges is how many challenges, direct or open, one member may have
+	// waiting for an answer at once.
+	MaxPendingChallenges int `yaml:"max_pending_challenges"`
+	// ChallengesPerOpponent is how many challenges one member may send the same person
+	// within ChallengeWindow (accepted ones aside).
+	ChallengesPerOpponent int `yaml:"challenges_per_opponent"`
+	// ChallengePings is how many challenges may mention one person within
+	// ChallengeWindow; later ones are posted without the mention.
+	ChallengePings int `yaml:"challenge_pings"`
+	// ChallengeWindow is the span ChallengesPerOpponent and ChallengePings count over.
+	ChallengeWindow time.Duration `yaml:"challenge_window"`
 }
 
 // Engine holds the built-in and external engine settings.
@@ -162,10 +173,11 @@ func Default() Config {
 		Storage: Storage{Driver: "bbolt", Path: "gambit.db"},
 		Log:     Log{Level: "info", Format: "text"},
 		Games: Games{
-			DefaultTimeControl: "10+5",
-			ChallengeExpiry:    24 * time.Hour,
-			FirstMoveTimeout:   2 * time.Minute,
-			RestartGrace:       2 * time.Second,
+			DefaultTimeControl:   "10+5",
+			ChallengeExpiry:      24 * time.Hour,
+			FirstMoveTimeout:     2 * time.Minute,
+			RestartGrace:         2 * time.Second,
+			MaxPendingChallenges: 5, ChallengesPerOpponent: 3, ChallengePings: 3, ChallengeWindow: 10 * time.Minute,
 		},
 		Engine: Engine{HashMB: 64, Threads: 1, BotWorkers: 1, MaxThink: 10 * time.Second, ReplyDelay: time.Second,
 			AnalysisTime: 200 * time.Millisecond, AnalysisBudget: 45 * time.Second,
@@ -490,6 +502,18 @@ func (c Config) Validate() error {
 	if c.Engine.BotWorkers < 1 || c.Engine.BotWorkers > 64 {
 		return &Error{Key: "engine.bot_workers", Reason: fmt.Sprintf("%d: want 1 to 64", c.Engine.BotWorkers)}
 	}
+	for _, n := range []struct {
+		key string
+		v   int
+	}{
+		{"games.max_pending_challenges", c.Games.MaxPendingChallenges},
+		{"games.challenges_per_opponent", c.Games.ChallengesPerOpponent},
+		{"games.challenge_pings", c.Games.ChallengePings},
+	} {
+		if n.v < 1 || n.v > 100 {
+			return &Error{Key: n.key, Reason: fmt.Sprintf("%d: want 1 to 100", n.v)}
+		}
+	}
 	if c.Engine.MaxGamesPerUser < 1 || c.Engine.MaxGamesPerUser > 100 {
 		return &Error{Key: "engine.max_games_per_user", Reason: fmt.Sprintf("%d: want 1 to 100", c.Engine.MaxGamesPerUser)}
 	}
@@ -524,6 +548,7 @@ func (c Config) Validate() error {
 	}{
 		{"games.challenge_expiry", c.Games.ChallengeExpiry, time.Minute, 30 * 24 * time.Hour},
 		{"games.first_move_timeout", c.Games.FirstMoveTimeout, 10 * time.Second, 24 * time.Hour},
+		{"games.challenge_window", c.Games.ChallengeWindow, time.Minute, 24 * time.Hour},
 		{"backups.every", c.Backups.Every, time.Minute, 30 * 24 * time.Hour},
 	} {
 		if d.v < d.lo || d.v > d.hi {

@@ -183,6 +183,16 @@ func TestLoad(t *testing.T) {
 			"environment GAMBIT_LOG_LEVEL: log.level: \"shout\""},
 		{"challenge expiry out of range", "games:\n  challenge_expiry: 1s\n", nil, nil, "config.yaml:2: games.challenge_expiry: 1s: want 1m0s to 720h0m0s"},
 		{"first move timeout out of range", "games:\n  first_move_timeout: 0s\n", nil, nil, "config.yaml:2: games.first_move_timeout"},
+		{"challenge caps", "games:\n  max_pending_challenges: 2\n  challenges_per_opponent: 1\n  challenge_pings: 4\n  challenge_window: 1h\n", nil,
+			func(c Config) bool {
+				g := c.Games
+				return g.MaxPendingChallenges == 2 && g.ChallengesPerOpponent == 1 && g.ChallengePings == 4 && g.ChallengeWindow == time.Hour
+			}, ""},
+		{"pending challenges out of range", "games:\n  max_pending_challenges: 0\n", nil, nil, "config.yaml:2: games.max_pending_challenges: 0: want 1 to 100"},
+		{"challenges per opponent out of range", "", map[string]string{"GAMBIT_GAMES_CHALLENGES_PER_OPPONENT": "101"}, nil,
+			"environment GAMBIT_GAMES_CHALLENGES_PER_OPPONENT: games.challenges_per_opponent: 101: want 1 to 100"},
+		{"challenge pings out of range", "games:\n  challenge_pings: -1\n", nil, nil, "config.yaml:2: games.challenge_pings: -1: want 1 to 100"},
+		{"challenge window out of range", "games:\n  challenge_window: 30s\n", nil, nil, "config.yaml:2: games.challenge_window: 30s: want 1m0s to 24h0m0s"},
 		{"backups", "backups:\n  dir: /var/backups/gambit\n  every: 6h\n  keep: 28\n", nil,
 			func(c Config) bool {
 				return c.Backups == Backups{Dir: "/var/backups/gambit", Every: 6 * time.Hour, Keep: 28}
