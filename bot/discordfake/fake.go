@@ -225,6 +225,7 @@ func (f *Fake) Close() {
 	f.mu.Unlock()
 	f.dropConnections()
 	f.srv.Close()
+	f.hook.client.CloseIdleConnections()
 	f.wg.Wait()
 }
 
