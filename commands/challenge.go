@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -104,9 +105,52 @@ func (c *ChallengeCommand) Handle(ctx context.Context, r *Request) (*Response, e
 	}
 	res, err := c.d.Games.CreateChallenge(ctx, req)
 	if err != nil {
-		return nil, gameError(err)
+		return nil, challengeLimitError(err)
 	}
 	return challengeMessage(res.Challenge), nil
+}
+
+// challengeLimitError says which cap refused a challenge, and what to do; other errors
+// go to gameError.
+func challengeLimitError(err error) error {
+	var pending *games.PendingLimitError
+	if errors.As(err, &pending) {
+		return Explain(err, fmt.Sprintf("You already have %d challenges waiting: cancel one or wait for an answer.", pending.Limit))
+	}
+	var opponent *games.OpponentLimitError
+	if errors.As(err, &opponent) {
+		return Explain(err, fmt.Sprintf("You challenged %s %s in the last %s: try again <t:%d:R>.",
+			Mention(opponent.Opponent.ID), howManyTimes(opponent.Count), spanWords(opponent.Window), opponent.RetryAt.Unix()))
+	}
+	return gameError(err)
+}
+
+// howManyTimes says how many times: "once", "twice", "3 times".
+func howManyTimes(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+// spanWords names a span for "in the last ...": "minute", "10 minutes", "hour",
+// "2 hours", "90 seconds".
+func spanWords(d time.Duration) string {
+	for _, u := range []struct {
+		unit time.Duration
+		name string
+	}{{time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"}} {
+		if d >= u.unit && d%u.unit == 0 {
+			if n := int64(d / u.unit); n != 1 {
+				return fmt.Sprintf("%d %ss", n, u.name)
+			}
+			return u.name
+		}
+	}
+	return d.String()
 }
 
 // challengeMessage is the challenge with its buttons.
@@ -142,7 +186,9 @@ func challengeMessage(ch *storage.Challenge) *Response {
 	}
 	resp.Content = fmt.Sprintf("♟ %s, **%s** challenges you to a %s %s game%s. %s",
 		Mention(ch.To.ID), playerName(ch.From), tc, kind, color, expires)
-	resp.Mentions = []string{ch.To.ID}
+	if !ch.Quiet { // a quiet challenge names its addressee without pinging them
+		resp.Mentions = []string{ch.To.ID}
+	}
 	resp.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: id("accept")},
 		discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: id("decline")},

@@ -11,7 +11,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// /notify: a player's own turn-reminder preferences.
+// /notify: a player's own notification preferences: turns, reminders, challenges.
 
 var _ Command = (*NotifyCommand)(nil)
 var _ PrivateAnswerer = (*NotifyCommand)(nil)
@@ -30,19 +30,21 @@ type notifyOptions struct {
 	DM        *bool  `option:"dm_on_turn"`
 	Reminders *bool  `option:"reminders"`
 	Before    string `option:"reminder_before"`
+	Challenge *bool  `option:"ping_on_challenge"`
 }
 
 // Definition implements Command.
 func (c *NotifyCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
 		Name:        "notify",
-		Description: "How Gambit tells you it is your turn (no options: show your choices)",
+		Description: "How Gambit tells you it is your turn or that you are challenged (no options: show your choices)",
 		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "ping_on_turn", Description: "Mention me when it is my turn"},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "dm_on_turn", Description: "Send me a direct message when it is my turn in a correspondence game"},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "reminders", Description: "Remind me before a correspondence deadline"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "reminder_before", Description: "How long before the deadline, e.g. 6h or 30m (empty: a quarter of the time)", MaxLength: 20},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "ping_on_challenge", Description: "Mention me when someone challenges me (the challenge is posted either way)"},
 		},
 	}
 }
@@ -67,6 +69,9 @@ func (c *NotifyCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	if o.Reminders != nil {
 		p.Reminders, changed = *o.Reminders, true
 	}
+	if o.Challenge != nil {
+		p.PingOnChallenge, changed = *o.Challenge, true
+	}
 	if s := strings.TrimSpace(o.Before); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < time.Minute || d > 30*24*time.Hour {
@@ -87,7 +92,7 @@ func describePrefs(p storage.UserPrefs, changed bool) string {
 	if changed {
 		b.WriteString("Saved. ")
 	}
-	b.WriteString("**How Gambit tells you it is your turn**")
+	b.WriteString("**How Gambit tells you it is your turn, or that you are challenged**")
 	fmt.Fprintf(&b, "\n• Mention you on your turn: %s (where the server allows it)", yesNo(p.PingOnTurn))
 	fmt.Fprintf(&b, "\n• Direct message on your turn in correspondence games: %s", yesNo(p.DMOnTurn))
 	before := "a quarter of the time per move"
@@ -95,5 +100,6 @@ func describePrefs(p storage.UserPrefs, changed bool) string {
 		before = p.ReminderBefore.String()
 	}
 	fmt.Fprintf(&b, "\n• Reminders before a correspondence deadline: %s (%s before)", yesNo(p.Reminders), before)
+	fmt.Fprintf(&b, "\n• Mention you when someone challenges you: %s (a few times in a row at most; the challenge is posted either way)", yesNo(p.PingOnChallenge))
 	return b.String()
 }
