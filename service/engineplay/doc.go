@@ -27,8 +27,8 @@
 // whoever started waiting meanwhile. Every request queues so, takeback requests
 // included. When every worker is thinking for a server that has more games waiting,
 // a game of a server with nothing else queued or in thought takes a worker at once:
-// the busy server's thought gives way (stops, or does not start) and queues again,
-// once per move at most, so a flood on one server costs another neither the flood's
+// the busy server's thought gives way (stops, or does not start) and queues again
+// first in its person's line, once per move at most, so a flood on one server costs another neither the flood's
 // length nor a thought's wait. A person may have at most Options.MaxGamesPerUser
 // live games against the engine (Start fails with a *TooManyGamesError).
 //

@@ -111,9 +111,9 @@ func TestFairnessOrder(t *testing.T) {
 
 // TestPreemption: with every worker taken by a thought of a server that has more games
 // waiting, a game of a server with nothing else queued or in thought takes the
-// worker: the turn gives way before its thought or stops it, and queues again. Not
-// when the busy server has nothing else waiting, and a game gives way once per turn
-// at most.
+// worker: the turn gives way before its thought or stops it, and queues again first
+// in its person's line. Not when the busy server has nothing else waiting, and a game
+// gives way once per turn at most.
 func TestPreemption(t *testing.T) {
 	r := newRig(t, Options{MaxGamesPerUser: -1})
 	r.close()
@@ -143,65 +143,65 @@ func TestPreemption(t *testing.T) {
 		r.eng.done(id)
 	}
 
-	// Before its thought: the flooder's turn yields when the bystander's game queues.
+	// Before its thought: the flooder's turn yields when the bystander's game queues,
+	// and comes back first in the flooder's line, its reply delay counting from its
+	// first queueing.
 	since := take(a1)
 	b1 := start("s2", bystand, 1)
 	if err := r.svc.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if ok, yielded := r.eng.thinking(a1, func() {}); ok || !yielded {
+	if ok, yielded := r.eng.thinking(a1, func() {}); ok || yielded != true {
 		t.Fatalf("thinking after a newcomer queued: preemptible %v, yielded %v; want a yield", ok, yielded)
 	}
-	finish(a1) // a1 queues again, behind a2
+	finish(a1)
+	take(b1)
+	finish(b1)
+	if again := take(a1); !again.Equal(since) {
+		t.Errorf("the reply delay of a game that gave way counts from %v, want %v (its first queueing)", again, since)
+	}
+	// It gave way once this turn: not again.
+	stopped := 0
+	if ok, yielded := r.eng.thinking(a1, func() { stopped++ }); ok || yielded {
+		t.Fatalf("thinking a second time: preemptible %v, yielded %v", ok, yielded)
+	}
+	r.eng.enqueue(b1, false)
+	if stopped != 0 {
+		t.Fatal("a game gave way twice in one turn")
+	}
+	r.eng.thought(a1)
+	finish(a1)
+	r.eng.enqueue(a1, false) // its next turn
 	take(b1)
 	finish(b1)
 
-	// During its thought: stopped, once.
+	// During its thought: stopped.
 	take(a2)
-	stopped := 0
 	if ok, yielded := r.eng.thinking(a2, func() { stopped++ }); !ok || yielded {
 		t.Fatalf("thinking: preemptible %v, yielded %v", ok, yielded)
 	}
 	r.eng.enqueue(b1, false)
 	if stopped != 1 || !r.eng.thought(a2) {
-		t.Fatalf("the thought was stopped %d times; thought() says preempted %v", stopped, r.eng.thought(a2))
+		t.Fatalf("the thought was stopped %d times, want 1", stopped)
 	}
-	finish(a2) // a2 queues again, behind a1
+	finish(a2)
 	take(b1)
 	finish(b1)
-	if again := take(a1); !again.Equal(since) { // it gave way once this turn: not again
-		t.Errorf("the reply delay of a game that gave way counts from %v, want %v (its first queueing)", again, since)
-	}
-	if ok, yielded := r.eng.thinking(a1, func() { stopped++ }); ok || yielded {
-		t.Fatalf("thinking a second time: preemptible %v, yielded %v", ok, yielded)
-	}
-	r.eng.enqueue(b1, false)
-	if stopped != 1 {
-		t.Fatal("a game gave way twice in one turn")
-	}
-	r.eng.thought(a1)
-	finish(a1)
-	take(b1)
-	finish(b1)
-
-	take(a2) // it gave way once this turn: not again
-	if ok, yielded := r.eng.thinking(a2, func() { stopped++ }); ok || yielded {
-		t.Fatalf("thinking a second time: preemptible %v, yielded %v", ok, yielded)
-	}
+	take(a2) // first in the flooder's line, ahead of a1
+	r.eng.thinking(a2, func() { stopped++ })
 	r.eng.thought(a2)
 	finish(a2)
 
 	// No preemption of a server with nothing else waiting.
-	r.eng.enqueue(a2, false)
-	take(a2)
-	if ok, _ := r.eng.thinking(a2, func() { stopped++ }); !ok {
+	take(a1)
+	if ok, _ := r.eng.thinking(a1, func() { stopped++ }); !ok {
 		t.Fatal("a new turn is not preemptible")
 	}
 	r.eng.enqueue(b1, false)
-	if stopped != 1 || r.eng.thought(a2) {
+	if stopped != 1 || r.eng.thought(a1) {
 		t.Fatal("a server's only game gave way")
 	}
-	finish(a2)
+	finish(a1)
 	take(b1)
 	finish(b1)
 	if _, _, ok := r.eng.next(func() {}); ok {
@@ -360,10 +360,12 @@ func (p *player) reply(ctx context.Context) (bool, error) {
 // move to the reply's commit) and the board after it.
 type sample struct{ move, reply, board time.Duration }
 
-// bystanderSamples plays n of the bystander's moves that the engine answers.
-func bystanderSamples(p *player, n int) []sample {
+// bystanderSamples plays n of the bystander's moves that the engine answers, each
+// pause after the reply (a person looks at the board before moving).
+func bystanderSamples(p *player, n int, pause time.Duration) []sample {
 	var out []sample
 	for len(out) < n {
+		time.Sleep(pause)
 		began := time.Now()
 		moved, live, err := p.move()
 		if err != nil {
@@ -402,24 +404,31 @@ func percentile(ds []time.Duration, p int) float64 {
 // BenchmarkEngineFairness: a bystander plays one game on server s2, first alone
 // (quiet), then while a flooder plays six games on server s1, answering each of the
 // engine's moves at once, so the engine always has the flooder's work waiting (flood).
-// One worker, as configured by default. Reported, quiet and flood side by side, p50
-// and p99 in ms: the engine's reply to the bystander (from their move to the reply's
-// commit), the bystander's own move and the board rendered after the reply; then the
-// flood/quiet ratio of the replies' p99 and how many replies the flooder got per
-// bystander reply (the flood's strength). b.N is the number of samples of each phase:
-// run with -benchtime=200x or so. Sub-benchmarks: the default level (3) without
-// reply delay, so the queue's effect is bare; full strength thinking 100 ms a move
-// (a long thought in progress is the one wait the bystander can see); and level 3
-// with a 300 ms reply delay (the production default is 1 s).
+// The bystander moves 100 ms after each reply. One worker, as configured by default.
+// Reported, quiet and flood side by side, p50 and p99 in ms: the engine's reply to the
+// bystander (from their move to the reply's commit), the bystander's own move and the
+// board rendered after the reply; then the flood/quiet ratio of the replies' p99 and
+// how many replies the flooder got per bystander reply (the flood's strength). b.N is
+// the number of samples of each phase: run with -benchtime=200x or so.
+//
+// Sub-benchmarks: the default level (3) without reply delay, so the queue's effect is
+// bare; full strength thinking 100 ms a move; the same with a bystander who moves the
+// instant the reply lands (a bot: its game queues while its server is the one just
+// served, and the flooder's thoughts that already gave way once do not again, so it
+// waits up to one thought); and level 3 with a 300 ms reply delay (the production
+// default is 1 s).
 func BenchmarkEngineFairness(b *testing.B) {
+	think100 := Options{ReplyDelay: -1, Untimed: 100 * time.Millisecond, MaxThink: 100 * time.Millisecond}
 	for _, c := range []struct {
 		name  string
 		level int
+		pause time.Duration
 		opts  Options
 	}{
-		{"level=3", 3, Options{ReplyDelay: -1}},
-		{"level=8,think=100ms", 8, Options{ReplyDelay: -1, Untimed: 100 * time.Millisecond, MaxThink: 100 * time.Millisecond}},
-		{"level=3,delay=300ms", 3, Options{ReplyDelay: 300 * time.Millisecond}},
+		{"level=3", 3, 100 * time.Millisecond, Options{ReplyDelay: -1}},
+		{"level=8,think=100ms", 8, 300 * time.Millisecond, think100},
+		{"level=8,think=100ms,instant", 8, 0, think100},
+		{"level=3,delay=300ms", 3, 100 * time.Millisecond, Options{ReplyDelay: 300 * time.Millisecond}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			opts := c.opts
@@ -428,7 +437,7 @@ func BenchmarkEngineFairness(b *testing.B) {
 			by := fb.player("s2", bystand, c.level, 2)
 			n := b.N
 			b.ResetTimer()
-			quiet := bystanderSamples(by, n)
+			quiet := bystanderSamples(by, n, c.pause)
 
 			ctx, stop := context.WithCancel(context.Background())
 			var floodReplies atomic.Int64
@@ -460,7 +469,7 @@ func BenchmarkEngineFairness(b *testing.B) {
 			}
 			time.Sleep(50 * time.Millisecond) // the flood is under way
 			before := floodReplies.Load()
-			flood := bystanderSamples(by, n)
+			flood := bystanderSamples(by, n, c.pause)
 			during := floodReplies.Load() - before
 			stop()
 			b.StopTimer()

@@ -82,6 +82,19 @@ func (q *fairQueue[T]) push(server, user string, v T) {
 	s.n++
 }
 
+// pushFront queues v for user of server ahead of that user's other items (work that
+// was interrupted and resumes); the user and server keep their places in the rings.
+func (q *fairQueue[T]) pushFront(server, user string, v T) {
+	s := q.byServer[server]
+	if s == nil || (s.byUser[user] == nil) {
+		q.push(server, user, v)
+		return
+	}
+	s.byUser[user].items.pushFront(v)
+	q.n++
+	s.n++
+}
+
 // pop takes the next item in fair order, skipping (and dropping) the items live
 // refuses, and returns it with its server. A skipped item does not count as a turn.
 func (q *fairQueue[T]) pop(live func(T) bool) (v T, server string, ok bool) {
@@ -200,6 +213,18 @@ func (f *fifo[T]) push(v T) {
 		f.buf, f.head = f.buf[:n], 0
 	}
 	f.buf = append(f.buf, v)
+}
+
+func (f *fifo[T]) pushFront(v T) {
+	if f.head > 0 {
+		f.head--
+		f.buf[f.head] = v
+		return
+	}
+	var zero T
+	f.buf = append(f.buf, zero)
+	copy(f.buf[1:], f.buf)
+	f.buf[0] = v
 }
 
 func (f *fifo[T]) pop() T {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestFairQueueOrder runs scripts of pushes, pops and releases: "s1/a:1" queues item 1
-// for user a of server s1, "pop 1,2" pops and expects 1 then 2, "release s1" ends s1's
+// for user a of server s1 ("^s1/a:1" ahead of a's other items), "pop 1,2" pops and expects 1 then 2, "release s1" ends s1's
 // turn (exclusive queues), "stale 3" makes item 3 stale, "len 4" checks the count.
 func TestFairQueueOrder(t *testing.T) {
 	for _, c := range []struct {
@@ -31,6 +31,9 @@ func TestFairQueueOrder(t *testing.T) {
 		{"a user arriving mid-flood is served next", false, "s1/a:1 s1/a:2 s1/a:3 s1/a:4 s1/a:5 s1/a:6; pop 1; s2/b:7; pop 7,2,3"},
 		{"a newcomer user goes before the user just served", false, "s1/a:1 s1/a:2; pop 1; s1/b:3; pop 3,2"},
 		{"requeued work (a takeback) waits behind the others", false, "s1/a:1 s1/a:2 s2/b:3; pop 1; s1/a:1; pop 3,2,1"},
+		{"resumed work goes first in its user's line", false, "s1/a:1 s1/a:2 s2/b:3; pop 1; ^s1/a:1; pop 3,1,2"},
+		{"resumed work ahead of items never popped", false, "s1/a:1 s1/a:2; ^s1/a:3; len 3; pop 3,1,2; pop -"},
+		{"resumed work of a user with nothing left", false, "s1/a:1 s2/b:2; pop 1; ^s1/a:1; s1/c:3; pop 2,1,3"},
 		{"served work re-queued goes behind the others", false, "s1/a:1 s2/b:2; pop 1; s1/a:3; pop 2,3"},
 		{"a user that emptied joins at the back", false, "s1/a:1 s1/b:2 s1/b:3; pop 1; s1/a:4; pop 2,4,3"},
 		{"stale items are dropped and cost no turn", false, "s1/a:1 s1/a:2 s2/b:3 s2/b:4; stale 1,3; len 4; pop 2,4; len 0; pop -"},
@@ -74,6 +77,8 @@ func TestFairQueueOrder(t *testing.T) {
 					}
 				default:
 					for _, f := range fields {
+						front := strings.HasPrefix(f, "^")
+						f = strings.TrimPrefix(f, "^")
 						var server, user string
 						var v int
 						who, item, _ := strings.Cut(f, ":")
@@ -81,7 +86,11 @@ func TestFairQueueOrder(t *testing.T) {
 						if _, err := fmt.Sscan(item, &v); err != nil || server == "" || user == "" {
 							t.Fatalf("bad push %q", f)
 						}
-						q.push(server, user, v)
+						if front {
+							q.pushFront(server, user, v)
+						} else {
+							q.push(server, user, v)
+						}
 					}
 				}
 			}

@@ -170,7 +170,7 @@ type turnState struct {
 	yield     bool
 	preempt   context.CancelFunc
 	preempted bool
-	keepSince bool // queued again after giving way: the reply delay still counts from since
+	resume    bool // gave way: queues again first in its person's line, the reply delay still counting from since
 }
 
 // turnPhase is where a running turn stands with its thought.
@@ -527,11 +527,11 @@ func (s *Service) enqueue(id uint64, interrupt bool) {
 		if interrupt && st.cancel != nil {
 			st.cancel()
 		}
+	case !st.queued && st.resume:
+		st.queued, st.server, st.resume = true, e.guild, false
+		s.queue.pushFront(e.guild, e.human, id)
 	case !st.queued:
-		if !st.keepSince {
-			st.since = time.Now()
-		}
-		st.queued, st.server, st.keepSince = true, e.guild, false
+		st.queued, st.since, st.server = true, time.Now(), e.guild
 		s.queue.push(e.guild, e.human, id)
 		s.preemptFor(e.guild)
 	}
@@ -544,9 +544,10 @@ func (s *Service) enqueue(id uint64, interrupt bool) {
 
 // preemptFor makes room for server's game, just queued, when every worker is thinking
 // and server has nothing else queued or in thought: it stops the thought of a game of
-// another server that has more games waiting (a flood), which queues again. So a
-// server's request waits for no thought of a busy server's, only for the queue's
-// order. A thought gives way once per move at most, so every game progresses.
+// another server that has more games waiting (a flood), which queues again first in
+// its person's line. So a server's request waits for no thought of a busy server's,
+// only for the queue's order. A thought gives way once per move at most, so every game
+// progresses.
 // (s.mu held.)
 func (s *Service) preemptFor(server string) {
 	if len(s.holding) < s.opts.Workers || s.queue.waiting(server) != 1 {
@@ -561,7 +562,7 @@ func (s *Service) preemptFor(server string) {
 		if h.server == server || h.preempted || h.phase == afterThought || s.queue.waiting(h.server) == 0 {
 			continue
 		}
-		h.preempted, h.again, h.keepSince = true, true, true
+		h.preempted, h.again, h.resume = true, true, true
 		if h.preempt != nil {
 			h.preempt()
 			h.preempt = nil

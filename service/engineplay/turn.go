@@ -87,11 +87,13 @@ func (s *Service) turn(ctx context.Context, id uint64, since time.Time, eng *eng
 	m, err := s.think(thinkCtx, g, rec, tl, eng)
 	preempted := preemptible && s.thought(id)
 	stop()
+	if preempted && ctx.Err() == nil {
+		// The search stopped early (its move, if any, is not the level's): think
+		// again when the game's turn comes back (preemptFor queued it).
+		s.log.Debug("engine: thought preempted for another server's game", "game", id, "ply", g.Ply(), "after", time.Since(started))
+		return nil
+	}
 	if err != nil {
-		if preempted && ctx.Err() == nil {
-			s.log.Debug("engine: thought preempted for another server's game", "game", id, "ply", g.Ply(), "after", time.Since(started))
-			return nil // queued again (preemptFor)
-		}
 		if ctx.Err() == nil {
 			s.log.Error("engine: no move", "game", id, "ply", g.Ply(), "err", err)
 		}
@@ -130,7 +132,7 @@ func (s *Service) play(ctx context.Context, g *games.Game, act games.Action, m c
 	}
 	switch {
 	case err == nil:
-		s.log.Debug("engine moved", "game", id, "move", res.SAN, "ply", res.Ply, "took", time.Since(started))
+		s.log.Debug("engine moved", "game", id, "move", res.SAN, "ply", res.Ply, "queued", started.Sub(since), "took", time.Since(started))
 	case benign(err), ctx.Err() != nil:
 	default:
 		s.log.Error("engine: play its move", "game", id, "move", m.UCI(), "err", err)
