@@ -404,7 +404,8 @@ func percentile(ds []time.Duration, p int) float64 {
 // BenchmarkEngineFairness: a bystander plays one game on server s2, first alone
 // (quiet), then while a flooder plays six games on server s1, answering each of the
 // engine's moves at once, so the engine always has the flooder's work waiting (flood).
-// The bystander moves 100 ms after each reply. One worker, as configured by default.
+// The bystander looks at the board before each move (100 ms at level 3, 300 ms at full
+// strength: longer than a thought, as a person does). One worker, as by default.
 // Reported, quiet and flood side by side, p50 and p99 in ms: the engine's reply to the
 // bystander (from their move to the reply's commit), the bystander's own move and the
 // board rendered after the reply; then the flood/quiet ratio of the replies' p99 and
@@ -414,9 +415,8 @@ func percentile(ds []time.Duration, p int) float64 {
 // Sub-benchmarks: the default level (3) without reply delay, so the queue's effect is
 // bare; full strength thinking 100 ms a move; the same with a bystander who moves the
 // instant the reply lands (a bot: its game queues while its server is the one just
-// served, and the flooder's thoughts that already gave way once do not again, so it
-// waits up to one thought); and level 3 with a 300 ms reply delay (the production
-// default is 1 s).
+// served, or while a thought that gave way already resumes, so it waits up to one
+// thought); and level 3 with a 300 ms reply delay (the production default is 1 s).
 func BenchmarkEngineFairness(b *testing.B) {
 	think100 := Options{ReplyDelay: -1, Untimed: 100 * time.Millisecond, MaxThink: 100 * time.Millisecond}
 	for _, c := range []struct {
