@@ -127,7 +127,7 @@ type Service struct {
 	ext  *external           // plays
 
 	mu       sync.Mutex
-	known    map[uint64]engineGame // live engine games (and any seen since they ended)
+	known    map[uint64]engineGame // the live games against the engine
 	starting map[string]int        // person → games being created (counted against the limit)
 	states   map[uint64]*turnState
 	holding  map[uint64]*turnState // turns holding a worker's engine
