@@ -28,8 +28,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Config is the whole configuration. Field tags name the YAML keys; `doc` is the text
-// config.example.yaml carries for each.
+// Config is the whole configuration. Field tags name the YAML keys; config.example.yaml
+// documents each key, and a test keeps it equal to Keys and Default.
 type Config struct {
 	// Instance names this process among those sharing one store ("" : the host name;
 	// see InstanceName). Its heartbeat, and any lease it holds, carry the name.

@@ -89,10 +89,6 @@ func report(g *chesscore.Game) positionReport {
 	over := g.Over()
 	if name, ok := statusNames[g.Outcome().Termination]; ok {
 		out.Status = name
-	} else if !over && out.CanCheckmate["white"] == "no" && out.CanCheckmate["black"] == "no" {
-		// The full search proved what the game's quick test after each move did not try:
-		// neither side can mate, so the game is drawn (FIDE 5.2.2).
-		out.Status, out.Result, over = "dead_position", chesscore.Draw.String(), true
 	}
 	var ml chesscore.MoveList
 	pos.LegalMoves(&ml)

@@ -1,8 +1,9 @@
-// Package timers is the process's one scheduler of deadlines: flag falls of live games,
-// correspondence deadlines, reminders, abort timers, challenge expiries and
-// housekeeping. It is a binary heap of deadlines under one lock, with one goroutine
-// (Run) waiting on one timer for the earliest; a game costs one heap entry, not a
-// goroutine or a ticker.
+// Package timers is a scheduler of deadlines: a binary heap under one lock, with one
+// goroutine (Run) waiting on one timer for the earliest, so that a game costs one heap
+// entry, not a goroutine or a ticker. Each service that keeps deadlines owns one: the
+// game service (flag falls, correspondence deadlines, reminders, abort timers,
+// challenge expiries, housekeeping), the tournament service (arena ends), the puzzle
+// service (daily posts) and the engine service (reply delays).
 //
 // The scheduler knows nothing of games: an entry is a Key (a kind and an id) and an
 // instant. The owner rebuilds the entries from storage at start-up and keeps them up to
