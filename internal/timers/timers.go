@@ -2,8 +2,8 @@
 // goroutine (Run) waiting on one timer for the earliest, so that a game costs one heap
 // entry, not a goroutine or a ticker. Each service that keeps deadlines owns one: the
 // game service (flag falls, correspondence deadlines, reminders, abort timers,
-// challenge expiries, housekeeping), the tournament service (arena ends), the puzzle
-// service (daily posts) and the engine service (reply delays).
+// challenge expiries, housekeeping), the tournament service (arena ends) and the puzzle
+// service (daily posts).
 //
 // The scheduler knows nothing of games: an entry is a Key (a kind and an id) and an
 // instant. The owner rebuilds the entries from storage at start-up and keeps them up to
