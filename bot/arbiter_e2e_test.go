@@ -61,7 +61,7 @@ func TestStoryArbiterAcrossRestarts(t *testing.T) {
 	refusedPayload(t, addTime(ruth, 0, arbiterRole), "Only members with the Manage Server permission can act as arbiter")
 	// Nor may the role's members name the role; Manage Server does.
 	refusedPayload(t, w.ask(arbiter("role", ruth, guild, w.f.ChannelID, 0, []string{arbiterRole}, roleOpt(arbiterRole))), "Only members with the Manage Server permission can choose")
-	d := w.ask(arbiter("role", w.carol, guild, w.f.ChannelID, discordgo.PermissionManageServer, nil, roleOpt(arbiterRole)))
+	d := w.ask(arbiter("role", w.carol, guild, w.f.ChannelID, discordgo.PermissionManageGuild, nil, roleOpt(arbiterRole)))
 	if !d.Ephemeral() || !strings.Contains(d.Content, "<@&"+arbiterRole+">") || !strings.Contains(d.Content, "Integrations") {
 		t.Fatalf("/arbiter role answered %q", d.Content)
 	}
@@ -85,9 +85,9 @@ func TestStoryArbiterAcrossRestarts(t *testing.T) {
 	// Another server's arbiter is answered as if the game did not exist.
 	otherGuild, otherChannel := w.f.AddGuild("elsewhere")
 	dave := w.f.NewUser("dave")
-	hidden := w.ask(arbiter("abort", dave, otherGuild, otherChannel, discordgo.PermissionManageServer, nil,
+	hidden := w.ask(arbiter("abort", dave, otherGuild, otherChannel, discordgo.PermissionManageGuild, nil,
 		discordfake.IntOpt("game", 1), discordfake.StringOpt("reason", "mine now")))
-	missing := w.ask(arbiter("abort", dave, otherGuild, otherChannel, discordgo.PermissionManageServer, nil,
+	missing := w.ask(arbiter("abort", dave, otherGuild, otherChannel, discordgo.PermissionManageGuild, nil,
 		discordfake.IntOpt("game", 424242), discordfake.StringOpt("reason", "mine now")))
 	if strings.ReplaceAll(missing.Content, "424242", "1") != hidden.Content || !hidden.Ephemeral() || !strings.Contains(hidden.Content, "There is no game 1") {
 		t.Errorf("another server's game answered %q, a missing one %q", hidden.Content, missing.Content)
@@ -107,7 +107,7 @@ func TestStoryArbiterAcrossRestarts(t *testing.T) {
 	// From the server's main channel, Manage Server forfeits Black, who has left: the
 	// thread gets one game-over message with the decision (and its PGN), the arbiter a
 	// private confirmation.
-	d = w.ask(arbiter("forfeit", w.carol, guild, w.f.ChannelID, discordgo.PermissionManageServer, nil,
+	d = w.ask(arbiter("forfeit", w.carol, guild, w.f.ChannelID, discordgo.PermissionManageGuild, nil,
 		discordfake.IntOpt("game", 1), discordfake.StringOpt("player", "black"), discordfake.StringOpt("reason", "left the server, says <@"+ruth.ID+">")))
 	if !d.Ephemeral() || !strings.Contains(d.Content, "announced in <#"+g.thread+">") {
 		t.Fatalf("/arbiter forfeit answered %q", d.Content)
@@ -148,7 +148,7 @@ func TestStoryArbiterAcrossRestarts(t *testing.T) {
 	// A finished game takes no more decisions, also after a restart.
 	r.stop()
 	r = w.start()
-	refusedPayload(t, w.ask(arbiter("abort", w.carol, guild, w.f.ChannelID, discordgo.PermissionManageServer, nil,
+	refusedPayload(t, w.ask(arbiter("abort", w.carol, guild, w.f.ChannelID, discordgo.PermissionManageGuild, nil,
 		discordfake.IntOpt("game", 1), discordfake.StringOpt("reason", "too late"))), "Game 1 is over")
 	if rec := r.bot.mustGame(t, 1); len(rec.Notes) != 2 || rec.Outcome != (chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Abandoned}) {
 		t.Errorf("after the last restart: %v, %d notes", rec.Outcome, len(rec.Notes))
@@ -186,7 +186,7 @@ func TestStoryArbiterRulesOfPlay(t *testing.T) {
 
 	// The server allows rated takebacks: asked and granted.
 	settings := discordfake.Command("settings", discordfake.SubCommand("takebacks", discordfake.BoolOpt("rated", true))).In(w.f.GuildID, w.f.ChannelID)
-	settings.Permissions = discordgo.PermissionManageServer
+	settings.Permissions = discordgo.PermissionManageGuild
 	d = w.ask(settings)
 	if !strings.Contains(d.Content, "Takebacks: in casual and rated games") {
 		t.Fatalf("/settings takebacks answered %q", d.Content)

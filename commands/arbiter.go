@@ -43,7 +43,7 @@ type arbiterOptions struct {
 // server that names an arbiter role lets that role see it in its Integrations
 // settings. Handle checks the permission or the role itself.
 func (c *ArbiterCommand) Definition() *discordgo.ApplicationCommand {
-	perm := int64(discordgo.PermissionManageServer)
+	perm := int64(discordgo.PermissionManageGuild)
 	game := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "game", MinValue: ptr(1.0),
 		Description: "The game number (leave empty in the game's thread)", Autocomplete: true}
 	reason := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason",

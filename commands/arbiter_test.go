@@ -115,7 +115,7 @@ func TestArbiterNeedsManageServerOrTheRole(t *testing.T) {
 	d, _ := arbiterDeps(t)
 	c := NewArbiter(d)
 	ctx := context.Background()
-	if def := c.Definition(); def.DefaultMemberPermissions == nil || *def.DefaultMemberPermissions != discordgo.PermissionManageServer {
+	if def := c.Definition(); def.DefaultMemberPermissions == nil || *def.DefaultMemberPermissions != discordgo.PermissionManageGuild {
 		t.Errorf("default member permissions %v, want Manage Server", def.DefaultMemberPermissions)
 	}
 	abort := func(perms int64, roles ...string) error {
@@ -132,7 +132,7 @@ func TestArbiterNeedsManageServerOrTheRole(t *testing.T) {
 	if err == nil || !strings.Contains(UserMessage(err), "Only members with the Manage Server permission can choose") {
 		t.Errorf("the role set by a member: %v", err)
 	}
-	resp, err := c.Handle(ctx, arbiterRequest("role", "u8", "g1", "c1", discordgo.PermissionManageServer, nil, roleOpt("role", "r9")))
+	resp, err := c.Handle(ctx, arbiterRequest("role", "u8", "g1", "c1", discordgo.PermissionManageGuild, nil, roleOpt("role", "r9")))
 	if err != nil || !resp.Ephemeral || !strings.Contains(resp.Content, "<@&r9>") || len(resp.Mentions) != 0 {
 		t.Fatalf("/arbiter role: %+v, %v", resp, err)
 	}
@@ -153,13 +153,13 @@ func TestArbiterNeedsManageServerOrTheRole(t *testing.T) {
 		t.Errorf("%d notes, want 2 (the role's and the administrator's)", n)
 	}
 	// Clearing the role leaves Manage Server only.
-	if _, err := c.Handle(ctx, arbiterRequest("role", "u8", "g1", "c1", discordgo.PermissionManageServer, nil)); err != nil {
+	if _, err := c.Handle(ctx, arbiterRequest("role", "u8", "g1", "c1", discordgo.PermissionManageGuild, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if err := abort(0, "r9"); err == nil {
 		t.Error("the cleared role still arbitrates")
 	}
-	if _, err := c.Handle(ctx, arbiterRequest("abort", "u8", "", "dm", discordgo.PermissionManageServer, nil, strOpt("reason", "r"))); err == nil ||
+	if _, err := c.Handle(ctx, arbiterRequest("abort", "u8", "", "dm", discordgo.PermissionManageGuild, nil, strOpt("reason", "r"))); err == nil ||
 		!strings.Contains(UserMessage(err), "in a server") {
 		t.Errorf("in a direct message: %v", err)
 	}
@@ -181,7 +181,7 @@ func TestArbiterAnnouncesInTheGamesThread(t *testing.T) {
 	c := NewArbiter(d)
 	ctx := context.Background()
 	hostile := "a power cut @everyone <@u2> **bold**"
-	resp, err := c.Handle(ctx, arbiterRequest("addtime", "u8", "g1", "t1", discordgo.PermissionManageServer, nil,
+	resp, err := c.Handle(ctx, arbiterRequest("addtime", "u8", "g1", "t1", discordgo.PermissionManageGuild, nil,
 		strOpt("player", "black"), strOpt("time", "2m"), strOpt("reason", hostile)))
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestArbiterAnnouncesInTheGamesThread(t *testing.T) {
 		t.Errorf("posted %d messages besides the answer", len(out.posts))
 	}
 	// From another channel: posted in the thread, confirmed privately.
-	adjudicate := arbiterRequest("adjudicate", "u8", "g1", "c9", discordgo.PermissionManageServer, nil,
+	adjudicate := arbiterRequest("adjudicate", "u8", "g1", "c9", discordgo.PermissionManageGuild, nil,
 		intOpt("game", 1), strOpt("result", "1/2-1/2"), strOpt("reason", "agreed by phone"))
 	resp, err = c.Handle(ctx, adjudicate)
 	if err != nil {
@@ -234,11 +234,11 @@ func TestArbiterAnnouncesInTheGamesThread(t *testing.T) {
 	if g.Live() || g.Outcome != (chesscore.Outcome{Result: chesscore.Draw, Termination: chesscore.Adjudication}) {
 		t.Errorf("outcome %v", g.Outcome)
 	}
-	_, err = c.Handle(ctx, arbiterRequest("abort", "u8", "g1", "t1", discordgo.PermissionManageServer, nil, strOpt("reason", "late")))
+	_, err = c.Handle(ctx, arbiterRequest("abort", "u8", "g1", "t1", discordgo.PermissionManageGuild, nil, strOpt("reason", "late")))
 	if err == nil || !strings.Contains(UserMessage(err), "No game is in progress in this channel: add game:<number>") {
 		t.Errorf("a decision in a finished game's thread: %v", err)
 	}
-	_, err = c.Handle(ctx, arbiterRequest("abort", "u8", "g1", "t1", discordgo.PermissionManageServer, nil, intOpt("game", 1), strOpt("reason", "late")))
+	_, err = c.Handle(ctx, arbiterRequest("abort", "u8", "g1", "t1", discordgo.PermissionManageGuild, nil, intOpt("game", 1), strOpt("reason", "late")))
 	if err == nil || !strings.Contains(UserMessage(err), "Game 1 is over") {
 		t.Errorf("a decision on a finished game: %v", err)
 	}
@@ -249,7 +249,7 @@ func TestArbiterAnnouncesInTheGamesThread(t *testing.T) {
 func TestArbiterOtherServersGameLooksMissing(t *testing.T) {
 	ctx := context.Background()
 	answer := func(d *Deps, sub string, opts ...*discordgo.ApplicationCommandInteractionDataOption) string {
-		_, err := NewArbiter(d).Handle(ctx, arbiterRequest(sub, "u8", "g2", "c2", discordgo.PermissionManageServer, nil, opts...))
+		_, err := NewArbiter(d).Handle(ctx, arbiterRequest(sub, "u8", "g2", "c2", discordgo.PermissionManageGuild, nil, opts...))
 		if err == nil {
 			t.Fatalf("/arbiter %s game:1 from another server was carried out", sub)
 		}
@@ -276,7 +276,7 @@ func TestArbiterOtherServersGameLooksMissing(t *testing.T) {
 		t.Errorf("another server's arbiter changed the game: %v %+v", g.Outcome, g.Notes)
 	}
 	// Nor does its completion list the game.
-	r := arbiterRequest("abort", "u8", "g2", "c2", discordgo.PermissionManageServer, nil)
+	r := arbiterRequest("abort", "u8", "g2", "c2", discordgo.PermissionManageGuild, nil)
 	r.Interaction.Type = discordgo.InteractionApplicationCommandAutocomplete
 	if choices, err := NewArbiter(withGame).Autocomplete(ctx, r); err != nil || len(choices) != 0 {
 		t.Errorf("completion in another server: %v, %v", choices, err)

@@ -50,7 +50,7 @@ func (w *rulesWorld) ask(h Handler, user, name, sub string, id *CustomID, opts .
 		Interaction: &discordgo.Interaction{ID: fmt.Sprint("rules-", w.seq), Type: discordgo.InteractionApplicationCommand, Member: &discordgo.Member{}},
 		GuildID:     "g1", ChannelID: "c1", User: &discordgo.User{ID: user, Username: user},
 		Name: name, Sub: sub, Options: opts, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Permissions: discordgo.PermissionManageServer,
+		Permissions: discordgo.PermissionManageGuild,
 	}
 	if id != nil {
 		r.Interaction.Type = discordgo.InteractionMessageComponent

@@ -135,9 +135,7 @@ func (t *tailWriter) Write(b []byte) (int, error) {
 	if len(t.part) > 1024 {
 		t.part = t.part[:1024]
 	}
-	for _, l := range parts[:len(parts)-1] {
-		t.lines = append(t.lines, l)
-	}
+	t.lines = append(t.lines, parts[:len(parts)-1]...)
 	if n := len(t.lines); n > 20 {
 		t.lines = append(t.lines[:0], t.lines[n-20:]...)
 	}
