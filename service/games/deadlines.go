@@ -6,6 +6,7 @@ package games
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -158,6 +159,9 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 	}
 	now := s.clock.Now()
 	retry := func(err error) {
+		if errors.Is(err, storage.ErrConflict) {
+			s.forget(id) // another process changed the game: the next try reloads it
+		}
 		s.log.Error("games: timer", "game", id, "kind", t.Key.Kind, "err", err)
 		s.sched.Set(t.Key, now.Add(time.Second))
 	}

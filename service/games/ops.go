@@ -58,12 +58,56 @@ func (s *Service) op(ctx context.Context, requestID string, id uint64, expect Pl
 	defer done()
 	unlock := s.lockGame(id)
 	defer unlock()
-	if res, ok, err := s.receipt(ctx, requestID); err != nil || ok {
-		return res, err
+	for attempt := 1; ; attempt++ {
+		res, err := s.opOnce(ctx, requestID, id, expect, effect, who, fn)
+		if err == nil || attempt == maxOpAttempts || ctx.Err() != nil || !s.staleCopy(id, err) {
+			return res, err
+		}
+		s.forget(id)
 	}
+}
+
+// maxOpAttempts bounds how often a request is run again after another process changed
+// its game under it.
+const maxOpAttempts = 5
+
+// staleCopy reports whether a request on game id failed because this process's copy of
+// the game is out of date: the store refused the write (another process changed the game
+// or answered the same request first), or the request was refused against a cached copy
+// older than the stored game. The caller holds the game's lock.
+func (s *Service) staleCopy(id uint64, err error) bool {
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrRepeatedRequest) {
+		return true
+	}
+	e := s.cached(id)
+	if e == nil {
+		return false
+	}
+	rec, rerr := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	return rerr == nil && rec.Version != e.rec.Version
+}
+
+// forget drops the cached copy of game id, so the next request reloads it from the store.
+// The caller holds the game's lock.
+func (s *Service) forget(id uint64) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	delete(s.cache, id)
+}
+
+// opOnce is one attempt of op under the game's lock: the committed game (cached or
+// loaded), the receipt, the checks, fn and the commit.
+func (s *Service) opOnce(ctx context.Context, requestID string, id uint64, expect Ply, effect Effect,
+	who func(rec *storage.Game) (color chesscore.Color, player bool, err error), fn func(st *opState) error) (*Result, error) {
 	e, err := s.load(id)
 	if err != nil {
 		return nil, err
+	}
+	// The receipt is read after the game: another process commits both together, so a
+	// game loaded after that commit comes with its receipt, and the request is answered
+	// from it rather than refused against the position it produced.
+	if res, ok, err := s.receipt(ctx, requestID); err != nil || ok {
+		return res, err
 	}
 	color, player, err := who(e.rec)
 	if err != nil {

@@ -1,0 +1,249 @@
+// processes_test.go: two game services on one PostgreSQL database act as two processes
+// of one bot: each game stays serialised across them and each request acts once.
+
+package games
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
+)
+
+// twoProcesses starts two services ("a" and "b") on one PostgreSQL database, sharing a
+// manual clock, each with its own recorder of events.
+func twoProcesses(t *testing.T) ([]*Service, []*Recorder, *timers.ManualClock) {
+	t.Helper()
+	dsn := storagetest.PostgresDSN(t)
+	clk := timers.NewManualClock(t0)
+	var svcs []*Service
+	var recs []*Recorder
+	for _, instance := range []string{"a", "b"} {
+		db := storagetest.OpenPostgresDSN(t, dsn, nil)
+		rec := &Recorder{}
+		s, err := New(db, Options{Clock: clk, Notifier: rec, Logger: quietLogger(), Instance: instance, Rand: func() uint64 { return 0 }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		svcs = append(svcs, s)
+		recs = append(recs, rec)
+	}
+	return svcs, recs, clk
+}
+
+// storedGame reads game id from s's database.
+func storedGame(t *testing.T, s *Service, id uint64) *storage.Game {
+	t.Helper()
+	g, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// The moves of one game, alternating between two processes, each go through although
+// the other process's cached copy is stale by then.
+func TestPostgresMovesAlternateBetweenProcesses(t *testing.T) {
+	svcs, _, _ := twoProcesses(t)
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"}
+	for i, m := range moves {
+		who := alice
+		if i%2 == 1 {
+			who = bob
+		}
+		// Pairs of moves per process (a a b b a a …), so each process's copy is stale on
+		// its turn: the other process moved twice since.
+		s := svcs[(i/2)%2]
+		r, err := s.Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint("m", i), GameID: id, UserID: who.ID}, Move: m})
+		if err != nil || r.Replayed || r.Ply != i+1 {
+			t.Fatalf("move %d (%s) in process %d: %+v, %v", i, m, (i/2)%2, r, err)
+		}
+	}
+	if g := storedGame(t, svcs[0], id); g.Ply() != len(moves) || !g.Live() {
+		t.Fatalf("stored game at ply %d (live %v), want %d", g.Ply(), g.Live(), len(moves))
+	}
+}
+
+// The same request sent to both processes at once acts once; the other process answers
+// it from the stored receipt, whichever one is first.
+func TestPostgresSameRequestInTwoProcesses(t *testing.T) {
+	svcs, _, _ := twoProcesses(t)
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "d2d3", "d7d6"}
+	for i, m := range moves {
+		who := alice
+		if i%2 == 1 {
+			who = bob
+		}
+		req := MoveRequest{Action: Action{RequestID: fmt.Sprint("req", i), GameID: id, UserID: who.ID}, Move: m}
+		results := make([]*Result, 2)
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for j, s := range svcs {
+			wg.Go(func() { results[j], errs[j] = s.Move(ctx, req) })
+		}
+		wg.Wait()
+		acted, replayed := 0, 0
+		for j := range svcs {
+			if errs[j] != nil {
+				t.Fatalf("move %s in process %d: %v", m, j, errs[j])
+			}
+			if results[j].Ply != i+1 || results[j].SAN == "" {
+				t.Errorf("move %s in process %d answered %+v", m, j, results[j])
+			}
+			if results[j].Replayed {
+				replayed++
+			} else {
+				acted++
+			}
+		}
+		if acted != 1 || replayed != 1 {
+			t.Fatalf("move %s: acted in %d processes, replayed in %d", m, acted, replayed)
+		}
+	}
+	g := storedGame(t, svcs[1], id)
+	if g.Ply() != len(moves) {
+		t.Fatalf("stored game at ply %d, want %d", g.Ply(), len(moves))
+	}
+	if _, err := Replay(g); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Two different requests for one turn, one in each process at once: exactly one is
+// played, the other is refused as out of turn; no move is lost or doubled.
+func TestPostgresConcurrentMovesInTwoProcesses(t *testing.T) {
+	svcs, _, _ := twoProcesses(t)
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	// Each turn the mover sends two different moves, one through each process; every
+	// move is legal whichever of the earlier pairs was played.
+	turns := [][2]string{{"e2e4", "d2d4"}, {"e7e5", "d7d5"}, {"g1f3", "b1c3"}, {"b8c6", "g8f6"}, {"a2a3", "h2h3"}, {"a7a6", "h7h6"}}
+	var played []string
+	for i, pair := range turns {
+		who := alice
+		if i%2 == 1 {
+			who = bob
+		}
+		results := make([]*Result, 2)
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for j, s := range svcs {
+			req := MoveRequest{Action: Action{RequestID: fmt.Sprint("turn", i, "-", j), GameID: id, UserID: who.ID}, Move: pair[j]}
+			wg.Go(func() { results[j], errs[j] = s.Move(ctx, req) })
+		}
+		wg.Wait()
+		won := -1
+		for j := range svcs {
+			switch {
+			case errs[j] == nil && !results[j].Replayed && won < 0:
+				won = j
+			case errs[j] == nil:
+				t.Fatalf("turn %d: both moves played (%+v, %+v)", i, results[0], results[1])
+			case !errors.Is(errs[j], ErrNotYourTurn):
+				t.Fatalf("turn %d in process %d: %v, want ErrNotYourTurn", i, j, errs[j])
+			}
+		}
+		if won < 0 {
+			t.Fatalf("turn %d: neither move played (%v, %v)", i, errs[0], errs[1])
+		}
+		played = append(played, pair[won])
+	}
+	g := storedGame(t, svcs[0], id)
+	if g.Ply() != len(turns) {
+		t.Fatalf("stored game at ply %d, want %d", g.Ply(), len(turns))
+	}
+	if _, err := Replay(g); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range played {
+		if got := g.Moves[i].UCI(); got != m {
+			t.Errorf("stored ply %d is %s, the move played was %s", i+1, got, m)
+		}
+	}
+}
+
+// A flag that falls while the other process plays a move for the flagged side ends the
+// game once: one stored result, one FlagFell and one GameOver across both processes,
+// and the move is refused as too late.
+func TestPostgresFlagRacesMoveAcrossProcesses(t *testing.T) {
+	svcs, recs, clk := twoProcesses(t)
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	for round := range 5 {
+		res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: fmt.Sprint("start", round), GuildID: "g", ChannelID: "c",
+			White: alice, Black: bob, Control: "1+0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := res.Game.ID
+		if _, err := svcs[0].Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint("w", round), GameID: id, UserID: alice.ID}, Move: "e2e4"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svcs[1].Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint("b", round), GameID: id, UserID: bob.ID}, Move: "e7e5"}); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(61 * time.Second) // white's minute is gone
+		var moveErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { svcs[0].FireDue() })
+		wg.Go(func() {
+			_, moveErr = svcs[1].Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint("late", round), GameID: id, UserID: alice.ID}, Move: "g1f3"})
+		})
+		wg.Wait()
+		if !errors.Is(moveErr, ErrGameOver) {
+			t.Fatalf("round %d: the late move answered %v, want ErrGameOver", round, moveErr)
+		}
+		// The process whose flag lost the race tries again a second later and finds the
+		// game over.
+		clk.Advance(2 * time.Second)
+		svcs[0].FireDue()
+		svcs[1].FireDue()
+		g := storedGame(t, svcs[0], id)
+		if g.Live() || g.Ply() != 2 || g.Outcome.Result != chesscore.BlackWins || g.Outcome.Termination != chesscore.TimeForfeit {
+			t.Fatalf("round %d: stored game live %v at ply %d, outcome %+v; want black winning on time at ply 2", round, g.Live(), g.Ply(), g.Outcome)
+		}
+		flags, overs := 0, 0
+		for j, s := range svcs {
+			if err := s.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range recs[j].Events() {
+				switch e := e.(type) {
+				case FlagFell:
+					if e.Game.ID == id {
+						flags++
+					}
+				case GameOver:
+					if e.Game.ID == id {
+						overs++
+					}
+				}
+			}
+		}
+		if flags != 1 || overs != 1 {
+			t.Fatalf("round %d: %d FlagFell and %d GameOver events, want one each", round, flags, overs)
+		}
+	}
+}
