@@ -31,15 +31,15 @@ if [ "$(id -u)" = 0 ]; then
   as_pg=(runuser -u postgres --)
 fi
 pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 55432)
-"${as_pg[@]}" "$pg_bin/initdb" -D "$pg_dir/data" -U gambit --auth=trust -E UTF8 --locale=C >"$pg_dir/initdb.log" 2>&1 \
+(cd "$pg_dir" && "${as_pg[@]}" "$pg_bin/initdb" -D "$pg_dir/data" -U gambit --auth=trust -E UTF8 --locale=C) >"$pg_dir/initdb.log" 2>&1 \
   || { cat "$pg_dir/initdb.log" >&2; return 1 2>/dev/null || exit 1; }
-"${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w \
-  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir -c max_connections=200 -c fsync=on" start >/dev/null \
+(cd "$pg_dir" && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir -c max_connections=200 -c fsync=on" start) >/dev/null \
   || { cat "$pg_dir/server.log" >&2; return 1 2>/dev/null || exit 1; }
 "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U gambit gambit
 export GAMBIT_TEST_POSTGRES_DSN="postgres://gambit@127.0.0.1:$pg_port/gambit?sslmode=disable"
 stop_postgres() {
-  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop >/dev/null 2>&1 || true
+  (cd "$pg_dir" && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast -w stop) >/dev/null 2>&1 || true
   rm -rf "$pg_dir"
 }
 trap stop_postgres EXIT
