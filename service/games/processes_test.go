@@ -247,3 +247,28 @@ func TestPostgresFlagRacesMoveAcrossProcesses(t *testing.T) {
 		}
 	}
 }
+
+// Recording a game's thread in a process whose copy of the game is stale (the other
+// process moved since) reloads the game and keeps both the move and the thread.
+func TestPostgresThreadAfterMoveInOtherProcess(t *testing.T) {
+	svcs, _, _ := twoProcesses(t)
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	if _, err := svcs[1].Move(ctx, MoveRequest{Action: Action{RequestID: "m0", GameID: id, UserID: alice.ID}, Move: "e2e4"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := svcs[0].SetGameThread(ctx, id, "thread")
+	if err != nil {
+		t.Fatalf("set the thread in the stale process: %v", err)
+	}
+	if v.Ply() != 1 {
+		t.Errorf("the answer shows ply %d, want 1", v.Ply())
+	}
+	if g := storedGame(t, svcs[0], id); g.Ply() != 1 || g.ThreadID != "thread" {
+		t.Fatalf("stored game at ply %d with thread %q, want ply 1 and the thread", g.Ply(), g.ThreadID)
+	}
+}

@@ -580,21 +580,27 @@ func (s *Service) SetGameThread(ctx context.Context, gameID uint64, threadID str
 	}
 	unlock := s.lockGame(gameID)
 	defer unlock()
-	e, err := s.load(gameID)
-	if err != nil {
-		return nil, err
+	for attempt := 1; ; attempt++ {
+		e, err := s.load(gameID)
+		if err != nil {
+			return nil, err
+		}
+		if e.rec.ThreadID == threadID {
+			return e.view(), nil
+		}
+		rec := e.rec.Clone()
+		rec.ThreadID = threadID
+		if err := s.db.Commit(&storage.Change{Game: rec}); err != nil {
+			if errors.Is(err, storage.ErrConflict) && attempt < maxOpAttempts {
+				s.forget(gameID) // another process changed the game: reload it and try again
+				continue
+			}
+			return nil, fmt.Errorf("set thread of game %d: %w", gameID, err)
+		}
+		ne := &entry{rec: rec, chess: e.chess}
+		s.remember(ne)
+		return ne.view(), nil
 	}
-	if e.rec.ThreadID == threadID {
-		return e.view(), nil
-	}
-	rec := e.rec.Clone()
-	rec.ThreadID = threadID
-	if err := s.db.Commit(&storage.Change{Game: rec}); err != nil {
-		return nil, fmt.Errorf("set thread of game %d: %w", gameID, err)
-	}
-	ne := &entry{rec: rec, chess: e.chess}
-	s.remember(ne)
-	return ne.view(), nil
 }
 
 // enter admits a request: it refuses one after Close or with a cancelled context, and
