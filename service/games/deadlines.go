@@ -154,8 +154,8 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 		s.log.Error("games: timer", "game", id, "err", err)
 		return
 	}
-	if !e.rec.Live() {
-		return
+	if !e.rec.Live() || !s.owns(e.rec) {
+		return // over, or another process's to fire
 	}
 	now := s.clock.Now()
 	retry := func(err error) {
@@ -253,7 +253,7 @@ func (s *Service) restore() error {
 	var entries []*entry
 	var flagged []*entry
 	for _, rec := range games {
-		if !s.inScope(rec) {
+		if !s.inScope(rec) || !s.owns(rec) {
 			continue
 		}
 		chess, err := Replay(rec)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/storagetest"
@@ -270,5 +271,97 @@ func TestPostgresThreadAfterMoveInOtherProcess(t *testing.T) {
 	}
 	if g := storedGame(t, svcs[0], id); g.Ply() != 1 || g.ThreadID != "thread" {
 		t.Fatalf("stored game at ply %d with thread %q, want ply 1 and the thread", g.Ply(), g.ThreadID)
+	}
+}
+
+// With the servers divided between two processes (Options.Owns), a process fires only
+// the deadlines of its own servers; when the owner of a game's server stops and the
+// other process takes the server over (a lease's lifetime later) and adopts its games,
+// the flag that fell meanwhile is announced once, within the lease's lifetime and a
+// second of its deadline.
+func TestPostgresFlagOfStoppedOwnerFallsOnce(t *testing.T) {
+	dsn := storagetest.PostgresDSN(t)
+	clk := timers.NewManualClock(t0)
+	var mu sync.Mutex
+	owner := map[string]string{"g1": "a"}
+	var svcs []*Service
+	var recs []*Recorder
+	for _, instance := range []string{"a", "b"} {
+		db := storagetest.OpenPostgresDSN(t, dsn, nil)
+		rec := &Recorder{}
+		owns := func(guildID string) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return owner[guildID] == instance
+		}
+		s, err := New(db, Options{Clock: clk, Notifier: rec, Logger: quietLogger(), Instance: instance, Owns: owns,
+			Rand: func() uint64 { return 0 }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		svcs = append(svcs, s)
+		recs = append(recs, rec)
+	}
+	a, b := svcs[0], svcs[1]
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	// The game's requests reach b, but its server is a's.
+	res, err := b.StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g1", ChannelID: "c", White: alice, Black: bob, Control: "1+0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	for i, m := range []string{"e2e4", "e7e5"} {
+		who := alice
+		if i == 1 {
+			who = bob
+		}
+		if _, err := b.Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint("m", i), GameID: id, UserID: who.ID}, Move: m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := storedGame(t, b, id).Clock.FlagAt()
+	if err := a.Close(); err != nil { // the owner stops
+		t.Fatal(err)
+	}
+	clk.Set(deadline.Add(time.Second))
+	b.FireDue()
+	if g := storedGame(t, b, id); !g.Live() {
+		t.Fatalf("b fired the flag of a server it does not own: %+v", g.Outcome)
+	}
+	// a's leases expire a lifetime after its last renewal; b takes the server over.
+	clk.Set(deadline.Add(lease.DefaultTTL))
+	mu.Lock()
+	owner["g1"] = "b"
+	mu.Unlock()
+	if n, err := b.Adopt(ctx); err != nil || n != 1 {
+		t.Fatalf("adopt: %d games, %v; want 1", n, err)
+	}
+	b.FireDue()
+	g := storedGame(t, b, id)
+	if g.Live() || g.Outcome.Termination != chesscore.TimeForfeit || g.Outcome.Result != chesscore.BlackWins {
+		t.Fatalf("after the takeover: live %v, outcome %+v; want black winning on time", g.Live(), g.Outcome)
+	}
+	if late := clk.Now().Sub(deadline); late > lease.DefaultTTL+time.Second {
+		t.Errorf("the flag fell %v after its deadline, want at most %v", late, lease.DefaultTTL+time.Second)
+	}
+	if !g.Ended.Equal(deadline) {
+		t.Errorf("the game ended at %v, want its deadline %v", g.Ended, deadline)
+	}
+	clk.Advance(5 * time.Second)
+	b.FireDue()
+	flags := 0
+	for j, s := range svcs {
+		if err := s.Flush(ctx); err != nil && j == 1 {
+			t.Fatal(err)
+		}
+		for _, e := range recs[j].Events() {
+			if f, ok := e.(FlagFell); ok && f.Game.ID == id {
+				flags++
+			}
+		}
+	}
+	if flags != 1 {
+		t.Fatalf("%d FlagFell events, want 1", flags)
 	}
 }

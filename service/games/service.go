@@ -74,6 +74,12 @@ type Options struct {
 	// Scope, if set, limits the games whose clocks this service runs (timers, downtime
 	// credit) to those it accepts; requests still work on every game.
 	Scope func(*storage.Game) bool
+	// Owns, if set, limits the games whose deadlines (flag falls, reminders, first-move
+	// aborts) this service fires to those of the servers it returns true for: the
+	// servers of the partitions this process leases when several share one store. A
+	// deadline of another server is dropped when due (its owner fires it); call Adopt
+	// when Owns starts accepting more servers. Nil: every game, as with one process.
+	Owns func(guildID string) bool
 	// Logger receives the service's logs (default slog.Default()).
 	Logger *slog.Logger
 }
