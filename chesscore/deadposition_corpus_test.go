@@ -179,44 +179,7 @@ func lockedRandomPosition(r *testRNG, pieces string, turn Color) (Position, bool
 		}
 		board[w], board[b] = 'P', 'p'
 	}
-	for _, c := range []byte("Kk" + pieces) {
-		for tries := 0; ; tries++ {
-			if tries > 200 {
-				return Position{}, false
-			}
-			sq := int(r.next() % 64)
-			if board[sq] != 0 || (c == 'P' || c == 'p') && (sq < 8 || sq >= 56) {
-				continue
-			}
-			board[sq] = c
-			break
-		}
-	}
-	var b strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		empty := 0
-		for file := 0; file < 8; file++ {
-			c := board[rank*8+file]
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(c)
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if rank > 0 {
-			b.WriteByte('/')
-		}
-	}
-	b.WriteString([]string{" w - - 0 1", " b - - 0 1"}[turn])
-	p, err := ParseFEN(b.String())
-	return p, err == nil
+	return placeRandomly(r, &board, pieces, turn)
 }
 
 // Differential test on blocked structures, where the structure analysis does its work: a

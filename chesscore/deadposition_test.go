@@ -149,6 +149,12 @@ func (r *testRNG) next() uint64 {
 // on random squares and returns the position if it is legal.
 func randomPosition(r *testRNG, pieces string, turn Color) (Position, bool) {
 	var board [64]byte
+	return placeRandomly(r, &board, pieces, turn)
+}
+
+// placeRandomly adds the two kings and the pieces to board on random empty squares (no
+// pawn on the first or last rank) and returns the position if it is legal.
+func placeRandomly(r *testRNG, board *[64]byte, pieces string, turn Color) (Position, bool) {
 	for _, c := range []byte("Kk" + pieces) {
 		for tries := 0; ; tries++ {
 			if tries > 200 {
