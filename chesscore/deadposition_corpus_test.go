@@ -36,19 +36,23 @@ func loadDeadCorpus(t testing.TB) []corpusEntry {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		fields := strings.Split(line, ";")
-		if len(fields) != 4 {
-			t.Fatalf("deadpositions.epd:%d: %d fields, want 4", n, len(fields))
+		epd, err := ParseEPD(line)
+		if err != nil {
+			t.Fatalf("deadpositions.epd:%d: %v", n, err)
 		}
-		e := corpusEntry{fen: strings.TrimSpace(fields[0]), note: strings.TrimSpace(fields[3])}
+		if len(epd.Ops) != 3 {
+			t.Fatalf("deadpositions.epd:%d: %d fields, want 4", n, 1+len(epd.Ops))
+		}
+		note := epd.Ops[2]
+		e := corpusEntry{fen: epd.FEN, note: strings.TrimSpace(note.Code + " " + note.Operand())}
 		for i := range 2 {
-			switch answer := strings.TrimSpace(fields[1+i]); answer {
-			case "yes":
+			switch op := epd.Ops[i]; {
+			case op.Code == "yes" && len(op.Operands) == 0:
 				e.want[i] = Yes
-			case "no":
+			case op.Code == "no" && len(op.Operands) == 0:
 				e.want[i] = No
 			default:
-				t.Fatalf("deadpositions.epd:%d: answer %q, want yes or no", n, answer)
+				t.Fatalf("deadpositions.epd:%d: answer %q, want yes or no", n, op.String())
 			}
 		}
 		out = append(out, e)

@@ -29,18 +29,20 @@ func loadPerftSuite(t testing.TB) []perftCase {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		parts := strings.Split(text, ";")
-		c := perftCase{fen: strings.TrimSpace(parts[0]), counts: map[int]uint64{}}
-		for _, p := range parts[1:] {
-			key, val, _ := strings.Cut(strings.TrimSpace(p), " ")
-			switch {
+		e, err := ParseEPD(text)
+		if err != nil {
+			t.Fatalf("perftsuite.epd:%d: %v", line, err)
+		}
+		c := perftCase{fen: e.FEN, counts: map[int]uint64{}}
+		for _, op := range e.Ops {
+			switch key, val := op.Code, op.Operand(); {
 			case key == "src":
 				c.src = val
 			case strings.HasPrefix(key, "D"):
 				d, err1 := strconv.Atoi(key[1:])
 				n, err2 := strconv.ParseUint(val, 10, 64)
 				if err1 != nil || err2 != nil {
-					t.Fatalf("perftsuite.epd:%d: bad field %q", line, p)
+					t.Fatalf("perftsuite.epd:%d: bad operation %q", line, op)
 				}
 				c.counts[d] = n
 			}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/gambitchess/gambit/chesscore"
@@ -35,34 +34,22 @@ func ReadOpenings(r io.Reader) ([]Opening, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		f := strings.Fields(line)
-		if len(f) < 4 {
-			return nil, fmt.Errorf("line %d: want placement, side, castling and en passant", n)
+		e, err := chesscore.ParseEPD(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
-		fen := strings.Join(f[:4], " ")
-		var ops map[string]string
-		if len(f) >= 6 && isCount(f[4]) && isCount(f[5]) {
-			fen += " " + f[4] + " " + f[5]
-			ops = epdOps(strings.Join(f[6:], " "))
-		} else {
-			ops = epdOps(strings.Join(f[4:], " "))
-			hm, fm := "0", "1"
-			if v := ops["hmvc"]; isCount(v) {
-				hm = v
-			}
-			if v := ops["fmvn"]; isCount(v) && v != "0" {
-				fm = v
-			}
-			fen += " " + hm + " " + fm
+		var name string
+		if op, ok := e.Op("id"); ok {
+			name = op.Operand()
 		}
-		pos, err := chesscore.ParseFEN(fen)
+		pos, err := chesscore.ParseFEN(e.FEN)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
 		if !pos.HasLegalMove() {
 			return nil, fmt.Errorf("line %d: the side to move has no legal move", n)
 		}
-		out = append(out, Opening{Name: ops["id"], Pos: pos})
+		out = append(out, Opening{Name: name, Pos: pos})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read openings: %w", err)
@@ -73,33 +60,12 @@ func ReadOpenings(r io.Reader) ([]Opening, error) {
 	return out, nil
 }
 
-// isCount reports whether s is a move counter: a whole number from 0 to 9999.
-func isCount(s string) bool {
-	n, err := strconv.Atoi(s)
-	return err == nil && n >= 0 && n < 10000
-}
-
-// epdOps reads EPD operations, "opcode operand;" each, into opcode → first operand
-// (quotes removed).
+// epdOps reads EPD operations, "opcode operand;" each, into opcode → operands joined by
+// spaces (quotes removed; a repeated opcode keeps its last operation).
 func epdOps(s string) map[string]string {
 	ops := map[string]string{}
-	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		code, rest, _ := strings.Cut(s, " ")
-		rest = strings.TrimLeft(rest, " ")
-		var val string
-		if strings.HasPrefix(rest, `"`) {
-			end := strings.IndexByte(rest[1:], '"')
-			if end < 0 {
-				return ops // unterminated string: ignore the rest
-			}
-			val, rest = rest[1:1+end], rest[2+end:]
-		} else {
-			val, rest, _ = strings.Cut(rest, ";")
-			val = strings.TrimSpace(val)
-			rest = ";" + rest
-		}
-		ops[strings.TrimSuffix(code, ";")] = val
-		_, s, _ = strings.Cut(rest, ";")
+	for _, op := range chesscore.ParseEPDOps(s) {
+		ops[op.Code] = op.Operand()
 	}
 	return ops
 }
