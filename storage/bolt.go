@@ -42,6 +42,10 @@ const (
 	bucketTournaments     = "tournaments"      // tournament id → event
 	bucketTournamentGames = "tournament_games" // game id → tournament id, round, board
 
+	// Schema version 7: leases of work partitions (bolt_leases.go).
+	bucketLeases     = "leases"      // set·partition → epoch, expiry, holder
+	bucketLeaseBeats = "lease_beats" // set·instance → last beat
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty

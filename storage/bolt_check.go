@@ -62,6 +62,8 @@ var recordDecoders = map[string]func(k, v []byte) error{
 	bucketEngineGames:     jsonRecord[EngineGame],
 	bucketTournaments:     jsonRecord[Tournament],
 	bucketTournamentGames: jsonRecord[TournamentGame],
+	bucketLeases:          func(k, v []byte) error { _, err := decodeLease(k, v); return err },
+	bucketLeaseBeats:      func(k, v []byte) error { _, err := decodeLeaseBeat(k, v); return err },
 	bucketPuzzles: func(k, v []byte) error {
 		if len(k) > 0 && k[0] == 0 {
 			return nil // the bucket's own index and count entries (EachPuzzle starts past them)
@@ -108,7 +110,8 @@ func (db *DB) CheckFile() (res CheckResult, err error) {
 func recordBuckets() []string {
 	return []string{bucketMeta, bucketGames, bucketChallenges, bucketGuilds, bucketUsers, bucketRequests,
 		bucketRatings, bucketRatedResults, bucketPuzzles, bucketPuzzleDaily, bucketPuzzleUsers, bucketPuzzleAttempts,
-		bucketEngineGames, bucketTournaments, bucketTournamentGames, bucketLiveGames, bucketPendingChallenges}
+		bucketEngineGames, bucketTournaments, bucketTournamentGames, bucketLeases, bucketLeaseBeats,
+		bucketLiveGames, bucketPendingChallenges}
 }
 
 // checkBucket reads one bucket, recording what is wrong; a panic on a damaged page

@@ -24,19 +24,22 @@
 // The backend-neutral files hold the surface and the records: store.go (Store, Read,
 // Write, the errors), tx.go (Tx), change.go (Change and how it is applied through a
 // Tx), records.go (games, challenges, guild and puzzle settings, users, receipts),
-// ratings.go, puzzles.go, dailies.go, puzzleplayers.go, attempts.go, engines.go and
-// tournaments.go; codec.go holds the record encodings both backends store, open.go
+// ratings.go, puzzles.go, dailies.go, puzzleplayers.go, attempts.go, engines.go,
+// tournaments.go and leases.go (the leases of work partitions, by lease set);
+// lease_table.go is LeaseTable, the lease.Table of one set over a Store; codec.go holds the record encodings both backends store, open.go
 // opens the configured backend (OpenLocation), and copy.go copies a whole store into
 // another (Copy, CountRecords, CompareGames: gambit migrate, and PostgreSQL's backups).
 // The bbolt backend is every bolt*.go file, and only those import bbolt (a test checks
 // it): bolt.go opens the file and implements Store, its boltTx implements Tx in
 // bolt_games.go, bolt_records.go, bolt_ratings.go, bolt_puzzles.go, bolt_dailies.go,
-// bolt_puzzleplayers.go, bolt_attempts.go, bolt_engines.go and bolt_tournaments.go;
+// bolt_puzzleplayers.go, bolt_attempts.go, bolt_engines.go, bolt_tournaments.go and
+// bolt_leases.go;
 // bolt_group.go, bolt_schema.go, bolt_backup.go and bolt_dump.go are its group commit,
 // migrations, backups and record listing. The PostgreSQL backend is every pg*.go file,
 // and only those import pgx (a test checks it): pg.go (Postgres, the pool and the
 // transactions), pg_schema.go (tables and migrations), pg_games.go, pg_records.go,
-// pg_ratings.go, pg_puzzles.go, pg_dailies.go, pg_tournaments.go (its pgTx), pg_dump.go
+// pg_ratings.go, pg_puzzles.go, pg_dailies.go, pg_tournaments.go, pg_leases.go (its
+// pgTx), pg_dump.go
 // and pg_backup.go. Package storagetest opens throwaway stores of either backend for
 // tests.
 //
@@ -83,6 +86,8 @@
 //	           puzzle_attempts (guild_id, user_id, puzzle_id)
 //	version 5: engine_games (game_id → record)
 //	version 6: tournaments (id identity, guild_id, live, record); tournament_games
+//	version 7: leases (lease_set, partition → holder, expires, epoch); lease_beats
+//	           (lease_set, instance → at)
 //
 // A database at a newer version is refused (ErrNewerSchema); a read-only open of an older
 // one too. Backup writes a bbolt file of every record from one snapshot (Copy into a
@@ -114,7 +119,7 @@
 // keyed as 8-byte big-endian integers, so keys sort as numbers. Strings (user, guild,
 // channel ids) are keys as they are; len·s is a one-byte length and the string, which
 // keeps one id's keys apart from another's that extends it (ids are at most MaxIDLen
-// bytes). "JSON" is the envelope below. The 21 buckets, by the schema version that
+// bytes). "JSON" is the envelope below. The 23 buckets, by the schema version that
 // created them:
 //
 //	version 1: the records
@@ -154,13 +159,18 @@
 //	tournaments             tournament id → Tournament (JSON)
 //	tournament_games        game id → TournamentGame (JSON)
 //
+//	version 7: leases (bolt_leases.go)
+//	leases                  len·set · 2-byte partition → 8-byte epoch · 8-byte expiry (unix
+//	                        ns, 0 = released) · holder
+//	lease_beats             len·set · instance → 8-byte unix ns of its last beat (0 = withdrew)
+//
 // # Schema version and migrations
 //
-// The meta bucket holds the schema version (SchemaVersion, 6). Open runs the migrations
+// The meta bucket holds the schema version (SchemaVersion, 7). Open runs the migrations
 // the file lacks, in order, each in its own transaction that also writes the new
 // version: version 1 creates the record buckets, version 2 creates the index buckets
-// and builds them from the records, versions 3 to 6 create the buckets of ladders,
-// puzzles, engine games and tournaments. A file from a newer gambit is refused
+// and builds them from the records, versions 3 to 7 create the buckets of ladders,
+// puzzles, engine games, tournaments and leases. A file from a newer gambit is refused
 // (ErrNewerSchema); a read-only open of an older file is refused (it cannot migrate).
 //
 // # The game record
@@ -216,6 +226,17 @@
 // interaction id), in the transaction of the effect, so a repeated request is answered
 // from it instead of acting twice, across restarts too. Tx.PruneReceipts drops old
 // ones.
+//
+// # Leases
+//
+// Several processes on one PostgreSQL store divide background work by leases (package
+// internal/lease): a lease set (LeaseSetGames, LeaseSetShards) has numbered partitions,
+// each leased to one holder (an instance name) until an expiry, at an epoch that grows
+// each time the partition passes to a new holder (a fencing token); each instance of the
+// set beats, and the instances with a recent beat share the partitions. LeaseTable keeps
+// the rules over Tx.Lease, PutLease, LeaseBeats and PutLeaseBeat, each take, renewal or
+// release one write transaction. Leases are the processes' state, not records: Copy and
+// gambit migrate leave them behind, as a new store starts with none held.
 //
 // # Backups
 //

@@ -106,6 +106,20 @@ var pgMigrations = []pgMigration{
 		`CREATE INDEX tournaments_guild ON tournaments (guild_id, id)`,
 		`CREATE TABLE tournament_games (game_id bigint PRIMARY KEY, record bytea NOT NULL)`,
 	}},
+	{7, "leases (the partitions of each lease set, their holders and epochs; the holders' beats)", []string{
+		`CREATE TABLE leases (
+			lease_set text COLLATE "C" NOT NULL,
+			partition integer NOT NULL,
+			holder text COLLATE "C" NOT NULL,
+			expires bigint NOT NULL,
+			epoch bigint NOT NULL,
+			PRIMARY KEY (lease_set, partition))`,
+		`CREATE TABLE lease_beats (
+			lease_set text COLLATE "C" NOT NULL,
+			instance text COLLATE "C" NOT NULL,
+			at bigint NOT NULL,
+			PRIMARY KEY (lease_set, instance))`,
+	}},
 }
 
 // pgSchemaTable records the migrations a database has had.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/internal/lease"
 )
 
 // Tx is a transaction of a Store: the reads see the store as of its start plus its own
@@ -77,6 +78,24 @@ type Tx interface {
 	Heartbeat(instance string) (time.Time, error)
 	// PutHeartbeat records that the named instance was alive at t.
 	PutHeartbeat(instance string, t time.Time) error
+	// Heartbeats returns the last heartbeat of every instance that ever beat, in
+	// instance order.
+	Heartbeats() ([]InstanceBeat, error)
+
+	// Leases (leases.go): the partitions of a lease set, who holds each until when at
+	// which epoch, and the beats of the instances in the set. LeaseTable keeps the
+	// rules (take, renew, release) over these reads and writes.
+
+	// Lease returns a set's lease of a partition (ErrNotFound if it was never taken).
+	Lease(set string, partition int) (lease.Lease, error)
+	// Leases returns a set's leases, in partition order.
+	Leases(set string) ([]lease.Lease, error)
+	// PutLease writes a set's lease of l.Partition as it is.
+	PutLease(set string, l lease.Lease) error
+	// LeaseBeats returns the last beat of every instance of a set, in instance order.
+	LeaseBeats(set string) ([]InstanceBeat, error)
+	// PutLeaseBeat records an instance's beat in a set (the zero instant: it withdrew).
+	PutLeaseBeat(set, instance string, at time.Time) error
 
 	// Ladders (ratings.go).
 
