@@ -196,7 +196,10 @@ func (mm *mateMemory) dead(p *Position) bool {
 			mm.v[c] = No
 		}
 	}
-	for c := White; c <= Black; c++ {
+	// The side that has just moved first: should the side to move lose on time or resign,
+	// 6.9 and 5.1.2 ask whether it can still mate, and the answer is then at hand.
+	order := [2]Color{p.turn ^ 1, p.turn}
+	for _, c := range order {
 		if mm.v[c] != Unknown || p.byType[0].Count() < diveMinPieces {
 			continue
 		}
@@ -218,10 +221,11 @@ func (mm *mateMemory) dead(p *Position) bool {
 	if budget <= 0 || mm.v[White] != Unknown && mm.v[Black] != Unknown {
 		return mm.v[White] == No && mm.v[Black] == No
 	}
-	// One search for a mate by either side when both are open, else for the one open.
-	c, either := White, mm.v[White] == Unknown && mm.v[Black] == Unknown
-	if mm.v[White] != Unknown {
-		c = Black
+	// One search for a mate by either side when both are open (the side that has just
+	// moved leading), else for the one open.
+	c, either := order[0], mm.v[White] == Unknown && mm.v[Black] == Unknown
+	if mm.v[c] != Unknown {
+		c = order[1]
 	}
 	switch d.search.run(p, c, budget, either) {
 	case Yes:

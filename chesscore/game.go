@@ -121,8 +121,32 @@ func (g *Game) Play(m Move) error {
 		}
 		return err
 	}
-	g.play(legal, &ml)
+	g.play(legal, &ml, true)
 	return nil
+}
+
+// ReplayGame rebuilds a game from a record of it: its start and the moves already played
+// and accepted once. Each move must be legal, and the endings that need no search
+// (checkmate, stalemate, fivefold repetition, seventy-five moves) apply after every move,
+// as with Play; the dead-position test (5.2.2), the costly one, runs on the final
+// position only. A record kept under an older version of the test may go on past a
+// position found dead today: the record is history, and replaying it does not stop
+// there. The error is that of Play, for the first move that fails.
+func ReplayGame(start Position, moves []Move) (*Game, error) {
+	g := NewGame(start)
+	var ml MoveList
+	for i, m := range moves {
+		if g.outcome.Over() {
+			return nil, fmt.Errorf("move %d (%s): %w", i+1, m.UCI(), g.errOver())
+		}
+		g.pos.LegalMoves(&ml)
+		legal, ok := matchLegal(&ml, m)
+		if !ok {
+			return nil, fmt.Errorf("move %d: %w", i+1, moveErr(m.UCI(), ErrIllegalMove, m.UCI()+" is not a legal move"))
+		}
+		g.play(legal, &ml, i == len(moves)-1)
+	}
+	return g, nil
 }
 
 // PlaySAN reads a move in any notation ParseSAN accepts, plays it and returns it.
@@ -136,7 +160,7 @@ func (g *Game) PlaySAN(s string) (Move, error) {
 	if err != nil {
 		return NullMove, err
 	}
-	g.play(m, &ml)
+	g.play(m, &ml, true)
 	return m, nil
 }
 
@@ -155,8 +179,9 @@ func matchLegal(ml *MoveList, m Move) (Move, bool) {
 	return NullMove, false
 }
 
-// play applies the legal move m (ml holds the legal moves of the current position).
-func (g *Game) play(m Move, ml *MoveList) {
+// play applies the legal move m (ml holds the legal moves of the current position); with
+// deadTest, the dead-position test runs on the new position.
+func (g *Game) play(m Move, ml *MoveList, deadTest bool) {
 	var buf [8]byte
 	b := g.pos.appendSANBody(buf[:0], m, ml)
 	child := g.pos.Play(m)
@@ -173,26 +198,27 @@ func (g *Game) play(m Move, ml *MoveList) {
 	g.pos = child
 	g.moves = append(g.moves, m)
 	g.san = append(g.san, string(b))
-	g.outcome = g.outcomeAfterMove(replies)
+	g.outcome = g.outcomeAfterMove(replies, deadTest)
 }
 
 // automaticOutcome is the outcome the position alone decides.
 func (g *Game) automaticOutcome() Outcome {
-	return g.outcomeAfterMove(g.pos.CountLegalMoves())
+	return g.outcomeAfterMove(g.pos.CountLegalMoves(), true)
 }
 
 // outcomeAfterMove applies the Laws that end a game without a claim: checkmate and
 // stalemate, a dead position, fivefold repetition, seventy-five moves. replies is the
-// number of legal moves of the side to move. A checkmate on the
-// move that completes the fivefold repetition or the seventy-five moves stands (9.6).
-func (g *Game) outcomeAfterMove(replies int) Outcome {
+// number of legal moves of the side to move; deadTest says whether the dead-position test
+// runs. A checkmate on the move that completes the fivefold repetition or the
+// seventy-five moves stands (9.6).
+func (g *Game) outcomeAfterMove(replies int, deadTest bool) Outcome {
 	p := &g.pos
 	switch {
 	case replies == 0 && p.InCheck():
 		return Outcome{WinFor(p.turn ^ 1), Checkmate}
 	case replies == 0:
 		return Outcome{Draw, Stalemate}
-	case g.mates.dead(p):
+	case deadTest && g.mates.dead(p):
 		return Outcome{Draw, DeadPosition}
 	case g.occurrences(p, len(g.history)) >= 5:
 		return Outcome{Draw, FivefoldRepetition}
