@@ -232,8 +232,9 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 // ends the games whose flag fell while it was up, and rebuilds every timer.
 //
 // Downtime policy: a clock is charged only while the service is known to be alive: up
-// to its last heartbeat (written every Options.Heartbeat and at Close) or the game's
-// last event, whichever is later. At start-up each running clock is paused at that
+// to its last heartbeat (written every Options.Heartbeat and at Close), or the latest
+// heartbeat of a peer (Options.Peers: another process running the same games), or the
+// game's last event, whichever is latest. At start-up each running clock is paused at that
 // instant and resumed now, so nobody loses time to a crash or a restart; a player gains
 // at most one heartbeat interval (the time between the last heartbeat and the crash). A
 // flag that fell before that instant fell while the service was running: the game is
@@ -241,7 +242,7 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 // first-move abort deadlines move with the clocks.
 func (s *Service) restore() error {
 	now := s.clock.Now()
-	alive, err := storage.Read(s.db, func(tx storage.Tx) (time.Time, error) { return tx.Heartbeat(s.opts.Instance) })
+	alive, err := s.lastAlive()
 	if err != nil {
 		return fmt.Errorf("start game service: %w", err)
 	}
@@ -335,6 +336,25 @@ func creditDowntime(rec *storage.Game, lastAlive, now time.Time) credit {
 		return result
 	}
 	return credited
+}
+
+// lastAlive returns the latest heartbeat of this instance or of its peers
+// (Options.Peers): the last instant some process was running these games' clocks.
+func (s *Service) lastAlive() (time.Time, error) {
+	if s.opts.Peers == nil {
+		return storage.Read(s.db, func(tx storage.Tx) (time.Time, error) { return tx.Heartbeat(s.opts.Instance) })
+	}
+	beats, err := storage.Read(s.db, storage.Tx.Heartbeats)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var alive time.Time
+	for _, b := range beats {
+		if (b.Instance == s.opts.Instance || s.opts.Peers(b.Instance)) && b.At.After(alive) {
+			alive = b.At
+		}
+	}
+	return alive, nil
 }
 
 // heartbeat records that this instance was alive at now.

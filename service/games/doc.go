@@ -87,8 +87,12 @@
 // or take one heartbeat interval in their favour. A flag that fell while the service was
 // still up (before its last heartbeat) stands and is recorded at start-up.
 // Correspondence deadlines, reminders and first-move abort deadlines move with the
-// clocks. A program that shares the file (gambit play) uses its own Options.Instance
-// and Options.Scope, so its heartbeat never vouches for the bot's games.
+// clocks. Processes that run the same games on one store (Options.Peers) vouch for one
+// another: a process that starts credits the time since the latest heartbeat of any of
+// them, so a new process started while others run credits nothing, and the first
+// process of a cluster that was down credits the whole outage. A program that shares
+// the file (gambit play) uses its own Options.Instance and Options.Scope and is no
+// peer, so its heartbeat never vouches for the bot's games.
 //
 // # Events
 //

@@ -71,6 +71,12 @@ type Options struct {
 	// Instance names the service's heartbeat (default "bot"); two programs sharing a
 	// file (the bot and gambit play) must use different names and scopes.
 	Instance string
+	// Peers, if set, names the other instances whose heartbeats vouch for this
+	// service's games: the processes that run the same games on the store (every
+	// `gambit serve` process of a cluster, whatever its name). At start-up the service
+	// credits downtime from the latest heartbeat of itself or any peer, since the games'
+	// clocks ran while any of them was alive. Nil: its own heartbeat only.
+	Peers func(instance string) bool
 	// Scope, if set, limits the games whose clocks this service runs (timers, downtime
 	// credit) to those it accepts; requests still work on every game.
 	Scope func(*storage.Game) bool
