@@ -81,7 +81,11 @@ type Bot struct {
 	Interactions *Interactions
 	// Instance is this process's name (config instance, or the host name).
 	Instance string
-	Metrics  *Metrics
+	// Owns reports whether this process runs the background work of a server: with
+	// PostgreSQL, whether it holds the lease of the server's partition; with bbolt it
+	// owns every server.
+	Owns    func(guildID string) bool
+	Metrics *Metrics
 	// AppID is the application the commands are registered for.
 	AppID string
 	// OpsAddr is the address the metrics and health endpoint listen on ("" when off).
@@ -105,7 +109,9 @@ const startTimeout = 30 * time.Second
 
 // Run runs the bot until ctx ends, then shuts it down gracefully. Its steps: open the
 // store; make the Discord REST client (no request yet) and the notifier, the commands'
-// outbox, posting over it; build the services (buildServices); build the router and
+// outbox, posting over it; with PostgreSQL, take this process's share of the servers'
+// background work under leases (leases.go; renewed until Run returns, then released);
+// build the services (buildServices); build the router and
 // its commands; meet Discord (application, registration, shards); start the background
 // work; connect the gateway, or with discord.interactions_address serve the interactions
 // endpoint instead; serve the ops endpoint; wait; shut down.
@@ -147,11 +153,31 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	notifier.Connect(&poster{rest: rest})
 	defer notifier.Close(deps.ShutdownTimeout) // after the services close (deferred below): their last events posted
 
-	svcs, err := buildServices(cfg, db, d, notifier, deps.Clock, log)
+	// With PostgreSQL, other processes may share the store: the background work is
+	// divided by leases, and this process takes its first share before the services
+	// restore their work. With bbolt it is alone and owns everything.
+	var leases *partitionLeases
+	b.Owns = func(string) bool { return true }
+	if cfg.Storage.Driver == storage.DriverPostgres {
+		if leases, err = newPartitionLeases(db, cfg.Instance, deps.Clock, log); err != nil {
+			return err
+		}
+		b.Owns = leases.Owns
+	}
+	svcs, err := buildServices(cfg, db, d, notifier, deps.Clock, leases, log)
 	if err != nil {
+		if leases != nil {
+			leases.release()
+		}
 		return err
 	}
 	defer svcs.close(log) // after the background work has stopped (below)
+	if leases != nil {
+		// Renewed from now on (meeting Discord may outlast a lease); released when Run
+		// returns, after the services' background work stopped, before they close.
+		renew := startBackground(ctx, log, []worker{{"partition leases", leases.Run}})
+		defer renew.stop()
+	}
 	svcs.expose(d, b)
 	if err := svcs.tournaments.Restore(ctx); err != nil {
 		return err

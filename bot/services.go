@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
@@ -34,9 +35,12 @@ type services struct {
 // tournaments (seeded from the ladder, posting through d); the puzzles, when enabled
 // (posting the daily puzzle through d); the engine; then the games, which tell
 // gameListeners of their events and run finishHooks in the transaction that ends a
-// game. The tournaments are bound last to the games they start. On error, what was
-// built is closed.
-func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *Notifier, clk timers.Clock, log *slog.Logger) (*services, error) {
+// game. The tournaments are bound last to the games they start. With leases (several
+// processes on one PostgreSQL store) the services' background work is limited to the
+// servers of the partitions held (Owns), and the servers gained are adopted; leases is
+// nil with bbolt, and the process owns every server. On error, what was built is
+// closed.
+func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *Notifier, clk timers.Clock, leases *partitionLeases, log *slog.Logger) (*services, error) {
 	s := &services{}
 	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
 	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder)})
@@ -59,7 +63,7 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		return nil, err
 	}
 	s.games, err = games.New(db, games.Options{
-		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope,
+		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope, Peers: servePeer, Owns: leases.owns(),
 		Notifier:         gameListeners{notifier: notifier, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,
@@ -71,8 +75,20 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		return nil, fmt.Errorf("start the game service: %w", err)
 	}
 	s.tournaments.Bind(s.games)
+	leases.adopt("games", func(ctx context.Context) error {
+		n, err := s.games.Adopt(ctx)
+		if n > 0 {
+			log.Info("leases: adopted the games of the servers gained", "games", n)
+		}
+		return err
+	})
 	return s, nil
 }
+
+// servePeer reports whether an instance's heartbeat vouches for the games this process
+// runs: every instance but those of other programs (config.ReservedInstances: gambit
+// play), as every gambit serve process on the store runs the same games.
+func servePeer(instance string) bool { return !slices.Contains(config.ReservedInstances, instance) }
 
 // CheckConfig is the check of the configuration that package config leaves to the bot
 // (a config.Check, for config.Load): games.default_time_control must be a time control.
