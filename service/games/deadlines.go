@@ -253,11 +253,15 @@ func (s *Service) restore() error {
 	var changes []*storage.Change
 	var entries []*entry
 	var flagged []*entry
+	mine := games[:0:0]
 	for _, rec := range games {
-		if !s.inScope(rec) || !s.owns(rec) {
-			continue
+		if s.inScope(rec) && s.owns(rec) {
+			mine = append(mine, rec)
 		}
-		chess, err := Replay(rec)
+	}
+	replayed, replayErrs := replayAll(mine)
+	for i, rec := range mine {
+		chess, err := replayed[i], replayErrs[i]
 		if err != nil { // never expected; one broken game must not stop the others
 			s.log.Error("games: live game does not replay; its timers are not run", "game", rec.ID, "err", err)
 			continue
