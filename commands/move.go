@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -56,7 +57,17 @@ func (c *MoveCommand) Handle(ctx context.Context, r *Request) (*Response, error)
 	if err != nil {
 		return nil, err
 	}
-	return c.d.play(ctx, r, g, strings.TrimSpace(o.Move), o.OfferDraw, g.Ply())
+	resp, err := c.d.play(ctx, r, g, strings.TrimSpace(o.Move), o.OfferDraw, g.Ply())
+	if errors.Is(err, games.ErrStale) {
+		// A typed move names no board: the ply checked was this process's copy of the
+		// game, which another process on the store had moved on from. The service has
+		// reloaded it; the move is for the game as it is now.
+		if g, err = c.d.findGame(ctx, r, o.Game, true); err != nil {
+			return nil, err
+		}
+		resp, err = c.d.play(ctx, r, g, strings.TrimSpace(o.Move), o.OfferDraw, g.Ply())
+	}
+	return resp, err
 }
 
 // play makes the move for the user at the ply they saw, and answers with the board

@@ -224,6 +224,12 @@ func (f *Fake) SendRawInteraction(ctx context.Context, raw []byte) (*Interaction
 
 // send registers, dispatches and awaits an interaction payload.
 func (f *Fake) send(ctx context.Context, m map[string]any) (*InteractionResult, error) {
+	return f.sendTo(ctx, m, f.InteractionsURL())
+}
+
+// sendTo is send with the interactions endpoint given: hookURL, or the gateway when
+// it is "".
+func (f *Fake) sendTo(ctx context.Context, m map[string]any, hookURL string) (*InteractionResult, error) {
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("encode interaction: %w", err)
@@ -243,7 +249,6 @@ func (f *Fake) send(ctx context.Context, m map[string]any) (*InteractionResult, 
 	if head.Message != nil {
 		messageID = head.Message.ID
 	}
-	hookURL := f.InteractionsURL()
 	var s *session
 	if hookURL == "" {
 		if s, err = f.awaitSession(ctx, guildID); err != nil {

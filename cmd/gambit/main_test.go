@@ -15,7 +15,9 @@ import (
 // the flags in GAMBIT_TEST_UCI_ARGS), so the match tests have engines to run.
 func TestMain(m *testing.M) {
 	if os.Getenv("GAMBIT_TEST_UCI_ENGINE") != "1" {
-		os.Exit(m.Run())
+		code := m.Run()
+		removeServeBinary() // the gambit binary the multi-process tests built
+		os.Exit(code)
 	}
 	uciStdin = os.Stdin
 	if err := runUCI(strings.Fields(os.Getenv("GAMBIT_TEST_UCI_ARGS")), os.Stdout, os.Stderr); err != nil {
