@@ -22,6 +22,22 @@
 //
 // A day is posted only if it began after the daily post was set up (Settings.Since), so
 // enabling the post at 08:00 for a 09:00 post does not post yesterday's first.
+//
+// # Once across processes
+//
+// Several processes on one store may each fire a guild's timer (each schedules the
+// guilds it owns, Options.Owns, and those whose settings it changed). Before posting,
+// a process claims the day in the store (storage.TakeClaim, in the transaction that
+// checks the day is still planned); a process that finds the claim held by another
+// looks again when the claim expires, by which time the day is posted. The post is
+// made within the claim's lifetime (dailyClaimTTL, 2 minutes; the post itself is cut
+// off after dailyPostTimeout, 90 s). Holding the claim until the post is recorded,
+// rather than for good, is the choice that keeps a post from being lost: a process that
+// dies between the claim and the post delays the day by at most the claim's lifetime,
+// then another process (or the same one restarted) claims it and posts. The cost is the
+// window described above, which it does not widen: a post Discord accepted but that
+// was not recorded (a crash in between, or a post that outlived its timeout) is made
+// again once the claim expires.
 
 package puzzles
 
@@ -70,6 +86,13 @@ const kindDaily timers.Kind = 1
 const (
 	firstRetry = time.Minute
 	maxRetry   = time.Hour
+)
+
+// The claim on a day's post: how long it holds, and how long the post may take within
+// it (the rest covers gathering the post and recording it).
+const (
+	dailyClaimTTL    = 2 * time.Minute
+	dailyPostTimeout = 90 * time.Second
 )
 
 // dailyState maps guilds to timer keys and counts failed posts.
@@ -128,9 +151,39 @@ func (s *Service) restoreDaily() error {
 	}
 	now := s.clock.Now()
 	for _, g := range gs {
-		s.sched.Set(s.daily.key(g.GuildID), now)
+		if s.owns(g.GuildID) {
+			s.sched.Set(s.daily.key(g.GuildID), now)
+		}
 	}
 	return nil
+}
+
+// owns reports whether the service schedules guild's daily post at start-up and on
+// Adopt (Options.Owns).
+func (s *Service) owns(guild string) bool { return s.opts.Owns == nil || s.opts.Owns(guild) }
+
+// Adopt schedules, for now, the daily post of every guild with one that the service
+// owns (Options.Owns): a post due while no process owned the guild is made at the next
+// timer pass, once (the claim and the day's state in the store decide). It returns how
+// many guilds it scheduled. Call it when the service gains guilds (a partition's lease).
+func (s *Service) Adopt(ctx context.Context) (int, error) {
+	done, err := s.enter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	gs, err := puzzleGuilds(s.db)
+	if err != nil {
+		return 0, fmt.Errorf("adopt daily posts: %w", err)
+	}
+	now, n := s.clock.Now(), 0
+	for _, g := range gs {
+		if s.owns(g.GuildID) {
+			s.sched.Set(s.daily.key(g.GuildID), now)
+			n++
+		}
+	}
+	return n, nil
 }
 
 // SettingsChanged takes a guild's new puzzle settings into account: its daily post is
@@ -217,27 +270,44 @@ func (s *Service) runDaily(ctx context.Context, guild string) (time.Time, error)
 	if !eligible(ps, date) {
 		return next, nil
 	}
-	return next, s.postDay(ctx, guild, ps, date)
+	busyUntil, err := s.postDay(ctx, guild, ps, date)
+	if !busyUntil.IsZero() && busyUntil.Before(next) {
+		next = busyUntil
+	}
+	return next, err
 }
 
-// postDay plans the day (if not yet) and makes its post (if not yet).
-func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSettings, date string) error {
+// postDay plans the day (if not yet) and makes its post (if not yet), under the day's
+// claim. When another process holds the claim it returns when the claim expires, to
+// look again then.
+func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSettings, date string) (busyUntil time.Time, err error) {
 	unlock := s.lock(guild, "")
 	defer unlock()
 	d, err := s.planDay(guild, ps, date, storage.DailyPlanned)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	if d.State != storage.DailyPlanned || s.opts.Poster == nil {
-		return nil
+		return time.Time{}, nil
+	}
+	d, claim, err := s.claimDay(guild, date)
+	if err != nil || d == nil {
+		return time.Time{}, err
+	}
+	if !claim.Held {
+		s.log.Debug("puzzles: the daily post is claimed by another process", "guild", guild, "date", date,
+			"holder", claim.Holder, "until", claim.Until)
+		return claim.Until, nil
 	}
 	post, err := s.dailyPost(ctx, d, ps)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
-	msg, err := s.opts.Poster.PostDaily(ctx, post)
+	postCtx, cancel := context.WithTimeout(ctx, dailyPostTimeout)
+	msg, err := s.opts.Poster.PostDaily(postCtx, post)
+	cancel()
 	if err != nil {
-		return fmt.Errorf("post the puzzle of %s (%s) in channel %s: %w", date, d.PuzzleID, ps.Channel, err)
+		return time.Time{}, fmt.Errorf("post the puzzle of %s (%s) in channel %s: %w", date, d.PuzzleID, ps.Channel, err)
 	}
 	now := s.clock.Now()
 	err = s.db.Update(func(w storage.Tx) error {
@@ -252,11 +322,42 @@ func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSe
 		return w.PutDaily(d)
 	})
 	if err != nil {
-		return fmt.Errorf("record the post of %s in guild %s (message %s): %w", date, guild, msg, err)
+		return time.Time{}, fmt.Errorf("record the post of %s in guild %s (message %s): %w", date, guild, msg, err)
 	}
 	s.log.Info("puzzles: posted the puzzle of the day", "guild", guild, "date", date, "puzzle", d.PuzzleID, "message", msg)
-	return nil
+	return time.Time{}, nil
 }
+
+// claimDay claims the post of a guild's day in the transaction that reads the day: it
+// returns the day (nil when it is no longer planned: posted, or replaced) and the
+// claim, held by this service or, if not, by whom and until when.
+func (s *Service) claimDay(guild, date string) (*storage.Daily, storage.Claim, error) {
+	var (
+		day   *storage.Daily
+		claim storage.Claim
+	)
+	now := s.clock.Now()
+	err := s.db.Update(func(w storage.Tx) error {
+		day, claim = nil, storage.Claim{}
+		d, err := w.Daily(guild, date)
+		if err != nil {
+			return err
+		}
+		if d.State != storage.DailyPlanned {
+			return nil
+		}
+		claim, err = storage.TakeClaim(w, dailyClaimKey(guild, date), s.holder, now, dailyClaimTTL)
+		day = d
+		return err
+	})
+	if err != nil {
+		return nil, storage.Claim{}, fmt.Errorf("claim the post of %s in guild %s: %w", date, guild, err)
+	}
+	return day, claim, nil
+}
+
+// dailyClaimKey names the claim on a guild's post of a day.
+func dailyClaimKey(guild, date string) string { return "daily/" + guild + "/" + date }
 
 // dailyPost gathers what a day's post shows.
 func (s *Service) dailyPost(ctx context.Context, d *storage.Daily, ps storage.PuzzleSettings) (*DailyPost, error) {

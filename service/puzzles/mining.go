@@ -1,4 +1,9 @@
 // mining.go: mining a guild's finished games for puzzles, in the background.
+//
+// With several processes on one store, a game is mined by the process that ended it
+// (GameOver follows the game's end, which one process writes), and mining is idempotent
+// all the same: a puzzle's id comes from the game and the position, and the store adds
+// only the ids it does not hold, so a game mined twice stores each puzzle once.
 
 package puzzles
 

@@ -51,6 +51,16 @@ type Options struct {
 	NoStarter bool
 	// Mine tunes the mining of finished games.
 	Mine MineOptions
+	// Owns, if set, limits the guilds whose daily posts the service schedules at
+	// start-up and on Adopt to those it answers true for (its share when several
+	// processes run on one store). Nil: every guild, as with one process. A guild whose
+	// settings change in this process is scheduled here all the same; the claim in the
+	// store makes each post once whoever fires it.
+	Owns func(guildID string) bool
+	// Instance names the process in the claims it takes (default "bot"): unique
+	// among the processes on one store. A process restarted under its name takes its
+	// own claims back at once; another waits until they expire.
+	Instance string
 }
 
 // Service runs the puzzles of every guild: the puzzle of the day and its post, members'
@@ -68,7 +78,8 @@ type Service struct {
 
 	lines *lru.Cache[string, puzzle.Line] // validated lines by puzzle id
 
-	daily dailyState
+	daily  dailyState
+	holder string // this service's name in the claims it takes
 
 	mineMu   sync.Mutex
 	mineQ    chan *storage.Game
@@ -96,6 +107,9 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	if opts.Starter == nil {
 		opts.Starter = starter.CSV
 	}
+	if opts.Instance == "" {
+		opts.Instance = "bot"
+	}
 	m := &opts.Mine
 	if m.ScanNodes == 0 {
 		m.ScanNodes = 3000
@@ -115,6 +129,7 @@ func New(db storage.Store, opts Options) (*Service, error) {
 		seed: maphash.MakeSeed(), lines: lru.New[string, puzzle.Line](maxLineCache), ctx: ctx, cancel: cancel,
 	}
 	s.daily.init()
+	s.holder = opts.Instance
 	if !opts.NoStarter {
 		if err := s.loadStarter(); err != nil {
 			cancel()
