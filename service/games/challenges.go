@@ -1,4 +1,12 @@
 // challenges.go: challenges (direct or open) and the creation of games.
+//
+// With several processes on one store, a challenge's answer and its expiry are decided
+// by the store: each is written only if the stored challenge is still pending, in the
+// transaction of the write, so of an accept and a decline (or two accepts, or an accept
+// and an expiry) in two processes one wins, and the other process answers from what
+// the store then holds. The expiry is timed by every process that knows the challenge
+// (the one that made it, those that read it at start-up, those that adopt it:
+// AdoptChallenges); the one whose write wins announces it, once.
 
 package games
 
@@ -225,8 +233,18 @@ func users(now time.Time, ps ...storage.Player) []storage.User {
 	return out
 }
 
+// errChallengeTaken refuses the write of a challenge that another process (or request)
+// answered or expired since it was read.
+var errChallengeTaken = errors.New("the challenge was answered meanwhile")
+
+// challengeAttempts bounds the runs of one challenge request that lost its write to
+// another process.
+const challengeAttempts = 5
+
 // challengeOp runs fn on a pending challenge under its lock; fn returns the change to
-// commit (the challenge is already in it) and the events.
+// commit (the challenge is already in it) and the events. The challenge is written only
+// if the stored one is still pending; if another process answered it meanwhile (or
+// handled the same request), the request runs again on what the store holds.
 func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Effect,
 	fn func(c *storage.Challenge, now time.Time, change *storage.Change) (*entry, error)) (*Result, error) {
 	done, err := s.enter(ctx)
@@ -239,10 +257,25 @@ func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Eff
 	}
 	unlock := s.lockChallenge(a.ChallengeID)
 	defer unlock()
-	if res, ok, err := s.receipt(ctx, a.RequestID); err != nil || ok {
+	for attempt := 1; ; attempt++ {
+		res, err := s.challengeOpOnce(ctx, a, effect, fn)
+		if attempt < challengeAttempts && (errors.Is(err, errChallengeTaken) || errors.Is(err, storage.ErrRepeatedRequest)) {
+			continue
+		}
 		return res, err
 	}
+}
+
+// challengeOpOnce is one run of challengeOp.
+func (s *Service) challengeOpOnce(ctx context.Context, a ChallengeAction, effect Effect,
+	fn func(c *storage.Challenge, now time.Time, change *storage.Change) (*entry, error)) (*Result, error) {
+	// The receipt is read after the challenge: a request that another process handled
+	// after the challenge was read is answered from its receipt, not refused against the
+	// challenge it changed.
 	c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(a.ChallengeID) })
+	if res, ok, rerr := s.receipt(ctx, a.RequestID); rerr != nil || ok {
+		return res, rerr
+	}
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("challenge %d: %w", a.ChallengeID, ErrNoSuchChallenge)
 	}
@@ -262,7 +295,7 @@ func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Eff
 	default:
 		return nil, fmt.Errorf("%w (it was %s)", ErrChallengeClosed, c.Status)
 	}
-	change := &storage.Change{Challenge: c}
+	change := &storage.Change{}
 	if a.RequestID != "" {
 		change.Receipt = &storage.Receipt{RequestID: a.RequestID, At: now, Effect: string(effect), ChallengeID: c.ID}
 	}
@@ -271,6 +304,21 @@ func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Eff
 		return nil, err
 	}
 	c.Resolved, c.ResolvedBy = now, a.User.ID
+	// The challenge is written by the hook, after checking the stored one is pending.
+	change.Challenge = nil
+	after := change.After
+	change.After = func(tx storage.Tx) error {
+		if change.Game != nil {
+			c.GameID = change.Game.ID
+		}
+		if err := putIfPending(tx, c); err != nil {
+			return err
+		}
+		if after != nil {
+			return after(tx)
+		}
+		return nil
+	}
 	if err := s.db.Commit(change); err != nil {
 		return nil, fmt.Errorf("commit challenge %d: %w", c.ID, err)
 	}
@@ -284,6 +332,19 @@ func (s *Service) challengeOp(ctx context.Context, a ChallengeAction, effect Eff
 		s.events.push(ChallengeDeclined{Challenge: c.Clone()})
 	}
 	return res, nil
+}
+
+// putIfPending writes c over a stored challenge that is still pending, else refuses
+// with errChallengeTaken.
+func putIfPending(tx storage.Tx, c *storage.Challenge) error {
+	cur, err := tx.Challenge(c.ID)
+	if err != nil {
+		return err
+	}
+	if cur.Status != storage.ChallengePending {
+		return fmt.Errorf("challenge %d is %s: %w", c.ID, cur.Status, errChallengeTaken)
+	}
+	return tx.PutChallenge(c)
 }
 
 // AcceptChallenge accepts a challenge and starts its game. The challenger cannot accept
@@ -349,15 +410,58 @@ func (s *Service) CancelChallenge(ctx context.Context, a ChallengeAction) (*Resu
 	})
 }
 
-// commitExpiry marks a pending challenge expired and tells the notifier.
+// commitExpiry marks a pending challenge expired and tells the notifier, if the stored
+// challenge is still pending; if another process answered or expired it meanwhile, c
+// becomes the stored challenge and nothing is announced.
 func (s *Service) commitExpiry(c *storage.Challenge, now time.Time) error {
-	c.Status, c.Resolved = storage.ChallengeExpired, now
-	if err := s.db.Commit(&storage.Change{Challenge: c}); err != nil {
+	exp := c.Clone()
+	exp.Status, exp.Resolved = storage.ChallengeExpired, now
+	var stored *storage.Challenge
+	err := s.db.Update(func(tx storage.Tx) error {
+		stored = nil
+		err := putIfPending(tx, exp)
+		if errors.Is(err, errChallengeTaken) {
+			stored, err = tx.Challenge(c.ID)
+		}
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("expire challenge %d: %w", c.ID, err)
 	}
 	s.sched.Cancel(challengeKey(c.ID))
+	if stored != nil {
+		*c = *stored
+		return nil
+	}
+	*c = *exp
 	s.events.push(ChallengeExpired{Challenge: c.Clone()})
 	return nil
+}
+
+// AdoptChallenges schedules the expiry of every pending challenge of the servers the
+// service owns (Options.Owns; every server when nil), including those made by other
+// processes: one that expired meanwhile expires at the next timer pass, announced once.
+// It returns how many it scheduled. Call it with Adopt when the service gains servers,
+// and now and then (a minute apart, say) to take up the challenges of a process that
+// stopped while their servers' owner stayed.
+func (s *Service) AdoptChallenges(ctx context.Context) (int, error) {
+	done, err := s.enter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	pending, err := storage.Read(s.db, storage.Tx.PendingChallenges)
+	if err != nil {
+		return 0, fmt.Errorf("adopt challenges: %w", err)
+	}
+	n := 0
+	for _, c := range pending {
+		if s.opts.Owns == nil || s.opts.Owns(c.GuildID) {
+			s.scheduleChallenge(c)
+			n++
+		}
+	}
+	return n, nil
 }
 
 // expireChallenge handles a challenge's expiry timer.

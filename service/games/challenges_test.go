@@ -324,3 +324,173 @@ func TestChallengeCapRace(t *testing.T) {
 		race(t, services...)
 	})
 }
+
+// eachSharedStore runs fn with two stores of one database: the same bbolt store twice
+// (with bbolt one process applies) and two connections to one PostgreSQL schema (two
+// processes).
+func eachSharedStore(t *testing.T, fn func(t *testing.T, a, b storage.Store)) {
+	t.Run("bbolt", func(t *testing.T) {
+		db := storagetest.Open(t)
+		fn(t, db, db)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		dsn := storagetest.PostgresDSN(t)
+		fn(t, storagetest.OpenPostgresDSN(t, dsn, nil), storagetest.OpenPostgresDSN(t, dsn, nil))
+	})
+}
+
+// challengeProcesses starts a game service on each store, sharing a manual clock, each
+// with its recorder and owns (nil: every server).
+func challengeProcesses(t *testing.T, a, b storage.Store, owns [2]func(string) bool) ([2]*Service, [2]*Recorder, *timers.ManualClock) {
+	t.Helper()
+	clk := timers.NewManualClock(t0)
+	var svcs [2]*Service
+	var recs [2]*Recorder
+	for i, db := range []storage.Store{a, b} {
+		recs[i] = &Recorder{}
+		s, err := New(db, Options{Clock: clk, Notifier: recs[i], Logger: quietLogger(), Instance: fmt.Sprint("p", i),
+			Owns: owns[i], Rand: func() uint64 { return 0 }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		svcs[i] = s
+	}
+	return svcs, recs, clk
+}
+
+// expiredIDs flushes s and returns the ids of the challenges its recorder saw expire.
+func expiredIDs(t *testing.T, s *Service, rec *Recorder) []uint64 {
+	t.Helper()
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var ids []uint64
+	for _, e := range rec.Events() {
+		if x, ok := e.(ChallengeExpired); ok {
+			ids = append(ids, x.Challenge.ID)
+		}
+	}
+	return ids
+}
+
+// Both processes know every challenge and fire its expiry at once: each expiry is
+// written and announced once, by one of them.
+func TestChallengeExpiresOnceAcrossProcesses(t *testing.T) {
+	eachSharedStore(t, func(t *testing.T, a, b storage.Store) {
+		svcs, recs, clk := challengeProcesses(t, a, b, [2]func(string) bool{})
+		const n = 12
+		for i := range n {
+			if _, err := svcs[i%2].CreateChallenge(ctx, ChallengeRequest{RequestID: fmt.Sprint("c", i), GuildID: "g", ChannelID: "ch",
+				From: player(i), To: player(100 + i), Control: "5+3"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, s := range svcs {
+			if got, err := s.AdoptChallenges(ctx); err != nil || got != n {
+				t.Fatalf("adopt challenges: %d, %v; want %d", got, err, n)
+			}
+		}
+		clk.Advance(15 * time.Minute)
+		var wg sync.WaitGroup
+		for _, s := range svcs {
+			wg.Go(func() { s.FireDue() })
+		}
+		wg.Wait()
+		seen := map[uint64]int{}
+		for i, s := range svcs {
+			for _, id := range expiredIDs(t, s, recs[i]) {
+				seen[id]++
+			}
+		}
+		if len(seen) != n {
+			t.Fatalf("%d challenges announced expired, want %d", len(seen), n)
+		}
+		for id, k := range seen {
+			if k != 1 {
+				t.Errorf("challenge %d announced expired %d times", id, k)
+			}
+		}
+		pending, err := storage.Read(b, storage.Tx.PendingChallenges)
+		if err != nil || len(pending) != 0 {
+			t.Fatalf("%d challenges still pending, %v", len(pending), err)
+		}
+	})
+}
+
+// Two people accept one open challenge at once in two processes: one game starts, the
+// other is told the challenge is closed; the same accept (one request id) reaching both
+// processes starts one game, which both answer with.
+func TestChallengeAcceptedOnceAcrossProcesses(t *testing.T) {
+	eachSharedStore(t, func(t *testing.T, a, b storage.Store) {
+		svcs, _, _ := challengeProcesses(t, a, b, [2]func(string) bool{})
+		const n = 8
+		for i := range n {
+			r, err := svcs[0].CreateChallenge(ctx, ChallengeRequest{RequestID: fmt.Sprint("c", i), GuildID: "g", ChannelID: "ch",
+				From: player(i), Control: "5+3"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := r.Challenge.ID
+			var res [2]*Result
+			var errs [2]error
+			var wg sync.WaitGroup
+			for j, s := range svcs {
+				rid := fmt.Sprint("accept", i, "-", j)
+				if i%2 == 1 {
+					rid = fmt.Sprint("accept", i) // one request delivered to both
+				}
+				wg.Go(func() {
+					res[j], errs[j] = s.AcceptChallenge(ctx, ChallengeAction{RequestID: rid, ChallengeID: id, User: player(200 + i)})
+				})
+			}
+			wg.Wait()
+			games := map[uint64]bool{}
+			for j := range svcs {
+				switch {
+				case errs[j] == nil && res[j].Game != nil:
+					games[res[j].Game.ID] = true
+				case errors.Is(errs[j], ErrChallengeClosed) && i%2 == 0:
+				default:
+					t.Fatalf("challenge %d, process %d: %+v, %v", id, j, res[j], errs[j])
+				}
+			}
+			if len(games) != 1 {
+				t.Fatalf("challenge %d started %d games", id, len(games))
+			}
+			c, err := storage.Read(b, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
+			if err != nil || c.Status != storage.ChallengeAccepted || !games[c.GameID] {
+				t.Fatalf("stored challenge %+v, %v; games %v", c, err, games)
+			}
+		}
+		total, _ := storagetest.CountGames(t, b)
+		if total != n {
+			t.Fatalf("%d games stored, want %d", total, n)
+		}
+	})
+}
+
+// AdoptChallenges schedules the pending challenges of the servers a service owns.
+func TestAdoptChallengesFollowsOwns(t *testing.T) {
+	eachSharedStore(t, func(t *testing.T, a, b storage.Store) {
+		svcs, recs, clk := challengeProcesses(t, a, b, [2]func(string) bool{
+			func(g string) bool { return g == "g1" },
+			func(g string) bool { return g == "g2" },
+		})
+		for i, g := range []string{"g1", "g2", "g2"} {
+			if _, err := svcs[0].CreateChallenge(ctx, ChallengeRequest{RequestID: fmt.Sprint("c", i), GuildID: g, ChannelID: "ch",
+				From: player(i), To: player(100 + i), Control: "5+3"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, err := svcs[1].AdoptChallenges(ctx); err != nil || got != 2 {
+			t.Fatalf("b adopts %d, %v; want g2's 2", got, err)
+		}
+		svcs[0].Close() // the process that made them stops
+		clk.Advance(15 * time.Minute)
+		svcs[1].FireDue()
+		if ids := expiredIDs(t, svcs[1], recs[1]); len(ids) != 2 {
+			t.Fatalf("b announced %v expired, want g2's 2", ids)
+		}
+	})
+}
