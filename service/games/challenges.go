@@ -216,6 +216,9 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 		if limit := limitError(err); limit != nil {
 			return nil, limit
 		}
+		if res, ok := s.replayRepeated(ctx, r.RequestID, err); ok {
+			return res, nil
+		}
 		return nil, fmt.Errorf("commit challenge: %w", err)
 	}
 	s.scheduleChallenge(c)
@@ -518,11 +521,28 @@ func (s *Service) StartGame(ctx context.Context, r StartRequest) (*Result, error
 		change.After = func(tx storage.Tx) error { return r.After(tx, rec) }
 	}
 	if err := s.db.Commit(change); err != nil {
+		if res, ok := s.replayRepeated(ctx, r.RequestID, err); ok {
+			return res, nil
+		}
 		return nil, fmt.Errorf("commit new game: %w", err)
 	}
 	ne := &entry{rec: rec, chess: chess}
 	s.publishNew(ne)
 	return &Result{Effect: EffectStarted, Game: ne.view(), Ply: 0}, nil
+}
+
+// replayRepeated answers a request whose commit was refused because another process
+// handled the same request meanwhile (storage.ErrRepeatedRequest): from its receipt,
+// as if this process had found the receipt first.
+func (s *Service) replayRepeated(ctx context.Context, requestID string, err error) (*Result, bool) {
+	if requestID == "" || !errors.Is(err, storage.ErrRepeatedRequest) {
+		return nil, false
+	}
+	res, ok, rerr := s.receipt(ctx, requestID)
+	if rerr != nil || !ok {
+		return nil, false
+	}
+	return res, true
 }
 
 // newGame builds the record of a new game (id 0) and its chess: a live clock starts at

@@ -494,3 +494,36 @@ func TestAdoptChallengesFollowsOwns(t *testing.T) {
 		}
 	})
 }
+
+// One start request (a tournament board's) reaching two processes at once starts one
+// game, which both answer with.
+func TestStartGameOnceAcrossProcesses(t *testing.T) {
+	eachSharedStore(t, func(t *testing.T, a, b storage.Store) {
+		svcs, _, _ := challengeProcesses(t, a, b, [2]func(string) bool{})
+		const n = 8
+		for i := range n {
+			var res [2]*Result
+			var errs [2]error
+			var wg sync.WaitGroup
+			for j, s := range svcs {
+				wg.Go(func() {
+					res[j], errs[j] = s.StartGame(ctx, StartRequest{RequestID: fmt.Sprint("board", i), GuildID: "g", ChannelID: "ch",
+						White: player(i), Black: player(100 + i), Control: "5+3"})
+				})
+			}
+			wg.Wait()
+			for j := range svcs {
+				if errs[j] != nil || res[j].Game == nil {
+					t.Fatalf("start %d in process %d: %+v, %v", i, j, res[j], errs[j])
+				}
+			}
+			if res[0].Game.ID != res[1].Game.ID || res[0].Replayed == res[1].Replayed {
+				t.Fatalf("start %d: games %d and %d (replayed %v, %v); want one game, replayed once", i,
+					res[0].Game.ID, res[1].Game.ID, res[0].Replayed, res[1].Replayed)
+			}
+		}
+		if total, _ := storagetest.CountGames(t, b); total != n {
+			t.Fatalf("%d games stored, want %d", total, n)
+		}
+	})
+}
