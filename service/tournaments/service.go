@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/internal/timers"
@@ -52,6 +53,15 @@ type Options struct {
 	Rating func(guildID, userID string, cat clock.Category) int
 	// Logger receives the logs (default slog.Default()).
 	Logger *slog.Logger
+	// Owns, if set, limits the events the service takes up at start-up (Restore) and
+	// on Adopt to those of the guilds it answers true for (its share when several
+	// processes run on one store). Nil: every guild, as with one process. An event
+	// whose game ends in this process is moved on here all the same: the store makes
+	// each pairing, game start and announcement once whoever does it.
+	Owns func(guildID string) bool
+	// Instance names the process in the claims it takes on announcements (default
+	// "bot"): unique among the processes on one store.
+	Instance string
 }
 
 // Service runs tournaments. Its methods are safe for concurrent use.
@@ -85,20 +95,45 @@ func New(db storage.Store, g Games, opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.Instance == "" {
+		opts.Instance = "bot"
+	}
 	return &Service{db: db, games: g, opts: opts, clock: opts.Clock, log: opts.Logger, sched: timers.New(),
 		kicked: map[uint64]bool{}, wake: make(chan struct{}, 1)}
 }
 
-// Restore schedules the arena ends and queues every running event, so that what was
-// left to do when the bot stopped (a round to pair, games to start, standings to post)
-// is done. It does not start games itself: Run (or Advance) does.
+// Restore schedules the arena ends and queues every running event (of the guilds the
+// service owns, Options.Owns), so that what was left to do when the bot stopped (a
+// round to pair, games to start, standings to post) is done. It does not start games
+// itself: Run (or Advance) does.
 func (s *Service) Restore(ctx context.Context) error {
+	_, err := s.takeUp()
+	return err
+}
+
+// Adopt takes up the running events of the guilds the service owns (Options.Owns), as
+// Restore does at start-up: call it when the service gains guilds (a partition's
+// lease). It returns how many events it queued.
+func (s *Service) Adopt(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.takeUp()
+}
+
+// owns reports whether the service takes up guild's events (Options.Owns).
+func (s *Service) owns(guild string) bool { return s.opts.Owns == nil || s.opts.Owns(guild) }
+
+// takeUp schedules the arena ends and queues the running events of the guilds the
+// service owns, and returns how many it queued.
+func (s *Service) takeUp() (int, error) {
 	ts, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments("", false) })
 	if err != nil {
-		return fmt.Errorf("restore tournaments: %w", err)
+		return 0, fmt.Errorf("restore tournaments: %w", err)
 	}
+	n := 0
 	for _, t := range ts {
-		if t.Status == storage.TournamentOpen || t.Status == storage.TournamentCanceled {
+		if t.Status == storage.TournamentOpen || t.Status == storage.TournamentCanceled || !s.owns(t.GuildID) {
 			continue
 		}
 		st, err := decodeState(t.State)
@@ -113,8 +148,9 @@ func (s *Service) Restore(ctx context.Context) error {
 			s.sched.Set(timers.Key{Kind: kindArenaEnd, ID: t.ID}, st.Ends)
 		}
 		s.kick(t.ID)
+		n++
 	}
-	return nil
+	return n, nil
 }
 
 // kick queues an event for the worker.
@@ -667,7 +703,7 @@ func (s *Service) startGames(ctx context.Context, v *View) (bool, error) {
 }
 
 // announce posts the rounds (brackets, arena start) not yet announced, once their games
-// have started.
+// have started, under the event's claim (claimed).
 func (s *Service) announce(ctx context.Context, id uint64) error {
 	v, err := s.Get(ctx, id)
 	if err != nil {
@@ -677,31 +713,97 @@ func (s *Service) announce(ctx context.Context, id uint64) error {
 	if v.State.Announced >= n || len(v.State.toStart()) > 0 {
 		return nil
 	}
-	for r := v.State.Announced + 1; r <= n; r++ {
-		s.opts.Notifier.Notify(ctx, RoundStarted{Tournament: v, Round: r})
-	}
-	_, err = s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
-		if st.Announced >= n {
-			return errNothingChanged
-		}
-		st.Announced = n
-		return nil
-	})
-	return err
+	return s.claimed(ctx, id, fmt.Sprintf("tournament/%d/round/%d", id, n), func(st *State) bool { return st.Announced >= n },
+		func(ctx context.Context) {
+			for r := v.State.Announced + 1; r <= n; r++ {
+				s.opts.Notifier.Notify(ctx, RoundStarted{Tournament: v, Round: r})
+			}
+		},
+		func(st *State) bool {
+			if st.Announced >= n {
+				return false
+			}
+			st.Announced = n
+			return true
+		})
 }
 
-// close posts the final standings of a finished event, once.
+// close posts the final standings of a finished event, once, under the event's claim
+// (claimed).
 func (s *Service) close(ctx context.Context, id uint64, v *View) error {
 	if v.State.Closed {
 		return nil
 	}
 	s.sched.Cancel(timers.Key{Kind: kindArenaEnd, ID: id})
-	s.opts.Notifier.Notify(ctx, Finished{Tournament: v})
-	_, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
-		if st.Closed {
+	return s.claimed(ctx, id, fmt.Sprintf("tournament/%d/final", id), func(st *State) bool { return st.Closed },
+		func(ctx context.Context) { s.opts.Notifier.Notify(ctx, Finished{Tournament: v}) },
+		func(st *State) bool {
+			if st.Closed {
+				return false
+			}
+			st.Closed = true
+			return true
+		})
+}
+
+// The claim on an announcement: how long it holds, and how long the notifier may take
+// within it.
+const (
+	announceClaimTTL = 2 * time.Minute
+	announceTimeout  = 90 * time.Second
+)
+
+// kindClaimRetry is the timer that moves an event on again when another process's
+// claim on its announcement expires.
+const kindClaimRetry timers.Kind = 2
+
+// claimed makes an announcement once across processes: in one transaction it checks
+// that the event still needs it (done false) and claims it (storage.TakeClaim); it
+// then notifies, within the claim's lifetime, and records it done (mark). If another
+// process holds the claim, the event is moved on again when the claim expires: by then
+// the announcement is recorded, or the other process died and this one makes it. A
+// notification made but not recorded (a crash in between) is made again then.
+func (s *Service) claimed(ctx context.Context, id uint64, key string, done func(*State) bool,
+	notify func(context.Context), mark func(*State) bool) error {
+	var claim storage.Claim
+	due := false
+	now := s.clock.Now()
+	err := s.db.Update(func(w storage.Tx) error {
+		claim, due = storage.Claim{}, false
+		t, err := w.Tournament(id)
+		if err != nil {
+			return err
+		}
+		st, err := decodeState(t.State)
+		if err != nil {
+			return err
+		}
+		if done(st) {
+			return nil
+		}
+		due = true
+		claim, err = storage.TakeClaim(w, key, s.opts.Instance, now, announceClaimTTL)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("claim %s: %w", key, err)
+	}
+	if !due {
+		return nil
+	}
+	if !claim.Held {
+		s.log.Debug("tournaments: announcement claimed by another process", "tournament", id, "claim", key,
+			"holder", claim.Holder, "until", claim.Until)
+		s.sched.Set(timers.Key{Kind: kindClaimRetry, ID: id}, claim.Until)
+		return nil
+	}
+	nctx, cancel := context.WithTimeout(ctx, announceTimeout)
+	notify(nctx)
+	cancel()
+	_, err = s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+		if !mark(st) {
 			return errNothingChanged
 		}
-		st.Closed = true
 		return nil
 	})
 	return err
