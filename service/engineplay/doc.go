@@ -68,4 +68,14 @@
 // take turns for Options.AnalysisWorkers analysers. A person has one analysis queued or
 // running at a time (ErrAnalysisPending) and waits Options.AnalysisCooldown after one
 // ends before the next (a *CooldownError says until when).
+//
+// # Several processes
+//
+// With several processes on one store, each takes up at start-up (Run) and on Adopt
+// the live games of the guilds it owns (Options.Owns), and plays the games whose events
+// reach it (their person moved there). Two processes may think about the same turn;
+// the move is played once all the same: its request id names the position, and the
+// game service writes a move only from the game's stored version, so the second
+// process's move is replayed or refused as stale. An analysis is a request: it runs
+// where the request arrived and its result answers that request only, once.
 package engineplay

@@ -112,6 +112,12 @@ type Options struct {
 	Rand func() uint64
 	// Logger receives the service's logs (default slog.Default()).
 	Logger *slog.Logger
+	// Owns, if set, limits the games Run takes up at start-up and Adopt takes up
+	// later to those of the guilds it answers true for (its share when several
+	// processes run on one store). Nil: every game, as with one process. A game whose
+	// events reach this process (its person moved here) is played here all the same;
+	// the move's request id makes it once whoever plays it.
+	Owns func(guildID string) bool
 }
 
 // Service plays the engine's side of games and analyses games. Its methods are safe
@@ -682,8 +688,10 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	ids := make([]uint64, 0, len(s.known))
-	for id := range s.known {
-		ids = append(ids, id)
+	for id, e := range s.known {
+		if s.owns(e.guild) {
+			ids = append(ids, id)
+		}
 	}
 	s.mu.Unlock()
 	slices.Sort(ids) // oldest first within each person's line

@@ -21,6 +21,16 @@
 // Restore queues every running event at start-up and schedules the arenas' ends, so a
 // restart mid-round or mid-arena goes on where it stopped.
 //
+// With several processes on one store, Restore and Adopt take up the events of the
+// guilds the process owns (Options.Owns), and a process moves on the events whose games
+// end in it. Two processes moving one event on at once pair a round once (the pairing
+// is one transaction, serializable on PostgreSQL), start each game once (its board's
+// request id) and announce once: a round's announcement and the final standings are
+// claimed in the store (storage.TakeClaim) in the transaction that checks they are still
+// due, then made, then marked; a process that finds the claim held moves the event on
+// again when the claim expires (2 minutes), so a process that dies between the claim and
+// the post delays it, never loses it.
+//
 // # Rules
 //
 // Tournament games are played with a live clock and a forfeit time (Settings.NoShow):
