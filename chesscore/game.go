@@ -128,12 +128,15 @@ func (g *Game) Play(m Move) error {
 // ReplayGame rebuilds a game from a record of it: its start and the moves already played
 // and accepted once. Each move must be legal, and the endings that need no search
 // (checkmate, stalemate, fivefold repetition, seventy-five moves) apply after every move,
-// as with Play; the dead-position test (5.2.2), the costly one, runs on the final
-// position only. A record kept under an older version of the test may go on past a
-// position found dead today: the record is history, and replaying it does not stop
-// there. The error is that of Play, for the first move that fails.
+// as with Play; the dead-position test (5.2.2), the costly one, does not run, on the
+// start position either: each position was tested when its move was played, and a record kept under an older
+// version of the test may go on past a position found dead today (the record is
+// history). The final position is decided when a question is first asked of it: the
+// next move, a flag fall, a resignation, or SettleDeadPosition. The error is that of
+// Play, for the first move that fails.
 func ReplayGame(start Position, moves []Move) (*Game, error) {
-	g := NewGame(start)
+	g := &Game{start: start, pos: start}
+	g.outcome = g.outcomeAfterMove(start.CountLegalMoves(), false)
 	var ml MoveList
 	for i, m := range moves {
 		if g.outcome.Over() {
@@ -144,9 +147,20 @@ func ReplayGame(start Position, moves []Move) (*Game, error) {
 		if !ok {
 			return nil, fmt.Errorf("move %d: %w", i+1, moveErr(m.UCI(), ErrIllegalMove, m.UCI()+" is not a legal move"))
 		}
-		g.play(legal, &ml, i == len(moves)-1)
+		g.play(legal, &ml, false)
 	}
 	return g, nil
+}
+
+// SettleDeadPosition runs the dead-position test on the current position, as Play does
+// after a move, and ends the game in a draw if the position is dead. It reports whether
+// it ended the game.
+func (g *Game) SettleDeadPosition() bool {
+	if g.outcome.Over() || !g.mates.dead(&g.pos) {
+		return false
+	}
+	g.outcome = Outcome{Draw, DeadPosition}
+	return true
 }
 
 // PlaySAN reads a move in any notation ParseSAN accepts, plays it and returns it.

@@ -17,14 +17,16 @@ func TestReplayGame(t *testing.T) {
 		outcome Outcome
 		err     error // errors.Is target; nil: no error
 		errPly  string
+		settle  bool // call SettleDeadPosition after the replay
 	}{
 		{name: "live", start: start, moves: []string{"e2e4", "e7e5", "g1f3"}},
 		{name: "checkmate", start: start, moves: []string{"f2f3", "e7e5", "g2g4", "d8h4"}, outcome: Outcome{BlackWins, Checkmate}},
 		{name: "illegal", start: start, moves: []string{"e2e4", "e7e5", "e4e5"}, err: ErrIllegalMove, errPly: "move 3"},
 		{name: "after mate", start: start, moves: []string{"f2f3", "e7e5", "g2g4", "d8h4", "a2a3"}, err: ErrGameOver, errPly: "move 5"},
 		// Kxe2 leaves king and bishop against king, a dead position: Play ends the game
-		// there, a replay goes on and finds the final position dead.
-		{name: "past a dead position", start: bareBishop, moves: []string{"e3e2", "e6d6", "e2e3"}, outcome: Outcome{Draw, DeadPosition}},
+		// there, a replay goes on; SettleDeadPosition then finds the final position dead.
+		{name: "past a dead position", start: bareBishop, moves: []string{"e3e2", "e6d6", "e2e3"}, settle: true, outcome: Outcome{Draw, DeadPosition}},
+		{name: "live, settled", start: start, moves: []string{"e2e4", "e7e5"}, settle: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,6 +51,11 @@ func TestReplayGame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if tc.settle {
+				if ended := g.SettleDeadPosition(); ended != (tc.outcome.Termination == DeadPosition) {
+					t.Fatalf("SettleDeadPosition: %v", ended)
+				}
+			}
 			if g.Outcome() != tc.outcome {
 				t.Fatalf("outcome %v, want %v", g.Outcome(), tc.outcome)
 			}
@@ -59,8 +66,8 @@ func TestReplayGame(t *testing.T) {
 	}
 }
 
-// Along real games, a replay agrees with playing the moves one by one: same position,
-// same notation, same outcome.
+// Along real games, a replay (its final position settled) agrees with playing the moves
+// one by one: same position, same notation, same outcome.
 func TestReplayGameAgreesWithPlay(t *testing.T) {
 	for i, rg := range loadRealGameMoves(t) {
 		for _, n := range []int{0, 1, len(rg.moves) / 2, len(rg.moves)} {
@@ -74,6 +81,7 @@ func TestReplayGameAgreesWithPlay(t *testing.T) {
 			if err != nil {
 				t.Fatalf("game %d ply %d: %v", i, n, err)
 			}
+			replayed.SettleDeadPosition()
 			pp, rp := played.Position(), replayed.Position()
 			if pp.FEN() != rp.FEN() || played.Outcome() != replayed.Outcome() || !slices.Equal(played.SAN(), replayed.SAN()) {
 				t.Fatalf("game %d ply %d: replay %s %v, play %s %v", i, n, rp.FEN(), replayed.Outcome(), pp.FEN(), played.Outcome())

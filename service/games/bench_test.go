@@ -202,9 +202,9 @@ func benchLiveClocks(b *testing.B, games int, positions []flagPosition) {
 		b.StopTimer()
 		db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "clocks.db"), nil)
 		now := time.Now()
-		// Setup (the records, then the service's start-up, which replays every game and
-		// decides its final position) must finish before the first flag.
-		first := now.Add(6*time.Second + time.Duration(games)*time.Millisecond)
+		// Setup (the records, then the service's start-up, which replays every game)
+		// must finish before the first flag.
+		first := now.Add(10*time.Second + time.Duration(games)*300*time.Microsecond)
 		changes := make([]*storage.Change, games)
 		for i := range changes {
 			deadline := first.Add(time.Duration(i) * flagEvery)

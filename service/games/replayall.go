@@ -12,8 +12,7 @@ import (
 )
 
 // replayAll replays every record (Replay) on all cores and returns the games and errors
-// in the records' order. A replay decides whether the final position is dead, the costly
-// part of starting with many live games.
+// in the records' order: a start-up with many live games, each replayed move by move.
 func replayAll(recs []*storage.Game) ([]*chesscore.Game, []error) {
 	games := make([]*chesscore.Game, len(recs))
 	errs := make([]error, len(recs))

@@ -141,7 +141,9 @@ func (e *entry) view() *Game {
 
 // Replay plays a stored game's moves from its start position and checks that the
 // record's outcome agrees with the board: every stored game must replay. The
-// dead-position test runs on the final position only (chesscore.ReplayGame).
+// dead-position test runs only on the final position of a game that is over: a live
+// game's position is decided by the next question asked of it (a move, a flag fall, a
+// resignation), so that loading one costs no search (chesscore.ReplayGame).
 func Replay(rec *storage.Game) (*chesscore.Game, error) {
 	start := chesscore.StartPosition()
 	if rec.StartFEN != "" {
@@ -153,6 +155,9 @@ func Replay(rec *storage.Game) (*chesscore.Game, error) {
 	g, err := chesscore.ReplayGame(start, rec.Moves)
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", rec.ID, err)
+	}
+	if rec.Outcome.Over() {
+		g.SettleDeadPosition() // a game over by a dead position shows it
 	}
 	switch {
 	case rec.Outcome.Over() && !g.Over():
