@@ -78,10 +78,13 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 		return nil, Errorf("Which move? Type it (e4, Nf3, O-O) or pick it from the list.")
 	}
 	inPlace := Place(&g.Game) == r.ChannelID
-	release := func() {}
+	releaseTurn, releaseOver, releaseDraw := func() {}, func() {}, func() {}
 	if inPlace && mayMove(g, r.User.ID, ply) {
-		release = d.Ledger.Reserve(GamePost(g.ID, ply+1, EventTurn), GamePost(g.ID, ply+1, EventOver), GamePost(g.ID, ply+1, EventDraw))
+		releaseTurn = d.Ledger.Reserve(GamePost(g.ID, ply+1, EventTurn))
+		releaseOver = d.Ledger.Reserve(GamePost(g.ID, ply+1, EventOver))
+		releaseDraw = d.Ledger.Reserve(GamePost(g.ID, ply+1, EventDraw))
 	}
+	release := func() { releaseTurn(); releaseOver(); releaseDraw() }
 	res, err := d.Games.Move(ctx, games.MoveRequest{
 		Action: games.Action{RequestID: r.Interaction.ID, GameID: g.ID, UserID: r.User.ID, Expect: games.AtPly(ply)},
 		Move:   move, OfferDraw: offerDraw,
@@ -96,6 +99,17 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 	}
 	r.Log = r.Log.With("game", g.ID, "ply", res.Ply, "san", res.SAN)
 	ng := res.Game
+	// The answer stands for what the move brought: the next turn or the end, and the
+	// draw offered with it. The other posts of this ply go back to the notifier: a flag
+	// that falls before the reply, or an offer the opponent makes, is posted.
+	if ng.Live() {
+		releaseOver()
+	} else {
+		releaseTurn()
+	}
+	if !offerDraw {
+		releaseDraw()
+	}
 	var resp *Response
 	if ng.Live() {
 		resp, err = d.TurnMessage(ctx, ng)
