@@ -234,8 +234,10 @@
 // each leased to one holder (an instance name) until an expiry, at an epoch that grows
 // each time the partition passes to a new holder (a fencing token); each instance of the
 // set beats, and the instances with a recent beat share the partitions. LeaseTable keeps
-// the rules over Tx.Lease, PutLease, LeaseBeats and PutLeaseBeat, each take, renewal or
-// release one write transaction. Leases are the processes' state, not records: Copy and
+// the rules: on bbolt over Tx.Lease, PutLease, LeaseBeats and PutLeaseBeat, each take,
+// renewal or release one write transaction; on PostgreSQL each is one statement on the
+// partition's row (pg_leases.go), atomic under the row's lock at READ COMMITTED, so
+// processes renewing their own partitions never fail to serialize with one another. Leases are the processes' state, not records: Copy and
 // gambit migrate leave them behind, as a new store starts with none held.
 //
 // # Backups

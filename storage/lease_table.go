@@ -11,15 +11,25 @@ import (
 	"github.com/gambitchess/gambit/internal/lease"
 )
 
-// LeaseTable returns the lease.Table of a lease set (LeaseSetGames, LeaseSetShards)
-// kept in st, for a lease.Manager. Each Acquire, Renew and Release reads the partition's
-// lease and writes it in one write transaction, so it is atomic across the processes
-// sharing the store: on PostgreSQL the transaction is SERIALIZABLE (and run again when
-// it fails to serialize), so of two processes taking one free partition at once exactly
-// one gets it, and a renewal with a stale epoch never extends a lease another process
-// took since. The instants are the callers' (the processes' clocks must agree to well
-// under the lease's lifetime).
+// LeaseTable returns the lease.Table of a lease set (LeaseSetGames, LeaseSetShards,
+// LeaseSetIdentify) kept in st, for a lease.Manager. Each Acquire, Renew and Release is
+// atomic across the processes sharing the store: on PostgreSQL it is one statement
+// that reads and writes the partition's row under its row lock (pg_leases.go), so
+// processes renewing their own partitions never fail to serialize with one another;
+// on bbolt it reads and writes the lease in one write transaction. Of two processes
+// taking one free partition at once exactly one gets it, and a renewal with a stale
+// epoch never extends a lease another process took since. The instants are the
+// callers' (the processes' clocks must agree to well under the lease's lifetime).
 func LeaseTable(st Store, set string) lease.Table { return &leaseTable{st: st, set: set} }
+
+// leaseStatements are a backend's own atomic lease operations (PostgreSQL's single
+// statements), used instead of a read and a write in a transaction.
+type leaseStatements interface {
+	acquireLease(set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
+	renewLease(set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
+	releaseLease(set string, partition int, holder string, epoch uint64) error
+	leaseBeat(set, holder string, now time.Time) error
+}
 
 // leaseTable is LeaseTable's Table.
 type leaseTable struct {
@@ -45,6 +55,13 @@ func (t *leaseTable) storedLease(tx Tx, partition int) (l lease.Lease, found boo
 // released or expired) or already holder's; a lease passing to holder from anyone,
 // or from holder's own expired or released lease, gets the next epoch.
 func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+	if s, isStmt := t.st.(leaseStatements); isStmt {
+		l, ok, err := s.acquireLease(t.set, partition, holder, now, ttl)
+		if err != nil {
+			return lease.Lease{}, false, fmt.Errorf("acquire lease %s/%d for %s: %w", t.set, partition, holder, err)
+		}
+		return l, ok, nil
+	}
 	var got lease.Lease
 	var ok bool
 	err := t.st.Update(func(tx Tx) error {
@@ -76,6 +93,13 @@ func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl ti
 // Renew extends holder's unexpired lease of epoch to now+ttl; a lease that expired, was
 // released or passed to another epoch is not renewed.
 func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+	if s, isStmt := t.st.(leaseStatements); isStmt {
+		l, ok, err := s.renewLease(t.set, partition, holder, epoch, now, ttl)
+		if err != nil {
+			return lease.Lease{}, false, fmt.Errorf("renew lease %s/%d for %s: %w", t.set, partition, holder, err)
+		}
+		return l, ok, nil
+	}
 	var got lease.Lease
 	var ok bool
 	err := t.st.Update(func(tx Tx) error {
@@ -103,6 +127,12 @@ func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.
 // Release ends holder's lease of epoch at once (its expiry becomes the zero instant);
 // a lease another holder or epoch has is left alone.
 func (t *leaseTable) Release(partition int, holder string, epoch uint64) error {
+	if s, isStmt := t.st.(leaseStatements); isStmt {
+		if err := s.releaseLease(t.set, partition, holder, epoch); err != nil {
+			return fmt.Errorf("release lease %s/%d of %s: %w", t.set, partition, holder, err)
+		}
+		return nil
+	}
 	err := t.st.Update(func(tx Tx) error {
 		l, found, err := t.storedLease(tx, partition)
 		if err != nil || !found || l.Holder != holder || l.Epoch != epoch {
@@ -119,7 +149,11 @@ func (t *leaseTable) Release(partition int, holder string, epoch uint64) error {
 
 // Beat records holder's beat in the set.
 func (t *leaseTable) Beat(holder string, now time.Time) error {
-	if err := t.st.Update(func(tx Tx) error { return tx.PutLeaseBeat(t.set, holder, now) }); err != nil {
+	beat := func() error { return t.st.Update(func(tx Tx) error { return tx.PutLeaseBeat(t.set, holder, now) }) }
+	if s, isStmt := t.st.(leaseStatements); isStmt {
+		beat = func() error { return s.leaseBeat(t.set, holder, now) }
+	}
+	if err := beat(); err != nil {
 		return fmt.Errorf("lease beat of %s in %s: %w", holder, t.set, err)
 	}
 	return nil

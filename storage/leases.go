@@ -12,11 +12,14 @@ import (
 
 // Lease sets name what a set of partitions divides: LeaseSetGames the deadlines and
 // other background work of the servers (64 partitions by server id), LeaseSetShards
-// the gateway shards. Each set has its own leases and its own beats, so a process may
-// withdraw from one set (lease.Manager.Close) and stay in the others.
+// the gateway shards (a partition per shard), LeaseSetIdentify the gateway's identify
+// buckets (a partition per bucket, each taken for the 5 s of one identify). Each set has
+// its own leases and its own beats, so a process may withdraw from one set
+// (lease.Manager.Close) and stay in the others.
 const (
-	LeaseSetGames  = "games"
-	LeaseSetShards = "shards"
+	LeaseSetGames    = "games"
+	LeaseSetShards   = "shards"
+	LeaseSetIdentify = "identify"
 )
 
 // MaxLeasePartitions bounds a lease's partition number (0 to MaxLeasePartitions-1):

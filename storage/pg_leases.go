@@ -5,11 +5,14 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
-	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/gambitchess/gambit/internal/lease"
 )
 
 // Lease reads a set's lease of a partition.
@@ -115,4 +118,125 @@ func (t *pgTx) Heartbeats() ([]InstanceBeat, error) {
 		return nil, fmt.Errorf("heartbeats: %w", err)
 	}
 	return out, nil
+}
+
+// The PostgreSQL backend takes and renews leases in single statements.
+var _ leaseStatements = (*Postgres)(nil)
+
+// pgLeaseTx runs the lease statements: each is one statement that reads and writes
+// one row under its row lock, atomic at READ COMMITTED (a concurrent writer of the row
+// waits, and the statement's condition is checked again on the row it commits), so
+// processes renewing their own partitions never fail to serialize with one another.
+var pgLeaseTx = pgx.TxOptions{IsoLevel: pgx.ReadCommitted, AccessMode: pgx.ReadWrite}
+
+// scanLease scans holder, expires and epoch into l.
+func scanLease(l *lease.Lease) []any {
+	return []any{&l.Holder, (*nanosScan)(&l.Expires), (*epochScan)(&l.Epoch)}
+}
+
+// nanosScan scans a bigint of unix nanoseconds (0: the zero instant) into a time.
+type nanosScan time.Time
+
+// ScanInt64 implements pgtype.Int64Scanner.
+func (n *nanosScan) ScanInt64(v pgtype.Int8) error {
+	*n = nanosScan(fromUnixNanos(v.Int64))
+	return nil
+}
+
+// epochScan scans a bigint into an epoch.
+type epochScan uint64
+
+// ScanInt64 implements pgtype.Int64Scanner.
+func (e *epochScan) ScanInt64(v pgtype.Int8) error {
+	*e = epochScan(v.Int64)
+	return nil
+}
+
+// acquireLease is LeaseTable's Acquire in one statement: the row is inserted, or
+// updated where it is holder's or no longer held, with the next epoch unless holder
+// still held it.
+func (db *Postgres) acquireLease(set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+	if err := checkLease(set, lease.Lease{Partition: partition, Holder: holder, Epoch: 1}); err != nil {
+		return lease.Lease{}, false, err
+	}
+	if db.readOnly {
+		return lease.Lease{}, false, ErrReadOnly
+	}
+	var got lease.Lease
+	var ok bool
+	err := db.run(pgLeaseTx, func(tx Tx) error {
+		t := tx.(*pgTx)
+		got = lease.Lease{Partition: partition}
+		var err error
+		ok, err = t.scanOne(`INSERT INTO leases AS l (lease_set, partition, holder, expires, epoch) VALUES ($1, $2, $3, $4, 1)
+			ON CONFLICT (lease_set, partition) DO UPDATE SET holder = excluded.holder, expires = excluded.expires,
+				epoch = CASE WHEN l.holder = excluded.holder AND l.expires > $5 THEN l.epoch ELSE l.epoch + 1 END
+			WHERE l.holder = excluded.holder OR l.expires <= $5
+			RETURNING holder, expires, epoch`,
+			[]any{set, partition, holder, unixNanos(now.Add(ttl)), unixNanos(now)}, scanLease(&got)...)
+		if err != nil || ok {
+			return err
+		}
+		got, err = t.Lease(set, partition) // held by another: what it holds
+		return err
+	})
+	if err != nil {
+		return lease.Lease{}, false, err
+	}
+	return got, ok, nil
+}
+
+// renewLease is LeaseTable's Renew in one statement.
+func (db *Postgres) renewLease(set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+	if err := checkLeaseSet(set); err != nil {
+		return lease.Lease{}, false, err
+	}
+	if db.readOnly {
+		return lease.Lease{}, false, ErrReadOnly
+	}
+	var got lease.Lease
+	var ok bool
+	err := db.run(pgLeaseTx, func(tx Tx) error {
+		t := tx.(*pgTx)
+		got = lease.Lease{Partition: partition}
+		var err error
+		ok, err = t.scanOne(`UPDATE leases SET expires = $5
+			WHERE lease_set = $1 AND partition = $2 AND holder = $3 AND epoch = $4 AND expires > $6
+			RETURNING holder, expires, epoch`,
+			[]any{set, partition, holder, int64(epoch), unixNanos(now.Add(ttl)), unixNanos(now)}, scanLease(&got)...)
+		if err != nil || ok {
+			return err
+		}
+		if got, err = t.Lease(set, partition); errors.Is(err, ErrNotFound) {
+			got, err = lease.Lease{Partition: partition}, nil
+		}
+		return err
+	})
+	if err != nil {
+		return lease.Lease{}, false, err
+	}
+	return got, ok, nil
+}
+
+// releaseLease is LeaseTable's Release in one statement.
+func (db *Postgres) releaseLease(set string, partition int, holder string, epoch uint64) error {
+	if err := checkLeaseSet(set); err != nil {
+		return err
+	}
+	if db.readOnly {
+		return ErrReadOnly
+	}
+	return db.run(pgLeaseTx, func(tx Tx) error {
+		_, err := tx.(*pgTx).exec(`UPDATE leases SET expires = 0
+			WHERE lease_set = $1 AND partition = $2 AND holder = $3 AND epoch = $4`, set, partition, holder, int64(epoch))
+		return err
+	})
+}
+
+// leaseBeat is LeaseTable's Beat: one upsert.
+func (db *Postgres) leaseBeat(set, holder string, now time.Time) error {
+	if db.readOnly {
+		return ErrReadOnly
+	}
+	return db.run(pgLeaseTx, func(tx Tx) error { return tx.PutLeaseBeat(set, holder, now) })
 }
