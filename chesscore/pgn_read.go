@@ -367,7 +367,7 @@ func (r *PGNReader) parseLine(pg *PGNGame, vr *PGNVariation, pos Position, depth
 		}
 		before = pos
 		if main {
-			pg.Game.play(m, &ml, true)
+			pg.Game.play(m, &ml, false) // the dead-position test runs once, at the end (settleOutcome)
 			mv.SAN = pg.Game.san[len(pg.Game.san)-1]
 		} else {
 			var buf [8]byte
@@ -400,6 +400,10 @@ func allDigits(s string) bool {
 // tags and the final position.
 func (r *PGNReader) settleOutcome(pg *PGNGame, end token, tagPos map[string]token) error {
 	g := pg.Game
+	// The moves were read without the dead-position test (as ReplayGame does): a record
+	// may go on past a position found dead today, and a dead position stays dead, so the
+	// final position settles it.
+	g.SettleDeadPosition()
 	res := NoResult
 	where := end
 	moveResult := false

@@ -297,6 +297,7 @@ func TestReadPGNErrors(t *testing.T) {
 		{"bad escape", `[Event "a\b"]`, 1, 10, `\ must be followed by`},
 		{"result mismatch", "[Result \"1-0\"]\n\n1. e4 e5 0-1", 3, 10, "Result tag says 1-0"},
 		{"result against mate", "1. f3 e5 2. g4 Qh4# 1-0", 1, 21, "checkmate"},
+		{"win in a dead position", "[FEN \"8/8/4k3/8/8/3BK3/4p3/8 w - - 0 1\"]\n\n1. Kxe2 Kd6 2. Ke3 1-0", 3, 20, "dead position"},
 		{"unmatched paren", "1. e4 ) e5 *", 1, 7, "unmatched )"},
 		{"variation first", "( 1. e4 ) *", 1, 1, "must follow the move"},
 		{"unclosed variation", "1. e4 (1. d4 d5", 1, 16, "ends inside a variation"},
@@ -335,6 +336,18 @@ func TestReadPGNErrors(t *testing.T) {
 	}
 	if _, err := ParsePGN("   \n% nothing\n"); err == nil {
 		t.Error("ParsePGN of an empty text succeeded")
+	}
+}
+
+// A record that goes on past a dead position (as games from sites that know only bare
+// kings do) is read, and ends in its final, dead position.
+func TestReadPGNPastDeadPosition(t *testing.T) {
+	g, err := ParsePGN("[FEN \"8/8/4k3/8/8/3BK3/4p3/8 w - - 0 1\"]\n\n1. Kxe2 Kd6 2. Ke3 1/2-1/2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Game.Outcome(); got != (Outcome{Draw, DeadPosition}) || g.Game.Ply() != 3 {
+		t.Fatalf("outcome %v after %d plies, want a dead position after 3", got, g.Game.Ply())
 	}
 }
 
