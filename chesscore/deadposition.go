@@ -45,7 +45,11 @@
 // line goes on when its first move is played, survives a move that can be taken back, or
 // a tempo move in front of it. Only what is lost is decided again: along the real games
 // about 70% of the moves keep an answer this way, in a couple of microseconds, and the
-// rest are decided afresh (BenchmarkGameDeadCheck). Unknown never ends a game: the game
+// rest are decided afresh (BenchmarkGameDeadCheck). The test after a move decides first
+// for the side that has just moved: should the other side lose on time or resign, that
+// is the question asked. A game rebuilt from a record (ReplayGame) or read from PGN is not
+// tested move by move: its final position is decided by the first question asked of it
+// (a dead position stays dead). Unknown never ends a game: the game
 // goes on, and a flag fall or a resignation in such a position is scored as a loss, the
 // result the Laws give whenever the opponent can mate.
 
