@@ -159,6 +159,8 @@ type cluster struct {
 	db    *storage.Postgres // the test's own handle on the store
 	procs []*serveProc
 	dir   string
+	// channels holds a text channel of each server, in the fake's order of servers.
+	channels []string
 }
 
 // startCluster starts n `gambit serve` processes (instances gambit-1 … gambit-n) on a
@@ -194,7 +196,54 @@ func startCluster(tb testing.TB, n, guilds int) *cluster {
 		}
 	}
 	c.db = storagetest.OpenPostgresDSN(tb, dsn, nil)
+	for _, gid := range f.Guilds() {
+		ch, err := f.AddChannel(gid, "chess")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		c.channels = append(c.channels, ch)
+	}
 	return c
+}
+
+// newGames returns count games numbered from first, spread over the servers, each
+// with two new players and a line of plies moves.
+func (c *cluster) newGames(first, count, plies int) []*mpGame {
+	guilds := c.f.Guilds()
+	out := make([]*mpGame, count)
+	for k := range out {
+		n := first + k
+		out[k] = &mpGame{n: n, guildID: guilds[n%len(guilds)], channelID: c.channels[n%len(guilds)],
+			white: c.f.NewUser(fmt.Sprintf("white%d", n)), black: c.f.NewUser(fmt.Sprintf("black%d", n)),
+			line: moveLine(uint64(n+1), plies)}
+	}
+	return out
+}
+
+// startGames starts games, four at a time, each challenged through one process and
+// accepted through the next.
+func (c *cluster) startGames(ctx context.Context, games []*mpGame, control string) error {
+	return forEachLimit(4, len(games), func(k int) error {
+		n := games[k].n
+		return c.startGame(ctx, games[k], control, n%len(c.procs), (n+1)%len(c.procs))
+	})
+}
+
+// forEachLimit runs fn(0) … fn(n-1), at most limit at once, and returns their errors
+// joined.
+func forEachLimit(limit, n int, fn func(int) error) error {
+	sem := make(chan struct{}, limit)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[k] = fn(k)
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // start starts process i and waits until its endpoint listens.

@@ -48,11 +48,11 @@ const (
 // TestMultiProcessServe runs three `gambit serve` processes on one PostgreSQL schema,
 // with interactions over HTTP (signed by the fake Discord) spread across them: 24
 // games in 8 servers, each move of a game through another process than the one before,
-// and a 25th game whose flag is due while the process that owns its server is dead.
-// That process is killed with SIGKILL 3 s before the flag's deadline, mid-load.
+// and two more whose flags are due while the process that owns their server is dead.
+// That process is killed with SIGKILL 3 s before the flags' deadline, mid-load.
 // Then: every move whose answer a player saw is in the store, in order; every game
 // went on through the survivors; no game has two threads or two first boards, no
-// interaction two answers; the flag fell once, announced once, by a survivor, within
+// interaction two answers; each flag fell once, announced once, by a survivor, within
 // a lease's lifetime plus a second of its deadline.
 func TestMultiProcessServe(t *testing.T) {
 	c := startCluster(t, mpProcesses, mpGuilds)
@@ -60,55 +60,43 @@ func TestMultiProcessServe(t *testing.T) {
 	defer cancel()
 	f := c.f
 
-	// One channel per server, two players per game.
-	guilds := f.Guilds()
-	channels := make([]string, len(guilds))
-	for k, gid := range guilds {
-		ch, err := f.AddChannel(gid, "chess")
-		if err != nil {
-			t.Fatal(err)
-		}
-		channels[k] = ch
-	}
-	newGame := func(n int) *mpGame {
-		san := moveLine(uint64(n+1), mpLinePlies)
-		return &mpGame{n: n, guildID: guilds[n%len(guilds)], channelID: channels[n%len(guilds)],
-			white: f.NewUser(fmt.Sprintf("white%d", n)), black: f.NewUser(fmt.Sprintf("black%d", n)), line: san}
-	}
-
 	// The 24 games, set up four at a time, the challenge and the acceptance through
 	// different processes.
 	start := time.Now()
-	games := make([]*mpGame, mpGames)
-	for n := range games {
-		games[n] = newGame(n)
-	}
-	if err := forEachLimit(4, len(games), func(n int) error {
-		return c.startGame(ctx, games[n], "30m+0", n%mpProcesses, (n+1)%mpProcesses)
-	}); err != nil {
+	games := c.newGames(0, mpGames, mpLinePlies)
+	if err := c.startGames(ctx, games, "30m+0"); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d games set up in %v", len(games), time.Since(start).Round(time.Millisecond))
 
-	// The flag game, in the first server; its server's owner is the process killed.
-	flag := newGame(mpGames)
-	flag.guildID, flag.channelID = guilds[0], channels[0]
-	victim := c.owner(t, flag.guildID)
-	if err := c.startGame(ctx, flag, mpFlagControl, 0, 1); err != nil {
-		t.Fatal(err)
-	}
-	for k := range 2 {
-		if err := c.move(ctx, flag, (2+k)%mpProcesses); err != nil {
+	// Two flag games in the first server, whose owner is the process killed; each
+	// survivor answered the last move of one of them, so whichever adopts the server
+	// adopts a game whose last answer it gave.
+	server := c.f.Guilds()[0]
+	victim := c.owner(t, server)
+	s1, s2 := (victim+1)%mpProcesses, (victim+2)%mpProcesses
+	flags := c.newGames(mpGames, 2, mpLinePlies)
+	deadlines := make([]time.Time, len(flags))
+	for k, via := range [][4]int{{victim, s1, s2, s1}, {s1, victim, s1, s2}} { // challenge, accept, e4, e5
+		g := flags[k]
+		g.guildID, g.channelID = server, c.channels[0]
+		if err := c.startGame(ctx, g, mpFlagControl, via[0], via[1]); err != nil {
 			t.Fatal(err)
 		}
+		for m := range 2 {
+			if err := c.move(ctx, g, via[2+m]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sg, err := c.storedGame(g.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadlines[k] = sg.Clock.FlagAt()
 	}
-	sg, err := c.storedGame(flag.id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadline := sg.Clock.FlagAt()
-	t.Logf("the flag of game %d (server %s, partition %d) is due at +%v; its owner is %s",
-		flag.id, flag.guildID, lease.Partition(flag.guildID, lease.DefaultPartitions), time.Until(deadline).Round(time.Millisecond), c.procs[victim].instance)
+	deadline := deadlines[0]
+	t.Logf("the flags of games %d and %d (server %s, partition %d) are due at +%v; their owner is %s",
+		flags[0].id, flags[1].id, server, lease.Partition(server, lease.DefaultPartitions), time.Until(deadline).Round(time.Millisecond), c.procs[victim].instance)
 
 	// The load: each game plays its line, each move through the next live process.
 	var (
@@ -126,23 +114,24 @@ func TestMultiProcessServe(t *testing.T) {
 		killDone = time.Now()
 		close(killed)
 	}()
-	var flagMsg discordfake.Message
+	flagMsgs := make([]discordfake.Message, len(flags))
 	go func() {
 		defer close(stopLoad)
 		<-killed
 		f.WaitFor(func() bool {
-			for _, m := range f.Messages(flag.thread) {
-				if strings.Contains(m.Content, "flag fell") {
-					flagMsg = m
-					return true
+			for k, g := range flags {
+				for _, m := range f.Messages(g.thread) {
+					if flagMsgs[k].ID == "" && strings.Contains(m.Content, "flag fell") {
+						flagMsgs[k] = m
+					}
 				}
 			}
-			return false
-		}, time.Until(deadline.Add(mpFlagBound+5*time.Second)))
+			return flagMsgs[0].ID != "" && flagMsgs[1].ID != ""
+		}, time.Until(deadlines[1].Add(mpFlagBound+5*time.Second)))
 	}()
 	loadStart := time.Now()
 	var resynced sync.Map // game number → the ply found in the store after an unanswered move
-	err = forEachLimit(len(games), len(games), func(n int) error {
+	err := forEachLimit(len(games), len(games), func(n int) error {
 		g := games[n]
 		afterKill := 0
 		for turn := n; g.ply < len(g.line); turn++ {
@@ -216,7 +205,7 @@ func TestMultiProcessServe(t *testing.T) {
 	}
 
 	// Every acknowledged move is in the store, in order, and every game goes on.
-	for _, g := range append(games, flag) {
+	for _, g := range append(games, flags...) {
 		sg, err := c.storedGame(g.id)
 		if err != nil {
 			t.Fatal(err)
@@ -233,41 +222,47 @@ func TestMultiProcessServe(t *testing.T) {
 				t.Errorf("game %d: ply %d was acknowledged by %s but the store has %d plies", g.n, a.ply, c.procs[a.proc].instance, sg.Ply())
 			}
 		}
-		if g != flag && (!sg.Live() || sg.Ply() != g.ply) {
+		if g.n < mpGames && (!sg.Live() || sg.Ply() != g.ply) {
 			t.Errorf("game %d: stored live %v at ply %d; the players saw ply %d", g.n, sg.Live(), sg.Ply(), g.ply)
 		}
 	}
 
-	// The flag: fallen once, dated at its deadline, announced once by a survivor in time.
-	sg, err = c.storedGame(flag.id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sg.Live() || sg.Outcome.Termination != chesscore.TimeForfeit || sg.Outcome.Result != chesscore.BlackWins {
-		t.Fatalf("flag game: live %v, outcome %+v; want black winning on time", sg.Live(), sg.Outcome)
-	}
-	if !sg.Ended.Equal(deadline) {
-		t.Errorf("flag game ended at %v, want its deadline %v", sg.Ended, deadline)
-	}
-	if flagMsg.ID == "" {
-		t.Fatalf("no flag announcement in the game's thread within %v of the deadline", mpFlagBound+5*time.Second)
-	}
-	if !flagMsg.Created.After(killAt) {
-		t.Errorf("the flag was announced at %v, before the owner was killed at %v", flagMsg.Created, killAt)
-	}
-	late := flagMsg.Created.Sub(deadline)
-	t.Logf("flag announced %v after its deadline, %v after the SIGKILL", late.Round(time.Millisecond), flagMsg.Created.Sub(killAt).Round(time.Millisecond))
-	if late > mpFlagBound {
-		t.Errorf("flag announced %v after its deadline, want at most %v", late, mpFlagBound)
-	}
-	over := 0
-	for _, m := range f.Messages(flag.thread) {
-		if m.Kind == discordfake.KindChannel && strings.Contains(m.Content, "flag fell") {
-			over++
+	// The flags: each fallen once, dated at its deadline, announced once by a survivor
+	// in time.
+	for k, g := range flags {
+		sg, err := c.storedGame(g.id)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if over != 1 {
-		t.Errorf("the flag was announced %d times, want once", over)
+		if sg.Live() || sg.Outcome.Termination != chesscore.TimeForfeit || sg.Outcome.Result != chesscore.BlackWins {
+			t.Errorf("flag game %d: live %v, outcome %+v; want black winning on time", g.n, sg.Live(), sg.Outcome)
+			continue
+		}
+		if !sg.Ended.Equal(deadlines[k]) {
+			t.Errorf("flag game %d ended at %v, want its deadline %v", g.n, sg.Ended, deadlines[k])
+		}
+		msg := flagMsgs[k]
+		if msg.ID == "" {
+			t.Errorf("flag game %d: no flag announcement in its thread within %v of the deadline", g.n, mpFlagBound+5*time.Second)
+			continue
+		}
+		if !msg.Created.After(killAt) {
+			t.Errorf("flag game %d: announced at %v, before the owner was killed at %v", g.n, msg.Created, killAt)
+		}
+		late := msg.Created.Sub(deadlines[k])
+		t.Logf("flag game %d: announced %v after its deadline, %v after the SIGKILL", g.n, late.Round(time.Millisecond), msg.Created.Sub(killAt).Round(time.Millisecond))
+		if late > mpFlagBound {
+			t.Errorf("flag game %d: announced %v after its deadline, want at most %v", g.n, late, mpFlagBound)
+		}
+		over := 0
+		for _, m := range f.Messages(g.thread) {
+			if m.Kind == discordfake.KindChannel && strings.Contains(m.Content, "flag fell") {
+				over++
+			}
+		}
+		if over != 1 {
+			t.Errorf("flag game %d: the flag was announced %d times, want once", g.n, over)
+		}
 	}
 
 	// Nothing twice: one thread and one first board per game, one answer per
@@ -276,10 +271,10 @@ func TestMultiProcessServe(t *testing.T) {
 	for _, th := range f.Threads() {
 		threads[th.ID] = true
 	}
-	if len(threads) != len(games)+1 {
-		t.Errorf("%d threads for %d games", len(threads), len(games)+1)
+	if len(threads) != len(games)+len(flags) {
+		t.Errorf("%d threads for %d games", len(threads), len(games)+len(flags))
 	}
-	for _, g := range append(games, flag) {
+	for _, g := range append(games, flags...) {
 		posted := 0
 		for _, m := range f.Messages(g.thread) {
 			if _, ok := m.File("board.png"); ok && m.Kind == discordfake.KindChannel && !strings.Contains(m.Content, "flag fell") {
@@ -303,23 +298,6 @@ func TestMultiProcessServe(t *testing.T) {
 	if u := f.Unknown(); len(u) > 0 {
 		t.Errorf("routes the fake does not know: %+v", u)
 	}
-}
-
-// forEachLimit runs fn(0) … fn(n-1), at most limit at once, and returns their errors
-// joined.
-func forEachLimit(limit, n int, fn func(int) error) error {
-	sem := make(chan struct{}, limit)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for k := range n {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			errs[k] = fn(k)
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // isClosed reports whether ch is closed.
