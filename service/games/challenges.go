@@ -607,6 +607,9 @@ func (s *Service) publishNew(ne *entry) {
 		s.log.Error("games: load new game", "game", ne.rec.ID, "err", err)
 		cur = ne
 	}
+	if cur.rec.Version == ne.rec.Version {
+		cur.wrote = true // still as this process wrote it
+	}
 	s.schedule(cur)
 	s.events.push(GameStarted{Game: ne.view()})
 }

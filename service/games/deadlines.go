@@ -24,6 +24,7 @@ const (
 	kindChallenge                        // a challenge's expiry
 	kindHeartbeat                        // the service's heartbeat
 	kindPrune                            // expiry of old receipts
+	kindDiscover                         // with Options.Owns: a look for the owned work other processes wrote
 )
 
 // firstMoveWait is how long a live game waits for a side's first move: the game's
@@ -126,6 +127,11 @@ func (s *Service) onTimer(t timers.Entry, seen time.Time, async bool) {
 			s.log.Error("games: heartbeat", "err", err)
 		}
 		s.sched.Set(t.Key, now.Add(s.opts.Heartbeat))
+	case kindDiscover:
+		if _, err := s.discover(); err != nil {
+			s.log.Error("games: discover", "err", err)
+		}
+		s.sched.Set(t.Key, s.clock.Now().Add(discoverEvery))
 	case kindPrune:
 		now := s.clock.Now()
 		n, err := storage.Write(s.db, func(tx storage.Tx) (int, error) { return tx.PruneReceipts(now.Add(-s.opts.ReceiptTTL)) })
@@ -154,13 +160,18 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 		s.log.Error("games: timer", "game", id, "err", err)
 		return
 	}
-	if !e.rec.Live() || !s.owns(e.rec) {
+	if !e.rec.Live() || !s.owns(e.rec) && !e.wrote {
 		return // over, or another process's to fire
 	}
 	now := s.clock.Now()
 	retry := func(err error) {
 		if errors.Is(err, storage.ErrConflict) {
-			s.forget(id) // another process changed the game: the next try reloads it
+			// Another process changed the game (the owner fired the same deadline, or a
+			// move came in there): the next try reloads it and finds what it did.
+			s.forget(id)
+			s.log.Debug("games: timer raced another process", "game", id, "kind", t.Key.Kind)
+			s.sched.Set(t.Key, now.Add(time.Second))
+			return
 		}
 		s.log.Error("games: timer", "game", id, "kind", t.Key.Kind, "err", err)
 		s.sched.Set(t.Key, now.Add(time.Second))
@@ -303,6 +314,9 @@ func (s *Service) restore() error {
 	}
 	s.sched.Set(timers.Key{Kind: kindHeartbeat}, now.Add(s.opts.Heartbeat))
 	s.sched.Set(timers.Key{Kind: kindPrune}, now.Add(time.Minute))
+	if s.opts.Owns != nil {
+		s.sched.Set(timers.Key{Kind: kindDiscover}, now.Add(discoverEvery))
+	}
 	return nil
 }
 

@@ -213,6 +213,7 @@ func (st *opState) finish() {
 // publish makes a committed entry current: cache, timers, then the events (a GameOver
 // last when the change ended the game).
 func (s *Service) publish(ne *entry, events func(v *Game) []Event, ended bool) {
+	ne.wrote = true
 	s.remember(ne)
 	s.schedule(ne)
 	if events == nil && !ended {

@@ -6,7 +6,10 @@ package games
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -43,6 +46,58 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 		unlock()
 		if err != nil {
 			s.log.Error("games: adopt", "game", rec.ID, "err", err)
+		}
+	}
+	return n, nil
+}
+
+// discoverEvery is how often a service that owns part of the servers (Options.Owns)
+// looks in the store for the work of its servers that another process wrote: a game
+// started or moved there fires its deadlines in that process (it wrote them), and here
+// too once seen; should that process stop first, the deadline falls here at most this
+// late.
+const discoverEvery = 30 * time.Second
+
+// discover loads and schedules every owned live game whose stored version this service
+// does not hold, and schedules every owned pending challenge. It returns how many games
+// it took up.
+func (s *Service) discover() (int, error) {
+	games, err := storage.Read(s.db, storage.Tx.OpenGames)
+	if err != nil {
+		return 0, fmt.Errorf("discover games: %w", err)
+	}
+	n := 0
+	for _, rec := range games {
+		if !s.inScope(rec) || !s.owns(rec) {
+			continue
+		}
+		if e := s.cached(rec.ID); e != nil && e.rec.Version == rec.Version {
+			continue // known as stored: its timers are set
+		}
+		if c := rec.Clock; c != nil && c.State == clock.Running {
+			if at, ok := s.sched.Deadline(timers.Key{Kind: kindFlag, ID: rec.ID}); ok && at.Equal(c.FlagAt()) {
+				continue // out of the cache, but its flag is set where the store has it
+			}
+		}
+		unlock := s.lockGame(rec.ID)
+		s.forget(rec.ID)
+		e, err := s.load(rec.ID)
+		if err == nil {
+			s.schedule(e)
+			n++
+		}
+		unlock()
+		if err != nil {
+			s.log.Error("games: discover", "game", rec.ID, "err", err)
+		}
+	}
+	pending, err := storage.Read(s.db, storage.Tx.PendingChallenges)
+	if err != nil {
+		return n, fmt.Errorf("discover challenges: %w", err)
+	}
+	for _, c := range pending {
+		if s.opts.Owns(c.GuildID) {
+			s.scheduleChallenge(c)
 		}
 	}
 	return n, nil

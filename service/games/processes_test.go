@@ -280,46 +280,10 @@ func TestPostgresThreadAfterMoveInOtherProcess(t *testing.T) {
 // the flag that fell meanwhile is announced once, within the lease's lifetime and a
 // second of its deadline.
 func TestPostgresFlagOfStoppedOwnerFallsOnce(t *testing.T) {
-	dsn := storagetest.PostgresDSN(t)
-	clk := timers.NewManualClock(t0)
-	var mu sync.Mutex
-	owner := map[string]string{"g1": "a"}
-	var svcs []*Service
-	var recs []*Recorder
-	for _, instance := range []string{"a", "b"} {
-		db := storagetest.OpenPostgresDSN(t, dsn, nil)
-		rec := &Recorder{}
-		owns := func(guildID string) bool {
-			mu.Lock()
-			defer mu.Unlock()
-			return owner[guildID] == instance
-		}
-		s, err := New(db, Options{Clock: clk, Notifier: rec, Logger: quietLogger(), Instance: instance, Owns: owns,
-			Rand: func() uint64 { return 0 }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		svcs = append(svcs, s)
-		recs = append(recs, rec)
-	}
+	svcs, recs, clk, owner := ownedProcesses(t, map[string]string{"g1": "a"})
 	a, b := svcs[0], svcs[1]
-	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
-	// The game's requests reach b, but its server is a's.
-	res, err := b.StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g1", ChannelID: "c", White: alice, Black: bob, Control: "1+0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Game.ID
-	for i, m := range []string{"e2e4", "e7e5"} {
-		who := alice
-		if i == 1 {
-			who = bob
-		}
-		if _, err := b.Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint("m", i), GameID: id, UserID: who.ID}, Move: m}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// The game's requests reach a, whose server it is.
+	id := startedGame(t, a, "g1")
 	deadline := storedGame(t, b, id).Clock.FlagAt()
 	if err := a.Close(); err != nil { // the owner stops
 		t.Fatal(err)
@@ -331,9 +295,7 @@ func TestPostgresFlagOfStoppedOwnerFallsOnce(t *testing.T) {
 	}
 	// a's leases expire a lifetime after its last renewal; b takes the server over.
 	clk.Set(deadline.Add(lease.DefaultTTL))
-	mu.Lock()
-	owner["g1"] = "b"
-	mu.Unlock()
+	owner.set("g1", "b")
 	if n, err := b.Adopt(ctx); err != nil || n != 1 {
 		t.Fatalf("adopt: %d games, %v; want 1", n, err)
 	}
@@ -363,5 +325,152 @@ func TestPostgresFlagOfStoppedOwnerFallsOnce(t *testing.T) {
 	}
 	if flags != 1 {
 		t.Fatalf("%d FlagFell events, want 1", flags)
+	}
+}
+
+// owners maps servers to the instance that owns them, for Options.Owns.
+type owners struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (o *owners) set(guildID, instance string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.m[guildID] = instance
+}
+
+func (o *owners) owns(instance string) func(string) bool {
+	return func(guildID string) bool {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.m[guildID] == instance
+	}
+}
+
+// ownedProcesses starts two services ("a" and "b") on one PostgreSQL database, sharing a
+// manual clock, each owning the servers owner gives it.
+func ownedProcesses(t *testing.T, owner map[string]string) ([]*Service, []*Recorder, *timers.ManualClock, *owners) {
+	t.Helper()
+	dsn := storagetest.PostgresDSN(t)
+	clk := timers.NewManualClock(t0)
+	o := &owners{m: owner}
+	var svcs []*Service
+	var recs []*Recorder
+	for _, instance := range []string{"a", "b"} {
+		db := storagetest.OpenPostgresDSN(t, dsn, nil)
+		rec := &Recorder{}
+		s, err := New(db, Options{Clock: clk, Notifier: rec, Logger: quietLogger(), Instance: instance, Owns: o.owns(instance),
+			Rand: func() uint64 { return 0 }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		svcs = append(svcs, s)
+		recs = append(recs, rec)
+	}
+	return svcs, recs, clk, o
+}
+
+// startedGame starts a 1+0 game in server guildID through s and plays 1. e4 e5 there:
+// White's clock runs.
+func startedGame(t *testing.T, s *Service, guildID string) uint64 {
+	t.Helper()
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	res, err := s.StartGame(ctx, StartRequest{RequestID: "start-" + guildID, GuildID: guildID, ChannelID: "c", White: alice, Black: bob, Control: "1+0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	for i, m := range []string{"e2e4", "e7e5"} {
+		who := alice
+		if i == 1 {
+			who = bob
+		}
+		if _, err := s.Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint(guildID, "-m", i), GameID: id, UserID: who.ID}, Move: m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return id
+}
+
+// flagEvents counts the FlagFell events, by game, that the services deliver from now on
+// (a Recorder hands each event out once).
+func flagEvents(t *testing.T, svcs []*Service, recs []*Recorder) map[uint64]int {
+	t.Helper()
+	n := map[uint64]int{}
+	for j, s := range svcs {
+		if err := s.Flush(ctx); err != nil && !errors.Is(err, ErrClosed) {
+			t.Fatal(err)
+		}
+		for _, e := range recs[j].Events() {
+			if f, ok := e.(FlagFell); ok {
+				n[f.Game.ID]++
+			}
+		}
+	}
+	return n
+}
+
+// A game whose requests reach a process that does not own its server has its flag fired
+// there, at its deadline (that process wrote the clock), even while the owner runs too;
+// once the owner has seen the game both fire it, and it falls once.
+func TestPostgresLastWriterFiresFlag(t *testing.T) {
+	svcs, recs, clk, _ := ownedProcesses(t, map[string]string{"g1": "a", "g2": "a"})
+	a, b := svcs[0], svcs[1]
+	unseen := startedGame(t, b, "g1") // the owner does not know it by the deadline
+	seen := startedGame(t, b, "g2")
+	if _, err := a.Game(ctx, seen); err != nil { // the owner reads this one: both hold it
+		t.Fatal(err)
+	}
+	deadline := storedGame(t, b, unseen).Clock.FlagAt()
+	clk.Set(deadline)
+	a.FireDue()
+	b.FireDue()
+	clk.Advance(2 * time.Second) // the loser of the race retries after a second
+	a.FireDue()
+	b.FireDue()
+	flags := flagEvents(t, svcs, recs)
+	for _, id := range []uint64{unseen, seen} {
+		g := storedGame(t, a, id)
+		if g.Live() || g.Outcome.Termination != chesscore.TimeForfeit || !g.Ended.Equal(deadline) {
+			t.Fatalf("game %d: live %v, outcome %+v, ended %v; want lost on time at %v", id, g.Live(), g.Outcome, g.Ended, deadline)
+		}
+		if flags[id] != 1 {
+			t.Fatalf("game %d: %d FlagFell events, want 1", id, flags[id])
+		}
+	}
+}
+
+// A game written by a process that stops before its deadline is found by its server's
+// owner, which never saw it, within discoverEvery, and its flag falls there once, dated
+// at its deadline.
+func TestPostgresOwnerDiscoversGameOfStoppedWriter(t *testing.T) {
+	svcs, recs, clk, _ := ownedProcesses(t, map[string]string{"g1": "a"})
+	a, b := svcs[0], svcs[1]
+	id := startedGame(t, b, "g1")
+	deadline := storedGame(t, b, id).Clock.FlagAt()
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(deadline.Add(time.Second))
+	a.FireDue()
+	if !storedGame(t, a, id).Live() {
+		t.Fatal("the owner fired a flag it had not seen yet")
+	}
+	for clk.Now().Before(t0.Add(discoverEvery)) || storedGame(t, a, id).Live() {
+		if clk.Now().After(deadline.Add(2 * discoverEvery)) {
+			t.Fatalf("the owner did not find the game within %v of its deadline", 2*discoverEvery)
+		}
+		clk.Advance(time.Second)
+		a.FireDue()
+		a.FireDue() // the discovery schedules the flag; the next pass fires it
+	}
+	g := storedGame(t, a, id)
+	if g.Outcome.Termination != chesscore.TimeForfeit || !g.Ended.Equal(deadline) {
+		t.Fatalf("outcome %+v ended %v; want lost on time at %v", g.Outcome, g.Ended, deadline)
+	}
+	if n := flagEvents(t, svcs, recs)[id]; n != 1 {
+		t.Fatalf("%d FlagFell events, want 1", n)
 	}
 }

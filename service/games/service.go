@@ -609,7 +609,7 @@ func (s *Service) SetGameThread(ctx context.Context, gameID uint64, threadID str
 			}
 			return nil, fmt.Errorf("set thread of game %d: %w", gameID, err)
 		}
-		ne := &entry{rec: rec, chess: e.chess}
+		ne := &entry{rec: rec, chess: e.chess, wrote: e.wrote}
 		s.remember(ne)
 		return ne.view(), nil
 	}

@@ -132,6 +132,10 @@ func joinText(a, b string) string {
 type entry struct {
 	rec   *storage.Game
 	chess *chesscore.Game
+	// wrote: this process made the game's last write, so it knows the game's deadlines
+	// first-hand and fires them even for a server it does not own (the owner may not
+	// have seen the game yet); the stored version lets one of the two write the result.
+	wrote bool
 }
 
 // view returns a snapshot of e.
