@@ -36,27 +36,43 @@ type services struct {
 // (posting the daily puzzle through d); the engine; then the games, which tell
 // gameListeners of their events and run finishHooks in the transaction that ends a
 // game. The tournaments are bound last to the games they start. With leases (several
-// processes on one PostgreSQL store) the services' background work is limited to the
-// servers of the partitions held (Owns), and the servers gained are adopted; leases is
-// nil with bbolt, and the process owns every server. On error, what was built is
-// closed.
+// processes on one PostgreSQL store) the background work of the games (deadlines,
+// challenge expiries), the puzzles (daily posts), the tournaments (rounds,
+// announcements) and the engine (its moves) is limited to the servers of the partitions
+// held (Owns), and each service adopts the servers gained; leases is nil with bbolt,
+// and the process owns every server. On error, what was built is closed.
 func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *Notifier, clk timers.Clock, leases *partitionLeases, log *slog.Logger) (*services, error) {
 	s := &services{}
 	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
-	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder)})
+	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder),
+		Owns: leases.owns(), Instance: cfg.Instance})
+	leases.adopt("tournaments", func(ctx context.Context) error {
+		_, err := s.tournaments.Adopt(ctx)
+		return err
+	})
 	if cfg.Puzzles.Enabled {
-		puz, err := puzzles.New(db, puzzles.Options{Clock: clk, Poster: d, Logger: log})
+		puz, err := puzzles.New(db, puzzles.Options{Clock: clk, Poster: d, Logger: log, Owns: leases.owns(), Instance: cfg.Instance})
 		if err != nil {
 			return nil, fmt.Errorf("start the puzzle service: %w", err)
 		}
 		s.puzzles = puz
+		leases.adopt("puzzles", func(ctx context.Context) error {
+			_, err := puz.Adopt(ctx)
+			return err
+		})
 	}
-	engine, err := engineplay.New(db, engineOptions(cfg, clk, log))
+	eopts := engineOptions(cfg, clk, log)
+	eopts.Owns = leases.owns()
+	engine, err := engineplay.New(db, eopts)
 	if err != nil {
 		s.close(log)
 		return nil, fmt.Errorf("start the engine: %w", err)
 	}
 	s.engine = engine
+	leases.adopt("games against the engine", func(ctx context.Context) error {
+		_, err := engine.Adopt(ctx)
+		return err
+	})
 	control, err := defaultControl(cfg)
 	if err != nil {
 		s.close(log)
@@ -80,6 +96,16 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		if n > 0 {
 			log.Info("leases: adopted the games of the servers gained", "games", n)
 		}
+		if err != nil {
+			return err
+		}
+		_, err = s.games.AdoptChallenges(ctx)
+		return err
+	})
+	// A process that stopped leaves pending challenges of servers whose owner stayed:
+	// the owner takes their expiries up now and then.
+	leases.sweep("challenges", func(ctx context.Context) error {
+		_, err := s.games.AdoptChallenges(ctx)
 		return err
 	})
 	return s, nil

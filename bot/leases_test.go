@@ -1,0 +1,101 @@
+package bot
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gambitchess/gambit/internal/lease"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/storagetest"
+)
+
+// TestPartitionLeasesOwnsAdoptsAndSweeps runs two processes' partition leases on one
+// PostgreSQL store, tick by tick: Owns answers from the partitions held (every server
+// alone, complementary halves together), the adopters run after a tick that gains
+// partitions and only then, and the sweepers every sweepTicks ticks.
+func TestPartitionLeasesOwnsAdoptsAndSweeps(t *testing.T) {
+	dsn := storagetest.PostgresDSN(t)
+	clk := timers.NewManualClock(epoch)
+	ctx := context.Background()
+	type counts struct{ adopted, swept int }
+	start := func(name string) (*partitionLeases, *counts) {
+		pl, err := newPartitionLeases(storagetest.OpenPostgresDSN(t, dsn, nil), name, clk, testLogger(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &counts{}
+		pl.adopt("test", func(context.Context) error { c.adopted++; return nil })
+		pl.sweep("test", func(context.Context) error { c.swept++; return nil })
+		return pl, c
+	}
+	guilds := make([]string, 200)
+	for i := range guilds {
+		guilds[i] = storage.LeaseSetGames + string(rune('A'+i%50)) + string(rune('a'+i/50))
+	}
+
+	a, ca := start("web-1")
+	for _, g := range guilds {
+		if !a.Owns(g) {
+			t.Fatalf("alone, web-1 does not own %s", g)
+		}
+	}
+	a.step(ctx)
+	if ca.adopted != 0 {
+		t.Errorf("web-1 adopted %d times without gaining anything", ca.adopted)
+	}
+	b, cb := start("web-2") // all 64 are web-1's: web-2 starts with none
+	for _, g := range guilds {
+		if b.Owns(g) {
+			t.Fatalf("web-2 owns %s while web-1 holds every partition", g)
+		}
+	}
+	clk.Advance(time.Second)
+	a.step(ctx) // gives up 32
+	b.step(ctx) // takes them, and adopts
+	if cb.adopted != 1 {
+		t.Errorf("web-2 adopted %d times after its gain, want 1", cb.adopted)
+	}
+	mine := 0
+	for _, g := range guilds {
+		if a.Owns(g) == b.Owns(g) {
+			t.Fatalf("server %s: web-1 owns it %v, web-2 %v", g, a.Owns(g), b.Owns(g))
+		}
+		if a.Owns(g) {
+			mine++
+		}
+	}
+	if mine < 50 || mine > 150 {
+		t.Errorf("web-1 owns %d of 200 servers, want about half", mine)
+	}
+	for range sweepTicks - 3 { // web-1 has ticked twice
+		clk.Advance(a.m.Interval())
+		a.step(ctx)
+		b.step(ctx)
+	}
+	if ca.swept != 0 || ca.adopted != 0 || cb.adopted != 1 {
+		t.Fatalf("after %d ticks web-1 swept %d times, web-1 adopted %d times and web-2 %d; want 0, 0 and 1 (nothing changed hands)",
+			sweepTicks-1, ca.swept, ca.adopted, cb.adopted)
+	}
+	a.step(ctx)
+	if ca.swept != 1 {
+		t.Errorf("web-1 swept %d times in %d ticks, want 1", ca.swept, sweepTicks)
+	}
+	// web-2 stops: web-1 takes its half back at its next tick and adopts it; Owns of a
+	// stopped process is false everywhere.
+	if err := b.release(); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range guilds {
+		if b.Owns(g) {
+			t.Fatalf("a released web-2 still owns %s", g)
+		}
+	}
+	before := ca.adopted
+	clk.Advance(time.Millisecond)
+	a.step(ctx)
+	if len(a.m.Held()) != lease.DefaultPartitions || ca.adopted != before+1 {
+		t.Errorf("after web-2 stopped web-1 holds %d partitions and adopted %d more times; want 64 and 1", len(a.m.Held()), ca.adopted-before)
+	}
+}
