@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,12 +64,30 @@ func newSession(o DiscordOptions) (*discordgo.Session, error) {
 	return s, nil
 }
 
-// Gateway is the bot's gateway connections: one discordgo session per shard, all in
-// this process, sharing one REST rate limiter.
+// Gateway is the bot's gateway connections: one discordgo session per shard this
+// process runs, sharing one REST rate limiter. Alone (openGateway) a process runs
+// every shard; with shard leases (shardleases.go) it runs the shards it holds, opened
+// and closed as it gains and loses them.
 type Gateway struct {
-	sessions  []*discordgo.Session
+	o      DiscordOptions
+	rest   *discordgo.Session
+	handle func(*discordgo.Interaction)
+	log    *slog.Logger
+	// connected is each shard's connection state; running marks the shards this
+	// process runs (opening or open).
 	connected []atomic.Bool
-	log       *slog.Logger
+	running   []atomic.Bool
+
+	mu       sync.Mutex
+	sessions []*discordgo.Session // by shard; nil for a shard not open here
+	closed   bool
+}
+
+// newGateway makes the gateway of count shards with none open, delivering each
+// interaction to handle (called on its own goroutine by discordgo).
+func newGateway(o DiscordOptions, rest *discordgo.Session, count int, log *slog.Logger, handle func(*discordgo.Interaction)) *Gateway {
+	return &Gateway{o: o, rest: rest, handle: handle, log: log,
+		connected: make([]atomic.Bool, count), running: make([]atomic.Bool, count), sessions: make([]*discordgo.Session, count)}
 }
 
 // shardCount resolves the configured count: 0 means what GET gateway/bot recommends.
@@ -86,47 +105,90 @@ func shardCount(rest *discordgo.Session, configured int) (int, error) {
 	return gb.Shards, nil
 }
 
-// openGateway connects every shard and delivers each interaction to handle (called
-// on its own goroutine by discordgo). A shard whose first connection fails is retried
-// with backoff and jitter (openShard) until ctx ends, unless Discord closed it with a
-// fatal code (FatalCloseError).
+// openGateway connects every shard, one after the other, and delivers each
+// interaction to handle. A shard whose first connection fails is retried with backoff
+// and jitter (openShard) until ctx ends, unless Discord closed it with a fatal code
+// (FatalCloseError).
 func openGateway(ctx context.Context, o DiscordOptions, rest *discordgo.Session, count int, log *slog.Logger, handle func(*discordgo.Interaction)) (*Gateway, error) {
-	g := &Gateway{connected: make([]atomic.Bool, count), log: log}
+	g := newGateway(o, rest, count, log, handle)
 	for id := 0; id < count; id++ {
-		s, err := newSession(o)
-		if err != nil {
-			g.Close()
-			return nil, err
+		s, err := g.session(id)
+		if err == nil {
+			err = openShard(ctx, s, gatewayRetry, log)
 		}
-		s.ShardID, s.ShardCount = id, count
-		s.Identify.Intents = o.Intents
-		s.Ratelimiter = rest.Ratelimiter
-		s.Client = rest.Client
-		shard := id
-		s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
-			if ic.Interaction != nil {
-				handle(ic.Interaction)
-			}
-		})
-		s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Ready) {
-			g.connected[shard].Store(true)
-			log.Info("gateway ready", "shard", shard, "shards", count)
-		})
-		s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
-			g.connected[shard].Store(true)
-			log.Info("gateway resumed", "shard", shard)
-		})
-		s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
-			g.connected[shard].Store(false)
-			log.Warn("gateway disconnected", "shard", shard)
-		})
-		if err := openShard(ctx, s, gatewayRetry, log); err != nil {
+		if err == nil {
+			err = g.opened(id, s)
+		}
+		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("open gateway shard %d of %d: %w", id, count, err)
 		}
-		g.sessions = append(g.sessions, s)
 	}
 	return g, nil
+}
+
+// session makes shard id's session (not yet open) and marks the shard as run here.
+func (g *Gateway) session(id int) (*discordgo.Session, error) {
+	count := len(g.sessions)
+	s, err := newSession(g.o)
+	if err != nil {
+		return nil, err
+	}
+	s.ShardID, s.ShardCount = id, count
+	s.Identify.Intents = g.o.Intents
+	s.Ratelimiter = g.rest.Ratelimiter
+	s.Client = g.rest.Client
+	s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+		if ic.Interaction != nil {
+			g.handle(ic.Interaction)
+		}
+	})
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Ready) {
+		g.connected[id].Store(true)
+		g.log.Info("gateway ready", "shard", id, "shards", count)
+	})
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
+		g.connected[id].Store(true)
+		g.log.Info("gateway resumed", "shard", id)
+	})
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
+		g.connected[id].Store(false)
+		g.log.Warn("gateway disconnected", "shard", id)
+	})
+	g.running[id].Store(true)
+	return s, nil
+}
+
+// opened records shard id's open session. A shard given up while it was opening
+// (closeShard), or a gateway closed meanwhile, has its session closed at once.
+func (g *Gateway) opened(id int, s *discordgo.Session) error {
+	g.mu.Lock()
+	keep := !g.closed && g.running[id].Load()
+	if keep {
+		g.sessions[id] = s
+	}
+	g.mu.Unlock()
+	if !keep {
+		g.connected[id].Store(false)
+		return discordnet.Close(s)
+	}
+	return nil
+}
+
+// closeShard closes shard id's session for good, or stops it opening; this process no
+// longer runs the shard.
+func (g *Gateway) closeShard(id int) error {
+	g.mu.Lock()
+	s := g.sessions[id]
+	g.sessions[id] = nil
+	g.running[id].Store(false)
+	g.mu.Unlock()
+	g.connected[id].Store(false)
+	if s == nil {
+		return nil
+	}
+	g.log.Info("gateway shard closed", "shard", id)
+	return discordnet.Close(s)
 }
 
 // fatalCloseCodes are the gateway close codes after which reconnecting cannot help,
@@ -149,6 +211,18 @@ type FatalCloseError struct {
 
 func (e *FatalCloseError) Error() string {
 	return fmt.Sprintf("Discord closed the gateway with code %d, %s (%q)", e.Code, fatalCloseCodes[e.Code], e.Reason)
+}
+
+// fatalClose returns the *FatalCloseError of a connection Discord closed with a fatal
+// code, or nil for any other error.
+func fatalClose(err error) *FatalCloseError {
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) {
+		if _, fatal := fatalCloseCodes[ce.Code]; fatal {
+			return &FatalCloseError{Code: ce.Code, Reason: ce.Text}
+		}
+	}
+	return nil
 }
 
 // backoff is how long to wait between attempts: Base doubled after each failure up to
@@ -179,11 +253,8 @@ func openShard(ctx context.Context, s *discordgo.Session, b backoff, log *slog.L
 		if err == nil {
 			return nil
 		}
-		var ce *websocket.CloseError
-		if errors.As(err, &ce) {
-			if _, fatal := fatalCloseCodes[ce.Code]; fatal {
-				return &FatalCloseError{Code: ce.Code, Reason: ce.Text}
-			}
+		if fe := fatalClose(err); fe != nil {
+			return fe
 		}
 		wait := b.wait(attempt)
 		log.Warn("gateway connection failed; retrying", "shard", s.ShardID, "attempt", attempt, "err", err, "retry_in", wait.Round(time.Millisecond))
@@ -200,24 +271,47 @@ func openShard(ctx context.Context, s *discordgo.Session, b backoff, log *slog.L
 // Count returns the number of shards.
 func (g *Gateway) Count() int { return len(g.connected) }
 
-// Connected reports each shard's connection state.
-func (g *Gateway) Connected() []bool {
-	out := make([]bool, len(g.connected))
-	for i := range g.connected {
-		out[i] = g.connected[i].Load()
+// Running returns the shards this process runs (opening or open), in order.
+func (g *Gateway) Running() []int {
+	var out []int
+	for id := range g.running {
+		if g.running[id].Load() {
+			out = append(out, id)
+		}
 	}
 	return out
 }
 
-// Close closes every shard for good (discordnet.Close, so no reconnect follows).
+// Connected reports the connection state of each shard this process runs, in shard
+// order (every shard when it runs them all).
+func (g *Gateway) Connected() []bool {
+	out := make([]bool, 0, len(g.connected))
+	for id := range g.connected {
+		if g.running[id].Load() {
+			out = append(out, g.connected[id].Load())
+		}
+	}
+	return out
+}
+
+// Close closes every shard for good (discordnet.Close, so no reconnect follows); a
+// shard still opening is closed as soon as it opens.
 func (g *Gateway) Close() error {
+	g.mu.Lock()
+	g.closed = true
+	sessions := g.sessions
+	g.sessions = make([]*discordgo.Session, len(sessions))
+	g.mu.Unlock()
 	var errs []error
-	for _, s := range g.sessions {
+	for id, s := range sessions {
+		g.running[id].Store(false)
+		if s == nil {
+			continue
+		}
 		if err := discordnet.Close(s); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	g.sessions = nil
 	return errors.Join(errs...)
 }
 

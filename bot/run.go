@@ -113,7 +113,8 @@ const startTimeout = 30 * time.Second
 // background work under leases (leases.go; renewed until Run returns, then released);
 // build the services (buildServices); build the router and
 // its commands; meet Discord (application, registration, shards); start the background
-// work; connect the gateway, or with discord.interactions_address serve the interactions
+// work; connect the gateway (with PostgreSQL, the shards this process leases:
+// shardleases.go), or with discord.interactions_address serve the interactions
 // endpoint instead; serve the ops endpoint; wait; shut down.
 func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := cfg.Validate(); err != nil {
@@ -217,6 +218,24 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		}
 		defer b.Interactions.Close(deps.ShutdownTimeout) // on an early return; the shutdown closes it first
 		log.Info("interactions over HTTP", "address", b.Interactions.Addr(), "path", InteractionsPath)
+	} else if leases != nil {
+		// Several processes may share the store: each runs the shards it leases.
+		b.Gateway = newGateway(dopts, session, shards, log, func(i *discordgo.Interaction) { serve(rest, i) })
+		sl, err := newShardLeases(db, cfg.Instance, b.Gateway, identifyConcurrency(session, log), log)
+		if err != nil {
+			return err
+		}
+		shardWork := startBackground(ctx, log, []worker{{"shard leases", sl.Run}})
+		defer shardWork.stop()  // after the gateway closes (below): the shards given up once closed
+		defer b.Gateway.Close() // on an early return; the shutdown closes it first
+		if err := sl.waitInitial(ctx); err != nil {
+			if ctx.Err() != nil {
+				log.Info("stopped before the gateway connected", "err", err)
+				return nil // asked to stop while connecting: not a failure
+			}
+			return err
+		}
+		health.shards = b.Gateway.Connected
 	} else {
 		b.Gateway, err = openGateway(ctx, dopts, session, shards, log, func(i *discordgo.Interaction) { serve(rest, i) })
 		if err != nil {
