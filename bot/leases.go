@@ -38,14 +38,7 @@ type partitionLeases struct {
 	// adopters are called after a tick that gained partitions, once held includes them:
 	// each service reloads and schedules the work of the servers it now owns.
 	adopters []adopter
-	// sweepers are called every sweepTicks ticks, to take up work of the servers held
-	// that another process left behind (challenges of a process that stopped).
-	sweepers []adopter
-	ticks    int
 }
-
-// sweepTicks is how many ticks apart the sweepers run: 20 ticks of 3 s, a minute.
-const sweepTicks = 20
 
 // adopter is one service's adoption of the servers it gains.
 type adopter struct {
@@ -103,17 +96,9 @@ func (pl *partitionLeases) adopt(name string, fn func(ctx context.Context) error
 	}
 }
 
-// sweep registers work to redo every sweepTicks ticks over the servers held.
-func (pl *partitionLeases) sweep(name string, fn func(ctx context.Context) error) {
-	if pl != nil {
-		pl.sweepers = append(pl.sweepers, adopter{name, fn})
-	}
-}
-
 // Run ticks the manager every third of the lease's lifetime until ctx ends, each tick
-// that gains partitions followed by the services' adoption of them, and every minute
-// the sweepers; then it releases every lease, so the other processes take the
-// partitions at their next tick.
+// that gains partitions followed by the services' adoption of them; then it releases
+// every lease, so the other processes take the partitions at their next tick.
 func (pl *partitionLeases) Run(ctx context.Context) error {
 	t := time.NewTicker(pl.m.Interval())
 	defer t.Stop()
@@ -127,8 +112,7 @@ func (pl *partitionLeases) Run(ctx context.Context) error {
 	}
 }
 
-// step is one tick of Run: the leases ticked, the servers gained adopted, and every
-// sweepTicks ticks the sweepers run.
+// step is one tick of Run: the leases ticked, then the servers gained adopted.
 func (pl *partitionLeases) step(ctx context.Context) {
 	if err := pl.tick(); err != nil {
 		pl.log.Error("leases: tick", "err", err) // the next tick tries again
@@ -138,13 +122,6 @@ func (pl *partitionLeases) step(ctx context.Context) {
 		for _, a := range pl.adopters {
 			if err := a.adopt(ctx); err != nil {
 				pl.log.Error("leases: adopt the servers gained", "service", a.name, "err", err)
-			}
-		}
-	}
-	if pl.ticks++; pl.ticks%sweepTicks == 0 {
-		for _, a := range pl.sweepers {
-			if err := a.adopt(ctx); err != nil {
-				pl.log.Error("leases: take up the work left behind", "work", a.name, "err", err)
 			}
 		}
 	}

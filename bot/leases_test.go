@@ -11,15 +11,15 @@ import (
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
-// TestPartitionLeasesOwnsAdoptsAndSweeps runs two processes' partition leases on one
+// TestPartitionLeasesOwnsAndAdopts runs two processes' partition leases on one
 // PostgreSQL store, tick by tick: Owns answers from the partitions held (every server
-// alone, complementary halves together), the adopters run after a tick that gains
-// partitions and only then, and the sweepers every sweepTicks ticks.
-func TestPartitionLeasesOwnsAdoptsAndSweeps(t *testing.T) {
+// alone, complementary halves together), and the adopters run after a tick that gains
+// partitions and only then.
+func TestPartitionLeasesOwnsAndAdopts(t *testing.T) {
 	dsn := storagetest.PostgresDSN(t)
 	clk := timers.NewManualClock(epoch)
 	ctx := context.Background()
-	type counts struct{ adopted, swept int }
+	type counts struct{ adopted int }
 	start := func(name string) (*partitionLeases, *counts) {
 		pl, err := newPartitionLeases(storagetest.OpenPostgresDSN(t, dsn, nil), name, clk, testLogger(t))
 		if err != nil {
@@ -27,7 +27,6 @@ func TestPartitionLeasesOwnsAdoptsAndSweeps(t *testing.T) {
 		}
 		c := &counts{}
 		pl.adopt("test", func(context.Context) error { c.adopted++; return nil })
-		pl.sweep("test", func(context.Context) error { c.swept++; return nil })
 		return pl, c
 	}
 	guilds := make([]string, 200)
@@ -69,18 +68,13 @@ func TestPartitionLeasesOwnsAdoptsAndSweeps(t *testing.T) {
 	if mine < 50 || mine > 150 {
 		t.Errorf("web-1 owns %d of 200 servers, want about half", mine)
 	}
-	for range sweepTicks - 3 { // web-1 has ticked twice
+	for range 5 {
 		clk.Advance(a.m.Interval())
 		a.step(ctx)
 		b.step(ctx)
 	}
-	if ca.swept != 0 || ca.adopted != 0 || cb.adopted != 1 {
-		t.Fatalf("after %d ticks web-1 swept %d times, web-1 adopted %d times and web-2 %d; want 0, 0 and 1 (nothing changed hands)",
-			sweepTicks-1, ca.swept, ca.adopted, cb.adopted)
-	}
-	a.step(ctx)
-	if ca.swept != 1 {
-		t.Errorf("web-1 swept %d times in %d ticks, want 1", ca.swept, sweepTicks)
+	if ca.adopted != 0 || cb.adopted != 1 {
+		t.Fatalf("after 5 more ticks web-1 adopted %d times and web-2 %d; want 0 and 1 (nothing changed hands)", ca.adopted, cb.adopted)
 	}
 	// web-2 stops: web-1 takes its half back at its next tick and adopts it; Owns of a
 	// stopped process is false everywhere.

@@ -102,12 +102,6 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		_, err = s.games.AdoptChallenges(ctx)
 		return err
 	})
-	// A process that stopped leaves pending challenges of servers whose owner stayed:
-	// the owner takes their expiries up now and then.
-	leases.sweep("challenges", func(ctx context.Context) error {
-		_, err := s.games.AdoptChallenges(ctx)
-		return err
-	})
 	return s, nil
 }
 
