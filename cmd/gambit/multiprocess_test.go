@@ -276,9 +276,20 @@ func TestMultiProcessServe(t *testing.T) {
 	if len(threads) != len(games)+len(flags) {
 		t.Errorf("%d threads for %d games", len(threads), len(games)+len(flags))
 	}
+	answers := map[string]int{} // messages answering each interaction, in every channel
+	for _, ch := range c.channels {
+		for _, m := range f.Messages(ch) {
+			if m.InteractionID != "" {
+				answers[m.InteractionID]++
+			}
+		}
+	}
 	for _, g := range append(games, flags...) {
 		posted := 0
 		for _, m := range f.Messages(g.thread) {
+			if m.InteractionID != "" {
+				answers[m.InteractionID]++
+			}
 			if _, ok := m.File("board.png"); ok && m.Kind == discordfake.KindChannel && !strings.Contains(m.Content, "flag fell") {
 				posted++
 			}
@@ -287,9 +298,14 @@ func TestMultiProcessServe(t *testing.T) {
 			t.Errorf("game %d: %d boards posted in its thread, want the first one only", g.n, posted)
 		}
 		for _, a := range g.acked {
-			if fu := f.Followups(a.interaction); len(fu) > 1 {
-				t.Errorf("game %d: ply %d answered %d times (followups)", g.n, a.ply, len(fu))
+			if answers[a.interaction] != 1 {
+				t.Errorf("game %d: ply %d answered by %d messages, want 1", g.n, a.ply, answers[a.interaction])
 			}
+		}
+	}
+	for id, n := range answers {
+		if n > 1 {
+			t.Errorf("interaction %s answered by %d messages", id, n)
 		}
 	}
 	for _, q := range f.Requests() {
