@@ -51,7 +51,11 @@ type adopter struct {
 // share (and credit and restore only its servers' work).
 func newPartitionLeases(db storage.Store, instance string, clk timers.Clock, log *slog.Logger) (*partitionLeases, error) {
 	pl := &partitionLeases{clock: clk, log: log}
-	pl.m = lease.New(storage.LeaseTable(db, storage.LeaseSetGames), lease.Options{
+	table := storage.LeaseTable(db, storage.LeaseSetGames)
+	if err := reclaim(table, instance, clk.Now(), log); err != nil {
+		return nil, fmt.Errorf("take this process's share of the background work: %w", err)
+	}
+	pl.m = lease.New(table, lease.Options{
 		Instance: instance, Partitions: leasePartitions,
 		OnGain: func(int, uint64) { pl.gained = true },
 	})
@@ -60,6 +64,31 @@ func newPartitionLeases(db storage.Store, instance string, clk timers.Clock, log
 	}
 	pl.gained = false // the services start from the first share: nothing to adopt
 	return pl, nil
+}
+
+// reclaim releases the unexpired leases of a table held under this process's instance
+// name: a process of that name that crashed held them (names are unique to a process),
+// and a manager takes only free partitions, so without this a process restarted at
+// once would wait for its own leases to expire before running their work. Released,
+// they are free for this process's first tick, at a greater epoch.
+func reclaim(table lease.Table, instance string, now time.Time, log *slog.Logger) error {
+	leases, err := table.Leases()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, l := range leases {
+		if l.Held(instance, now) {
+			if err := table.Release(l.Partition, instance, l.Epoch); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		log.Info("leases: released those of this instance's previous run", "count", n, "instance", instance)
+	}
+	return nil
 }
 
 // tick renews, gives up and takes leases, then publishes the partitions held.

@@ -93,3 +93,41 @@ func TestPartitionLeasesOwnsAndAdopts(t *testing.T) {
 		t.Errorf("after web-2 stopped web-1 holds %d partitions and adopted %d more times; want 64 and 1", len(a.m.Held()), ca.adopted-before)
 	}
 }
+
+// TestPartitionLeasesRestartReclaims: a process that crashed (its leases left held) and
+// starts again at once under its name holds its partitions at its first tick, at
+// greater epochs, instead of waiting for them to expire.
+func TestPartitionLeasesRestartReclaims(t *testing.T) {
+	dsn := storagetest.PostgresDSN(t)
+	clk := timers.NewManualClock(epoch)
+	db := storagetest.OpenPostgresDSN(t, dsn, nil)
+	first, err := newPartitionLeases(db, "web-1", clk, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := storage.LeaseTable(db, storage.LeaseSetGames).Leases()
+	if err != nil || len(first.m.Held()) != lease.DefaultPartitions {
+		t.Fatalf("first run holds %d, %v", len(first.m.Held()), err)
+	}
+	// web-1 crashes: no release. It comes back a second later.
+	clk.Advance(time.Second)
+	again, err := newPartitionLeases(storagetest.OpenPostgresDSN(t, dsn, nil), "web-1", clk, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(again.m.Held()); n != lease.DefaultPartitions {
+		t.Fatalf("restarted at once, web-1 holds %d partitions at its first tick; want all 64", n)
+	}
+	after, err := storage.LeaseTable(db, storage.LeaseSetGames).Leases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range after {
+		if l.Holder != "web-1" || l.Epoch <= before[i].Epoch {
+			t.Errorf("partition %d: %+v after %+v; want web-1 at a greater epoch", l.Partition, l, before[i])
+		}
+	}
+	if !again.Owns("any server") {
+		t.Error("the restarted process does not own a server")
+	}
+}

@@ -59,7 +59,11 @@ func newShardLeases(db storage.Store, instance string, gw *Gateway, maxConcurren
 		buckets: max(maxConcurrency, 1), now: time.Now, log: log,
 		held: make([]bool, gw.Count()), wake: make(chan struct{}, 1), refused: make(chan error, 1),
 	}
-	sl.m = lease.New(storage.LeaseTable(db, storage.LeaseSetShards), lease.Options{
+	table := storage.LeaseTable(db, storage.LeaseSetShards)
+	if err := reclaim(table, instance, sl.now(), log); err != nil {
+		return nil, fmt.Errorf("take this process's share of the gateway shards: %w", err)
+	}
+	sl.m = lease.New(table, lease.Options{
 		Instance: instance, Partitions: gw.Count(), OnGain: sl.gain, OnLoss: sl.loss,
 	})
 	if err := sl.m.Tick(sl.now()); err != nil {
