@@ -3,9 +3,15 @@
 package discordfake
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // ErrNoEndpoint is returned by SendInteractionTo when the application has no
@@ -34,4 +40,39 @@ func (f *Fake) SendInteractionTo(ctx context.Context, url string, spec Interacti
 		return nil, err
 	}
 	return f.sendTo(ctx, payload, url)
+}
+
+// ErrAlreadyAcknowledged is returned by RedeliverTo when the endpoint answered an
+// interaction that already had its response: Discord refuses a second one (error
+// 40060), so the user sees only the first.
+var ErrAlreadyAcknowledged = errors.New("discordfake: interaction already acknowledged")
+
+// RedeliverTo POSTs an interaction delivered before (res: its ID, token and payload)
+// to url again, freshly signed, as a load balancer that retries a request on another
+// process would, and returns the endpoint's HTTP status. An answer (200) is checked as
+// a callback, as Discord checks one: for an interaction already answered it is refused
+// and RedeliverTo returns ErrAlreadyAcknowledged; an answer Discord would accept
+// (the first one had not arrived) is recorded as the callback and returns nil.
+func (f *Fake) RedeliverTo(ctx context.Context, url string, res *InteractionResult) (int, error) {
+	sig, ts := f.Sign(res.Payload, time.Now())
+	status, ct, body, err := f.post(ctx, url, res.Payload, sig, ts)
+	if err != nil {
+		return 0, fmt.Errorf("redeliver interaction %s to %s: %w", res.ID, url, err)
+	}
+	if status != http.StatusOK {
+		return status, nil
+	}
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/interactions/"+res.ID+"/"+res.Token+"/callback", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ct)
+	req.SetPathValue("id", res.ID)
+	req.SetPathValue("token", res.Token)
+	rec := httptest.NewRecorder()
+	f.postCallback(rec, req)
+	switch {
+	case rec.Code == http.StatusNoContent:
+		return status, nil
+	case rec.Code == http.StatusBadRequest && strings.Contains(rec.Body.String(), strconv.Itoa(codeAlreadyAcknowledged)):
+		return status, ErrAlreadyAcknowledged
+	}
+	return status, fmt.Errorf("interaction %s: the endpoint's second answer is not a valid callback: %d %s", res.ID, rec.Code, strings.TrimSpace(rec.Body.String()))
 }

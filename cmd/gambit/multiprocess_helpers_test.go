@@ -424,7 +424,8 @@ type ackedMove struct {
 	ply         int // the ply it made
 	proc        int // the process that answered
 	sent        time.Time
-	interaction string // the interaction's id
+	interaction string                         // the interaction's id
+	result      *discordfake.InteractionResult // as delivered, for a redelivery
 }
 
 // customIDFor returns the custom ID among ids whose action is action ("accept").
@@ -516,7 +517,7 @@ func (c *cluster) move(ctx context.Context, g *mpGame, i int) error {
 		return fmt.Errorf("game %d ply %d %s through %s: answered %q", g.n, g.ply+1, san, c.procs[i].instance, ans.Content)
 	}
 	g.ply++
-	g.acked = append(g.acked, ackedMove{ply: g.ply, proc: i, sent: sent, interaction: res.ID})
+	g.acked = append(g.acked, ackedMove{ply: g.ply, proc: i, sent: sent, interaction: res.ID, result: res})
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -264,6 +265,29 @@ func TestMultiProcessServe(t *testing.T) {
 		}
 		if over != 1 {
 			t.Errorf("flag game %d: the flag was announced %d times, want once", g.n, over)
+		}
+	}
+
+	// A move delivered again (a load balancer retrying on another process) acts once:
+	// the process that answered it refuses it, another replays it from the store's
+	// receipt, and Discord keeps the first answer.
+	for k, g := range games[:6] {
+		a := g.acked[len(g.acked)-1]
+		live := c.live()
+		for _, i := range []int{a.proc, live[k%len(live)]} {
+			if i == victim {
+				continue
+			}
+			status, err := f.RedeliverTo(ctx, c.procs[i].url, a.result)
+			switch {
+			case i == a.proc && (status != http.StatusConflict || err != nil):
+				t.Errorf("game %d: ply %d delivered again to %s, which answered it: %d, %v; want 409", g.n, a.ply, c.procs[i].instance, status, err)
+			case i != a.proc && (status != http.StatusOK || !errors.Is(err, discordfake.ErrAlreadyAcknowledged)):
+				t.Errorf("game %d: ply %d delivered again to %s: %d, %v; want an answer Discord refuses", g.n, a.ply, c.procs[i].instance, status, err)
+			}
+		}
+		if sg, err := c.storedGame(g.id); err != nil || sg.Ply() != g.ply {
+			t.Errorf("game %d: after its last move was delivered again the store has %d plies (%v), want %d", g.n, sg.Ply(), err, g.ply)
 		}
 	}
 
