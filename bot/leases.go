@@ -26,6 +26,7 @@ const leasePartitions = lease.DefaultPartitions
 // runs on the goroutine of Run (and of the first tick, before Run starts).
 type partitionLeases struct {
 	m     *lease.Manager
+	table lease.Table
 	clock timers.Clock
 	log   *slog.Logger
 	// held is the set of partitions held at the last tick, bit p for partition p,
@@ -50,12 +51,11 @@ type adopter struct {
 // set and ticks it once, so that the services built next start with this process's
 // share (and credit and restore only its servers' work).
 func newPartitionLeases(db storage.Store, instance string, clk timers.Clock, log *slog.Logger) (*partitionLeases, error) {
-	pl := &partitionLeases{clock: clk, log: log}
-	table := storage.LeaseTable(db, storage.LeaseSetGames)
-	if err := reclaim(table, instance, clk.Now(), log); err != nil {
+	pl := &partitionLeases{clock: clk, log: log, table: storage.LeaseTable(db, storage.LeaseSetGames)}
+	if err := reclaim(pl.table, instance, clk.Now(), log); err != nil {
 		return nil, fmt.Errorf("take this process's share of the background work: %w", err)
 	}
-	pl.m = lease.New(table, lease.Options{
+	pl.m = lease.New(pl.table, lease.Options{
 		Instance: instance, Partitions: leasePartitions,
 		OnGain: func(int, uint64) { pl.gained = true },
 	})
@@ -125,20 +125,60 @@ func (pl *partitionLeases) adopt(name string, fn func(ctx context.Context) error
 	}
 }
 
-// Run ticks the manager every third of the lease's lifetime until ctx ends, each tick
-// that gains partitions followed by the services' adoption of them; then it releases
-// every lease, so the other processes take the partitions at their next tick.
+// Run ticks the manager every third of the lease's lifetime, and at once when a
+// partition is free (tickLeases), until ctx ends, each tick that gains partitions
+// followed by the services' adoption of them; then it releases every lease, so the
+// other processes take the partitions within a second.
 func (pl *partitionLeases) Run(ctx context.Context) error {
-	t := time.NewTicker(pl.m.Interval())
+	tickLeases(ctx, pl.m.Interval(), func() (bool, error) { return freeLease(pl.table, leasePartitions, pl.clock.Now()) },
+		func() { pl.step(ctx) })
+	return pl.release()
+}
+
+// leasePoll is how often a process looks, between its ticks, for a partition nobody
+// holds (a dead process's lease expired, or a stopped one's released): it ticks at
+// once when it finds one, so a dead process's partitions are taken within a second of
+// their expiry rather than within a tick interval.
+const leasePoll = time.Second
+
+// tickLeases runs tick every interval, and sooner when free reports a partition nobody
+// holds (looked at every leasePoll), until ctx ends.
+func tickLeases(ctx context.Context, interval time.Duration, free func() (bool, error), tick func()) {
+	t := time.NewTicker(leasePoll)
 	defer t.Stop()
+	last := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
-			return pl.release()
+			return
 		case <-t.C:
 		}
-		pl.step(ctx)
+		due := time.Since(last) >= interval-leasePoll/2
+		if !due {
+			f, err := free()
+			due = err == nil && f // an error: the tick at its interval tries the store again
+		}
+		if due {
+			last = time.Now()
+			tick()
+		}
 	}
+}
+
+// freeLease reports whether one of a table's first n partitions is held by nobody at
+// now: never taken, released or expired.
+func freeLease(table lease.Table, n int, now time.Time) (bool, error) {
+	leases, err := table.Leases()
+	if err != nil {
+		return false, err
+	}
+	held := 0
+	for _, l := range leases {
+		if l.Partition < n && now.Before(l.Expires) {
+			held++
+		}
+	}
+	return held < n, nil
 }
 
 // step is one tick of Run: the leases ticked, then the servers gained adopted.

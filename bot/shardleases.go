@@ -30,6 +30,7 @@ const identifyWindow = 5 * time.Second
 // an opener goroutine; a shard lost is closed at once.
 type shardLeases struct {
 	m        *lease.Manager
+	table    lease.Table
 	identify lease.Table
 	instance string
 	gw       *Gateway
@@ -59,11 +60,11 @@ func newShardLeases(db storage.Store, instance string, gw *Gateway, maxConcurren
 		buckets: max(maxConcurrency, 1), now: time.Now, log: log,
 		held: make([]bool, gw.Count()), wake: make(chan struct{}, 1), refused: make(chan error, 1),
 	}
-	table := storage.LeaseTable(db, storage.LeaseSetShards)
-	if err := reclaim(table, instance, sl.now(), log); err != nil {
+	sl.table = storage.LeaseTable(db, storage.LeaseSetShards)
+	if err := reclaim(sl.table, instance, sl.now(), log); err != nil {
 		return nil, fmt.Errorf("take this process's share of the gateway shards: %w", err)
 	}
-	sl.m = lease.New(table, lease.Options{
+	sl.m = lease.New(sl.table, lease.Options{
 		Instance: instance, Partitions: gw.Count(), OnGain: sl.gain, OnLoss: sl.loss,
 	})
 	if err := sl.m.Tick(sl.now()); err != nil {
@@ -97,8 +98,8 @@ func (sl *shardLeases) loss(shard int) {
 	}
 }
 
-// Run opens the shards held and ticks the manager every third of the lease's lifetime
-// until ctx ends; then it waits for the opener and releases every lease, so the other
+// Run opens the shards held and ticks the manager every third of the lease's lifetime,
+// and at once when a shard is free (tickLeases), until ctx ends; then it waits for the opener and releases every lease, so the other
 // processes take the shards at their next tick. Close the gateway first: a shard is
 // given up only once its session is closed.
 func (sl *shardLeases) Run(ctx context.Context) error {
@@ -108,19 +109,13 @@ func (sl *shardLeases) Run(ctx context.Context) error {
 		defer wg.Done()
 		sl.openLoop(ctx)
 	}()
-	t := time.NewTicker(sl.m.Interval())
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			wg.Wait()
-			return sl.release()
-		case <-t.C:
-		}
+	tickLeases(ctx, sl.m.Interval(), func() (bool, error) { return freeLease(sl.table, sl.gw.Count(), sl.now()) }, func() {
 		if err := sl.m.Tick(sl.now()); err != nil {
 			sl.log.Error("shard leases: tick", "err", err) // the next tick tries again
 		}
-	}
+	})
+	wg.Wait()
+	return sl.release()
 }
 
 // release gives up every shard lease and withdraws the instance. Call it from Run's
