@@ -157,6 +157,12 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	// With PostgreSQL, other processes may share the store: the background work is
 	// divided by leases, and this process takes its first share before the services
 	// restore their work. With bbolt it is alone and owns everything.
+	// The last instant a process ran the clocks, read before this one takes its share:
+	// a peer starting at the same moment after an outage then vouches for nothing.
+	alive, err := games.LastAlive(db, cfg.Instance, servePeer)
+	if err != nil {
+		return fmt.Errorf("read the heartbeats: %w", err)
+	}
 	var leases *partitionLeases
 	b.Owns = func(string) bool { return true }
 	if cfg.Storage.Driver == storage.DriverPostgres {
@@ -165,7 +171,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		}
 		b.Owns = leases.Owns
 	}
-	svcs, err := buildServices(cfg, db, d, notifier, deps.Clock, leases, log)
+	svcs, err := buildServices(cfg, db, d, notifier, deps.Clock, leases, alive, log)
 	if err != nil {
 		if leases != nil {
 			leases.release()

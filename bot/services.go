@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
@@ -40,8 +41,10 @@ type services struct {
 // challenge expiries), the puzzles (daily posts), the tournaments (rounds,
 // announcements) and the engine (its moves) is limited to the servers of the partitions
 // held (Owns), and each service adopts the servers gained; leases is nil with bbolt,
-// and the process owns every server. On error, what was built is closed.
-func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *Notifier, clk timers.Clock, leases *partitionLeases, log *slog.Logger) (*services, error) {
+// and the process owns every server. The games credit downtime from alive (the last
+// heartbeat of any serve process, read before the leases were taken). On error, what
+// was built is closed.
+func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *Notifier, clk timers.Clock, leases *partitionLeases, alive time.Time, log *slog.Logger) (*services, error) {
 	s := &services{}
 	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
 	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder),
@@ -79,7 +82,7 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		return nil, err
 	}
 	s.games, err = games.New(db, games.Options{
-		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope, Peers: servePeer, Owns: leases.owns(),
+		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope, Peers: servePeer, LastAlive: alive, Owns: leases.owns(),
 		Notifier:         gameListeners{notifier: notifier, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,

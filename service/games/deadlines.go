@@ -359,16 +359,30 @@ func creditDowntime(rec *storage.Game, lastAlive, now time.Time) credit {
 // lastAlive returns the latest heartbeat of this instance or of its peers
 // (Options.Peers): the last instant some process was running these games' clocks.
 func (s *Service) lastAlive() (time.Time, error) {
-	if s.opts.Peers == nil {
-		return storage.Read(s.db, func(tx storage.Tx) (time.Time, error) { return tx.Heartbeat(s.opts.Instance) })
+	if !s.opts.LastAlive.IsZero() {
+		return s.opts.LastAlive, nil
 	}
-	beats, err := storage.Read(s.db, storage.Tx.Heartbeats)
+	return LastAlive(s.db, s.opts.Instance, s.opts.Peers)
+}
+
+// LastAlive returns the latest heartbeat in db of instance or of its peers (nil: of
+// instance only): the last instant some process was running their games' clocks. A
+// process that divides the servers with others reads it before it takes its share and
+// passes it as Options.LastAlive.
+func LastAlive(db storage.Store, instance string, peers func(instance string) bool) (time.Time, error) {
+	if instance == "" {
+		instance = "bot"
+	}
+	if peers == nil {
+		return storage.Read(db, func(tx storage.Tx) (time.Time, error) { return tx.Heartbeat(instance) })
+	}
+	beats, err := storage.Read(db, storage.Tx.Heartbeats)
 	if err != nil {
 		return time.Time{}, err
 	}
 	var alive time.Time
 	for _, b := range beats {
-		if (b.Instance == s.opts.Instance || s.opts.Peers(b.Instance)) && b.At.After(alive) {
+		if (b.Instance == instance || peers(b.Instance)) && b.At.After(alive) {
 			alive = b.At
 		}
 	}

@@ -90,7 +90,9 @@
 // clocks. Processes that run the same games on one store (Options.Peers) vouch for one
 // another: a process that starts credits the time since the latest heartbeat of any of
 // them, so a new process started while others run credits nothing, and the first
-// process of a cluster that was down credits the whole outage. A program that shares
+// process of a cluster that was down credits the whole outage (read before the process
+// takes its share of the servers, Options.LastAlive, so that processes started
+// together after an outage all credit it). A program that shares
 // the file (gambit play) uses its own Options.Instance and Options.Scope and is no
 // peer, so its heartbeat never vouches for the bot's games.
 //

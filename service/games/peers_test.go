@@ -90,3 +90,38 @@ func TestDowntimeWithoutPeersIsOwnHeartbeatOnly(t *testing.T) {
 		t.Fatalf("another program's heartbeat vouched for the bot's clocks: %v", got.Outcome)
 	}
 }
+
+// TestDowntimeCreditedFromLastAliveOption: a process that read the last heartbeat
+// before taking its share (Options.LastAlive) credits from that instant, even though a
+// peer that started a moment earlier, after the same outage, has beaten since.
+func TestDowntimeCreditedFromLastAliveOption(t *testing.T) {
+	notPlay := func(instance string) bool { return instance != "play" }
+	h := newHarness(t, Options{Instance: "web-1", Peers: notPlay})
+	g := h.start("1+0", "")
+	h.play(g.ID, "e4 e5")
+	h.clk.Advance(10 * time.Second)
+	h.s.FireDue()
+	h.clk.Advance(time.Second)
+	h.kill() // the whole cluster goes down
+	h.clk.Advance(time.Hour)
+	// web-2 reads the heartbeats as it starts; web-3, started a moment earlier after
+	// the same outage, beats before web-2's game service starts.
+	db := storagetest.OpenFile(t, h.path, &storage.Options{NoSync: true})
+	alive, err := LastAlive(db, "web-2", notPlay)
+	if err != nil || !alive.Equal(t0.Add(10*time.Second)) {
+		t.Fatalf("LastAlive = %v, %v; want web-1's last heartbeat %v", alive, err, t0.Add(10*time.Second))
+	}
+	if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("web-3", h.clk.Now()) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	h.opts.Instance, h.opts.LastAlive = "web-2", alive
+	h.open()
+	got := h.game(g.ID)
+	if !got.Live() {
+		t.Fatalf("white lost on time to the outage: %v", got.Outcome)
+	}
+	if left, _ := got.Remaining(chesscore.White, h.clk.Now()); left < 49*time.Second || left > 50*time.Second {
+		t.Errorf("white has %v after the restart, want 50 s (the time at web-1's last heartbeat)", left)
+	}
+}

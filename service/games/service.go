@@ -77,6 +77,11 @@ type Options struct {
 	// credits downtime from the latest heartbeat of itself or any peer, since the games'
 	// clocks ran while any of them was alive. Nil: its own heartbeat only.
 	Peers func(instance string) bool
+	// LastAlive, if not zero, is the instant the downtime credit at start-up runs from,
+	// in place of the heartbeats: what LastAlive (the function) read before this
+	// process took its share of the servers, so that a peer that started a moment
+	// earlier, after the same outage, does not vouch for clocks nobody ran.
+	LastAlive time.Time
 	// Scope, if set, limits the games whose clocks this service runs (timers, downtime
 	// credit) to those it accepts; requests still work on every game.
 	Scope func(*storage.Game) bool
