@@ -135,7 +135,8 @@ func (g *Game) Play(m Move) error {
 // next move, a flag fall, a resignation, or SettleDeadPosition. The error is that of
 // Play, for the first move that fails.
 func ReplayGame(start Position, moves []Move) (*Game, error) {
-	g := &Game{start: start, pos: start}
+	g := &Game{start: start, pos: start, moves: make([]Move, 0, len(moves)),
+		san: make([]string, 0, len(moves)), history: make([]Position, 0, len(moves))}
 	g.outcome = g.outcomeAfterMove(start.CountLegalMoves(), false)
 	var ml MoveList
 	for i, m := range moves {
