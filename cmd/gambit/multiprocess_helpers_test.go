@@ -144,13 +144,6 @@ func (l *procLog) tail(n int) string {
 	return string(b)
 }
 
-// count returns how many lines of the log contain s.
-func (l *procLog) count(s string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return bytes.Count(l.buf.Bytes(), []byte(s))
-}
-
 // cluster is the fake Discord, one PostgreSQL schema and the processes serving it.
 type cluster struct {
 	tb    testing.TB
