@@ -36,16 +36,8 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 		if !s.inScope(rec) || !s.owns(rec) {
 			continue
 		}
-		unlock := s.lockGame(rec.ID)
-		s.forget(rec.ID)
-		e, err := s.load(rec.ID)
-		if err == nil {
-			s.schedule(e)
+		if s.reload(rec.ID, "adopt") {
 			n++
-		}
-		unlock()
-		if err != nil {
-			s.log.Error("games: adopt", "game", rec.ID, "err", err)
 		}
 	}
 	return n, nil
@@ -79,16 +71,8 @@ func (s *Service) discover() (int, error) {
 				continue // out of the cache, but its flag is set where the store has it
 			}
 		}
-		unlock := s.lockGame(rec.ID)
-		s.forget(rec.ID)
-		e, err := s.load(rec.ID)
-		if err == nil {
-			s.schedule(e)
+		if s.reload(rec.ID, "discover") {
 			n++
-		}
-		unlock()
-		if err != nil {
-			s.log.Error("games: discover", "game", rec.ID, "err", err)
 		}
 	}
 	pending, err := storage.Read(s.db, storage.Tx.PendingChallenges)
@@ -101,4 +85,19 @@ func (s *Service) discover() (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// reload replaces the cached copy of game id with the stored one and schedules its
+// deadlines; it reports whether it could, logging why not under what.
+func (s *Service) reload(id uint64, what string) bool {
+	unlock := s.lockGame(id)
+	defer unlock()
+	s.forget(id)
+	e, err := s.load(id)
+	if err != nil {
+		s.log.Error("games: "+what, "game", id, "err", err)
+		return false
+	}
+	s.schedule(e)
+	return true
 }
