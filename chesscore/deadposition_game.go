@@ -3,9 +3,15 @@
 
 package chesscore
 
+import "slices"
+
 // maxCarriedLine bounds a helpmate line carried from move to move: a longer one is
 // dropped and the decision made afresh.
-const maxCarriedLine = 96
+const maxCarriedLine = MaxKnownLine
+
+// MaxKnownLine is the longest helpmate line (in plies) a Game carries from move to move
+// and MateKnowledge hands out; a longer one is dropped and decided afresh when needed.
+const MaxKnownLine = 96
 
 // tempoTries bounds the moves tried as the tempo of a round trip or of a carried line.
 const tempoTries = 6
@@ -241,4 +247,76 @@ func (mm *mateMemory) dead(p *Position) bool {
 		return true
 	}
 	return false // Unknown: the game goes on
+}
+
+// MateKnowledge is what a Game knows of who can still mate in its current position, in a
+// form a game record can keep: the decision made after a move (the dead-position test)
+// is then at hand when the game is rebuilt from its record, and a flag fall or a
+// resignation there costs no search.
+type MateKnowledge struct {
+	// Ply is the number of moves of the game the knowledge is for: it applies only to
+	// the position after exactly that many moves.
+	Ply int
+	// Verdict is, for each colour, Yes, No, or Unknown (not decided).
+	Verdict [2]Verdict
+	// Line is, for each colour with Yes, its helpmate from the position: legal moves of
+	// both sides ending with that colour mating.
+	Line [2][]Move
+}
+
+// Known reports whether k holds a verdict for either colour.
+func (k MateKnowledge) Known() bool { return k.Verdict != [2]Verdict{} }
+
+// MateKnowledge returns what the game knows of who can still mate in its current
+// position (nothing for a game that is over). The lines are copies.
+func (g *Game) MateKnowledge() MateKnowledge {
+	k := MateKnowledge{Ply: len(g.moves)}
+	if g.outcome.Over() || !g.mates.valid {
+		return k
+	}
+	for c := White; c <= Black; c++ {
+		switch g.mates.v[c] {
+		case Yes:
+			if len(g.mates.line[c]) == 0 || len(g.mates.line[c]) > MaxKnownLine {
+				continue // too long to keep (or a mate on the board, which ends the game)
+			}
+			k.Verdict[c], k.Line[c] = Yes, slices.Clone(g.mates.line[c])
+		case No:
+			k.Verdict[c] = No
+		}
+	}
+	return k
+}
+
+// AddMateKnowledge takes what k knows about the current position, as kept by
+// MateKnowledge after the same moves: nothing when k is for another ply or the game is
+// over. A Yes is taken only with a line that replays, move by move, to a mate by its
+// colour (else that colour stays undecided); a No is taken as it is, as the rest of the
+// record the game was rebuilt from. It reports whether it took anything.
+func (g *Game) AddMateKnowledge(k MateKnowledge) bool {
+	if k.Ply != len(g.moves) || g.outcome.Over() || !k.Known() {
+		return false
+	}
+	if !g.mates.valid {
+		g.mates = mateMemory{valid: true}
+	}
+	took := false
+	for c := White; c <= Black; c++ {
+		if g.mates.v[c] != Unknown {
+			continue
+		}
+		switch k.Verdict[c] {
+		case Yes:
+			if len(k.Line[c]) == 0 || len(k.Line[c]) > maxCarriedLine || !replaysToMate(&g.pos, c, k.Line[c]) {
+				continue
+			}
+			g.mates.v[c], g.mates.line[c] = Yes, slices.Clone(k.Line[c])
+		case No:
+			g.mates.v[c] = No
+		default:
+			continue
+		}
+		took = true
+	}
+	return took
 }
