@@ -13,7 +13,7 @@ import (
 
 // SchemaVersion is the layout this code reads and writes. A file without a meta bucket
 // (a new, empty file) is at version 0.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // migration is one step: it turns a file at version-1 into one at version. Each step
 // runs in its own transaction, which also writes the new version, so a crash between two
@@ -50,6 +50,9 @@ var migrations = []migration{
 	}},
 	{7, "leases (the partitions of each lease set, their holders and epochs; the holders' beats)", func(tx *bolt.Tx) error {
 		return createBuckets(tx, bucketLeases, bucketLeaseBeats)
+	}},
+	{8, "mate knowledge in game records (no data changes: a gambit of version 7 must not read them)", func(*bolt.Tx) error {
+		return nil
 	}},
 }
 

@@ -44,6 +44,9 @@ const (
 	// flagVersion marks a record that ends with its version (Game.Version); records
 	// without it read as version 0.
 	flagVersion = 1 << 9
+	// flagMates marks a record that ends with what is known of who can still mate
+	// (Game.Mates), after the version.
+	flagMates = 1 << 10
 )
 
 type encoder struct{ b []byte }
@@ -99,6 +102,9 @@ func encodeGame(g *Game) []byte {
 	}
 	if g.Version > 0 {
 		flags |= flagVersion
+	}
+	if g.Mates.Known() {
+		flags |= flagMates
 	}
 	e.uvarint(flags)
 	e.str(g.GuildID)
@@ -168,6 +174,17 @@ func encodeGame(g *Game) []byte {
 	}
 	if g.Version > 0 {
 		e.uvarint(g.Version)
+	}
+	if g.Mates.Known() {
+		for c, v := range g.Mates.Verdict {
+			e.byte(byte(v))
+			if v == chesscore.Yes {
+				e.int(len(g.Mates.Line[c]))
+				for _, m := range g.Mates.Line[c] {
+					e.b = binary.BigEndian.AppendUint16(e.b, uint16(m))
+				}
+			}
+		}
 	}
 	return e.b
 }
@@ -277,7 +294,7 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 	}
 	g := &Game{ID: id}
 	flags := d.uvarint("flags")
-	if flags >= flagVersion<<1 {
+	if flags >= flagMates<<1 {
 		d.fail("flags %#x: unknown bits", flags)
 	}
 	g.Rated = flags&flagRated != 0
@@ -385,6 +402,9 @@ func decodeGame(id uint64, b []byte) (*Game, error) {
 		if g.Version = d.uvarint("version"); d.err == nil && g.Version == 0 {
 			d.fail("version 0 with the version flag")
 		}
+	}
+	if flags&flagMates != 0 {
+		g.Mates = d.mates(len(g.Moves))
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d bytes after the record", len(d.b))
@@ -606,4 +626,37 @@ func playersFromDescription(desc string) (white, black string) {
 		return "", ""
 	}
 	return white, black
+}
+
+// mates reads what is known of who can still mate after ply moves (Game.Mates).
+func (d *decoder) mates(ply int) chesscore.MateKnowledge {
+	k := chesscore.MateKnowledge{Ply: ply}
+	for c := range k.Verdict {
+		v := chesscore.Verdict(d.byte("mate verdict"))
+		switch v {
+		case chesscore.Unknown, chesscore.No:
+		case chesscore.Yes:
+			n := d.int("mate line length", chesscore.MaxKnownLine)
+			if d.err == nil && n == 0 {
+				d.fail("mate line: a yes without its line")
+			}
+			if d.err == nil && 2*n > len(d.b) {
+				d.fail("mate line: %d moves announced, %d bytes left", n, len(d.b))
+			}
+			if d.err == nil {
+				k.Line[c] = make([]chesscore.Move, n)
+				for i := range k.Line[c] {
+					k.Line[c][i] = chesscore.Move(binary.BigEndian.Uint16(d.b[2*i:]))
+				}
+				d.b = d.b[2*n:]
+			}
+		default:
+			d.fail("mate verdict %d", v)
+		}
+		k.Verdict[c] = v
+	}
+	if d.err == nil && !k.Known() {
+		d.fail("mate knowledge: the flag with nothing known")
+	}
+	return k
 }

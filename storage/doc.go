@@ -88,6 +88,8 @@
 //	version 6: tournaments (id identity, guild_id, live, record); tournament_games
 //	version 7: leases (lease_set, partition → holder, expires, epoch); lease_beats
 //	           (lease_set, instance → at)
+//	version 8: no table: game records may carry the mate knowledge (flag 1024), which
+//	           a gambit of version 7 would refuse as corrupt
 //
 // A database at a newer version is refused (ErrNewerSchema); a read-only open of an older
 // one too. Backup writes a bbolt file of every record from one snapshot (Copy into a
@@ -164,13 +166,17 @@
 //	                        ns, 0 = released) · holder
 //	lease_beats             len·set · instance → 8-byte unix ns of its last beat (0 = withdrew)
 //
+//	version 8: no bucket: game records may carry the mate knowledge (flag 1024 of the
+//	game record), so a file a gambit of version 7 could misread is refused by it
+//
 // # Schema version and migrations
 //
-// The meta bucket holds the schema version (SchemaVersion, 7). Open runs the migrations
+// The meta bucket holds the schema version (SchemaVersion, 8). Open runs the migrations
 // the file lacks, in order, each in its own transaction that also writes the new
 // version: version 1 creates the record buckets, version 2 creates the index buckets
 // and builds them from the records, versions 3 to 7 create the buckets of ladders,
-// puzzles, engine games, tournaments and leases. A file from a newer gambit is refused
+// puzzles, engine games, tournaments and leases, version 8 only marks the game records'
+// mate knowledge. A file from a newer gambit is refused
 // (ErrNewerSchema); a read-only open of an older file is refused (it cannot migrate).
 //
 // # The game record
@@ -184,7 +190,8 @@
 //	uvarint  flags: 1 rated, 2 has clock, 4 free first moves, 8 draw offer pending,
 //	         16 takeback pending, 32 no-show time present, 64 a draw offer waits for
 //	         its maker's next move, 128 last move's instant present, 256 arbiter notes
-//	         present, 512 version present (other bits are corrupt)
+//	         present, 512 version present, 1024 mate knowledge present (other bits
+//	         are corrupt)
 //	string   guild id, channel id, thread id
 //	string   white id, white name, black id, black name
 //	string   time control in canonical notation ("5+3", "3d", "-")
@@ -210,6 +217,10 @@
 //	if arbiter notes present: uvarint count (1 to 50), then for each note: uvarint
 //	         ply, varint instant, string arbiter id, arbiter name, action, reason
 //	if version present: uvarint Game.Version (1 or more; records without it read as 0)
+//	if mate knowledge present (a live game only; schema version 8): for white, then
+//	         black, byte verdict (0 unknown, 1 yes, 2 no), and after a yes uvarint n (1
+//	         to chesscore.MaxKnownLine) and n moves as above: the helpmate line.
+//	         Game.Mates.Ply is the number of moves
 //
 // A decoder refuses unknown formats, out-of-range values and trailing bytes with
 // ErrCorrupt. A later format gets a new format byte; the old one stays readable. The

@@ -120,6 +120,7 @@ var pgMigrations = []pgMigration{
 			at bigint NOT NULL,
 			PRIMARY KEY (lease_set, instance))`,
 	}},
+	{8, "mate knowledge in game records (no data changes: a gambit of version 7 must not read them)", nil},
 }
 
 // pgSchemaTable records the migrations a database has had.

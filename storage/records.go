@@ -111,6 +111,12 @@ type Game struct {
 	// (ErrConflict otherwise) and increments it. Records written before it existed read
 	// as 0.
 	Version uint64
+	// Mates is what the game service knew, when it wrote a live game, of who can still
+	// checkmate in its current position (chesscore.Game.MateKnowledge): the game
+	// rebuilt from the record takes it back, so a flag fall or a resignation there
+	// needs no search. Empty (nothing known) or for exactly len(Moves) plies; records
+	// written before it existed have none.
+	Mates chesscore.MateKnowledge
 }
 
 // MaxNotes bounds the arbiter's notes in one game; MaxNoteText bounds a note's action
@@ -165,6 +171,9 @@ func (g *Game) Clone() *Game {
 	c.Moves = append([]chesscore.Move(nil), g.Moves...)
 	c.MoveClocks = append([]time.Duration(nil), g.MoveClocks...)
 	c.Notes = append([]Note(nil), g.Notes...)
+	for i, l := range g.Mates.Line {
+		c.Mates.Line[i] = append([]chesscore.Move(nil), l...)
+	}
 	if g.Clock != nil {
 		ck := *g.Clock
 		c.Clock = &ck
@@ -202,6 +211,36 @@ func (g *Game) validate() error {
 			return fmt.Errorf("arbiter note %d: the arbiter's id or name is too long", i+1)
 		case len(n.Action) > MaxNoteText || len(n.Reason) > MaxNoteText:
 			return fmt.Errorf("arbiter note %d: longer than %d bytes", i+1, MaxNoteText)
+		}
+	}
+	return g.validateMates()
+}
+
+// validateMates checks what the record knows of who can still mate: nothing, or for
+// the game's ply, each colour Unknown, No, or Yes with a line of at most
+// chesscore.MaxKnownLine moves (whether the line mates is checked when a game takes it).
+func (g *Game) validateMates() error {
+	k := g.Mates
+	if !k.Known() {
+		if len(k.Line[0])+len(k.Line[1]) != 0 {
+			return fmt.Errorf("mate knowledge: lines without a verdict")
+		}
+		return nil
+	}
+	if !g.Live() {
+		return fmt.Errorf("mate knowledge in a finished game")
+	}
+	if k.Ply != len(g.Moves) {
+		return fmt.Errorf("mate knowledge for ply %d in a game of %d plies", k.Ply, len(g.Moves))
+	}
+	for c, v := range k.Verdict {
+		switch {
+		case v > chesscore.No:
+			return fmt.Errorf("mate knowledge: verdict %d", v)
+		case v == chesscore.Yes && (len(k.Line[c]) == 0 || len(k.Line[c]) > chesscore.MaxKnownLine):
+			return fmt.Errorf("mate knowledge: a line of %d moves (1 to %d)", len(k.Line[c]), chesscore.MaxKnownLine)
+		case v != chesscore.Yes && len(k.Line[c]) != 0:
+			return fmt.Errorf("mate knowledge: a line with the verdict %s", v)
 		}
 	}
 	return nil
