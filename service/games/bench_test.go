@@ -100,15 +100,19 @@ func BenchmarkDurableMoves(b *testing.B) {
 }
 
 // flagPosition is where a game of BenchmarkLiveClocks stands when its flag falls: a
-// real game's opening and a prefix of its moves.
+// real game's opening and a prefix of its moves, and what the dead-position test after
+// the last of them found (the record's mate knowledge, as the game service writes it).
 type flagPosition struct {
 	start string // FEN
 	moves []chesscore.Move
+	mates chesscore.MateKnowledge
 }
 
 // loadFlagPositions reads the real games of chesscore/testdata/realgames.uci (one a line:
 // FEN, ";", UCI moves) and returns, for each, every prefix from ply 2 to the end of the
-// game that leaves a live game: positions from real play, all stages of the game.
+// game that leaves a live game: positions from real play, all stages of the game. Each
+// game is played move by move as the game service plays it, the dead-position test after
+// every move included (a game played on past a dead position ends there).
 func loadFlagPositions(b *testing.B) []flagPosition {
 	b.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "chesscore", "testdata", "realgames.uci"))
@@ -129,35 +133,32 @@ func loadFlagPositions(b *testing.B) []flagPosition {
 		if err != nil {
 			b.Fatalf("realgames.uci:%d: %v", n+1, err)
 		}
-		var played []chesscore.Move
-		var game []flagPosition
-		var at []chesscore.Position
+		g := chesscore.NewGame(p)
 		for _, u := range strings.Fields(moves) {
-			m, err := p.ParseUCI(u)
+			pos := g.Position()
+			m, err := pos.ParseUCI(u)
 			if err != nil {
 				b.Fatalf("realgames.uci:%d: %s: %v", n+1, u, err)
 			}
-			played = append(played, m)
-			p = p.Play(m)
-			if len(played) >= 2 && p.HasLegalMove() {
-				game = append(game, flagPosition{start: fen, moves: slices.Clone(played)})
-				at = append(at, p)
+			if err := g.Play(m); err != nil {
+				b.Fatalf("realgames.uci:%d: %s: %v", n+1, u, err)
+			}
+			if g.Over() {
+				break
+			}
+			if g.Ply() >= 2 {
+				out = append(out, flagPosition{start: fen, moves: g.Moves(), mates: g.MateKnowledge()})
 			}
 		}
-		// A game may have been played on past a dead position (a live record never
-		// stands in one): drop its last positions while they are dead.
-		for len(game) > 0 && chesscore.IsDeadPosition(&at[len(at)-1]) {
-			game, at = game[:len(game)-1], at[:len(at)-1]
-		}
-		out = append(out, game...)
 	}
 	return out
 }
 
 // liveGame returns the record of a blitz game (3+2) standing at fp, whose flag (of the
 // side to move) falls at deadline, as if that side had been thinking since the clock
-// started.
-func liveGame(b *testing.B, deadline time.Time, i int, fp flagPosition) *storage.Game {
+// started. With carried, the record holds the mate knowledge the game service writes
+// with a move; without, none (a record written before it existed).
+func liveGame(b *testing.B, deadline time.Time, i int, fp flagPosition, carried bool) *storage.Game {
 	tc, _ := clock.Parse("3+2")
 	c, err := clock.New(tc)
 	if err != nil {
@@ -172,11 +173,15 @@ func liveGame(b *testing.B, deadline time.Time, i int, fp flagPosition) *storage
 		moveClocks[k] = 3 * time.Minute
 	}
 	c.Left = [2]time.Duration{3 * time.Minute, 3 * time.Minute} // the increments aside: the flag falls at deadline
-	return &storage.Game{
+	rec := &storage.Game{
 		White: storage.Player{ID: fmt.Sprint("w", i), Name: "White player"}, Black: storage.Player{ID: fmt.Sprint("b", i), Name: "Black player"},
 		GuildID: "111111111111111111", ChannelID: "222222222222222222", Control: tc, Created: start,
 		StartFEN: fp.start, Moves: fp.moves, MoveClocks: moveClocks, Clock: &c,
 	}
+	if carried {
+		rec.Mates = fp.mates
+	}
+	return rec
 }
 
 // BenchmarkLiveClocks runs live blitz games (10,000 and 100,000) whose flags fall at
@@ -185,19 +190,29 @@ func liveGame(b *testing.B, deadline time.Time, i int, fp flagPosition) *storage
 // of the delay between a flag's deadline and its detection by the scheduler
 // (p99-flag-ms), the same up to the FlagFell event after commit (p99-event-ms), and the
 // memory a live game costs the service (bytes/game: cached replay, record and timer).
-// Each flag asks whether the opponent can still checkmate (6.9). Bars at 100,000:
-// p99-event-ms 100, p99-flag-ms 20.
+// Each flag asks whether the opponent can still checkmate (6.9): the records carry the
+// answer the test after the last move found, as the game service writes them (when that
+// test settled the other colour only, the flag decides afresh); the /undecided case
+// carries none, as records written before they did. Bars at 100,000: p99-event-ms 100,
+// p99-flag-ms 20.
 func BenchmarkLiveClocks(b *testing.B) {
 	positions := loadFlagPositions(b)
-	for _, games := range []int{10000, 100000} {
-		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) { benchLiveClocks(b, games, positions) })
+	for _, bc := range []struct {
+		games   int
+		carried bool
+	}{{10000, true}, {100000, true}, {100000, false}} {
+		name := fmt.Sprintf("games=%d", bc.games)
+		if !bc.carried {
+			name += "/undecided"
+		}
+		b.Run(name, func(b *testing.B) { benchLiveClocks(b, bc.games, bc.carried, positions) })
 	}
 }
 
 // flagEvery is the time between two flags of BenchmarkLiveClocks: 3,300 a second.
 const flagEvery = time.Second / 3300
 
-func benchLiveClocks(b *testing.B, games int, positions []flagPosition) {
+func benchLiveClocks(b *testing.B, games int, carried bool, positions []flagPosition) {
 	for b.Loop() {
 		b.StopTimer()
 		db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "clocks.db"), nil)
@@ -208,7 +223,7 @@ func benchLiveClocks(b *testing.B, games int, positions []flagPosition) {
 		changes := make([]*storage.Change, games)
 		for i := range changes {
 			deadline := first.Add(time.Duration(i) * flagEvery)
-			changes[i] = &storage.Change{Game: liveGame(b, deadline, i, positions[(i*7919)%len(positions)])}
+			changes[i] = &storage.Change{Game: liveGame(b, deadline, i, positions[(i*7919)%len(positions)], carried)}
 		}
 		for lo := 0; lo < len(changes); lo += 10000 {
 			if err := db.CommitAll(changes[lo:min(lo+10000, len(changes))]); err != nil {
@@ -369,5 +384,54 @@ func BenchmarkStartup(b *testing.B) {
 		b.ReportMetric(float64(elapsed)/float64(time.Millisecond), "startup-ms")
 		s.Close()
 		db.Close()
+	}
+}
+
+// BenchmarkFlagFromRecord times what a flag costs the game service when the game is not
+// cached: rebuilding it from its record (Replay) and scoring the flag fall (6.9: can
+// the opponent still mate?), over the real-game positions of BenchmarkLiveClocks,
+// with records that carry the decision made after their last move (as the game service
+// writes them) and without (/undecided). It reports the mean and the 99th percentile in
+// microseconds, and the share of flags that had to decide afresh.
+func BenchmarkFlagFromRecord(b *testing.B) {
+	positions := loadFlagPositions(b)
+	deadline := time.Now()
+	for _, carried := range []bool{true, false} {
+		name := "carried"
+		if !carried {
+			name = "undecided"
+		}
+		recs := make([]*storage.Game, len(positions))
+		for i, fp := range positions {
+			recs[i] = liveGame(b, deadline, i, fp, carried)
+		}
+		b.Run(name, func(b *testing.B) {
+			times := make([]time.Duration, 0, b.N)
+			afresh := 0
+			for i := 0; b.Loop(); i++ {
+				rec := recs[(i*7919)%len(recs)]
+				start := time.Now()
+				g, err := Replay(rec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				known := g.MateKnowledge().Verdict[g.Turn().Other()] != chesscore.Unknown
+				if err := g.FlagFall(g.Turn()); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+				if !known {
+					afresh++
+				}
+			}
+			slices.Sort(times)
+			var sum time.Duration
+			for _, d := range times {
+				sum += d
+			}
+			b.ReportMetric(float64(sum)/float64(len(times))/1e3, "mean-µs")
+			b.ReportMetric(float64(times[int(0.99*float64(len(times)-1))])/1e3, "p99-µs")
+			b.ReportMetric(float64(afresh)/float64(len(times)), "afresh/op")
+		})
 	}
 }

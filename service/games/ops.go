@@ -170,6 +170,13 @@ func (s *Service) prepare(st *opState, requestID string) *prepared {
 	if ended {
 		st.finish()
 	}
+	// What the dead-position test after the move found (who can still mate) goes with
+	// the record: the game rebuilt from it (another process, or after the cache let it
+	// go) answers a flag fall or a resignation without a search.
+	st.rec.Mates = chesscore.MateKnowledge{}
+	if k := st.chess.MateKnowledge(); k.Known() {
+		st.rec.Mates = k
+	}
 	change := &storage.Change{Game: st.rec}
 	if requestID != "" {
 		change.Receipt = &storage.Receipt{RequestID: requestID, At: st.now, Effect: string(st.effect),

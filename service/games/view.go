@@ -147,7 +147,9 @@ func (e *entry) view() *Game {
 // record's outcome agrees with the board: every stored game must replay. The
 // dead-position test runs only on the final position of a game that is over: a live
 // game's position is decided by the next question asked of it (a move, a flag fall, a
-// resignation), so that loading one costs no search (chesscore.ReplayGame).
+// resignation), so that loading one costs no search (chesscore.ReplayGame), unless the
+// record carries the decision made after its last move (storage.Game.Mates), which the
+// game takes back.
 func Replay(rec *storage.Game) (*chesscore.Game, error) {
 	start := chesscore.StartPosition()
 	if rec.StartFEN != "" {
@@ -162,6 +164,8 @@ func Replay(rec *storage.Game) (*chesscore.Game, error) {
 	}
 	if rec.Outcome.Over() {
 		g.SettleDeadPosition() // a game over by a dead position shows it
+	} else {
+		g.AddMateKnowledge(rec.Mates) // what was decided after the last move
 	}
 	switch {
 	case rec.Outcome.Over() && !g.Over():
