@@ -64,21 +64,27 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 			// A move that neither moves a pawn nor captures keeps the material, the pawns
 			// and every piece within the region it could already reach: what the static
 			// proofs could not show for the parent, they cannot show for the child (unless
-			// the parent's en passant right, which stopped the proof, is gone).
-			if (pos.ep != NoSquare || pos.board[m.From()].Type() == Pawn ||
-				pos.board[m.To()] != NoPiece && m.Kind() != CastlingMove) && s.cannotMate(&child) {
+			// the parent's en passant right, which stopped the proof, is gone). The others
+			// are proven when they come to be expanded, if ever: most never are.
+			prove := pos.ep != NoSquare || pos.board[m.From()].Type() == Pawn ||
+				pos.board[m.To()] != NoPiece && m.Kind() != CastlingMove
+			seq++
+			s.open.push(openItem{h: s.score(&child), seq: seq, parent: idx, move: m, prove: prove})
+		}
+		for {
+			if len(s.open.items) == 0 {
+				return No // every reachable position seen, none a mate by w
+			}
+			it := s.open.pop()
+			s.arena = append(s.arena, s.arena[it.parent].Play(it.move))
+			if it.prove && s.cannotMate(&s.arena[len(s.arena)-1]) {
+				s.arena = s.arena[:len(s.arena)-1]
 				continue // proven: nothing below can be a mate (by w)
 			}
-			seq++
-			s.open.push(openItem{h: s.score(&child), seq: seq, parent: idx, move: m})
+			s.from = append(s.from, it)
+			idx = int32(len(s.arena) - 1)
+			break
 		}
-		if len(s.open.items) == 0 {
-			return No // every reachable position seen, none a mate by w
-		}
-		it := s.open.pop()
-		s.arena = append(s.arena, s.arena[it.parent].Play(it.move))
-		s.from = append(s.from, it)
-		idx = int32(len(s.arena) - 1)
 	}
 }
 
@@ -217,6 +223,7 @@ func abs(x int) int {
 type openItem struct {
 	h, seq, parent int32
 	move           Move
+	prove          bool // to be tried by the static proofs (cannotMate) before it is expanded
 }
 
 // openList is a binary min-heap on the score; among equal scores the newest comes first,
