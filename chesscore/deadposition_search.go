@@ -34,12 +34,11 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 	s.arena = append(s.arena[:0], *root)
 	s.from = append(s.from[:0], openItem{parent: -1})
 	s.mate = s.mate[:0]
-	s.open.items = s.open.items[:0]
+	s.open.reset()
 	s.seen.reset()
 	s.seen.add(positionKey(root))
 	clear(s.failed[:])
 	s.nodes = 0
-	seq := int32(0)
 	var ml MoveList
 	for idx := int32(0); ; {
 		pos := s.arena[idx]
@@ -53,13 +52,16 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 			if s.nodes > budget {
 				return Unknown
 			}
-			if (s.either || child.turn == s.l) && child.InCheck() && !child.HasLegalMove() {
-				s.mate = append(s.mate, m)
-				for i := idx; i > 0; i = s.from[i].parent {
-					s.mate = append(s.mate, s.from[i].move)
+			check := false
+			if s.either || child.turn == s.l {
+				if check = child.InCheck(); check && !child.HasLegalMove() {
+					s.mate = append(s.mate, m)
+					for i := idx; i > 0; i = s.from[i].parent {
+						s.mate = append(s.mate, s.from[i].move)
+					}
+					slices.Reverse(s.mate)
+					return Yes
 				}
-				slices.Reverse(s.mate)
-				return Yes
 			}
 			// A move that neither moves a pawn nor captures keeps the material, the pawns
 			// and every piece within the region it could already reach: what the static
@@ -68,11 +70,10 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 			// are proven when they come to be expanded, if ever: most never are.
 			prove := pos.ep != NoSquare || pos.board[m.From()].Type() == Pawn ||
 				pos.board[m.To()] != NoPiece && m.Kind() != CastlingMove
-			seq++
-			s.open.push(openItem{h: s.score(&child), seq: seq, parent: idx, move: m, prove: prove})
+			s.open.push(s.score(&child, check && child.turn == s.l), openItem{parent: idx, move: m, prove: prove})
 		}
 		for {
-			if len(s.open.items) == 0 {
+			if s.open.n == 0 {
 				return No // every reachable position seen, none a mate by w
 			}
 			it := s.open.pop()
@@ -151,49 +152,56 @@ func b2i(b bool) int {
 // score estimates how far p is from a mate by w (lower is closer): w keeps and promotes
 // its material, l's king goes to the edge with few flight squares, w's pieces gather
 // around it, and l's spare pieces disappear (or, when w has only minor pieces, gather
-// around l's king as blockers, l's pawns promoting).
-func (s *mateSearch) score(p *Position) int32 {
+// around l's king as blockers, l's pawns promoting). checked tells that l is to move and
+// in check. The score lies within [-1336, 190] (see openList).
+func (s *mateSearch) score(p *Position, checked bool) int32 {
 	w, l := s.w, s.l
 	lk, wk := p.KingSquare(l), p.KingSquare(w)
-	occ := p.byType[0]
+	dist := &squareDistance[lk]
+	ours := p.byColor[w]
 	h := int32(0)
-	for b := p.byColor[w] &^ p.byType[King]; b != 0; {
-		sq := b.PopFirst()
-		switch pt := p.board[sq].Type(); pt {
-		case Pawn:
-			toGo := 7 - sq.Rank()
-			if w == Black {
-				toGo = sq.Rank()
-			}
-			h += int32(3*toGo) - 40
-		default:
-			h += int32(distance(sq, lk)) - pieceWorth[pt]
+	for b := p.byType[Pawn] & ours; b != 0; {
+		toGo := int32(b.PopFirst().Rank())
+		if w == White {
+			toGo = 7 - toGo
+		}
+		h += 3*toGo - 40
+	}
+	for t := Knight; t <= Queen; t++ {
+		for b := p.byType[t] & ours; b != 0; {
+			h += int32(dist[b.PopFirst()]) - pieceWorth[t]
 		}
 	}
-	h += int32(2 * distance(wk, lk))
+	h += 2 * int32(dist[wk])
+	// The flight squares no piece of w attacks (through l's king): the leapers' attacks
+	// at once, a line lookup only for the squares left.
 	flights := int32(0)
-	occNoKing := occ &^ lk.Bitboard()
-	for b := kingAttacks[lk] &^ p.byColor[l]; b != 0; {
-		if !p.attacked(b.PopFirst(), w, occNoKing) {
-			flights++
+	free := kingAttacks[lk] &^ p.byColor[l] &^ (pawnAttacksOf(p.byType[Pawn]&ours, w) |
+		knightSpread(p.byType[Knight]&ours) | kingAttacks[wk])
+	if free != 0 {
+		occNoKing := p.byType[0] &^ lk.Bitboard()
+		diag := (p.byType[Bishop] | p.byType[Queen]) & ours
+		orth := (p.byType[Rook] | p.byType[Queen]) & ours
+		for free != 0 {
+			sq := free.PopFirst()
+			if (diag == 0 || BishopAttacks(sq, occNoKing)&diag == 0) && (orth == 0 || RookAttacks(sq, occNoKing)&orth == 0) {
+				flights++
+			}
 		}
 	}
 	h += 4*flights + int32(3*edgeDistance(lk))
-	if p.byColor[w]&(p.byType[Pawn]|p.byType[Rook]|p.byType[Queen]) == 0 {
+	spare := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]
+	if ours&(p.byType[Pawn]|p.byType[Rook]|p.byType[Queen]) == 0 {
 		// Minor pieces alone mate only against the loser's own blockers, best in a
 		// corner: l's king goes there and l keeps its pieces next to it.
-		for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
-			h += int32(distance(b.PopFirst(), lk)) + 2
+		for b := spare; b != 0; {
+			h += int32(dist[b.PopFirst()]) + 2
 		}
-		h += int32(2 * p.Pieces(l, Pawn).Count())
 	} else {
-		for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
-			b.PopFirst()
-			h += 6
-		}
-		h += int32(2 * p.Pieces(l, Pawn).Count())
+		h += 6 * int32(spare.Count())
 	}
-	if p.turn == l && p.attacked(lk, w, occ) {
+	h += 2 * int32((p.byType[Pawn] & p.byColor[l]).Count())
+	if checked {
 		h -= 3
 	}
 	return h
@@ -202,9 +210,17 @@ func (s *mateSearch) score(p *Position) int32 {
 var pieceWorth = [7]int32{Knight: 30, Bishop: 30, Rook: 50, Queen: 90}
 
 // distance is the king-step (Chebyshev) distance between two squares.
-func distance(a, b Square) int {
-	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
-}
+func distance(a, b Square) int { return int(squareDistance[a&63][b&63]) }
+
+// squareDistance holds distance for every pair of squares.
+var squareDistance = func() (t [64][64]uint8) {
+	for a := range Square(64) {
+		for b := range Square(64) {
+			t[a][b] = uint8(max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank())))
+		}
+	}
+	return t
+}()
 
 // edgeDistance is how many king steps sq is from the nearest edge (0 to 3).
 func edgeDistance(sq Square) int {
@@ -219,57 +235,70 @@ func abs(x int) int {
 	return x
 }
 
-// openItem is a generated position waiting in the open list, by its score.
+// openItem is a generated position waiting in the open list: its parent in the arena and
+// the move from there.
 type openItem struct {
-	h, seq, parent int32
-	move           Move
-	prove          bool // to be tried by the static proofs (cannotMate) before it is expanded
+	parent, next int32 // next: the item below it in its bucket (-1: none)
+	move         Move
+	prove        bool // to be tried by the static proofs (cannotMate) before it is expanded
 }
 
-// openList is a binary min-heap on the score; among equal scores the newest comes first,
-// which makes the search dive (depth first) along a promising line.
-type openList struct{ items []openItem }
+// The scores the open list keeps apart: a score lies within [-1336, 190] (w's pieces
+// other than its king, at most 15, count at least -89 each, every other term of score
+// but the check's -3 is positive; at most 2*7 for the kings, 4*8 for the flights, 3*3 for
+// the edge and 15*9 for l's pieces), and is clamped into the buckets all the same.
+const (
+	openBuckets = 2048
+	openOffset  = 1536 // bucket of score h: h + openOffset
+)
 
-func (a openItem) before(b openItem) bool {
-	return a.h < b.h || (a.h == b.h && a.seq > b.seq)
+// openList is a bucket queue on the score: the lowest score first, and among equal scores
+// the newest, which makes the search dive (depth first) along a promising line. Each
+// bucket is a stack threaded through items (every item pushed in this run stays there);
+// nonEmpty marks the buckets in use, so that a push and a pop cost a few operations.
+type openList struct {
+	items    []openItem
+	n        int // items waiting
+	low      int // no bucket below 64*low is in use
+	head     [openBuckets]int32
+	nonEmpty [openBuckets / 64]uint64
 }
 
-func (o *openList) push(it openItem) {
+func (o *openList) reset() {
+	o.items = o.items[:0]
+	o.n, o.low = 0, len(o.nonEmpty)
+	clear(o.nonEmpty[:])
+}
+
+// push adds it with score h.
+func (o *openList) push(h int32, it openItem) {
+	b := min(max(int(h)+openOffset, 0), openBuckets-1)
+	if bit := uint64(1) << (b & 63); o.nonEmpty[b>>6]&bit == 0 {
+		o.nonEmpty[b>>6] |= bit
+		it.next = -1
+	} else {
+		it.next = o.head[b]
+	}
+	o.head[b] = int32(len(o.items))
 	o.items = append(o.items, it)
-	i := len(o.items) - 1
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !o.items[i].before(o.items[parent]) {
-			break
-		}
-		o.items[i], o.items[parent] = o.items[parent], o.items[i]
-		i = parent
-	}
+	o.n++
+	o.low = min(o.low, b>>6)
 }
 
+// pop removes and returns the first item; the list must not be empty.
 func (o *openList) pop() openItem {
-	items := o.items
-	top := items[0]
-	n := len(items) - 1
-	items[0] = items[n]
-	items = items[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		if r := l + 1; r < n && items[r].before(items[l]) {
-			l = r
-		}
-		if !items[l].before(items[i]) {
-			break
-		}
-		items[i], items[l] = items[l], items[i]
-		i = l
+	for o.nonEmpty[o.low] == 0 {
+		o.low++
 	}
-	o.items = items
-	return top
+	b := o.low<<6 | bits.TrailingZeros64(o.nonEmpty[o.low])
+	it := o.items[o.head[b]]
+	if it.next < 0 {
+		o.nonEmpty[b>>6] &^= 1 << (b & 63)
+	} else {
+		o.head[b] = it.next
+	}
+	o.n--
+	return it
 }
 
 // positionKey is a 128-bit identity of a position for the search's memory: the Zobrist
