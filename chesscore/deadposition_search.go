@@ -184,7 +184,9 @@ func (s *mateSearch) score(p *Position, checked bool) int32 {
 		orth := (p.byType[Rook] | p.byType[Queen]) & ours
 		for free != 0 {
 			sq := free.PopFirst()
-			if (diag == 0 || BishopAttacks(sq, occNoKing)&diag == 0) && (orth == 0 || RookAttacks(sq, occNoKing)&orth == 0) {
+			// A slider off the square's lines (on an empty board) cannot attack it.
+			d, o := emptyBishop[sq]&diag, emptyRook[sq]&orth
+			if (d == 0 || BishopAttacks(sq, occNoKing)&d == 0) && (o == 0 || RookAttacks(sq, occNoKing)&o == 0) {
 				flights++
 			}
 		}
@@ -206,6 +208,24 @@ func (s *mateSearch) score(p *Position, checked bool) int32 {
 	}
 	return h
 }
+
+// emptyBishop and emptyRook hold the squares a bishop or a rook attacks from each square
+// of an empty board (walked here: the magic tables are filled only by init).
+var emptyBishop, emptyRook = func() (b, r [64]Bitboard) {
+	for sq := range Square(64) {
+		for to := range Square(64) {
+			df, dr := abs(to.File()-sq.File()), abs(to.Rank()-sq.Rank())
+			switch {
+			case to == sq:
+			case df == dr:
+				b[sq] |= to.Bitboard()
+			case df == 0 || dr == 0:
+				r[sq] |= to.Bitboard()
+			}
+		}
+	}
+	return b, r
+}()
 
 var pieceWorth = [7]int32{Knight: 30, Bishop: 30, Rook: 50, Queen: 90}
 
@@ -370,11 +390,12 @@ func (s *set128) grow() {
 // the first position where c mates at once. Short lines read better and survive more
 // moves of a game (deadposition_game.go).
 func shortenLine(p *Position, c Color, line []Move) []Move {
-	var keys [][2]uint64
 	out := make([]Move, 0, len(line))
 	q := *p
-	keys = append(keys, positionKey(&q))
-	positions := []Position{q}
+	keys := make([][2]uint64, 1, len(line)+1)
+	keys[0] = positionKey(&q)
+	positions := make([]Position, 1, len(line)+1)
+	positions[0] = q
 	for _, m := range line {
 		if q.turn == c {
 			if mate, ok := mateIn1Move(&q, c); ok {
