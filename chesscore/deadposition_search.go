@@ -54,7 +54,7 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 			}
 			check := false
 			if s.either || child.turn == s.l {
-				if check = child.InCheck(); check && !child.HasLegalMove() {
+				if check = child.InCheck(); check && checkmated(&child) {
 					s.mate = append(s.mate, m)
 					for i := idx; i > 0; i = s.from[i].parent {
 						s.mate = append(s.mate, s.from[i].move)
@@ -431,9 +431,24 @@ func mateIn1Move(p *Position, c Color) (Move, bool) {
 		if !p.givesCheck(m, k) {
 			continue
 		}
-		if child := p.Play(m); child.InCheck() && !child.HasLegalMove() {
+		if child := p.Play(m); child.InCheck() && checkmated(&child) {
 			return m, true
 		}
 	}
 	return NullMove, false
+}
+
+// checkmated reports whether the side to move, in check in p, has no legal move: a king
+// step to a square no enemy piece attacks (the king off the board) answers at once,
+// most checks have one; only then are all the moves generated.
+func checkmated(p *Position) bool {
+	us := p.turn
+	k := p.KingSquare(us)
+	occNoKing := p.byType[0] &^ k.Bitboard()
+	for b := kingAttacks[k] &^ p.byColor[us]; b != 0; {
+		if !p.attacked(b.PopFirst(), us^1, occNoKing) {
+			return false
+		}
+	}
+	return !p.HasLegalMove()
 }

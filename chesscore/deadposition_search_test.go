@@ -152,3 +152,47 @@ func TestSearchScoreMatchesReference(t *testing.T) {
 		t.Fatalf("only %d positions scored", checked)
 	}
 }
+
+// TestCheckmated compares checkmated with the full move generation on every position in
+// check among the real-game positions and their children, and on hand-picked mates.
+func TestCheckmated(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		mate bool
+	}{
+		{"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", true}, // fool's mate
+		{"6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", true},                              // smothered mate
+		{"7k/8/8/8/8/8/8/K6R b - - 0 1", false},                                 // a king step
+		{"6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", false},                        // not in check: no move is forced
+		{"3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", true},                         // back rank
+		{"3R2k1/5ppp/8/8/8/8/4rPPP/6K1 b - - 0 1", false},                       // the rook interposes
+	} {
+		p := sanFEN(t, tc.fen)
+		if got := p.InCheck() && checkmated(&p); got != tc.mate {
+			t.Errorf("%s: checkmated %v, want %v", tc.fen, got, tc.mate)
+		}
+	}
+	real := loadRealGames(t)
+	var ml MoveList
+	checks := 0
+	for i := range real {
+		p := &real[i]
+		p.LegalMoves(&ml)
+		for _, m := range append([]Move{NullMove}, ml.Moves[:ml.N]...) {
+			q := *p
+			if m != NullMove {
+				q = p.Play(m)
+			}
+			if !q.InCheck() {
+				continue
+			}
+			checks++
+			if got, want := checkmated(&q), !q.HasLegalMove(); got != want {
+				t.Fatalf("%s: checkmated %v, want %v", q.FEN(), got, want)
+			}
+		}
+	}
+	if checks < 1000 {
+		t.Fatalf("only %d positions in check", checks)
+	}
+}
