@@ -13,7 +13,10 @@ import (
 // and so either finds a mate, sees every reachable position (No), or runs out of budget.
 //
 // Expanded positions are kept whole in arena; a position waiting in the open list is only
-// its parent's index and the move, played again when it is expanded.
+// its parent's index and the move, played again when it is expanded. Most generated
+// positions are never expanded, so a generated position costs only the move played, its
+// key in the memory, a test for mate (checkmated) and its score; the static proofs
+// (cannotMate) wait until it is expanded.
 type mateSearch struct {
 	w, l   Color
 	either bool // a mate by either side will do (the dead-position test)
