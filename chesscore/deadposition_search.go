@@ -70,8 +70,9 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 			// and every piece within the region it could already reach: what the static
 			// proofs could not show for the parent, they cannot show for the child (unless
 			// the parent's en passant right, which stopped the proof, is gone). The others
-			// are proven when they come to be expanded, if ever: most never are.
-			prove := pos.ep != NoSquare || pos.board[m.From()].Type() == Pawn ||
+			// are proven when they come to be expanded, if ever: most never are. A parent
+			// expanded unproven (before searchProofFrom) hands its proof on to every child.
+			prove := s.from[idx].prove || pos.ep != NoSquare || pos.board[m.From()].Type() == Pawn ||
 				pos.board[m.To()] != NoPiece && m.Kind() != CastlingMove
 			s.open.push(s.score(&child, check && child.turn == s.l), openItem{parent: idx, move: m, prove: prove})
 		}
@@ -81,9 +82,12 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 			}
 			it := s.open.pop()
 			s.arena = append(s.arena, s.arena[it.parent].Play(it.move))
-			if it.prove && s.cannotMate(&s.arena[len(s.arena)-1]) {
-				s.arena = s.arena[:len(s.arena)-1]
-				continue // proven: nothing below can be a mate (by w)
+			if it.prove && s.nodes >= searchProofFrom {
+				if s.cannotMate(&s.arena[len(s.arena)-1]) {
+					s.arena = s.arena[:len(s.arena)-1]
+					continue // proven: nothing below can be a mate (by w)
+				}
+				it.prove = false
 			}
 			s.from = append(s.from, it)
 			idx = int32(len(s.arena) - 1)
@@ -91,6 +95,12 @@ func (s *mateSearch) run(root *Position, w Color, budget int, either bool) Verdi
 		}
 	}
 }
+
+// searchProofFrom is the number of generated positions from which the search tries the
+// static proofs on the positions it expands: a search that finds its mate sooner (almost
+// every search of a real game) never pays for them, and one that must see everything
+// prunes as before once past it (a position expanded before it hands its proof on).
+const searchProofFrom = 1000
 
 // cannotMate is the static proof that w (either side, with either) cannot mate from p:
 // material, then the structure when enough pawns are blocked to wall a king off.
