@@ -184,6 +184,7 @@ type decider struct {
 	st      structure
 	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
 	search  mateSearch
+	end     endPlanner
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -235,6 +236,9 @@ func (d *decider) provenByStructure(c Color) bool {
 func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
 		return dec
+	}
+	if n, ok := d.end.find(&d.root, c); ok {
+		return Decision{Verdict: Yes, Proof: ProofMate, Line: d.end.line[:n], Nodes: d.end.plies}
 	}
 	walled := mayBeWalled(&d.root)
 	if walled && d.provenByStructure(c) {
