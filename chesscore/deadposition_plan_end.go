@@ -39,7 +39,7 @@ package chesscore
 
 // endMaxPieces is the number of pieces (kings and pawns included) up to which the
 // endgame planner runs.
-const endMaxPieces = 12
+const endMaxPieces = 15
 
 // endMaxPlies bounds the line of one plan.
 const endMaxPlies = 96
@@ -50,6 +50,14 @@ const endEndPlans = 3
 // endFlights is the number of flight squares of the loser's king up to which the
 // planner looks for a mate in one: a rook's check along the edge takes two of them away.
 const endFlights = 3
+
+// endStuckPlies is the number of plies a plan may play without bringing a king closer
+// to its square before it gives up.
+const endStuckPlies = 12
+
+// endCrossing is the plies added to the estimate of a picture whose stand is nearer the
+// loser's king than its target: the kings' paths cross, the plan often fails.
+const endCrossing = 3
 
 // endFar is the flood-fill distance of a square a king cannot reach.
 const endFar = 63
@@ -78,6 +86,7 @@ type endPlanner struct {
 	distW    [64]uint8 // flood-fill distances from the winner's king
 	rings    endRings  // flood-fill rings around the current goal square
 	ringsL   endRings  // flood-fill rings around the target, only w's king and pawns in the way
+	togo     [2]int32  // king steps left to the stand (w) and the target (the loser)
 	moves    [2]MoveList
 	attOf    [16]Bitboard // by piece of w: the squares it attacks
 	sqOf     [16]Square
@@ -240,6 +249,9 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 			}
 			dw += pushes
 			cost := 2*max(dl, dw) + 1
+			if distance(lk, s) < distance(lk, t) {
+				cost += endCrossing // the loser's king must get past the stand
+			}
 			pic := endPicture{target: t, stand: s, edge: edge, cost: cost}
 			// Insert into the sorted short list (ties: fewer steps in all).
 			i := min(n, endEndPlans)
@@ -269,13 +281,21 @@ func (e *endPlanner) play(p *Position) bool {
 	e.hashes[0] = q.hash
 	cur, next := &e.moves[0], &e.moves[1]
 	q.LegalMoves(cur)
+	e.togo = [2]int32{endFar, endFar}
+	best, bestAt := int32(2*endFar), 0
 	for e.n < limit {
+		// Progress: the king steps both sides still need; none for a while means stuck.
+		if left := e.togo[0] + e.togo[1]; left < best {
+			best, bestAt = left, e.n
+		} else if e.n-bestAt > endStuckPlies {
+			return false
+		}
 		if cur.N == 0 {
 			return false
 		}
 		winner := q.turn == e.w
 		if winner && e.mateNear(&q) {
-			if m, ok := mateIn1Move(&q, e.w); ok {
+			if m, ok := endMateIn1(&q, cur); ok {
 				e.line[e.n] = m
 				e.n++
 				e.plies++
@@ -328,6 +348,20 @@ func (e *endPlanner) play(p *Position) bool {
 	return false
 }
 
+// endMateIn1 returns a move of ml (the legal moves of q) that mates at once.
+func endMateIn1(q *Position, ml *MoveList) (Move, bool) {
+	k := q.KingSquare(q.turn ^ 1)
+	for _, m := range ml.Moves[:ml.N] {
+		if !q.givesCheck(m, k) {
+			continue
+		}
+		if child := q.Play(m); !child.HasLegalMove() {
+			return m, true
+		}
+	}
+	return NullMove, false
+}
+
 // mateNear reports whether a mate in one by w is worth looking for in q: the loser's king
 // has at most endFlights flight squares (empty or w's, not attacked by w).
 func (e *endPlanner) mateNear(q *Position) bool {
@@ -336,25 +370,20 @@ func (e *endPlanner) mateNear(q *Position) bool {
 	return free.Count() <= endFlights
 }
 
-// majorReady reports whether a rook or queen of w on sq (after a move, occupancy occ,
-// the loser's king taken off) can reach, in one move, a square checking t along the edge
-// from two squares away or more.
-func (e *endPlanner) majorReady(pt PieceType, sq Square, occ Bitboard) bool {
-	t := e.pic.target
-	checks := RookAttacks(t, occ) & e.pic.edge &^ kingAttacks[t]
+// majorReady reports whether a rook or queen of w moving to sq (occupancy occ after the
+// move) can reach, in one move, one of checks: the squares checking the target along the
+// edge from two squares away or more.
+func majorReady(pt PieceType, sq Square, occ, checks Bitboard) bool {
 	if checks.Has(sq) {
 		return true
 	}
-	var reach Bitboard
 	switch pt {
 	case Rook:
-		reach = RookAttacks(sq, occ)
+		return RookAttacks(sq, occ)&checks != 0
 	case Queen:
-		reach = QueenAttacks(sq, occ)
-	default:
-		return false
+		return QueenAttacks(sq, occ)&checks != 0
 	}
-	return reach&checks != 0
+	return false
 }
 
 // winnerMove picks w's move in q among ml (not empty); it returns its index.
@@ -365,6 +394,7 @@ func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
 	occ := q.byType[0]
 	e.rings.fill(s, ^q.attacksBy(l, occ&^wk.Bitboard())&^q.byType[Pawn], wk)
 	here := e.rings.dist(wk)
+	e.togo[0] = here
 	// The squares that bring the loser's king closer to its target (by a flood fill that
 	// only w's king and pawns hinder), and the target itself: w's pieces should leave
 	// them free.
@@ -383,8 +413,15 @@ func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
 		e.sqOf[np] = sq
 		e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
 	}
+	// With a single rook or queen, it must stay able to give the mating check.
 	majors := q.byColor[w] & (q.byType[Rook] | q.byType[Queen])
+	lone, checks := NoSquare, Bitboard(0)
+	if majors.Count() == 1 {
+		lone = majors.First()
+		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
+	}
 	best, bestScore := 0, int32(1<<30)
+	othersFrom, others := NoSquare, Bitboard(0)
 	for i, m := range ml.Moves[:ml.N] {
 		from, to := m.From(), m.To()
 		pt := q.board[from].Type()
@@ -413,7 +450,7 @@ func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
 			if att.Has(lk) {
 				sc += 100 // a check that does not mate
 			}
-			if majors.Has(from) && (majors&^from.Bitboard()).Count() == 0 && !e.majorReady(pt, to, occ2&^lk.Bitboard()) {
+			if from == lone && !majorReady(pt, to, occ2, checks) {
 				sc += 12
 			}
 			if q.board[to] != NoPiece {
@@ -427,12 +464,15 @@ func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
 			sc -= 30
 		}
 		if near != 0 {
-			blocked := att&near | to.Bitboard()&near
-			for j := 0; j < np; j++ {
-				if e.sqOf[j] != from {
-					blocked |= e.attOf[j]
+			if from != othersFrom {
+				othersFrom, others = from, 0
+				for j := 0; j < np; j++ {
+					if e.sqOf[j] != from {
+						others |= e.attOf[j]
+					}
 				}
 			}
+			blocked := att&near | to.Bitboard()&near | others
 			sc += 5 * int32(blocked.Count())
 			if blocked == near {
 				sc += 20 // the loser's king cannot come closer
@@ -454,6 +494,7 @@ func (e *endPlanner) loserMove(q *Position, ml *MoveList) int {
 	occ := q.byType[0]
 	e.rings.fill(t, ^q.attacksBy(w, occ&^lk.Bitboard())&^q.byType[Pawn]&^e.pawnPath, lk)
 	here := e.rings.dist(lk)
+	e.togo[1] = here
 	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
 	// the target, the pawn's path.
 	keep := q.byColor[w] | s.Bitboard() | kingAttacks[wk] | e.pic.edge | e.pawnPath
