@@ -8,6 +8,9 @@
 //  1. The game is over: c has mated (yes), or c is mated or stalemated (no).
 //  2. Material: c's material can never mate, whatever the opponent does (no); see
 //     cannotMateByMaterial.
+//     Then, in endgames (endMaxPieces), the endgame planner (deadposition_plan_end.go):
+//     the kings walk straight to a mating picture on the edge and a rook or queen (a pawn
+//     promoted first) mates there, no search; yes with the line replayed, else on.
 //  3. The structure (deadposition_structure.go), when some pawn is blocked by another (after
 //     step 4 unless wallPawns pawns are blocked, enough to wall a king off): the
 //     pieces that can never move again, the squares every other piece can ever reach

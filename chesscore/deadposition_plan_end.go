@@ -4,36 +4,39 @@
 // # Method
 //
 // In an endgame (at most endMaxPieces pieces) where the winner w has a rook or a queen,
-// or a pawn free to promote to one, the planner picks a picture: a target square t on the
-// edge for the loser's king and a stand square s two steps inwards from t for w's king.
-// With the kings there, w's king covers the three flight squares of the inner row, and a
-// rook or queen checking along the edge through t, from two squares away or more, covers
-// the other two: mate. The pictures are ranked by the number of king steps both kings
-// need (flood fills of the squares each king may cross: not attacked by the enemy king
-// or pawns, not blocked by pawns), plus the pushes a pawn needs to promote; the best
-// endEndPlans are tried in turn.
+// or a pawn whose path holds no pawn (it promotes to a queen first), the planner picks a
+// picture: a target square t on the edge for the loser's king and a stand square s two
+// steps inwards from t for w's king. With the kings there, w's king covers the three
+// flight squares of the inner row, and a rook or queen checking along the edge through
+// t, from two squares away or more, covers the other two: mate. The pictures are ranked
+// by the plies the kings need (flood fills of the squares each king may cross: not
+// attacked by the enemy king or pawns, not blocked by pawns), plus the pushes of the
+// promoting pawn, plus endCrossing when the stand is nearer the loser's king than its
+// target (the kings' paths cross); the best endEndPlans are tried in turn.
 //
 // A plan is played move by move on real positions, so the line is legal by
 // construction. Each side picks, among its legal moves, the one that scores best, with
 // no look-ahead:
 //
-//   - w: a mate in one when the loser's king is near (tried first at every turn of w:
-//     it also catches mates the plan did not foresee); else the push of the promoting
-//     pawn (to a queen); else a king step along a shortest path to s (a flood fill from s
-//     over the squares the loser does not attack); else a waiting move that keeps the
-//     rook or queen able to reach a checking square on the edge and out of the way of
-//     the loser's king (neither attacking t nor the squares that bring it closer), with
-//     no check.
+//   - w: a mate in one when the loser's king has at most endFlights flight squares
+//     (tried first at every turn of w: it also catches mates the plan did not foresee);
+//     else the push of the promoting pawn (to a queen); else a king step along a shortest
+//     path to s (a flood fill from s over the squares the loser does not attack); else a
+//     waiting move that keeps a lone rook or queen able to reach a checking square on the
+//     edge, with no check. Every move of w is marked down for each square it leaves
+//     attacked or occupied among those that bring the loser's king closer to t.
 //   - the loser: a king step along a shortest path to t (a flood fill from t over the
 //     squares w does not attack); at t, a waiting move of another piece that leaves w's
-//     pieces, s and the edge alone, never a capture of w's pieces nor a check; with no
-//     such move, its king steps off t and back.
+//     pieces, s and the edge alone, never a capture nor a check; with no such move, its
+//     king steps off t and back.
 //
-// Who must wait (parity) is thus settled by whichever side arrives first. A plan gives
-// up at once when a position repeats, a side has no legal move, or the plies run past
-// the estimate with some slack; the decision then goes on to the next step as if the
-// planner had not run. The line found is replayed once more (replaysToMate) before it is
-// returned: Yes only with a verified line, and never a No.
+// Who must wait (parity) is thus settled by whichever side arrives first. A move of w
+// that stalemates is replaced by its next best; one that mates ends the plan. A plan
+// gives up when a position repeats, a side has no legal move, no king has come closer
+// for endStuckPlies plies, or the plies run past the estimate with some slack: the
+// decision then goes on to the next step as if the planner had not run. The line found
+// is replayed once more (replaysToMate) before it is returned: Yes only with a verified
+// line, and never a No.
 
 package chesscore
 
@@ -45,7 +48,7 @@ const endMaxPieces = 15
 const endMaxPlies = 96
 
 // endEndPlans is the number of pictures tried.
-const endEndPlans = 3
+const endEndPlans = 6
 
 // endFlights is the number of flight squares of the loser's king up to which the
 // planner looks for a mate in one: a rook's check along the edge takes two of them away.
