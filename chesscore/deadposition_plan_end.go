@@ -351,14 +351,22 @@ func (e *endPlanner) play(p *Position) bool {
 	return false
 }
 
-// endMateIn1 returns a move of ml (the legal moves of q) that mates at once.
+// endMateIn1 returns a move of ml (the legal moves of q) that mates at once. A check
+// that leaves the king a flight square w does not attack is passed over without
+// generating the answers to it.
 func endMateIn1(q *Position, ml *MoveList) (Move, bool) {
-	k := q.KingSquare(q.turn ^ 1)
+	w := q.turn
+	k := q.KingSquare(w ^ 1)
 	for _, m := range ml.Moves[:ml.N] {
 		if !q.givesCheck(m, k) {
 			continue
 		}
-		if child := q.Play(m); !child.HasLegalMove() {
+		child := q.Play(m)
+		flights := kingAttacks[k] &^ child.byColor[w^1]
+		if flights&^child.attacksBy(w, child.byType[0]&^k.Bitboard()) != 0 {
+			continue
+		}
+		if !child.HasLegalMove() {
 			return m, true
 		}
 	}
