@@ -440,64 +440,78 @@ func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
 	}
 	best, bestScore := 0, int32(1<<30)
 	othersFrom, others := NoSquare, Bitboard(0)
-	for i, m := range ml.Moves[:ml.N] {
-		from, to := m.From(), m.To()
-		pt := q.board[from].Type()
-		occ2 := occ&^from.Bitboard() | to.Bitboard()
-		if m.Kind() == PromotionMove {
-			pt = m.Promotion()
+	// The king's steps and the promoting pawn's pushes first; the other moves score at
+	// least floor, and are looked at only when they could be better.
+	floor := 16*here + 2
+	if e.pawnPath&q.byColor[w]&^q.byType[Pawn] != 0 {
+		floor -= 30
+	}
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 && bestScore < floor {
+			break
 		}
-		att := pieceAttacks(pt, w, to, occ2)
-		var sc int32
-		switch {
-		case from == e.pawn && e.pawn != NoSquare:
-			sc = -1000
-			if m.Kind() == PromotionMove && pt != Queen {
-				sc = 1000
+		for i, m := range ml.Moves[:ml.N] {
+			from, to := m.From(), m.To()
+			pt := q.board[from].Type()
+			if (pt == King || from == e.pawn) != (pass == 0) {
+				continue
 			}
-		case pt == King:
-			sc = 16 * e.rings.dist(to)
-			if sc == 16*endFar {
-				sc = 16 * (here + 2)
+			occ2 := occ&^from.Bitboard() | to.Bitboard()
+			if m.Kind() == PromotionMove {
+				pt = m.Promotion()
 			}
-		default:
-			sc = 16*here + 4
-			if m.Kind() == PromotionMove && pt != Queen {
-				sc += 200
+			att := pieceAttacks(pt, w, to, occ2)
+			var sc int32
+			switch {
+			case from == e.pawn && e.pawn != NoSquare:
+				sc = -1000
+				if m.Kind() == PromotionMove && pt != Queen {
+					sc = 1000
+				}
+			case pt == King:
+				sc = 16 * e.rings.dist(to)
+				if sc == 16*endFar {
+					sc = 16 * (here + 2)
+				}
+			default:
+				sc = 16*here + 4
+				if m.Kind() == PromotionMove && pt != Queen {
+					sc += 200
+				}
+				if att.Has(lk) {
+					sc += 100 // a check that does not mate
+				}
+				if from == lone && !majorReady(pt, to, occ2, checks) {
+					sc += 12
+				}
+				if q.board[to] != NoPiece {
+					sc -= 3
+				}
+				sc += 8 - int32(distance(to, lk)) // wait far from the loser's king
 			}
-			if att.Has(lk) {
-				sc += 100 // a check that does not mate
+			if e.pawnPath.Has(to) && pt != Pawn {
+				sc += 30 // in the way of the promoting pawn
+			} else if e.pawnPath.Has(from) {
+				sc -= 30
 			}
-			if from == lone && !majorReady(pt, to, occ2, checks) {
-				sc += 12
-			}
-			if q.board[to] != NoPiece {
-				sc -= 3
-			}
-			sc += 8 - int32(distance(to, lk)) // wait far from the loser's king
-		}
-		if e.pawnPath.Has(to) && pt != Pawn {
-			sc += 30 // in the way of the promoting pawn
-		} else if e.pawnPath.Has(from) {
-			sc -= 30
-		}
-		if near != 0 {
-			if from != othersFrom {
-				othersFrom, others = from, 0
-				for j := 0; j < np; j++ {
-					if e.sqOf[j] != from {
-						others |= e.attOf[j]
+			if near != 0 {
+				if from != othersFrom {
+					othersFrom, others = from, 0
+					for j := 0; j < np; j++ {
+						if e.sqOf[j] != from {
+							others |= e.attOf[j]
+						}
 					}
 				}
+				blocked := att&near | to.Bitboard()&near | others
+				sc += 5 * int32(blocked.Count())
+				if blocked == near {
+					sc += 20 // the loser's king cannot come closer
+				}
 			}
-			blocked := att&near | to.Bitboard()&near | others
-			sc += 5 * int32(blocked.Count())
-			if blocked == near {
-				sc += 20 // the loser's king cannot come closer
+			if sc < bestScore {
+				best, bestScore = i, sc
 			}
-		}
-		if sc < bestScore {
-			best, bestScore = i, sc
 		}
 	}
 	return best
@@ -517,42 +531,52 @@ func (e *endPlanner) loserMove(q *Position, ml *MoveList) int {
 	// the target, the pawn's path.
 	keep := q.byColor[w] | s.Bitboard() | kingAttacks[wk] | e.pic.edge | e.pawnPath
 	best, bestScore := 0, int32(1<<30)
-	for i, m := range ml.Moves[:ml.N] {
-		from, to := m.From(), m.To()
-		pt := q.board[from].Type()
-		var sc int32
-		if pt == King {
-			sc = 16 * e.rings.dist(to)
-			if sc == 16*endFar {
-				sc = 16 * (here + 3)
-			}
-			if e.pawnPath.Has(to) {
-				sc += 30 // in the way of the promoting pawn
-			}
-		} else {
-			sc = 16*here + 6
-			occ2 := occ&^from.Bitboard() | to.Bitboard()
-			if m.Kind() == PromotionMove {
-				pt = m.Promotion()
-				sc += 4
-			}
-			att := pieceAttacks(pt, l, to, occ2)
-			if att.Has(wk) {
-				sc += 100
-			}
-			sc += 3 * int32((att & keep).Count())
-			if keep.Has(to) {
-				sc += 6
-			}
-			if kingAttacks[t].Has(to) && !e.pic.edge.Has(to) {
-				sc -= 4 // a blocker beside the target helps
-			}
+	// The king's steps first; the other moves score at least 16*here+2, and are looked
+	// at only when they could be better.
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 && bestScore < 16*here+2 {
+			break
 		}
-		if q.board[to] != NoPiece {
-			sc += 60
-		}
-		if sc < bestScore {
-			best, bestScore = i, sc
+		for i, m := range ml.Moves[:ml.N] {
+			from, to := m.From(), m.To()
+			pt := q.board[from].Type()
+			if (pt == King) != (pass == 0) {
+				continue
+			}
+			var sc int32
+			if pt == King {
+				sc = 16 * e.rings.dist(to)
+				if sc == 16*endFar {
+					sc = 16 * (here + 3)
+				}
+				if e.pawnPath.Has(to) {
+					sc += 30 // in the way of the promoting pawn
+				}
+			} else {
+				sc = 16*here + 6
+				occ2 := occ&^from.Bitboard() | to.Bitboard()
+				if m.Kind() == PromotionMove {
+					pt = m.Promotion()
+					sc += 4
+				}
+				att := pieceAttacks(pt, l, to, occ2)
+				if att.Has(wk) {
+					sc += 100
+				}
+				sc += 3 * int32((att & keep).Count())
+				if keep.Has(to) {
+					sc += 6
+				}
+				if kingAttacks[t].Has(to) && !e.pic.edge.Has(to) {
+					sc -= 4 // a blocker beside the target helps
+				}
+			}
+			if q.board[to] != NoPiece {
+				sc += 60
+			}
+			if sc < bestScore {
+				best, bestScore = i, sc
+			}
 		}
 	}
 	return best
