@@ -13,7 +13,7 @@
 // squares each king may cross: not attacked by the enemy king or pawns, not blocked by
 // pawns; the pushes of the promoting pawn count as steps of w), plus endCrossing when
 // the stand is nearer the loser's king than its target (the kings' paths cross); the
-// best endEndPlans are tried in turn.
+// best endEndPlans are tried in turn (endCrowdedPlans past endCrowded pieces).
 //
 // A plan is played move by move on real positions, so the line is legal by
 // construction. Each side picks, among its legal moves, the one that scores best, with
@@ -52,6 +52,13 @@ const endMaxPlies = 96
 
 // endEndPlans is the number of pictures tried.
 const endEndPlans = 8
+
+// endCrowdedPlans is the number of pictures tried with more than endCrowded pieces on the
+// board, where a plan fails more often and the searches after it are quicker.
+const (
+	endCrowded      = 15
+	endCrowdedPlans = 4
+)
 
 // endFlights is the number of flight squares of the loser's king up to which the
 // planner looks for a mate in one: a rook's check along the edge takes two of them away.
@@ -125,6 +132,9 @@ func (e *endPlanner) find(p *Position, w Color) (int, bool) {
 		}
 	}
 	np := e.choosePictures(p, pushes)
+	if p.byType[0].Count() > endCrowded {
+		np = min(np, endCrowdedPlans)
+	}
 	for i := 0; i < np; i++ {
 		e.pic = e.pics[i]
 		if e.play(p) && replaysToMate(p, w, e.line[:e.n]) {
