@@ -62,7 +62,7 @@ const (
 
 // endFlights is the number of flight squares of the loser's king up to which the
 // planner looks for a mate in one: a rook's check along the edge takes two of them away.
-const endFlights = 3
+const endFlights = 2
 
 // endStuckPlies is the number of plies a plan may play without bringing a king closer
 // to its square before it gives up.
