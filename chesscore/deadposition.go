@@ -187,7 +187,7 @@ type decider struct {
 	st      structure
 	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
 	search  mateSearch
-	end     endPlanner
+	end     *endPlanner // made on first use: most decisions never need it
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -240,8 +240,8 @@ func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
 		return dec
 	}
-	if n, ok := d.end.find(&d.root, c); ok {
-		return Decision{Verdict: Yes, Proof: ProofMate, Line: d.end.line[:n], Nodes: d.end.plies}
+	if dec, ok := d.planEnd(c); ok {
+		return dec
 	}
 	walled := mayBeWalled(&d.root)
 	if walled && d.provenByStructure(c) {

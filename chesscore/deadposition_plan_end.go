@@ -107,6 +107,22 @@ type endPlanner struct {
 	sqOf     [16]Square
 }
 
+// planEnd runs the endgame planner for c on the root: Yes with a verified line, or
+// nothing (the decision goes on).
+func (d *decider) planEnd(c Color) (Decision, bool) {
+	if !endPlanFits(&d.root, c) {
+		return Decision{}, false
+	}
+	if d.end == nil {
+		d.end = new(endPlanner)
+	}
+	n, ok := d.end.find(&d.root, c)
+	if !ok {
+		return Decision{}, false
+	}
+	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.end.line[:n], Nodes: d.end.plies}, true
+}
+
 // endPlanFits reports whether the endgame planner may answer for w in p: few pieces, and
 // w has a rook or queen or a pawn.
 func endPlanFits(p *Position, w Color) bool {

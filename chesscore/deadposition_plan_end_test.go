@@ -24,12 +24,12 @@ func TestEndPlannerFindsMates(t *testing.T) {
 			p := sanFEN(t, tc.fen)
 			var d decider
 			d.reset(&p)
-			n, ok := d.end.find(&p, tc.c)
+			dec, ok := d.planEnd(tc.c)
 			if !ok {
 				t.Fatalf("%s: the endgame planner found no mate for %s", tc.fen, tc.c)
 			}
-			checkHelpmate(t, &p, tc.c, d.end.line[:n])
-			dec := Decide(&p, tc.c)
+			checkDecision(t, &p, tc.c, dec)
+			dec = Decide(&p, tc.c)
 			if dec.Verdict != Yes {
 				t.Fatalf("%s: Decide for %s = %s", tc.fen, tc.c, dec.Verdict)
 			}
@@ -66,6 +66,7 @@ func TestEndPlannerRealGames(t *testing.T) {
 		step = 5
 	}
 	var d decider
+	var e endPlanner
 	fits, found := 0, 0
 	for i := 0; i < len(positions); i += step {
 		p := &positions[i]
@@ -75,13 +76,13 @@ func TestEndPlannerRealGames(t *testing.T) {
 				continue
 			}
 			fits++
-			n, ok := d.end.find(p, c)
+			n, ok := e.find(p, c)
 			if !ok {
 				continue
 			}
 			found++
-			if !replaysToMate(p, c, d.end.line[:n]) {
-				t.Fatalf("%s: the planner's line for %s %v does not replay to a mate", p.FEN(), c, d.end.line[:n])
+			if !replaysToMate(p, c, e.line[:n]) {
+				t.Fatalf("%s: the planner's line for %s %v does not replay to a mate", p.FEN(), c, e.line[:n])
 			}
 		}
 	}
