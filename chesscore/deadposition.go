@@ -8,6 +8,9 @@
 //  1. The game is over: c has mated (yes), or c is mated or stalemated (no).
 //  2. Material: c's material can never mate, whatever the opponent does (no); see
 //     cannotMateByMaterial.
+//     Then, in endgames (endMaxPieces), the endgame planner (deadposition_plan_end.go):
+//     the kings walk straight to a mating picture on the edge and a rook or queen (a pawn
+//     promoted first) mates there, no search; yes with the line replayed, else on.
 //  3. The structure (deadposition_structure.go), when some pawn is blocked by another (after
 //     step 4 unless wallPawns pawns are blocked, enough to wall a king off): the
 //     pieces that can never move again, the squares every other piece can ever reach
@@ -184,6 +187,7 @@ type decider struct {
 	st      structure
 	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
 	search  mateSearch
+	end     *endPlanner // made on first use: most decisions never need it
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -234,6 +238,9 @@ func (d *decider) provenByStructure(c Color) bool {
 // decide runs the five steps for c.
 func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
+		return dec
+	}
+	if dec, ok := d.planEnd(c); ok {
 		return dec
 	}
 	walled := mayBeWalled(&d.root)

@@ -1,0 +1,609 @@
+// deadposition_plan_end.go: the endgame mate planner: the kings walk straight to a classic
+// mating picture on an edge and a rook or queen mates there, no search.
+//
+// # Method
+//
+// In an endgame (at most endMaxPieces pieces) where the winner w has a rook or a queen,
+// or a pawn whose path holds no pawn (it promotes to a queen first), the planner picks a
+// picture: a target square t on the edge for the loser's king and a stand square s two
+// steps inwards from t for w's king. With the kings there, w's king covers the three
+// flight squares of the inner row, and a rook or queen checking along the edge through
+// t, from two squares away or more, covers the other two: mate. The pictures are ranked
+// by the king steps they need, the longer walk and both walks added (flood fills of the
+// squares each king may cross: not attacked by the enemy king or pawns, not blocked by
+// pawns; the pushes of the promoting pawn count as steps of w), plus endCrossing when
+// the stand is nearer the loser's king than its target (the kings' paths cross); the
+// best endEndPlans are tried in turn (endCrowdedPlans past endCrowded pieces).
+//
+// A plan is played move by move on real positions, so the line is legal by
+// construction. Each side picks, among its legal moves, the one that scores best, with
+// no look-ahead:
+//
+//   - w: a mate in one when the loser's king has at most endFlights flight squares
+//     (tried first at every turn of w: it also catches mates the plan did not foresee);
+//     else the push of the promoting pawn (to a queen); else a king step along a shortest
+//     path to s (a flood fill from s over the squares the loser does not attack); else a
+//     waiting move that keeps a lone rook or queen able to reach a checking square on the
+//     edge, with no check. Every move of w is marked down for each square it leaves
+//     attacked or occupied among those that bring the loser's king closer to t.
+//   - the loser: a king step along a shortest path to t (a flood fill from t over the
+//     squares w does not attack); at t, a waiting move of another piece that leaves w's
+//     pieces, s and the edge alone, never a capture nor a check; with no such move, its
+//     king steps off t and back.
+//
+// Who must wait (parity) is thus settled by whichever side arrives first. A move of w
+// that stalemates is replaced by its next best; one that mates ends the plan. A plan
+// gives up when a position repeats, a side has no legal move, no king has come closer
+// for endStuckPlies plies, or the plies run past three times the estimate: the
+// decision then goes on to the next step as if the planner had not run. The line found
+// is replayed once more (replaysToMate) before it is returned: Yes only with a verified
+// line, and never a No.
+
+package chesscore
+
+// endMaxPieces is the number of pieces (kings and pawns included) up to which the
+// endgame planner runs. Measured on the real games: up to 15 pieces it answers 86-100%
+// of the endgames it fits and halves their decision time; from 16 to 19 it still gains
+// a little; from 20 on it fails too often and costs more than it saves.
+const endMaxPieces = 19
+
+// endMaxPlies bounds the line of one plan.
+const endMaxPlies = 96
+
+// endEndPlans is the number of pictures tried.
+const endEndPlans = 8
+
+// endCrowdedPlans is the number of pictures tried with more than endCrowded pieces on the
+// board, where a plan fails more often and the searches after it are quicker.
+const (
+	endCrowded      = 15
+	endCrowdedPlans = 4
+)
+
+// endFlights is the number of flight squares of the loser's king up to which the
+// planner looks for a mate in one: a rook's check along the edge takes two of them away.
+const endFlights = 2
+
+// endStuckPlies is the number of plies a plan may play without bringing a king closer
+// to its square before it gives up.
+const endStuckPlies = 24
+
+// endCrossing is the plies added to the estimate of a picture whose stand is nearer the
+// loser's king than its target: the kings' paths cross, the plan often fails.
+const endCrossing = 3
+
+// endFar is the flood-fill distance of a square a king cannot reach.
+const endFar = 63
+
+// endPicture is a mating picture: the loser's king on target, the winner's king on stand,
+// the mate given along the edge line through target; plies estimates the plies needed,
+// cost ranks the pictures (the longer walk, plus both walks: the fewer steps in all,
+// the fewer chances for the kings to get in each other's way).
+type endPicture struct {
+	target, stand Square
+	edge          Bitboard
+	cost, plies   int
+}
+
+// endPlanner is the state of the endgame planner (kept in the pooled decider).
+type endPlanner struct {
+	w, l     Color
+	pic      endPicture
+	pawn0    Square   // the pawn of w to promote, NoSquare when w has a rook or queen
+	pawn     Square   // where that pawn is now in the plan played
+	pawnPath Bitboard // the squares in front of that pawn
+	n        int      // plies of line
+	plies    int      // plies played over every plan tried (the decision's nodes)
+	line     [endMaxPlies]Move
+	hashes   [endMaxPlies + 1]uint64
+	pics     [endEndPlans]endPicture
+	distL    [64]uint8 // flood-fill distances from the loser's king
+	distW    [64]uint8 // flood-fill distances from the winner's king
+	rings    endRings  // flood-fill rings around the current goal square
+	ringsL   endRings  // flood-fill rings around the target, only w's king and pawns in the way
+	togo     [2]int32  // king steps left to the stand (w) and the target (the loser)
+	moves    [2]MoveList
+	attOf    [16]Bitboard // by piece of w: the squares it attacks
+	sqOf     [16]Square
+}
+
+// planEnd runs the endgame planner for c on the root: Yes with a verified line, or
+// nothing (the decision goes on).
+func (d *decider) planEnd(c Color) (Decision, bool) {
+	if !endPlanFits(&d.root, c) {
+		return Decision{}, false
+	}
+	if d.end == nil {
+		d.end = new(endPlanner)
+	}
+	n, ok := d.end.find(&d.root, c)
+	if !ok {
+		return Decision{}, false
+	}
+	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.end.line[:n], Nodes: d.end.plies}, true
+}
+
+// endPlanFits reports whether the endgame planner may answer for w in p: few pieces, and
+// w has a rook or queen or a pawn.
+func endPlanFits(p *Position, w Color) bool {
+	if p.byType[0].Count() > endMaxPieces {
+		return false
+	}
+	return p.byColor[w]&(p.byType[Rook]|p.byType[Queen]|p.byType[Pawn]) != 0
+}
+
+// find looks for a helpmate by w from p with the plans; it returns the line's length and
+// whether a verified line is in e.line.
+func (e *endPlanner) find(p *Position, w Color) (int, bool) {
+	e.w, e.l = w, w^1
+	e.plies = 0
+	if !endPlanFits(p, w) {
+		return 0, false
+	}
+	e.pawn0, e.pawnPath = NoSquare, 0
+	pushes := 0
+	if p.byColor[w]&(p.byType[Rook]|p.byType[Queen]) == 0 {
+		if pushes = e.choosePawn(p); pushes < 0 {
+			return 0, false
+		}
+	}
+	np := e.choosePictures(p, pushes)
+	if p.byType[0].Count() > endCrowded {
+		np = min(np, endCrowdedPlans)
+	}
+	for i := 0; i < np; i++ {
+		e.pic = e.pics[i]
+		if e.play(p) && replaysToMate(p, w, e.line[:e.n]) {
+			return e.n, true
+		}
+	}
+	return 0, false
+}
+
+// choosePawn picks w's pawn to promote: the one with the fewest pushes left whose path
+// to the last rank holds no pawn (the pieces on it can step aside). It returns the
+// pushes, or -1 when no pawn is free.
+func (e *endPlanner) choosePawn(p *Position) int {
+	best := -1
+	occ := p.byType[Pawn]
+	for b := p.Pieces(e.w, Pawn); b != 0; {
+		sq := b.PopFirst()
+		var path Bitboard
+		pushes := 0
+		for s := sq; ; {
+			if e.w == White {
+				s += 8
+			} else {
+				s -= 8
+			}
+			path |= s.Bitboard()
+			pushes++
+			if s.Rank() == 0 || s.Rank() == 7 {
+				break
+			}
+		}
+		if e.w == White && sq.Rank() == 1 || e.w == Black && sq.Rank() == 6 {
+			pushes-- // the double step
+		}
+		if path&occ != 0 || best >= 0 && pushes >= best {
+			continue
+		}
+		best, e.pawn0, e.pawnPath = pushes, sq, path
+	}
+	return best
+}
+
+// endFlood fills dist with the king-step distances from start over the allowed squares
+// (start itself always counts), endFar where none leads.
+func endFlood(start Square, allowed Bitboard, dist *[64]uint8) {
+	for i := range dist {
+		dist[i] = endFar
+	}
+	frontier := start.Bitboard()
+	seen := frontier
+	for d := uint8(0); frontier != 0; d++ {
+		for b := frontier; b != 0; {
+			dist[b.PopFirst()] = d
+		}
+		frontier = kingSpread(frontier) & allowed &^ seen
+		seen |= frontier
+	}
+}
+
+// endRings are the rings of a flood fill around a goal square: ring i holds the squares
+// i king steps away from it.
+type endRings struct {
+	ring [endFar]Bitboard
+	n    int
+}
+
+// fill floods from goal over the allowed squares (goal itself always counts), up to one
+// ring past the ring holding until.
+func (r *endRings) fill(goal Square, allowed Bitboard, until Square) {
+	frontier := goal.Bitboard()
+	seen := frontier
+	r.n = 0
+	stop := endFar
+	for frontier != 0 && r.n < stop {
+		r.ring[r.n] = frontier
+		if frontier.Has(until) {
+			stop = r.n + 2
+		}
+		r.n++
+		frontier = kingSpread(frontier) & allowed &^ seen
+		seen |= frontier
+	}
+}
+
+// dist returns the ring of sq (endFar when no ring filled holds it).
+func (r *endRings) dist(sq Square) int32 {
+	for i := 0; i < r.n; i++ {
+		if r.ring[i].Has(sq) {
+			return int32(i)
+		}
+	}
+	return endFar
+}
+
+// edgeSquares are the squares on the edge of the board.
+const edgeSquares = FileA | FileH | Rank1 | Rank8
+
+// choosePictures ranks the mating pictures by their estimated cost (pushes: the moves w
+// spends promoting first) and keeps the best endEndPlans in e.pics; it returns how many.
+func (e *endPlanner) choosePictures(p *Position, pushes int) int {
+	w, l := e.w, e.l
+	wk, lk := p.KingSquare(w), p.KingSquare(l)
+	pawns := p.byType[Pawn]
+	wPawnAtt := pawnAttacksOf(p.Pieces(w, Pawn), w)
+	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
+	endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), &e.distL)
+	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), &e.distW)
+	n := 0
+	for b := edgeSquares &^ p.byColor[w] &^ e.pawnPath; b != 0; {
+		t := b.PopFirst()
+		dl := int(e.distL[t])
+		if dl == endFar {
+			continue
+		}
+		f, r := t.File(), t.Rank()
+		for dir := 0; dir < 2; dir++ {
+			var s Square
+			var edge Bitboard
+			switch {
+			case dir == 0 && (r == 0 || r == 7):
+				s, edge = MakeSquare(f, r+2-4*(r/7)), Rank1<<(8*r)
+			case dir == 1 && (f == 0 || f == 7):
+				s, edge = MakeSquare(f+2-4*(f/7), r), FileA<<f
+			default:
+				continue
+			}
+			dw := int(e.distW[s])
+			if dw == endFar || p.Pieces(l, Pawn).Has(s) {
+				continue
+			}
+			dw += pushes
+			plies := 2*max(dl, dw) + 1
+			cost := max(dl, dw) + dl + dw
+			if distance(lk, s) < distance(lk, t) {
+				cost += endCrossing // the loser's king must get past the stand
+				plies += endCrossing
+			}
+			pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
+			// Insert into the sorted short list (ties: fewer steps in all).
+			i := min(n, endEndPlans)
+			for i > 0 && (e.pics[i-1].cost > cost ||
+				e.pics[i-1].cost == cost && int(e.distL[e.pics[i-1].target])+int(e.distW[e.pics[i-1].stand]) > dl+dw-pushes) {
+				if i < endEndPlans {
+					e.pics[i] = e.pics[i-1]
+				}
+				i--
+			}
+			if i < endEndPlans {
+				e.pics[i] = pic
+				n = min(n+1, endEndPlans)
+			}
+		}
+	}
+	return n
+}
+
+// play plays the current plan from p into e.line and reports whether it ends with w
+// mating.
+func (e *endPlanner) play(p *Position) bool {
+	q := *p
+	e.n = 0
+	e.pawn = e.pawn0
+	limit := min(e.pic.plies*3+10, endMaxPlies)
+	e.hashes[0] = q.hash
+	cur, next := &e.moves[0], &e.moves[1]
+	q.LegalMoves(cur)
+	e.togo = [2]int32{endFar, endFar}
+	best, bestAt := int32(2*endFar), 0
+	for e.n < limit {
+		// Progress: the king steps both sides still need; none for a while means stuck.
+		if left := e.togo[0] + e.togo[1]; left < best {
+			best, bestAt = left, e.n
+		} else if e.n-bestAt > endStuckPlies {
+			return false
+		}
+		if cur.N == 0 {
+			return false
+		}
+		winner := q.turn == e.w
+		if winner && e.mateNear(&q) {
+			if m, ok := endMateIn1(&q, cur); ok {
+				e.line[e.n] = m
+				e.n++
+				e.plies++
+				return true
+			}
+		}
+		var child Position
+		for tries := 0; ; tries++ {
+			var i int
+			if winner {
+				i = e.winnerMove(&q, cur)
+			} else {
+				i = e.loserMove(&q, cur)
+			}
+			m := cur.Moves[i]
+			child = q.Play(m)
+			e.plies++
+			child.LegalMoves(next)
+			e.line[e.n] = m
+			if next.N > 0 || !winner {
+				break
+			}
+			if child.InCheck() {
+				e.n++
+				return true // a mate the plan did not foresee
+			}
+			// A stalemate: try w's next best move.
+			if tries == 2 || cur.N == 1 {
+				return false
+			}
+			cur.N--
+			cur.Moves[i] = cur.Moves[cur.N]
+		}
+		if m := e.line[e.n]; m.From() == e.pawn {
+			e.pawn = m.To()
+			if m.Kind() == PromotionMove {
+				e.pawn = NoSquare
+			}
+		}
+		q = child
+		e.n++
+		for i := e.n - 2; i >= 0; i -= 2 {
+			if e.hashes[i] == q.hash {
+				return false // going round in circles
+			}
+		}
+		e.hashes[e.n] = q.hash
+		cur, next = next, cur
+	}
+	return false
+}
+
+// endMateIn1 returns a move of ml (the legal moves of q) that mates at once. A check
+// that leaves the king a flight square w does not attack is passed over without
+// generating the answers to it.
+func endMateIn1(q *Position, ml *MoveList) (Move, bool) {
+	w := q.turn
+	k := q.KingSquare(w ^ 1)
+	for _, m := range ml.Moves[:ml.N] {
+		if !q.givesCheck(m, k) {
+			continue
+		}
+		child := q.Play(m)
+		flights := kingAttacks[k] &^ child.byColor[w^1]
+		if flights&^child.attacksBy(w, child.byType[0]&^k.Bitboard()) != 0 {
+			continue
+		}
+		if !child.HasLegalMove() {
+			return m, true
+		}
+	}
+	return NullMove, false
+}
+
+// mateNear reports whether a mate in one by w is worth looking for in q: the loser's king
+// has at most endFlights flight squares (empty or w's, not attacked by w).
+func (e *endPlanner) mateNear(q *Position) bool {
+	lk := q.KingSquare(e.l)
+	free := kingAttacks[lk] &^ q.byColor[e.l] &^ q.attacksBy(e.w, q.byType[0]&^lk.Bitboard())
+	return free.Count() <= endFlights
+}
+
+// majorReady reports whether a rook or queen of w moving to sq (occupancy occ after the
+// move) can reach, in one move, one of checks: the squares checking the target along the
+// edge from two squares away or more.
+func majorReady(pt PieceType, sq Square, occ, checks Bitboard) bool {
+	if checks.Has(sq) {
+		return true
+	}
+	switch pt {
+	case Rook:
+		return RookAttacks(sq, occ)&checks != 0
+	case Queen:
+		return QueenAttacks(sq, occ)&checks != 0
+	}
+	return false
+}
+
+// winnerMove picks w's move in q among ml (not empty); it returns its index.
+func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
+	w, l := e.w, e.l
+	s, t := e.pic.stand, e.pic.target
+	wk, lk := q.KingSquare(w), q.KingSquare(l)
+	occ := q.byType[0]
+	e.rings.fill(s, ^q.attacksBy(l, occ&^wk.Bitboard())&^q.byType[Pawn], wk)
+	here := e.rings.dist(wk)
+	e.togo[0] = here
+	// The squares that bring the loser's king closer to its target (by a flood fill that
+	// only w's king and pawns hinder), and the target itself: w's pieces should leave
+	// them free.
+	var near Bitboard
+	if lk != t {
+		pawns := q.byType[Pawn]
+		e.ringsL.fill(t, ^(kingAttacks[wk] | pawnAttacksOf(q.Pieces(w, Pawn), w) | pawns | e.pawnPath), lk)
+		if dl := e.ringsL.dist(lk); dl > 0 && dl < endFar {
+			near = kingAttacks[lk] & e.ringsL.ring[dl-1]
+		}
+		near |= t.Bitboard()
+	}
+	np := 0
+	for b := q.byColor[w]; b != 0 && np < len(e.attOf); np++ {
+		sq := b.PopFirst()
+		e.sqOf[np] = sq
+		e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
+	}
+	// With a single rook or queen, it must stay able to give the mating check.
+	majors := q.byColor[w] & (q.byType[Rook] | q.byType[Queen])
+	lone, checks := NoSquare, Bitboard(0)
+	if majors.Count() == 1 {
+		lone = majors.First()
+		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
+	}
+	best, bestScore := 0, int32(1<<30)
+	othersFrom, others := NoSquare, Bitboard(0)
+	// The king's steps and the promoting pawn's pushes first; the other moves score at
+	// least floor, and are looked at only when they could be better.
+	floor := 16*here + 2
+	if e.pawnPath&q.byColor[w]&^q.byType[Pawn] != 0 {
+		floor -= 30
+	}
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 && bestScore < floor {
+			break
+		}
+		for i, m := range ml.Moves[:ml.N] {
+			from, to := m.From(), m.To()
+			pt := q.board[from].Type()
+			if (pt == King || from == e.pawn) != (pass == 0) {
+				continue
+			}
+			occ2 := occ&^from.Bitboard() | to.Bitboard()
+			if m.Kind() == PromotionMove {
+				pt = m.Promotion()
+			}
+			att := pieceAttacks(pt, w, to, occ2)
+			var sc int32
+			switch {
+			case from == e.pawn && e.pawn != NoSquare:
+				sc = -1000
+				if m.Kind() == PromotionMove && pt != Queen {
+					sc = 1000
+				}
+			case pt == King:
+				sc = 16 * e.rings.dist(to)
+				if sc == 16*endFar {
+					sc = 16 * (here + 2)
+				}
+			default:
+				sc = 16*here + 4
+				if m.Kind() == PromotionMove && pt != Queen {
+					sc += 200
+				}
+				if att.Has(lk) {
+					sc += 100 // a check that does not mate
+				}
+				if from == lone && !majorReady(pt, to, occ2, checks) {
+					sc += 12
+				}
+				if q.board[to] != NoPiece {
+					sc -= 3
+				}
+				sc += 8 - int32(distance(to, lk)) // wait far from the loser's king
+			}
+			if e.pawnPath.Has(to) && pt != Pawn {
+				sc += 30 // in the way of the promoting pawn
+			} else if e.pawnPath.Has(from) {
+				sc -= 30
+			}
+			if near != 0 {
+				if from != othersFrom {
+					othersFrom, others = from, 0
+					for j := 0; j < np; j++ {
+						if e.sqOf[j] != from {
+							others |= e.attOf[j]
+						}
+					}
+				}
+				blocked := att&near | to.Bitboard()&near | others
+				sc += 5 * int32(blocked.Count())
+				if blocked == near {
+					sc += 20 // the loser's king cannot come closer
+				}
+			}
+			if sc < bestScore {
+				best, bestScore = i, sc
+			}
+		}
+	}
+	return best
+}
+
+// loserMove picks the loser's move in q among ml (not empty); it returns its index.
+func (e *endPlanner) loserMove(q *Position, ml *MoveList) int {
+	w, l := e.w, e.l
+	t, s := e.pic.target, e.pic.stand
+	lk := q.KingSquare(l)
+	wk := q.KingSquare(w)
+	occ := q.byType[0]
+	e.rings.fill(t, ^q.attacksBy(w, occ&^lk.Bitboard())&^q.byType[Pawn]&^e.pawnPath, lk)
+	here := e.rings.dist(lk)
+	e.togo[1] = here
+	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
+	// the target, the pawn's path.
+	keep := q.byColor[w] | s.Bitboard() | kingAttacks[wk] | e.pic.edge | e.pawnPath
+	best, bestScore := 0, int32(1<<30)
+	// The king's steps first; the other moves score at least 16*here+2, and are looked
+	// at only when they could be better.
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 && bestScore < 16*here+2 {
+			break
+		}
+		for i, m := range ml.Moves[:ml.N] {
+			from, to := m.From(), m.To()
+			pt := q.board[from].Type()
+			if (pt == King) != (pass == 0) {
+				continue
+			}
+			var sc int32
+			if pt == King {
+				sc = 16 * e.rings.dist(to)
+				if sc == 16*endFar {
+					sc = 16 * (here + 3)
+				}
+				if e.pawnPath.Has(to) {
+					sc += 30 // in the way of the promoting pawn
+				}
+			} else {
+				sc = 16*here + 6
+				occ2 := occ&^from.Bitboard() | to.Bitboard()
+				if m.Kind() == PromotionMove {
+					pt = m.Promotion()
+					sc += 4
+				}
+				att := pieceAttacks(pt, l, to, occ2)
+				if att.Has(wk) {
+					sc += 100
+				}
+				sc += 3 * int32((att & keep).Count())
+				if keep.Has(to) {
+					sc += 6
+				}
+				if kingAttacks[t].Has(to) && !e.pic.edge.Has(to) {
+					sc -= 4 // a blocker beside the target helps
+				}
+			}
+			if q.board[to] != NoPiece {
+				sc += 60
+			}
+			if sc < bestScore {
+				best, bestScore = i, sc
+			}
+		}
+	}
+	return best
+}

@@ -1,0 +1,138 @@
+// deadposition_plan_end_test.go: the endgame mate planner finds the classic helpmates, and
+// every line it returns replays to a mate.
+
+package chesscore
+
+import "testing"
+
+// The planner itself answers these endgames, with a line that replays to a mate.
+func TestEndPlannerFindsMates(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		c         Color
+	}{
+		{"rook against the lone king", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", White},
+		{"queen against the lone king, loser to move", "8/5q1K/8/8/6k1/8/8/8 w - - 14 99", Black},
+		{"queen against the lone king, the king must not stalemate", "8/8/8/3k4/8/8/1Q6/6K1 b - - 0 1", White},
+		{"pawn promotes first", "8/8/8/4k3/8/3K4/4P3/8 b - - 4 42", White},
+		{"rook against rook", "8/R4K2/2k5/8/8/8/8/4r3 w - - 80 112", White},
+		{"queen against rook", "2K1q3/8/1R6/5k2/8/8/8/8 w - - 24 102", Black},
+		{"rook and pawns against pawns", "8/5ppk/2R5/8/1P5p/8/5PPP/6K1 w - - 0 36", White},
+		{"black rook, white to move", "8/8/8/8/2k5/8/3K4/r7 w - - 0 50", Black},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var d decider
+			d.reset(&p)
+			dec, ok := d.planEnd(tc.c)
+			if !ok {
+				t.Fatalf("%s: the endgame planner found no mate for %s", tc.fen, tc.c)
+			}
+			checkDecision(t, &p, tc.c, dec)
+			dec = Decide(&p, tc.c)
+			if dec.Verdict != Yes {
+				t.Fatalf("%s: Decide for %s = %s", tc.fen, tc.c, dec.Verdict)
+			}
+			checkDecision(t, &p, tc.c, dec)
+		})
+	}
+}
+
+// The planner never answers where it does not fit: many pieces, or only minor pieces
+// for the winner.
+func TestEndPlannerDeclines(t *testing.T) {
+	for _, tc := range []struct {
+		fen string
+		c   Color
+	}{
+		{StartFEN, White},
+		{"8/8/8/3k4/8/8/8/B3K3 w - - 0 1", White},
+		{"8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Black},
+	} {
+		p := sanFEN(t, tc.fen)
+		var e endPlanner
+		if _, ok := e.find(&p, tc.c); ok {
+			t.Errorf("%s: the endgame planner answered for %s", tc.fen, tc.c)
+		}
+	}
+}
+
+// Over the real games, every line the planner returns replays to a mate, and it answers
+// most of the endgames it fits (a regression in its plans shows here).
+func TestEndPlannerRealGames(t *testing.T) {
+	positions := loadRealGames(t)
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 5
+	}
+	var d decider
+	var e endPlanner
+	fits, found := 0, 0
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		for c := White; c <= Black; c++ {
+			d.reset(p)
+			if _, settled := d.static(c); settled || !endPlanFits(p, c) {
+				continue
+			}
+			fits++
+			n, ok := e.find(p, c)
+			if !ok {
+				continue
+			}
+			found++
+			if !replaysToMate(p, c, e.line[:n]) {
+				t.Fatalf("%s: the planner's line for %s %v does not replay to a mate", p.FEN(), c, e.line[:n])
+			}
+		}
+	}
+	if fits == 0 || 10*found < 8*fits {
+		t.Fatalf("the planner answered %d of %d real endgames it fits, want at least 80%%", found, fits)
+	}
+	t.Logf("the planner answered %d of %d real endgames it fits", found, fits)
+}
+
+// The planner allocates nothing: its state lives in the pooled decider.
+func TestEndPlannerAllocationFree(t *testing.T) {
+	p := sanFEN(t, "8/R4K2/2k5/8/8/8/8/4r3 w - - 80 112")
+	var e endPlanner
+	if _, ok := e.find(&p, White); !ok {
+		t.Fatalf("no mate found")
+	}
+	if n := testing.AllocsPerRun(20, func() { e.find(&p, White) }); n != 0 {
+		t.Errorf("find allocates %.1f times a run", n)
+	}
+}
+
+// BenchmarkEndPlanner times the planner alone over the real-game endgames it fits (both
+// colours): the share it answers, the plies it plays, and its mean time in microseconds.
+func BenchmarkEndPlanner(b *testing.B) {
+	real := loadRealGames(b)
+	type job struct {
+		p Position
+		c Color
+	}
+	var jobs []job
+	var d decider
+	for i := range real {
+		for c := White; c <= Black; c++ {
+			d.reset(&real[i])
+			if _, settled := d.static(c); !settled && endPlanFits(&real[i], c) {
+				jobs = append(jobs, job{real[i], c})
+			}
+		}
+	}
+	var e endPlanner
+	found, plies := 0, 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := &jobs[i%len(jobs)]
+		if _, ok := e.find(&j.p, j.c); ok {
+			found++
+		}
+		plies += e.plies
+	}
+	b.ReportMetric(float64(found)/float64(b.N), "found/op")
+	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/op")
+}
