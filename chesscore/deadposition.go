@@ -222,6 +222,12 @@ func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.dive.line[:n], Nodes: d.dive.nodes}, d.dive.nodes
 }
 
+// plan runs the planners for c (the endgame planner; the middlegame planner): Yes with
+// a verified line, or nothing.
+func (d *decider) plan(c Color) (Decision, bool) {
+	return d.planEnd(c)
+}
+
 // provenByStructure runs step 3 for c.
 func (d *decider) provenByStructure(c Color) bool {
 	if d.stState[c] == 0 {
@@ -240,7 +246,7 @@ func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
 		return dec
 	}
-	if dec, ok := d.planEnd(c); ok {
+	if dec, ok := d.plan(c); ok {
 		return dec
 	}
 	walled := mayBeWalled(&d.root)

@@ -203,8 +203,18 @@ func (mm *mateMemory) dead(p *Position) bool {
 		}
 	}
 	// The side that has just moved first: should the side to move lose on time or resign,
-	// 6.9 and 5.1.2 ask whether it can still mate, and the answer is then at hand.
+	// 6.9 and 5.1.2 ask whether it can still mate, and the answer is then at hand (and
+	// kept with the game's record, MateKnowledge).
 	order := [2]Color{p.turn ^ 1, p.turn}
+	for _, c := range order {
+		if mm.v[c] != Unknown {
+			continue
+		}
+		if dec, ok := d.plan(c); ok {
+			mm.v[c], mm.line[c] = Yes, append([]Move(nil), dec.Line...)
+			return false
+		}
+	}
 	for _, c := range order {
 		if mm.v[c] != Unknown || p.byType[0].Count() < diveMinPieces {
 			continue
