@@ -9,28 +9,33 @@
 //  2. Material: c's material can never mate, whatever the opponent does (no); see
 //     cannotMateByMaterial.
 //  3. The structure (deadposition_structure.go), when some pawn is blocked by another (after
-//     step 4 unless wallPawns pawns are blocked, enough to wall a king off): the
+//     step 5 unless wallPawns pawns are blocked, enough to wall a king off): the
 //     pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square
 //     and close all its flight squares there (no, with that proof).
-//  4. The dive (deadposition_dive.go), with plenty of material on the board
+//  4. The middlegame planner (deadposition_plan_mid.go), from midMinPieces pieces: a
+//     mating configuration at the opponent's king (a piece on a checking square, the
+//     flight squares covered or filled by the opponent's own pieces, the defenders moved
+//     away), picked statically and played straight to; yes with the line verified, or
+//     nothing, in some microseconds.
+//  5. The dive (deadposition_dive.go), with plenty of material on the board
 //     (diveMinPieces): a narrow depth-first helpmate search, widened and deepened in
 //     rounds, whose last two plies look only at the checks of c and at the moves of the
 //     opponent that could take their last defence away, within diveNodes. It finds the
-//     short mates of full-material positions quickly; elsewhere step 5 is faster alone.
-//  5. The search (deadposition_search.go): a best-first search over the positions
+//     short mates of full-material positions quickly; elsewhere step 6 is faster alone.
+//  6. The search (deadposition_search.go): a best-first search over the positions
 //     reachable from here, with a memory of every position generated, pruning every
 //     position that steps 1 to 3 settle (after a capture or a pawn move: other moves
 //     cannot change what they prove). It finds a mate (yes, the line shortened) or sees
 //     every reachable position (no).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
-// rests on a proof (steps 1 to 3, or 5 exhausted). The fifty- and seventy-five-move
+// rests on a proof (steps 1 to 3, or 6 exhausted). The fifty- and seventy-five-move
 // rules and repetitions are ignored, as 5.2.2 and 6.9 do.
 //
 // # Budget
 //
-// Every position the searches of steps 4 and 5 generate counts as a node. With the
+// Every position the searches of steps 5 and 6 generate counts as a node. With the
 // budget spent, the answer is Unknown: nothing proven either way. DefaultMateNodes
 // (500,000 nodes, about a third of a second at most) is the budget of CanCheckmate,
 // IsDeadPosition and of the test a Game runs after every move. Every position of the
@@ -184,6 +189,7 @@ type decider struct {
 	st      structure
 	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
 	search  mateSearch
+	mid     midPlanner
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -231,7 +237,7 @@ func (d *decider) provenByStructure(c Color) bool {
 	return d.stState[c] == 2
 }
 
-// decide runs the five steps for c.
+// decide runs the six steps for c.
 func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
 		return dec
@@ -239,6 +245,11 @@ func (d *decider) decide(c Color, budget int) Decision {
 	walled := mayBeWalled(&d.root)
 	if walled && d.provenByStructure(c) {
 		return Decision{Verdict: No, Proof: ProofStructure}
+	}
+	if d.root.byType[0].Count() >= midMinPieces {
+		if n := d.mid.plan(&d.root, c); n > 0 {
+			return Decision{Verdict: Yes, Proof: ProofMate, Line: d.mid.line[:n], Nodes: d.mid.nodes}
+		}
 	}
 	var dec Decision
 	used := 0

@@ -1,0 +1,476 @@
+// deadposition_plan_mid.go: the middlegame mate planner: with plenty of material, a mating
+// configuration at the loser's king, picked statically and played straight to.
+
+package chesscore
+
+// The planner answers Yes quickly where the loser's king is walled in by its own pieces,
+// as it usually is in a middlegame, and gives up quickly everywhere else. Its method:
+//
+//   - Plans. For each piece of the winner w (queen, rook, bishop, knight) and each square
+//     from which it would check the loser's king where it stands, reachable in one move
+//     or in two (through an empty square from which it does not check yet), the planner
+//     counts statically with bitboards what the loser l must do first: fill each flight
+//     square the winner would not cover (a piece or pawn able to step there in one move
+//     must exist), and move away every piece of l that could then capture the checker or
+//     interpose. Plans needing more than midMaxTasks such moves are dropped; the others
+//     are ranked by the plies they should take.
+//   - Play. The best few plans are played on real positions, move by move from the legal
+//     move lists, so the line is legal by construction: the winner brings the piece to its
+//     square, l makes the move that leaves it the least to do (a filler onto a flight
+//     square, a defender away), and whichever side has nothing to do makes a waiting move
+//     far from the squares involved. At each of w's turns any move that mates at once is
+//     played: that catches the mates the plan did not foresee.
+//   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
+//
+// It never answers No: a failure falls through to the next step of the decision.
+
+// midMinPieces is the number of pieces (kings and pawns included) from which the
+// planner runs: with fewer, the loser's king is rarely walled in by its own pieces.
+const midMinPieces = 12
+
+// midMaxTasks bounds the moves the loser must make in a plan (fillers and defenders).
+const midMaxTasks = 3
+
+// midTries is the number of plans played, best first.
+const midTries = 3
+
+// midMaxPlies bounds the length of a plan's line.
+const midMaxPlies = 14
+
+// midPlan is one mating configuration: the piece of type pt on from checks the loser's
+// king from to, reached through via (NoSquare: in one move), after the supporter of type
+// spt (if any: sfrom is not NoSquare) has stepped from sfrom to sto to cover what no
+// piece of the loser can fill.
+type midPlan struct {
+	king          Square // where l's king is mated: where it stands or one step away
+	pt            PieceType
+	from, via, to Square
+	spt           PieceType
+	sfrom, sto    Square
+	plies         int32
+}
+
+// midPlanner is the state of the planner for one decision, kept in the pooled decider.
+type midPlanner struct {
+	w, l  Color
+	kfrom Square // the square of l's king
+	king  Square // where l's king is to be mated, in the plan at hand
+	plans [96]midPlan
+	n     int
+	line  [midMaxPlies + 2]Move
+	nodes int // positions played, the verification aside
+}
+
+// plan looks for a helpmate by w from p. It returns the number of moves of the line found
+// (in m.line) or -1.
+func (m *midPlanner) plan(p *Position, w Color) int {
+	m.w, m.l = w, w^1
+	m.kfrom = p.KingSquare(m.l)
+	m.nodes = 0
+	m.n = 0
+	m.king = m.kfrom
+	m.collect(p)
+	if n := m.tryPlans(p); n > 0 {
+		return n
+	}
+	// The king where it stands cannot be mated quickly: one step away, perhaps.
+	m.n = 0
+	occ := p.byType[0]
+	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
+		m.king = b.PopFirst()
+		if !p.attacked(m.king, w, occ&^m.kfrom.Bitboard()) {
+			m.collect(p)
+		}
+	}
+	return m.tryPlans(p)
+}
+
+// tryPlans plays the best midTries plans of m.plans, verifying the line found. It returns
+// the number of moves of the line (in m.line) or -1.
+func (m *midPlanner) tryPlans(p *Position) int {
+	for try := 0; try < midTries && try < m.n; try++ {
+		best := try
+		for j := try + 1; j < m.n; j++ {
+			if m.plans[j].plies < m.plans[best].plies {
+				best = j
+			}
+		}
+		m.plans[try], m.plans[best] = m.plans[best], m.plans[try]
+		m.king = m.plans[try].king
+		if n := m.play(p, &m.plans[try]); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+			return n
+		}
+	}
+	return -1
+}
+
+// collect adds the plans of p mating l's king on m.king, with their estimated plies, to
+// m.plans.
+func (m *midPlanner) collect(p *Position) {
+	w, k := m.w, m.king
+	occ := p.byType[0]
+	ours := p.byColor[w]
+	for b := ours &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
+		from := b.PopFirst()
+		pt := p.board[from].Type()
+		checks := pieceAttacks(pt, m.l, k, occ) &^ ours // squares from which pt would check
+		reach := pieceAttacks(pt, w, from, occ) &^ ours
+		for t := checks; t != 0; {
+			pl := midPlan{king: k, pt: pt, from: from, via: NoSquare, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare}
+			if !reach.Has(pl.to) {
+				// Two moves: through an empty square reached now, from which it reaches
+				// to, and which does not check already.
+				vias := reach & pieceAttacks(pt, w, pl.to, occ&^from.Bitboard()) &^ occ &^ checks
+				if vias == 0 {
+					continue
+				}
+				pl.via = vias.First()
+			}
+			holes, blockers, uncovered, ok := m.needs(p, &pl, from, NoSquare)
+			if !ok {
+				continue
+			}
+			if uncovered != 0 && !m.support(p, &pl, uncovered) {
+				continue
+			}
+			if uncovered != 0 {
+				holes, blockers, uncovered, ok = m.needs(p, &pl, from, pl.sfrom)
+				if !ok || uncovered != 0 {
+					continue
+				}
+			}
+			tasks := int32(holes.Count() + blockers.Count()) // the king's step is a blocker
+			if tasks > midMaxTasks {
+				continue
+			}
+			moves := int32(1)
+			if pl.via != NoSquare {
+				moves++
+			}
+			if pl.sfrom != NoSquare {
+				moves++
+			}
+			// The plies to the mate: w's moves but the last and l's tasks alternate.
+			if p.turn == w {
+				pl.plies = 2*max(moves-1, tasks) + 1
+			} else {
+				pl.plies = 2*max(moves-1, tasks-1) + 2
+			}
+			if m.n < len(m.plans) {
+				m.plans[m.n] = pl
+				m.n++
+			}
+		}
+	}
+}
+
+// support looks for a piece of w (not the checker) that covers the squares uncovered
+// after one move, and records it in pl. It reports whether it found one.
+func (m *midPlanner) support(p *Position, pl *midPlan, uncovered Bitboard) bool {
+	w, k := m.w, m.king
+	occ := p.byType[0]&^pl.from.Bitboard() | pl.to.Bitboard()
+	ours := p.byColor[w]
+	u := uncovered.First()
+	for b := ours &^ pl.from.Bitboard(); b != 0; {
+		sfrom := b.PopFirst()
+		spt := p.board[sfrom].Type()
+		var steps Bitboard
+		if spt == Pawn {
+			if push := Square(int(sfrom) + pawnUp[w]); !occ.Has(push) && !(Rank1 | Rank8).Has(push) {
+				steps = push.Bitboard()
+			}
+		} else {
+			steps = pieceAttacks(spt, w, sfrom, occ) &^ ours
+		}
+		// Squares reached in one step from which the supporter attacks u.
+		if spt == Pawn {
+			steps &= pawnAttacks[w^1][u]
+		} else {
+			steps &= pieceAttacks(spt, w^1, u, occ)
+		}
+		steps &^= pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | Between(pl.from, pl.to)
+		if pl.via != NoSquare {
+			steps &^= pl.via.Bitboard() | Between(pl.from, pl.via) | Between(pl.via, pl.to)
+		}
+		for ; steps != 0; steps &= steps - 1 {
+			sto := steps.First()
+			occ2 := occ&^sfrom.Bitboard() | sto.Bitboard()
+			att := pieceAttacks(spt, w, sto, occ2)
+			if att&uncovered != uncovered || att.Has(k) {
+				continue
+			}
+			pl.spt, pl.sfrom, pl.sto = spt, sfrom, sto
+			return true
+		}
+	}
+	return false
+}
+
+// midShift moves the piece on from to to in q, taking what stands there: a hypothetical
+// move, legal or not.
+func midShift(q *Position, from, to Square) {
+	if from == to {
+		return
+	}
+	if cap := q.board[to]; cap != NoPiece {
+		q.remove(cap, to)
+	}
+	pc := q.board[from]
+	q.remove(pc, from)
+	q.put(pc, to)
+}
+
+// needs returns what is left to do in q before the checker (on cur, its plan's piece)
+// mates from pl.to, the supporter (if any) standing on pl.sto (it is on scur now): the
+// holes, flight squares of l's king w would not cover, each to be filled by a piece of l;
+// the blockers, pieces of l that could capture the checker or interpose (or stand in the
+// way of the check), each to be moved away; the uncovered squares, flight squares w must
+// cover itself (no piece of l can fill them, or a piece of w stands there). It reports
+// false when the plan cannot work from q: the king or the plan's pieces are gone, or a
+// piece of w stands in the way of the check.
+func (m *midPlanner) needs(q *Position, pl *midPlan, cur, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
+	w, l, k := m.w, m.l, m.king
+	if q.board[cur] != MakePiece(w, pl.pt) {
+		return 0, 0, 0, false
+	}
+	step := q.board[k] != MakePiece(l, King) // the king must step to k first
+	if step && (q.board[k] != NoPiece || q.board[m.kfrom] != MakePiece(l, King)) {
+		return 0, 0, 0, false
+	}
+	// The paths of the plan's pieces must be clear: a piece of l on them is a blocker.
+	path := Between(cur, pl.to)
+	if pl.via != NoSquare && cur == pl.from {
+		path = Between(cur, pl.via) | pl.via.Bitboard() | Between(pl.via, pl.to)
+	}
+	if scur != NoSquare && scur != pl.sto {
+		path |= Between(scur, pl.sto)
+		if pl.spt == Pawn {
+			path |= pl.sto.Bitboard()
+		}
+	}
+	if path&q.byColor[w] != 0 {
+		return 0, 0, 0, false
+	}
+	blockers = path & q.byColor[l]
+	h := *q
+	if step {
+		midShift(&h, m.kfrom, k)
+		blockers |= m.kfrom.Bitboard()
+	}
+	midShift(&h, cur, pl.to)
+	if scur != NoSquare {
+		if q.board[scur] != MakePiece(w, pl.spt) || h.board[scur] != MakePiece(w, pl.spt) {
+			return 0, 0, 0, false
+		}
+		midShift(&h, scur, pl.sto)
+	}
+	between := Between(pl.to, k)
+	if between&h.byColor[w] != 0 {
+		return 0, 0, 0, false
+	}
+	blockers |= between & h.byColor[l]
+	occ := h.byType[0]
+	occNoKing := occ &^ k.Bitboard()
+	for f := kingAttacks[k] &^ h.byColor[l]; f != 0; {
+		sq := f.PopFirst()
+		switch {
+		case h.attacked(sq, w, occNoKing):
+		case h.board[sq] != NoPiece || m.fillers(&h, sq) == 0:
+			uncovered |= sq.Bitboard()
+		default:
+			holes |= sq.Bitboard()
+		}
+	}
+	blockers |= h.AttackersTo(pl.to, l, occ) &^ k.Bitboard()
+	for b := between; b != 0; {
+		sq := b.PopFirst()
+		blockers |= h.AttackersTo(sq, l, occ)&^h.byType[King]&^h.byType[Pawn] | m.pushers(&h, sq)
+	}
+	return holes, blockers, uncovered, true
+}
+
+// fillers returns the pieces of l (its king aside) that could step onto the empty square
+// sq in one move, pins aside.
+func (m *midPlanner) fillers(q *Position, sq Square) Bitboard {
+	occ := q.byType[0]
+	return q.AttackersTo(sq, m.l, occ)&^q.byType[King]&^q.byType[Pawn] | m.pushers(q, sq)
+}
+
+// pushers returns the pawns of l that could push onto the empty square sq.
+func (m *midPlanner) pushers(q *Position, sq Square) Bitboard {
+	l := m.l
+	pawns := q.byType[Pawn] & q.byColor[l]
+	occ := q.byType[0]
+	if int(sq)-pawnUp[l] < 0 || int(sq)-pawnUp[l] > 63 {
+		return 0
+	}
+	one := Square(int(sq) - pawnUp[l])
+	if pawns.Has(one) {
+		return one.Bitboard()
+	}
+	start := Rank4
+	if l == Black {
+		start = Rank5
+	}
+	if start.Has(sq) && !occ.Has(one) {
+		two := Square(int(one) - pawnUp[l])
+		if pawns.Has(two) {
+			return two.Bitboard()
+		}
+	}
+	return 0
+}
+
+// play plays plan pl from p, filling m.line. It returns the number of moves of a line
+// ending with w mating, or -1.
+func (m *midPlanner) play(p *Position, pl *midPlan) int {
+	q := *p
+	cur, scur := pl.from, pl.sfrom
+	zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
+		Between(pl.from, pl.to) | pl.from.Bitboard()
+	if pl.via != NoSquare {
+		zone |= pl.via.Bitboard() | Between(pl.from, pl.via) | Between(pl.via, pl.to)
+	}
+	if pl.sfrom != NoSquare {
+		zone |= pl.sfrom.Bitboard() | pl.sto.Bitboard() | Between(pl.sfrom, pl.sto)
+	}
+	var ml MoveList
+	for n := 0; n < midMaxPlies; n++ {
+		q.LegalMoves(&ml)
+		if ml.N == 0 {
+			return -1
+		}
+		var mv Move
+		if q.turn == m.w {
+			if mate, ok := m.mateIn1(&q, &ml); ok {
+				m.line[n] = mate
+				return n + 1
+			}
+			switch {
+			case scur != NoSquare && scur != pl.sto:
+				mv, scur = NewMove(scur, pl.sto), pl.sto
+			case cur == pl.from && pl.via != NoSquare:
+				mv, cur = NewMove(cur, pl.via), pl.via
+			default:
+				holes, blockers, uncovered, ok := m.needs(&q, pl, cur, scur)
+				if !ok || holes|blockers|uncovered == 0 {
+					return -1 // all is ready but no mate: the plan is wrong
+				}
+				mv = m.waitW(&q, &ml, cur, scur, zone)
+			}
+			if mv == NullMove || !ml.Contains(mv) {
+				return -1
+			}
+		} else {
+			holes, blockers, uncovered, ok := m.needs(&q, pl, cur, scur)
+			if !ok || uncovered != 0 {
+				return -1
+			}
+			if holes|blockers == 0 {
+				mv = m.waitL(&q, &ml, pl, cur, scur, zone)
+			} else {
+				mv = m.task(&q, &ml, pl, cur, scur, holes, blockers)
+			}
+			if mv == NullMove {
+				return -1
+			}
+		}
+		m.line[n] = mv
+		q = q.Play(mv)
+		m.nodes++
+	}
+	return -1
+}
+
+// mateIn1 returns a move of the list ml of w (to move in q) that mates at once.
+func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
+	for _, mv := range ml.Moves[:ml.N] {
+		if !q.givesCheck(mv, q.KingSquare(m.l)) {
+			continue
+		}
+		child := q.Play(mv)
+		m.nodes++
+		if !child.HasLegalMove() {
+			return mv, true
+		}
+	}
+	return NullMove, false
+}
+
+// tasks counts the moves l must still make in q (holes and blockers), reporting false
+// when the plan cannot work from q.
+func (m *midPlanner) tasks(q *Position, pl *midPlan, cur, scur Square) (int, bool) {
+	holes, blockers, uncovered, ok := m.needs(q, pl, cur, scur)
+	return holes.Count() + blockers.Count(), ok && uncovered == 0
+}
+
+// task returns l's move in q that leaves it the fewest tasks (fewer than now), or
+// NullMove: a piece onto a hole or a blocker away.
+func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, cur, scur Square, holes, blockers Bitboard) Move {
+	best, bestN := NullMove, holes.Count()+blockers.Count()
+	for _, mv := range ml.Moves[:ml.N] {
+		if q.board[mv.From()].Type() == King && mv.To() != m.king || !holes.Has(mv.To()) && !blockers.Has(mv.From()) {
+			continue
+		}
+		child := q.Play(mv)
+		m.nodes++
+		if child.InCheck() {
+			continue // l may not check: w would have to answer
+		}
+		if n, ok := m.tasks(&child, pl, cur, scur); ok && n < bestN {
+			best, bestN = mv, n
+		}
+	}
+	return best
+}
+
+// waitW returns a waiting move of w in q: no capture, no check, far from the squares of
+// the plan (zone), by a piece that covers none of the king's squares, or NullMove.
+func (m *midPlanner) waitW(q *Position, ml *MoveList, cur, scur Square, zone Bitboard) Move {
+	k := q.KingSquare(m.l)
+	occ := q.byType[0]
+	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
+	best, bestD := NullMove, -1
+	for _, mv := range ml.Moves[:ml.N] {
+		from, to := mv.From(), mv.To()
+		if from == cur || from == scur || mv.Kind() != NormalMove || q.board[to] != NoPiece || zone.Has(from) || zone.Has(to) {
+			continue
+		}
+		pt := q.board[from].Type()
+		occ2 := occ&^from.Bitboard() | to.Bitboard()
+		if pieceAttacks(pt, m.w, from, occ)&guard != 0 || pieceAttacks(pt, m.w, to, occ2)&guard != 0 {
+			continue
+		}
+		if q.givesCheck(mv, k) {
+			continue
+		}
+		if d := distance(from, k) + distance(to, k); d > bestD {
+			best, bestD = mv, d
+		}
+	}
+	return best
+}
+
+// waitL returns a waiting move of l in q after which l still has nothing to do, or
+// NullMove.
+func (m *midPlanner) waitL(q *Position, ml *MoveList, pl *midPlan, cur, scur Square, zone Bitboard) Move {
+	tries := 0
+	for _, mv := range ml.Moves[:ml.N] {
+		from, to := mv.From(), mv.To()
+		if q.board[from].Type() == King || mv.Kind() != NormalMove || q.board[to] != NoPiece || zone.Has(from) || zone.Has(to) {
+			continue
+		}
+		if tries++; tries > 4 {
+			break
+		}
+		child := q.Play(mv)
+		m.nodes++
+		if child.InCheck() {
+			continue
+		}
+		if n, ok := m.tasks(&child, pl, cur, scur); ok && n == 0 {
+			return mv
+		}
+	}
+	return NullMove
+}
