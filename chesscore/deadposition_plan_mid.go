@@ -6,20 +6,27 @@ package chesscore
 // The planner answers Yes quickly where the loser's king is walled in by its own pieces,
 // as it usually is in a middlegame, and gives up quickly everywhere else. Its method:
 //
-//   - Plans. For each piece of the winner w (queen, rook, bishop, knight) and each square
-//     from which it would check the loser's king where it stands, reachable in one move
-//     or in two (through an empty square from which it does not check yet), the planner
-//     counts statically with bitboards what the loser l must do first: fill each flight
-//     square the winner would not cover (a piece or pawn able to step there in one move
-//     must exist), and move away every piece of l that could then capture the checker or
-//     interpose. Plans needing more than midMaxTasks such moves are dropped; the others
-//     are ranked by the plies they should take.
-//   - Play. The best few plans are played on real positions, move by move from the legal
-//     move lists, so the line is legal by construction: the winner brings the piece to its
-//     square, l makes the move that leaves it the least to do (a filler onto a flight
-//     square, a defender away), and whichever side has nothing to do makes a waiting move
-//     far from the squares involved. At each of w's turns any move that mates at once is
-//     played: that catches the mates the plan did not foresee.
+//   - Plans. A plan mates the loser l's king where it stands, or one step away (the step
+//     is then l's first task): a piece of the winner w (queen, rook, bishop, knight)
+//     walks to a square from which it checks there, in one to three moves through empty
+//     squares from which it does not check yet (breadth-first over its moves on the board
+//     as it stands). The planner counts statically with bitboards what l must do first:
+//     fill each flight square w would not cover (a piece or pawn of l able to step there
+//     in one move must exist), and move away every piece of l that could then capture
+//     the checker or interpose, or that stands on the checker's route. A square nobody of
+//     l can fill (or the checking square, next to the king) needs a supporter: a piece or
+//     pawn of w that covers it after one move. Plans asking more than midMaxTasks moves of
+//     l are dropped.
+//   - Levels. Plans are made level by level, the level being the moves of w before the
+//     mate plus the king's step, and played at each level best first (by the plies they
+//     should take), midTries plans at most in all: the short mates are found first and
+//     cheaply, and a position without one is given up quickly.
+//   - Play. A plan is played on real positions, move by move from the legal move lists,
+//     so the line is legal by construction: w plays the supporter's move, then the
+//     checker's route; l makes the move that leaves it the least to do (a filler onto a
+//     flight square, a blocker away, the king's step); whichever side has nothing to do
+//     makes a waiting move away from the squares involved. At each of w's turns any move
+//     that mates at once is played: that catches the mates the plan did not foresee.
 //   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
 //
 // It never answers No: a failure falls through to the next step of the decision.
@@ -32,33 +39,74 @@ const midMinPieces = 12
 const midMaxTasks = 3
 
 // midTries is the number of plans played, best first.
-const midTries = 3
+const midTries = 4
 
 // midMaxPlies bounds the length of a plan's line.
 const midMaxPlies = 14
 
 // midPlan is one mating configuration: the piece of type pt on from checks the loser's
-// king from to, reached through via (NoSquare: in one move), after the supporter of type
+// king from to, reached through the squares vias[:nv], after the supporter of type
 // spt (if any: sfrom is not NoSquare) has stepped from sfrom to sto to cover what no
 // piece of the loser can fill.
 type midPlan struct {
-	king          Square // where l's king is mated: where it stands or one step away
-	pt            PieceType
-	from, via, to Square
-	spt           PieceType
-	sfrom, sto    Square
-	plies         int32
+	king       Square // where l's king is mated: where it stands or one step away
+	pt         PieceType
+	from, to   Square
+	vias       [2]Square
+	nv         int
+	spt        PieceType
+	sfrom, sto Square
+	plies      int32
+}
+
+// at returns the square of the checker at stage st of the plan: from, the vias, to.
+func (pl *midPlan) at(st int) Square {
+	switch {
+	case st == 0:
+		return pl.from
+	case st <= pl.nv:
+		return pl.vias[st-1]
+	}
+	return pl.to
+}
+
+// route returns the squares the checker must still cross from stage st: the squares
+// between its stops and the stops themselves, to aside.
+func (pl *midPlan) route(st int) Bitboard {
+	var r Bitboard
+	for i := st; i <= pl.nv; i++ {
+		r |= Between(pl.at(i), pl.at(i+1))
+		if i > st {
+			r |= pl.at(i).Bitboard()
+		}
+	}
+	return r
+}
+
+// midPiece is a piece of the winner that may check: its square, its type, and the squares
+// it reaches in one, two and three moves on the board as it stands (stops: the empty
+// squares it may pass through).
+type midPiece struct {
+	sq    Square
+	pt    PieceType
+	reach [3]Bitboard
+	stop  [2]Bitboard
 }
 
 // midPlanner is the state of the planner for one decision, kept in the pooled decider.
 type midPlanner struct {
-	w, l  Color
-	kfrom Square // the square of l's king
-	king  Square // where l's king is to be mated, in the plan at hand
-	plans [96]midPlan
-	n     int
-	line  [midMaxPlies + 2]Move
-	nodes int // positions played, the verification aside
+	w, l   Color
+	kfrom  Square // the square of l's king
+	king   Square // where l's king is to be mated, in the plan at hand
+	pieces [16]midPiece
+	np     int
+	kings  [9]Square // kfrom and the squares one step away the king may go to
+	nk     int
+	plans  [96]midPlan
+	n      int
+	tries  int // plans played
+	line   [midMaxPlies + 2]Move
+	nodes  int // positions played, the verification aside
 }
 
 // plan looks for a helpmate by w from p. It returns the number of moves of the line found
@@ -66,101 +114,149 @@ type midPlanner struct {
 func (m *midPlanner) plan(p *Position, w Color) int {
 	m.w, m.l = w, w^1
 	m.kfrom = p.KingSquare(m.l)
-	m.nodes = 0
-	m.n = 0
-	m.king = m.kfrom
-	m.collect(p)
-	if n := m.tryPlans(p); n > 0 {
-		return n
-	}
-	// The king where it stands cannot be mated quickly: one step away, perhaps.
-	m.n = 0
+	m.nodes, m.tries = 0, 0
 	occ := p.byType[0]
+	ours := p.byColor[w]
+	m.np = 0
+	for b := ours &^ p.byType[King] &^ p.byType[Pawn]; b != 0 && m.np < len(m.pieces); {
+		sq := b.PopFirst()
+		pc := &m.pieces[m.np]
+		m.np++
+		pc.sq, pc.pt = sq, p.board[sq].Type()
+		occ1 := occ &^ sq.Bitboard()
+		pc.reach[0] = pieceAttacks(pc.pt, w, sq, occ) &^ ours
+		pc.stop[0] = pc.reach[0] &^ occ
+		var r Bitboard
+		for v := pc.stop[0]; v != 0; {
+			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
+		}
+		pc.reach[1] = r &^ ours &^ pc.reach[0] &^ sq.Bitboard()
+		pc.stop[1] = pc.reach[1] &^ occ
+		r = 0
+		for v := pc.stop[1]; v != 0; {
+			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
+		}
+		pc.reach[2] = r &^ ours &^ pc.reach[0] &^ pc.reach[1] &^ sq.Bitboard()
+	}
+	m.kings[0], m.nk = m.kfrom, 1
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
-		m.king = b.PopFirst()
-		if !p.attacked(m.king, w, occ&^m.kfrom.Bitboard()) {
-			m.collect(p)
+		if k := b.PopFirst(); !p.attacked(k, w, occ&^m.kfrom.Bitboard()) {
+			m.kings[m.nk] = k
+			m.nk++
 		}
 	}
-	return m.tryPlans(p)
-}
-
-// tryPlans plays the best midTries plans of m.plans, verifying the line found. It returns
-// the number of moves of the line (in m.line) or -1.
-func (m *midPlanner) tryPlans(p *Position) int {
-	for try := 0; try < midTries && try < m.n; try++ {
-		best := try
-		for j := try + 1; j < m.n; j++ {
-			if m.plans[j].plies < m.plans[best].plies {
-				best = j
+	// Level by level: the moves of w before the mate, and the king's step.
+	for level := 0; level <= 3; level++ {
+		m.n = 0
+		for ki := 0; ki < m.nk; ki++ {
+			hops := level
+			if ki > 0 {
+				hops--
+			}
+			if hops >= 0 && hops <= 2 {
+				m.collect(p, m.kings[ki], hops)
 			}
 		}
-		m.plans[try], m.plans[best] = m.plans[best], m.plans[try]
-		m.king = m.plans[try].king
-		if n := m.play(p, &m.plans[try]); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+		if n := m.tryPlans(p); n > 0 || m.tries >= midTries {
 			return n
 		}
 	}
 	return -1
 }
 
-// collect adds the plans of p mating l's king on m.king, with their estimated plies, to
-// m.plans.
-func (m *midPlanner) collect(p *Position) {
-	w, k := m.w, m.king
-	occ := p.byType[0]
-	ours := p.byColor[w]
-	for b := ours &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
-		from := b.PopFirst()
-		pt := p.board[from].Type()
-		checks := pieceAttacks(pt, m.l, k, occ) &^ ours // squares from which pt would check
-		reach := pieceAttacks(pt, w, from, occ) &^ ours
-		for t := checks; t != 0; {
-			pl := midPlan{king: k, pt: pt, from: from, via: NoSquare, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare}
-			if !reach.Has(pl.to) {
-				// Two moves: through an empty square reached now, from which it reaches
-				// to, and which does not check already.
-				vias := reach & pieceAttacks(pt, w, pl.to, occ&^from.Bitboard()) &^ occ &^ checks
-				if vias == 0 {
-					continue
-				}
-				pl.via = vias.First()
-			}
-			holes, blockers, uncovered, ok := m.needs(p, &pl, from, NoSquare)
-			if !ok {
-				continue
-			}
-			if uncovered != 0 && !m.support(p, &pl, uncovered) {
-				continue
-			}
-			if uncovered != 0 {
-				holes, blockers, uncovered, ok = m.needs(p, &pl, from, pl.sfrom)
-				if !ok || uncovered != 0 {
-					continue
-				}
-			}
-			tasks := int32(holes.Count() + blockers.Count()) // the king's step is a blocker
-			if tasks > midMaxTasks {
-				continue
-			}
-			moves := int32(1)
-			if pl.via != NoSquare {
-				moves++
-			}
-			if pl.sfrom != NoSquare {
-				moves++
-			}
-			// The plies to the mate: w's moves but the last and l's tasks alternate.
-			if p.turn == w {
-				pl.plies = 2*max(moves-1, tasks) + 1
-			} else {
-				pl.plies = 2*max(moves-1, tasks-1) + 2
-			}
-			if m.n < len(m.plans) {
-				m.plans[m.n] = pl
-				m.n++
+// tryPlans plays the best plans of m.plans, verifying the line found, until midTries
+// plans have been played in all. It returns the number of moves of the line (in m.line)
+// or -1.
+func (m *midPlanner) tryPlans(p *Position) int {
+	for i := 0; i < m.n && m.tries < midTries; i++ {
+		best := i
+		for j := i + 1; j < m.n; j++ {
+			if m.plans[j].plies < m.plans[best].plies {
+				best = j
 			}
 		}
+		m.plans[i], m.plans[best] = m.plans[best], m.plans[i]
+		m.king = m.plans[i].king
+		m.tries++
+		if n := m.play(p, &m.plans[i]); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+			return n
+		}
+	}
+	return -1
+}
+
+// collect adds to m.plans the plans of p mating l's king on k where a checker moves
+// hops+1 times (its last move the check), with their estimated plies. A checker's route
+// passes through empty squares from which it does not check yet.
+func (m *midPlanner) collect(p *Position, k Square, hops int) {
+	w := m.w
+	occ := p.byType[0]&^m.kfrom.Bitboard() | k.Bitboard()
+	ours := p.byColor[w]
+	var checks [King]Bitboard
+	for _, pt := range [...]PieceType{Knight, Bishop, Rook, Queen} {
+		checks[pt] = pieceAttacks(pt, m.l, k, occ) &^ ours // squares from which pt would check
+	}
+	for i := 0; i < m.np; i++ {
+		pc := &m.pieces[i]
+		chk := checks[pc.pt]
+		for t := chk & pc.reach[hops]; t != 0; {
+			pl := midPlan{king: k, pt: pc.pt, from: pc.sq, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare, nv: hops}
+			occ1 := p.byType[0] &^ pc.sq.Bitboard()
+			pl.vias = [2]Square{NoSquare, NoSquare}
+			switch hops {
+			case 1:
+				pl.vias[0] = (pc.stop[0] &^ chk & pieceAttacks(pc.pt, w, pl.to, occ1)).First()
+			case 2:
+				for v2s := pc.stop[1] &^ chk & pieceAttacks(pc.pt, w, pl.to, occ1); v2s != 0; {
+					v2 := v2s.PopFirst()
+					if v1 := pc.stop[0] &^ chk & pieceAttacks(pc.pt, w, v2, occ1); v1 != 0 {
+						pl.vias = [2]Square{v1.First(), v2}
+						break
+					}
+				}
+			}
+			if hops > 0 && pl.vias[hops-1] == NoSquare {
+				continue // no route that does not check before
+			}
+			m.add(p, &pl)
+		}
+	}
+}
+
+// add completes pl (a supporter if needed), estimates its plies and adds it to m.plans,
+// unless it cannot work or asks l for too much.
+func (m *midPlanner) add(p *Position, pl *midPlan) {
+	m.king = pl.king
+	holes, blockers, uncovered, ok := m.needs(p, pl, 0, NoSquare)
+	if !ok {
+		return
+	}
+	if uncovered != 0 {
+		if !m.support(p, pl, uncovered) {
+			return
+		}
+		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
+		if !ok || uncovered != 0 {
+			return
+		}
+	}
+	tasks := int32(holes.Count() + blockers.Count()) // the king's step is a blocker
+	if tasks > midMaxTasks {
+		return
+	}
+	moves := int32(1 + pl.nv)
+	if pl.sfrom != NoSquare {
+		moves++
+	}
+	// The plies to the mate: w's moves but the last and l's tasks alternate.
+	if p.turn == m.w {
+		pl.plies = 2*max(moves-1, tasks) + 1
+	} else {
+		pl.plies = 2*max(moves-1, tasks-1) + 2
+	}
+	if m.n < len(m.plans) {
+		m.plans[m.n] = *pl
+		m.n++
 	}
 }
 
@@ -188,10 +284,7 @@ func (m *midPlanner) support(p *Position, pl *midPlan, uncovered Bitboard) bool 
 		} else {
 			steps &= pieceAttacks(spt, w^1, u, occ)
 		}
-		steps &^= pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | Between(pl.from, pl.to)
-		if pl.via != NoSquare {
-			steps &^= pl.via.Bitboard() | Between(pl.from, pl.via) | Between(pl.via, pl.to)
-		}
+		steps &^= pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0)
 		for ; steps != 0; steps &= steps - 1 {
 			sto := steps.First()
 			occ2 := occ&^sfrom.Bitboard() | sto.Bitboard()
@@ -220,7 +313,7 @@ func midShift(q *Position, from, to Square) {
 	q.put(pc, to)
 }
 
-// needs returns what is left to do in q before the checker (on cur, its plan's piece)
+// needs returns what is left to do in q before the checker (at stage st of its route)
 // mates from pl.to, the supporter (if any) standing on pl.sto (it is on scur now): the
 // holes, flight squares of l's king w would not cover, each to be filled by a piece of l;
 // the blockers, pieces of l that could capture the checker or interpose (or stand in the
@@ -228,8 +321,9 @@ func midShift(q *Position, from, to Square) {
 // cover itself (no piece of l can fill them, or a piece of w stands there). It reports
 // false when the plan cannot work from q: the king or the plan's pieces are gone, or a
 // piece of w stands in the way of the check.
-func (m *midPlanner) needs(q *Position, pl *midPlan, cur, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
+func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
 	w, l, k := m.w, m.l, m.king
+	cur := pl.at(st)
 	if q.board[cur] != MakePiece(w, pl.pt) {
 		return 0, 0, 0, false
 	}
@@ -238,10 +332,7 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, cur, scur Square) (holes, b
 		return 0, 0, 0, false
 	}
 	// The paths of the plan's pieces must be clear: a piece of l on them is a blocker.
-	path := Between(cur, pl.to)
-	if pl.via != NoSquare && cur == pl.from {
-		path = Between(cur, pl.via) | pl.via.Bitboard() | Between(pl.via, pl.to)
-	}
+	path := pl.route(st)
 	if scur != NoSquare && scur != pl.sto {
 		path |= Between(scur, pl.sto)
 		if pl.spt == Pawn {
@@ -325,12 +416,9 @@ func (m *midPlanner) pushers(q *Position, sq Square) Bitboard {
 // ending with w mating, or -1.
 func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	q := *p
-	cur, scur := pl.from, pl.sfrom
+	st, scur := 0, pl.sfrom
 	zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
-		Between(pl.from, pl.to) | pl.from.Bitboard()
-	if pl.via != NoSquare {
-		zone |= pl.via.Bitboard() | Between(pl.from, pl.via) | Between(pl.via, pl.to)
-	}
+		pl.route(0) | pl.from.Bitboard()
 	if pl.sfrom != NoSquare {
 		zone |= pl.sfrom.Bitboard() | pl.sto.Bitboard() | Between(pl.sfrom, pl.sto)
 	}
@@ -349,27 +437,28 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 			switch {
 			case scur != NoSquare && scur != pl.sto:
 				mv, scur = NewMove(scur, pl.sto), pl.sto
-			case cur == pl.from && pl.via != NoSquare:
-				mv, cur = NewMove(cur, pl.via), pl.via
+			case st < pl.nv:
+				mv = NewMove(pl.at(st), pl.at(st+1))
+				st++
 			default:
-				holes, blockers, uncovered, ok := m.needs(&q, pl, cur, scur)
+				holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
 				if !ok || holes|blockers|uncovered == 0 {
 					return -1 // all is ready but no mate: the plan is wrong
 				}
-				mv = m.waitW(&q, &ml, cur, scur, zone)
+				mv = m.waitW(&q, &ml, pl.at(st), scur, zone)
 			}
 			if mv == NullMove || !ml.Contains(mv) {
 				return -1
 			}
 		} else {
-			holes, blockers, uncovered, ok := m.needs(&q, pl, cur, scur)
+			holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
 			if !ok || uncovered != 0 {
 				return -1
 			}
 			if holes|blockers == 0 {
-				mv = m.waitL(&q, &ml, pl, cur, scur, zone)
+				mv = m.waitL(&q, &ml, pl, st, scur, zone)
 			} else {
-				mv = m.task(&q, &ml, pl, cur, scur, holes, blockers)
+				mv = m.task(&q, &ml, pl, st, scur, holes, blockers)
 			}
 			if mv == NullMove {
 				return -1
@@ -399,14 +488,14 @@ func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
 
 // tasks counts the moves l must still make in q (holes and blockers), reporting false
 // when the plan cannot work from q.
-func (m *midPlanner) tasks(q *Position, pl *midPlan, cur, scur Square) (int, bool) {
-	holes, blockers, uncovered, ok := m.needs(q, pl, cur, scur)
+func (m *midPlanner) tasks(q *Position, pl *midPlan, st int, scur Square) (int, bool) {
+	holes, blockers, uncovered, ok := m.needs(q, pl, st, scur)
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
 }
 
 // task returns l's move in q that leaves it the fewest tasks (fewer than now), or
 // NullMove: a piece onto a hole or a blocker away.
-func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, cur, scur Square, holes, blockers Bitboard) Move {
+func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
 	best, bestN := NullMove, holes.Count()+blockers.Count()
 	for _, mv := range ml.Moves[:ml.N] {
 		if q.board[mv.From()].Type() == King && mv.To() != m.king || !holes.Has(mv.To()) && !blockers.Has(mv.From()) {
@@ -417,7 +506,7 @@ func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, cur, scur Squa
 		if child.InCheck() {
 			continue // l may not check: w would have to answer
 		}
-		if n, ok := m.tasks(&child, pl, cur, scur); ok && n < bestN {
+		if n, ok := m.tasks(&child, pl, st, scur); ok && n < bestN {
 			best, bestN = mv, n
 		}
 	}
@@ -453,7 +542,7 @@ func (m *midPlanner) waitW(q *Position, ml *MoveList, cur, scur Square, zone Bit
 
 // waitL returns a waiting move of l in q after which l still has nothing to do, or
 // NullMove.
-func (m *midPlanner) waitL(q *Position, ml *MoveList, pl *midPlan, cur, scur Square, zone Bitboard) Move {
+func (m *midPlanner) waitL(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, zone Bitboard) Move {
 	tries := 0
 	for _, mv := range ml.Moves[:ml.N] {
 		from, to := mv.From(), mv.To()
@@ -468,7 +557,7 @@ func (m *midPlanner) waitL(q *Position, ml *MoveList, pl *midPlan, cur, scur Squ
 		if child.InCheck() {
 			continue
 		}
-		if n, ok := m.tasks(&child, pl, cur, scur); ok && n == 0 {
+		if n, ok := m.tasks(&child, pl, st, scur); ok && n == 0 {
 			return mv
 		}
 	}
