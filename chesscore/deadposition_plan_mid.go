@@ -39,7 +39,7 @@ const midMinPieces = 12
 const midMaxTasks = 3
 
 // midTries is the number of plans played, best first.
-const midTries = 4
+const midTries = 8
 
 // midMaxPlies bounds the length of a plan's line.
 const midMaxPlies = 14
@@ -493,12 +493,18 @@ func (m *midPlanner) tasks(q *Position, pl *midPlan, st int, scur Square) (int, 
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
 }
 
-// task returns l's move in q that leaves it the fewest tasks (fewer than now), or
-// NullMove: a piece onto a hole or a blocker away.
+// task returns the move of l in q that leaves it the fewest tasks (fewer than now), or NullMove: a piece onto a
+// hole, a blocker away (not onto the checker's squares), the king's step.
 func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
-	best, bestN := NullMove, holes.Count()+blockers.Count()
+	best, now := NullMove, holes.Count()+blockers.Count()
+	critical := pl.route(st) | Between(pl.to, m.king)
 	for _, mv := range ml.Moves[:ml.N] {
-		if q.board[mv.From()].Type() == King && mv.To() != m.king || !holes.Has(mv.To()) && !blockers.Has(mv.From()) {
+		from, to := mv.From(), mv.To()
+		if q.board[from].Type() == King {
+			if to != m.king {
+				continue
+			}
+		} else if !holes.Has(to) && (!blockers.Has(from) || critical.Has(to)) {
 			continue
 		}
 		child := q.Play(mv)
@@ -506,8 +512,11 @@ func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur S
 		if child.InCheck() {
 			continue // l may not check: w would have to answer
 		}
-		if n, ok := m.tasks(&child, pl, st, scur); ok && n < bestN {
-			best, bestN = mv, n
+		if n, ok := m.tasks(&child, pl, st, scur); ok && n < now {
+			if n == 0 {
+				return mv
+			}
+			best, now = mv, n
 		}
 	}
 	return best
