@@ -6,19 +6,20 @@ package chesscore
 // The planner answers Yes quickly where the loser's king is walled in by its own pieces,
 // as it usually is in a middlegame, and gives up quickly everywhere else. Its method:
 //
-//   - Plans. A plan mates the loser l's king where it stands, or one step away (the step
-//     is then l's first task): a piece of the winner w (queen, rook, bishop, knight)
-//     walks to a square from which it checks there, in one to three moves through empty
-//     squares from which it does not check yet (breadth-first over its moves on the board
-//     as it stands). The planner counts statically with bitboards what l must do first:
-//     fill each flight square w would not cover (a piece or pawn of l able to step there
-//     in one move must exist), and move away every piece of l that could then capture
-//     the checker or interpose, or that stands on the checker's route. A square nobody of
-//     l can fill (or the checking square, next to the king) needs a supporter: a piece or
-//     pawn of w that covers it after one move. Plans asking more than midMaxTasks moves of
-//     l are dropped.
+//   - Plans. A plan mates the loser l's king where it stands, or one or two steps away
+//     (each step a task of l): a piece of the winner w (queen, rook, bishop, knight; a
+//     pawn near the king in one move) walks to a square from which it checks there, in
+//     one to three moves through empty squares from which it does not check yet
+//     (breadth-first over its moves on the board as it stands). The planner counts
+//     statically with bitboards what l must do first: fill each flight square w would
+//     not cover (a piece or pawn of l able to step there in one move must exist), and
+//     move away every piece of l that could then capture the checker or interpose, or
+//     that stands on the checker's route. A square no piece of l can fill (or the
+//     checking square, next to the king) needs a supporter: a piece or pawn of w that
+//     covers it after one move (and as many holes as it can, when l would have too much
+//     to do). Plans asking more than midMaxTasks moves of l are dropped.
 //   - Levels. Plans are made level by level, the level being the moves of w before the
-//     mate plus the king's step, and played at each level best first (by the plies they
+//     mate plus the king's steps, and played at each level best first (by the plies they
 //     should take), midTries plans at most in all: the short mates are found first and
 //     cheaply, and a position without one is given up quickly.
 //   - Play. A plan is played on real positions, move by move from the legal move lists,
@@ -32,8 +33,10 @@ package chesscore
 // It never answers No: a failure falls through to the next step of the decision.
 
 // midMinPieces is the number of pieces (kings and pawns included) from which the
-// planner runs: with fewer, the loser's king is rarely walled in by its own pieces.
-const midMinPieces = 12
+// planner runs. It answers for about a quarter of the real-game positions with 8 to 11
+// pieces, two thirds with 16 to 19, nine tenths with 28 or more; with fewer pieces the
+// loser's king is rarely walled in by its own pieces, and the endgame's methods serve.
+const midMinPieces = 8
 
 // midMaxTasks bounds the moves the loser must make in a plan (fillers and defenders).
 const midMaxTasks = 3
@@ -49,7 +52,8 @@ const midMaxPlies = 14
 // spt (if any: sfrom is not NoSquare) has stepped from sfrom to sto to cover what no
 // piece of the loser can fill.
 type midPlan struct {
-	king       Square // where l's king is mated: where it stands or one step away
+	king       Square // where l's king is mated: where it stands or a step or two away
+	kmid       Square // the square between, for two steps (else NoSquare)
 	pt         PieceType
 	from, to   Square
 	vias       [2]Square
@@ -93,14 +97,22 @@ type midPiece struct {
 	stop  [2]Bitboard
 }
 
+// midKing is a square where l's king may be mated: steps (0 to 2) away from where it
+// stands, through mid for two.
+type midKing struct {
+	sq, mid Square
+	steps   int
+}
+
 // midPlanner is the state of the planner for one decision, kept in the pooled decider.
 type midPlanner struct {
 	w, l   Color
 	kfrom  Square // the square of l's king
 	king   Square // where l's king is to be mated, in the plan at hand
+	kmid   Square // the king's square between, in the plan at hand (or NoSquare)
 	pieces [16]midPiece
 	np     int
-	kings  [9]Square // kfrom and the squares one step away the king may go to
+	kings  [25]midKing // kfrom and the squares one or two steps away the king may go to
 	nk     int
 	plans  [96]midPlan
 	n      int
@@ -138,22 +150,43 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 		}
 		pc.reach[2] = r &^ ours &^ pc.reach[0] &^ pc.reach[1] &^ sq.Bitboard()
 	}
-	m.kings[0], m.nk = m.kfrom, 1
+	// Pawns near the king check in one move: a push or a capture (no promotion).
+	for b := ours & p.byType[Pawn] & kingSpread(kingSpread(kingSpread(m.kfrom.Bitboard()))); b != 0 && m.np < len(m.pieces); {
+		sq := b.PopFirst()
+		pc := &m.pieces[m.np]
+		m.np++
+		pc.sq, pc.pt = sq, Pawn
+		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
+		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
+	}
+	m.kings[0], m.nk = midKing{m.kfrom, NoSquare, 0}, 1
+	occK := occ &^ m.kfrom.Bitboard()
+	seen := m.kfrom.Bitboard()
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
-		if k := b.PopFirst(); !p.attacked(k, w, occ&^m.kfrom.Bitboard()) {
-			m.kings[m.nk] = k
+		if k := b.PopFirst(); !p.attacked(k, w, occK) {
+			m.kings[m.nk] = midKing{k, NoSquare, 1}
 			m.nk++
+			seen |= k.Bitboard()
+		}
+	}
+	for i := 1; i < m.nk && m.nk < len(m.kings); i++ {
+		if m.kings[i].steps != 1 {
+			break
+		}
+		mid := m.kings[i].sq
+		for b := kingAttacks[mid] &^ occ &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
+			if k := b.PopFirst(); !p.attacked(k, w, occK) {
+				m.kings[m.nk] = midKing{k, mid, 2}
+				m.nk++
+				seen |= k.Bitboard()
+			}
 		}
 	}
 	// Level by level: the moves of w before the mate, and the king's step.
 	for level := 0; level <= 3; level++ {
 		m.n = 0
 		for ki := 0; ki < m.nk; ki++ {
-			hops := level
-			if ki > 0 {
-				hops--
-			}
-			if hops >= 0 && hops <= 2 {
+			if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
 				m.collect(p, m.kings[ki], hops)
 			}
 		}
@@ -176,7 +209,7 @@ func (m *midPlanner) tryPlans(p *Position) int {
 			}
 		}
 		m.plans[i], m.plans[best] = m.plans[best], m.plans[i]
-		m.king = m.plans[i].king
+		m.king, m.kmid = m.plans[i].king, m.plans[i].kmid
 		m.tries++
 		if n := m.play(p, &m.plans[i]); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
 			return n
@@ -188,19 +221,20 @@ func (m *midPlanner) tryPlans(p *Position) int {
 // collect adds to m.plans the plans of p mating l's king on k where a checker moves
 // hops+1 times (its last move the check), with their estimated plies. A checker's route
 // passes through empty squares from which it does not check yet.
-func (m *midPlanner) collect(p *Position, k Square, hops int) {
-	w := m.w
+func (m *midPlanner) collect(p *Position, mk midKing, hops int) {
+	w, k := m.w, mk.sq
 	occ := p.byType[0]&^m.kfrom.Bitboard() | k.Bitboard()
 	ours := p.byColor[w]
 	var checks [King]Bitboard
 	for _, pt := range [...]PieceType{Knight, Bishop, Rook, Queen} {
 		checks[pt] = pieceAttacks(pt, m.l, k, occ) &^ ours // squares from which pt would check
 	}
+	checks[Pawn] = pawnAttacks[m.l][k] &^ ours
 	for i := 0; i < m.np; i++ {
 		pc := &m.pieces[i]
 		chk := checks[pc.pt]
 		for t := chk & pc.reach[hops]; t != 0; {
-			pl := midPlan{king: k, pt: pc.pt, from: pc.sq, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare, nv: hops}
+			pl := midPlan{king: k, kmid: mk.mid, pt: pc.pt, from: pc.sq, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare, nv: hops}
 			occ1 := p.byType[0] &^ pc.sq.Bitboard()
 			pl.vias = [2]Square{NoSquare, NoSquare}
 			switch hops {
@@ -226,13 +260,14 @@ func (m *midPlanner) collect(p *Position, k Square, hops int) {
 // add completes pl (a supporter if needed), estimates its plies and adds it to m.plans,
 // unless it cannot work or asks l for too much.
 func (m *midPlanner) add(p *Position, pl *midPlan) {
-	m.king = pl.king
+	m.king, m.kmid = pl.king, pl.kmid
 	holes, blockers, uncovered, ok := m.needs(p, pl, 0, NoSquare)
 	if !ok {
 		return
 	}
-	if uncovered != 0 {
-		if !m.support(p, pl, uncovered) {
+	if uncovered != 0 || holes.Count()+blockers.Count() > midMaxTasks {
+		// A supporter covers what l cannot fill, and as many holes as it can.
+		if !m.support(p, pl, uncovered, holes) {
 			return
 		}
 		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
@@ -260,13 +295,17 @@ func (m *midPlanner) add(p *Position, pl *midPlan) {
 	}
 }
 
-// support looks for a piece of w (not the checker) that covers the squares uncovered
-// after one move, and records it in pl. It reports whether it found one.
-func (m *midPlanner) support(p *Position, pl *midPlan, uncovered Bitboard) bool {
+// support looks for a piece of w (not the checker) that covers, after one move, every
+// square of must and as many of want as it can (one at least when must is empty), and
+// records the best in pl. It reports whether it found one.
+func (m *midPlanner) support(p *Position, pl *midPlan, must, want Bitboard) bool {
 	w, k := m.w, m.king
 	occ := p.byType[0]&^pl.from.Bitboard() | pl.to.Bitboard()
 	ours := p.byColor[w]
-	u := uncovered.First()
+	if must|want == 0 {
+		return false
+	}
+	best := 0
 	for b := ours &^ pl.from.Bitboard(); b != 0; {
 		sfrom := b.PopFirst()
 		spt := p.board[sfrom].Type()
@@ -278,10 +317,15 @@ func (m *midPlanner) support(p *Position, pl *midPlan, uncovered Bitboard) bool 
 		} else {
 			steps = pieceAttacks(spt, w, sfrom, occ) &^ ours
 		}
-		// Squares reached in one step from which the supporter attacks u.
+		// Squares reached in one step from which the supporter attacks a square of must
+		// (of want, when must is empty).
+		u := must.First()
+		if must == 0 {
+			u = want.First()
+		}
 		if spt == Pawn {
 			steps &= pawnAttacks[w^1][u]
-		} else {
+		} else if must != 0 {
 			steps &= pieceAttacks(spt, w^1, u, occ)
 		}
 		steps &^= pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0)
@@ -289,14 +333,16 @@ func (m *midPlanner) support(p *Position, pl *midPlan, uncovered Bitboard) bool 
 			sto := steps.First()
 			occ2 := occ&^sfrom.Bitboard() | sto.Bitboard()
 			att := pieceAttacks(spt, w, sto, occ2)
-			if att&uncovered != uncovered || att.Has(k) {
+			if att&must != must || att.Has(k) {
 				continue
 			}
-			pl.spt, pl.sfrom, pl.sto = spt, sfrom, sto
-			return true
+			if n := 1 + (att & want).Count(); n > best && (must != 0 || n > 1) {
+				best = n
+				pl.spt, pl.sfrom, pl.sto = spt, sfrom, sto
+			}
 		}
 	}
-	return false
+	return best > 0
 }
 
 // midShift moves the piece on from to to in q, taking what stands there: a hypothetical
@@ -327,8 +373,9 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 	if q.board[cur] != MakePiece(w, pl.pt) {
 		return 0, 0, 0, false
 	}
-	step := q.board[k] != MakePiece(l, King) // the king must step to k first
-	if step && (q.board[k] != NoPiece || q.board[m.kfrom] != MakePiece(l, King)) {
+	// The king's steps to k: from where it stands (kfrom, or kmid on the way), each a task.
+	kat := q.KingSquare(l)
+	if kat != k && (q.board[k] != NoPiece || kat != m.kfrom && kat != m.kmid) {
 		return 0, 0, 0, false
 	}
 	// The paths of the plan's pieces must be clear: a piece of l on them is a blocker.
@@ -344,9 +391,12 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 	}
 	blockers = path & q.byColor[l]
 	h := *q
-	if step {
-		midShift(&h, m.kfrom, k)
-		blockers |= m.kfrom.Bitboard()
+	if kat != k {
+		midShift(&h, kat, k)
+		blockers |= kat.Bitboard()
+		if kat == m.kfrom && m.kmid != NoSquare {
+			blockers |= m.kmid.Bitboard()
+		}
 	}
 	midShift(&h, cur, pl.to)
 	if scur != NoSquare {
@@ -421,6 +471,9 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 		pl.route(0) | pl.from.Bitboard()
 	if pl.sfrom != NoSquare {
 		zone |= pl.sfrom.Bitboard() | pl.sto.Bitboard() | Between(pl.sfrom, pl.sto)
+	}
+	if pl.kmid != NoSquare {
+		zone |= kingSpread(pl.kmid.Bitboard())
 	}
 	var ml MoveList
 	for n := 0; n < midMaxPlies; n++ {
@@ -501,7 +554,7 @@ func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur S
 	for _, mv := range ml.Moves[:ml.N] {
 		from, to := mv.From(), mv.To()
 		if q.board[from].Type() == King {
-			if to != m.king {
+			if to != m.king && (to != m.kmid || from != m.kfrom) {
 				continue
 			}
 		} else if !holes.Has(to) && (!blockers.Has(from) || critical.Has(to)) {
@@ -528,6 +581,9 @@ func (m *midPlanner) waitW(q *Position, ml *MoveList, cur, scur Square, zone Bit
 	k := q.KingSquare(m.l)
 	occ := q.byType[0]
 	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
+	if m.kmid != NoSquare {
+		guard |= m.kmid.Bitboard()
+	}
 	best, bestD := NullMove, -1
 	for _, mv := range ml.Moves[:ml.N] {
 		from, to := mv.From(), mv.To()
