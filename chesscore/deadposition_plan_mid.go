@@ -102,6 +102,15 @@ type midPiece struct {
 type midKing struct {
 	sq, mid Square
 	steps   int
+	checks  [King + 1]Bitboard // by piece type: the squares from which it would check there; [King] set once computed
+}
+
+// midMover is a piece of the winner that may support a plan: its square, its type and
+// the squares it reaches in one move (a pawn: its push) on the board as it stands.
+type midMover struct {
+	sq    Square
+	pt    PieceType
+	steps Bitboard
 }
 
 // midPlanner is the state of the planner for one decision, kept in the pooled decider.
@@ -112,6 +121,8 @@ type midPlanner struct {
 	kmid   Square // the king's square between, in the plan at hand (or NoSquare)
 	pieces [16]midPiece
 	np     int
+	movers [16]midMover
+	nmov   int
 	kings  [25]midKing // kfrom and the squares one or two steps away the king may go to
 	nk     int
 	plans  [96]midPlan
@@ -159,12 +170,24 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
-	m.kings[0], m.nk = midKing{m.kfrom, NoSquare, 0}, 1
+	m.nmov = 0
+	for b := ours; b != 0 && m.nmov < len(m.movers); {
+		sq := b.PopFirst()
+		mv := &m.movers[m.nmov]
+		m.nmov++
+		mv.sq, mv.pt = sq, p.board[sq].Type()
+		if mv.pt == Pawn {
+			mv.steps = pushUp(sq.Bitboard(), w) &^ occ &^ (Rank1 | Rank8)
+		} else {
+			mv.steps = pieceAttacks(mv.pt, w, sq, occ) &^ ours
+		}
+	}
+	m.kings[0], m.nk = midKing{sq: m.kfrom, mid: NoSquare}, 1
 	occK := occ &^ m.kfrom.Bitboard()
 	seen := m.kfrom.Bitboard()
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
 		if k := b.PopFirst(); !p.attacked(k, w, occK) {
-			m.kings[m.nk] = midKing{k, NoSquare, 1}
+			m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
 			m.nk++
 			seen |= k.Bitboard()
 		}
@@ -176,7 +199,7 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 		mid := m.kings[i].sq
 		for b := kingAttacks[mid] &^ occ &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
 			if k := b.PopFirst(); !p.attacked(k, w, occK) {
-				m.kings[m.nk] = midKing{k, mid, 2}
+				m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
 				m.nk++
 				seen |= k.Bitboard()
 			}
@@ -187,7 +210,7 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 		m.n = 0
 		for ki := 0; ki < m.nk; ki++ {
 			if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
-				m.collect(p, m.kings[ki], hops)
+				m.collect(p, &m.kings[ki], hops)
 			}
 		}
 		if n := m.tryPlans(p); n > 0 || m.tries >= midTries {
@@ -221,18 +244,18 @@ func (m *midPlanner) tryPlans(p *Position) int {
 // collect adds to m.plans the plans of p mating l's king on k where a checker moves
 // hops+1 times (its last move the check), with their estimated plies. A checker's route
 // passes through empty squares from which it does not check yet.
-func (m *midPlanner) collect(p *Position, mk midKing, hops int) {
+func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 	w, k := m.w, mk.sq
-	occ := p.byType[0]&^m.kfrom.Bitboard() | k.Bitboard()
-	ours := p.byColor[w]
-	var checks [King]Bitboard
-	for _, pt := range [...]PieceType{Knight, Bishop, Rook, Queen} {
-		checks[pt] = pieceAttacks(pt, m.l, k, occ) &^ ours // squares from which pt would check
+	if mk.checks[King] == 0 {
+		occ := p.byType[0]&^m.kfrom.Bitboard() | k.Bitboard()
+		ours := p.byColor[w]
+		r, b := RookAttacks(k, occ)&^ours, BishopAttacks(k, occ)&^ours
+		mk.checks = [King + 1]Bitboard{Pawn: pawnAttacks[m.l][k] &^ ours, Knight: knightAttacks[k] &^ ours, Bishop: b, Rook: r, Queen: r | b}
+		mk.checks[King] = 1 // computed
 	}
-	checks[Pawn] = pawnAttacks[m.l][k] &^ ours
 	for i := 0; i < m.np; i++ {
 		pc := &m.pieces[i]
-		chk := checks[pc.pt]
+		chk := mk.checks[pc.pt]
 		for t := chk & pc.reach[hops]; t != 0; {
 			pl := midPlan{king: k, kmid: mk.mid, pt: pc.pt, from: pc.sq, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare, nv: hops}
 			occ1 := p.byType[0] &^ pc.sq.Bitboard()
@@ -299,46 +322,46 @@ func (m *midPlanner) add(p *Position, pl *midPlan) {
 // square of must and as many of want as it can (one at least when must is empty), and
 // records the best in pl. It reports whether it found one.
 func (m *midPlanner) support(p *Position, pl *midPlan, must, want Bitboard) bool {
-	w, k := m.w, m.king
-	occ := p.byType[0]&^pl.from.Bitboard() | pl.to.Bitboard()
-	ours := p.byColor[w]
 	if must|want == 0 {
 		return false
 	}
+	w, k := m.w, m.king
+	occ := p.byType[0]&^pl.from.Bitboard() | pl.to.Bitboard()
+	// By piece type, the squares from which a piece attacks a square of must (of want,
+	// when must is empty): where a supporter may go.
+	var near [King + 1]Bitboard
+	targets := must.First().Bitboard()
+	if must == 0 {
+		targets = want
+	}
+	for t := targets; t != 0; {
+		u := t.PopFirst()
+		r, b := RookAttacks(u, occ), BishopAttacks(u, occ)
+		near[Pawn] |= pawnAttacks[w^1][u]
+		near[Knight] |= knightAttacks[u]
+		near[Bishop] |= b
+		near[Rook] |= r
+		near[Queen] |= r | b
+		near[King] |= kingAttacks[u]
+	}
+	banned := pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0) | pl.from.Bitboard()
 	best := 0
-	for b := ours &^ pl.from.Bitboard(); b != 0; {
-		sfrom := b.PopFirst()
-		spt := p.board[sfrom].Type()
-		var steps Bitboard
-		if spt == Pawn {
-			if push := Square(int(sfrom) + pawnUp[w]); !occ.Has(push) && !(Rank1 | Rank8).Has(push) {
-				steps = push.Bitboard()
-			}
-		} else {
-			steps = pieceAttacks(spt, w, sfrom, occ) &^ ours
+	for i := 0; i < m.nmov; i++ {
+		mv := &m.movers[i]
+		steps := mv.steps & near[mv.pt] &^ banned
+		if mv.sq == pl.from || steps == 0 {
+			continue
 		}
-		// Squares reached in one step from which the supporter attacks a square of must
-		// (of want, when must is empty).
-		u := must.First()
-		if must == 0 {
-			u = want.First()
-		}
-		if spt == Pawn {
-			steps &= pawnAttacks[w^1][u]
-		} else if must != 0 {
-			steps &= pieceAttacks(spt, w^1, u, occ)
-		}
-		steps &^= pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0)
 		for ; steps != 0; steps &= steps - 1 {
 			sto := steps.First()
-			occ2 := occ&^sfrom.Bitboard() | sto.Bitboard()
-			att := pieceAttacks(spt, w, sto, occ2)
+			occ2 := occ&^mv.sq.Bitboard() | sto.Bitboard()
+			att := pieceAttacks(mv.pt, w, sto, occ2)
 			if att&must != must || att.Has(k) {
 				continue
 			}
 			if n := 1 + (att & want).Count(); n > best && (must != 0 || n > 1) {
 				best = n
-				pl.spt, pl.sfrom, pl.sto = spt, sfrom, sto
+				pl.spt, pl.sfrom, pl.sto = mv.pt, mv.sq, sto
 			}
 		}
 	}
@@ -412,10 +435,9 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 	blockers |= between & h.byColor[l]
 	occ := h.byType[0]
 	occNoKing := occ &^ k.Bitboard()
-	for f := kingAttacks[k] &^ h.byColor[l]; f != 0; {
+	for f := kingAttacks[k] &^ h.byColor[l] &^ h.attacksBy(w, occNoKing); f != 0; {
 		sq := f.PopFirst()
 		switch {
-		case h.attacked(sq, w, occNoKing):
 		case h.board[sq] != NoPiece || m.fillers(&h, sq) == 0:
 			uncovered |= sq.Bitboard()
 		default:
