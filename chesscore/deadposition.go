@@ -8,16 +8,16 @@
 //  1. The game is over: c has mated (yes), or c is mated or stalemated (no).
 //  2. Material: c's material can never mate, whatever the opponent does (no); see
 //     cannotMateByMaterial.
-//  3. The structure (deadposition_structure.go), when some pawn is blocked by another (after
+//  3. The middlegame planner (deadposition_plan_mid.go), from midMinPieces pieces: a
+//     mating configuration at the opponent's king (a piece on a checking square, the
+//     flight squares covered or filled by the opponent's own pieces, the defenders moved
+//     away), picked statically and played straight to: yes with the line verified, or
+//     nothing, in some microseconds.
+//  4. The structure (deadposition_structure.go), when some pawn is blocked by another (after
 //     step 5 unless wallPawns pawns are blocked, enough to wall a king off): the
 //     pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square
 //     and close all its flight squares there (no, with that proof).
-//  4. The middlegame planner (deadposition_plan_mid.go), from midMinPieces pieces: a
-//     mating configuration at the opponent's king (a piece on a checking square, the
-//     flight squares covered or filled by the opponent's own pieces, the defenders moved
-//     away), picked statically and played straight to; yes with the line verified, or
-//     nothing, in some microseconds.
 //  5. The dive (deadposition_dive.go), with plenty of material on the board
 //     (diveMinPieces): a narrow depth-first helpmate search, widened and deepened in
 //     rounds, whose last two plies look only at the checks of c and at the moves of the
@@ -25,12 +25,12 @@
 //     short mates of full-material positions quickly; elsewhere step 6 is faster alone.
 //  6. The search (deadposition_search.go): a best-first search over the positions
 //     reachable from here, with a memory of every position generated, pruning every
-//     position that steps 1 to 3 settle (after a capture or a pawn move: other moves
+//     position that steps 1, 2 and 4 settle (after a capture or a pawn move: other moves
 //     cannot change what they prove). It finds a mate (yes, the line shortened) or sees
 //     every reachable position (no).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
-// rests on a proof (steps 1 to 3, or 6 exhausted). The fifty- and seventy-five-move
+// rests on a proof (steps 1, 2 and 4, or 6 exhausted). The fifty- and seventy-five-move
 // rules and repetitions are ignored, as 5.2.2 and 6.9 do.
 //
 // # Budget
@@ -215,7 +215,7 @@ func (d *decider) static(c Color) (Decision, bool) {
 	return Decision{}, false
 }
 
-// tryDive runs step 4 for c within budget nodes.
+// tryDive runs step 5 for c within budget nodes.
 func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 	n := d.dive.dive(&d.root, c, min(budget, diveNodes))
 	if n < 0 {
@@ -224,7 +224,7 @@ func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.dive.line[:n], Nodes: d.dive.nodes}, d.dive.nodes
 }
 
-// provenByStructure runs step 3 for c.
+// provenByStructure runs step 4 for c.
 func (d *decider) provenByStructure(c Color) bool {
 	if d.stState[c] == 0 {
 		d.stState[c] = 1
@@ -242,14 +242,14 @@ func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
 		return dec
 	}
-	walled := mayBeWalled(&d.root)
-	if walled && d.provenByStructure(c) {
-		return Decision{Verdict: No, Proof: ProofStructure}
-	}
 	if d.root.byType[0].Count() >= midMinPieces {
 		if n := d.mid.plan(&d.root, c); n > 0 {
 			return Decision{Verdict: Yes, Proof: ProofMate, Line: d.mid.line[:n], Nodes: d.mid.nodes}
 		}
+	}
+	walled := mayBeWalled(&d.root)
+	if walled && d.provenByStructure(c) {
+		return Decision{Verdict: No, Proof: ProofStructure}
 	}
 	var dec Decision
 	used := 0
