@@ -205,7 +205,7 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 			}
 		}
 	}
-	// Level by level: the moves of w before the mate, and the king's step.
+	// Level by level: the moves of w before the mate, and the king's steps.
 	for level := 0; level <= 3; level++ {
 		m.n = 0
 		for ki := 0; ki < m.nk; ki++ {
@@ -213,8 +213,20 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 				m.collect(p, &m.kings[ki], hops)
 			}
 		}
-		if n := m.tryPlans(p); n > 0 || m.tries >= midTries {
+		if n := m.tryPlans(p); n > 0 {
 			return n
+		}
+		if m.tries >= midTries {
+			break
+		}
+	}
+	// No plan played catches a mate at once that no plan foresaw: look for it.
+	if m.tries == 0 && p.turn == w {
+		var ml MoveList
+		p.LegalMoves(&ml)
+		if mate, ok := m.mateIn1(p, &ml); ok {
+			m.line[0] = mate
+			return 1
 		}
 	}
 	return -1

@@ -32,6 +32,8 @@ func TestMidPlannerFindsMates(t *testing.T) {
 		{"a defender moves away", "6k1/5ppp/1n6/8/8/8/5PPP/R5K1 w - - 0 1", White},
 		{"a flight square filled", "r6k/6pp/8/6N1/8/8/6PP/6K1 b - - 0 1", White},
 		{"the queen on the pawn shield, supported", "r4rk1/ppp2ppp/8/8/8/3B4/PPP2PPP/3Q1RK1 w - - 0 1", White},
+		{"a promotion mates at once, foreseen by no plan", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", White},
+		{"the king walks two steps", "8/8/3p1kpp/3b4/4r3/8/2K5/5q2 w - - 0 62", Black},
 		{"the king steps into the net", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6", Black},
 	}
 	for _, tc := range tests {
