@@ -44,6 +44,10 @@ const midMaxTasks = 3
 // midTries is the number of plans played, best first.
 const midTries = 8
 
+// midMaxLevel is the last level of plans made: the moves of the winner before the mate
+// (three at most) plus the steps of the loser's king (two at most).
+const midMaxLevel = 4
+
 // midMaxPlies bounds the length of a plan's line.
 const midMaxPlies = 14
 
@@ -206,7 +210,7 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 		}
 	}
 	// Level by level: the moves of w before the mate, and the king's steps.
-	for level := 0; level <= 3; level++ {
+	for level := 0; level <= midMaxLevel; level++ {
 		m.n = 0
 		for ki := 0; ki < m.nk; ki++ {
 			if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
