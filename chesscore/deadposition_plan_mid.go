@@ -584,19 +584,26 @@ func (m *midPlanner) tasks(q *Position, pl *midPlan, st int, scur Square) (int, 
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
 }
 
-// task returns the move of l in q that leaves it the fewest tasks (fewer than now), or NullMove: a piece onto a
-// hole, a blocker away (not onto the checker's squares), the king's step.
+// task returns the move of l in q that leaves it the fewest tasks (fewer than now), or
+// NullMove: a piece onto a hole, a blocker away (not onto the checker's squares, nor
+// where it would still guard its square or the line), the king's step.
 func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
 	best, now := NullMove, holes.Count()+blockers.Count()
-	critical := pl.route(st) | Between(pl.to, m.king)
+	between := Between(pl.to, m.king)
+	critical := pl.route(st) | between
+	occ := q.byType[0] | pl.to.Bitboard()
 	for _, mv := range ml.Moves[:ml.N] {
 		from, to := mv.From(), mv.To()
-		if q.board[from].Type() == King {
+		switch pt := q.board[from].Type(); {
+		case pt == King:
 			if to != m.king && (to != m.kmid || from != m.kfrom) {
 				continue
 			}
-		} else if !holes.Has(to) && (!blockers.Has(from) || critical.Has(to)) {
+		case holes.Has(to):
+		case !blockers.Has(from) || critical.Has(to):
 			continue
+		case pt != Pawn && to != pl.to && pieceAttacks(pt, m.l, to, occ&^from.Bitboard())&(between|pl.to.Bitboard()) != 0:
+			continue // a blocker still
 		}
 		child := q.Play(mv)
 		m.nodes++
