@@ -91,9 +91,18 @@ func (pl *midPlan) route(st int) Bitboard {
 	return r
 }
 
+// stops returns the squares where the checker is still to stop from stage st, to aside.
+func (pl *midPlan) stops(st int) Bitboard {
+	var r Bitboard
+	for i := st + 1; i <= pl.nv; i++ {
+		r |= pl.at(i).Bitboard()
+	}
+	return r
+}
+
 // midPiece is a piece of the winner that may check: its square, its type, and the squares
-// it reaches in one, two and three moves on the board as it stands (stops: the empty
-// squares it may pass through).
+// it reaches in one, two and three moves on the board as it stands (stops: the squares
+// it may pass through, empty or taking a piece of the loser).
 type midPiece struct {
 	sq    Square
 	pt    PieceType
@@ -152,13 +161,13 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 		pc.sq, pc.pt = sq, p.board[sq].Type()
 		occ1 := occ &^ sq.Bitboard()
 		pc.reach[0] = pieceAttacks(pc.pt, w, sq, occ) &^ ours
-		pc.stop[0] = pc.reach[0] &^ occ
+		pc.stop[0] = pc.reach[0]
 		var r Bitboard
 		for v := pc.stop[0]; v != 0; {
 			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
 		}
 		pc.reach[1] = r &^ ours &^ pc.reach[0] &^ sq.Bitboard()
-		pc.stop[1] = pc.reach[1] &^ occ
+		pc.stop[1] = pc.reach[1]
 		r = 0
 		for v := pc.stop[1]; v != 0; {
 			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
@@ -259,7 +268,7 @@ func (m *midPlanner) tryPlans(p *Position) int {
 
 // collect adds to m.plans the plans of p mating l's king on k where a checker moves
 // hops+1 times (its last move the check), with their estimated plies. A checker's route
-// passes through empty squares from which it does not check yet.
+// passes through squares (empty, or taking a piece) from which it does not check yet.
 func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 	w, k := m.w, mk.sq
 	if mk.checks[King] == 0 {
@@ -278,13 +287,16 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 			pl.vias = [2]Square{NoSquare, NoSquare}
 			switch hops {
 			case 1:
-				pl.vias[0] = (pc.stop[0] &^ chk & pieceAttacks(pc.pt, w, pl.to, occ1)).First()
+				pl.vias[0] = midPick(pc.stop[0]&^chk&pieceAttacks(pc.pt, w, pl.to, occ1), occ1)
 			case 2:
-				for v2s := pc.stop[1] &^ chk & pieceAttacks(pc.pt, w, pl.to, occ1); v2s != 0; {
-					v2 := v2s.PopFirst()
-					if v1 := pc.stop[0] &^ chk & pieceAttacks(pc.pt, w, v2, occ1); v1 != 0 {
-						pl.vias = [2]Square{v1.First(), v2}
-						break
+				// Through empty squares rather than captures, when it can.
+				v2s := pc.stop[1] &^ chk & pieceAttacks(pc.pt, w, pl.to, occ1)
+				for _, v2s := range [2]Bitboard{v2s &^ occ1, v2s & occ1} {
+					for v2s != 0 && pl.vias[1] == NoSquare {
+						v2 := v2s.PopFirst()
+						if v1 := pc.stop[0] &^ chk & pieceAttacks(pc.pt, w, v2, occ1); v1 != 0 {
+							pl.vias = [2]Square{midPick(v1, occ1), v2}
+						}
 					}
 				}
 			}
@@ -384,6 +396,14 @@ func (m *midPlanner) support(p *Position, pl *midPlan, must, want Bitboard) bool
 	return best > 0
 }
 
+// midPick returns a square of b, an empty one (not in occ) if it can.
+func midPick(b, occ Bitboard) Square {
+	if e := b &^ occ; e != 0 {
+		return e.First()
+	}
+	return b.First()
+}
+
 // midShift moves the piece on from to to in q, taking what stands there: a hypothetical
 // move, legal or not.
 func midShift(q *Position, from, to Square) {
@@ -428,7 +448,7 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 	if path&q.byColor[w] != 0 {
 		return 0, 0, 0, false
 	}
-	blockers = path & q.byColor[l]
+	blockers = path & q.byColor[l] &^ pl.stops(st) // the checker takes a piece on a stop
 	h := *q
 	if kat != k {
 		midShift(&h, kat, k)
