@@ -8,32 +8,36 @@
 //  1. The game is over: c has mated (yes), or c is mated or stalemated (no).
 //  2. Material: c's material can never mate, whatever the opponent does (no); see
 //     cannotMateByMaterial.
-//     Then, in endgames (endMaxPieces), the endgame planner (deadposition_plan_end.go):
-//     the kings walk straight to a mating picture on the edge and a rook or queen (a pawn
-//     promoted first) mates there, no search; yes with the line replayed, else on.
-//  3. The structure (deadposition_structure.go), when some pawn is blocked by another (after
-//     step 4 unless wallPawns pawns are blocked, enough to wall a king off): the
+//  3. The planners, which play straight to a mate instead of searching: the endgame
+//     planner (deadposition_plan_end.go, up to endMaxPieces pieces: the kings walk to a
+//     mating picture on the edge, where a rook or queen, a pawn promoted first, mates)
+//     and the middlegame planner (deadposition_plan_mid.go, from midMinPieces pieces: a
+//     mating configuration at the opponent's king, a piece on a checking square, the
+//     flight squares covered or filled by the opponent's own pieces, the defenders moved
+//     away). Yes with the line replayed to mate, or nothing, in some microseconds.
+//  4. The structure (deadposition_structure.go), when some pawn is blocked by another (after
+//     step 5 unless wallPawns pawns are blocked, enough to wall a king off): the
 //     pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square
 //     and close all its flight squares there (no, with that proof).
-//  4. The dive (deadposition_dive.go), with plenty of material on the board
+//  5. The dive (deadposition_dive.go), with plenty of material on the board
 //     (diveMinPieces): a narrow depth-first helpmate search, widened and deepened in
 //     rounds, whose last two plies look only at the checks of c and at the moves of the
 //     opponent that could take their last defence away, within diveNodes. It finds the
-//     short mates of full-material positions quickly; elsewhere step 5 is faster alone.
-//  5. The search (deadposition_search.go): a best-first search over the positions
+//     short mates of full-material positions quickly; elsewhere step 6 is faster alone.
+//  6. The search (deadposition_search.go): a best-first search over the positions
 //     reachable from here, with a memory of every position generated, pruning every
-//     position that steps 1 to 3 settle (after a capture or a pawn move: other moves
+//     position that steps 1, 2 and 4 settle (after a capture or a pawn move: other moves
 //     cannot change what they prove). It finds a mate (yes, the line shortened) or sees
 //     every reachable position (no).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
-// rests on a proof (steps 1 to 3, or 5 exhausted). The fifty- and seventy-five-move
+// rests on a proof (steps 1, 2 and 4, or 6 exhausted). The fifty- and seventy-five-move
 // rules and repetitions are ignored, as 5.2.2 and 6.9 do.
 //
 // # Budget
 //
-// Every position the searches of steps 4 and 5 generate counts as a node. With the
+// Every position the searches of steps 5 and 6 generate counts as a node. With the
 // budget spent, the answer is Unknown: nothing proven either way. DefaultMateNodes
 // (500,000 nodes, about a third of a second at most) is the budget of CanCheckmate,
 // IsDeadPosition and of the test a Game runs after every move. Every position of the
@@ -188,6 +192,7 @@ type decider struct {
 	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
 	search  mateSearch
 	end     *endPlanner // made on first use: most decisions never need it
+	mid     midPlanner
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -213,7 +218,7 @@ func (d *decider) static(c Color) (Decision, bool) {
 	return Decision{}, false
 }
 
-// tryDive runs step 4 for c within budget nodes.
+// tryDive runs step 5 for c within budget nodes.
 func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 	n := d.dive.dive(&d.root, c, min(budget, diveNodes))
 	if n < 0 {
@@ -222,13 +227,38 @@ func (d *decider) tryDive(c Color, budget int) (Decision, int) {
 	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.dive.line[:n], Nodes: d.dive.nodes}, d.dive.nodes
 }
 
-// plan runs the planners for c (the endgame planner; the middlegame planner): Yes with
-// a verified line, or nothing.
+// plan runs step 3 for c, the planners: Yes with a verified line, or nothing. Where both
+// apply, the one that answers more often there runs first (the middlegame planner from
+// planMidFirst pieces).
 func (d *decider) plan(c Color) (Decision, bool) {
-	return d.planEnd(c)
+	pieces := d.root.byType[0].Count()
+	mid := func() (Decision, bool) {
+		if pieces < midMinPieces {
+			return Decision{}, false
+		}
+		n := d.mid.plan(&d.root, c)
+		if n <= 0 {
+			return Decision{}, false
+		}
+		return Decision{Verdict: Yes, Proof: ProofMate, Line: d.mid.line[:n], Nodes: d.mid.nodes}, true
+	}
+	if pieces >= planMidFirst {
+		if dec, ok := mid(); ok {
+			return dec, true
+		}
+		return d.planEnd(c)
+	}
+	if dec, ok := d.planEnd(c); ok {
+		return dec, true
+	}
+	return mid()
 }
 
-// provenByStructure runs step 3 for c.
+// planMidFirst is the number of pieces from which the middlegame planner runs before the
+// endgame planner: it answers more of those positions, and faster.
+const planMidFirst = 16
+
+// provenByStructure runs step 4 for c.
 func (d *decider) provenByStructure(c Color) bool {
 	if d.stState[c] == 0 {
 		d.stState[c] = 1
@@ -241,7 +271,7 @@ func (d *decider) provenByStructure(c Color) bool {
 	return d.stState[c] == 2
 }
 
-// decide runs the five steps for c.
+// decide runs the six steps for c.
 func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
 		return dec

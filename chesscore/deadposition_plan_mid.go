@@ -1,0 +1,696 @@
+// deadposition_plan_mid.go: the middlegame mate planner: with plenty of material, a mating
+// configuration at the loser's king, picked statically and played straight to.
+
+package chesscore
+
+// The planner answers Yes quickly where the loser's king is walled in by its own pieces,
+// as it usually is in a middlegame, and gives up quickly everywhere else. Its method:
+//
+//   - Plans. A plan mates the loser l's king where it stands, or one or two steps away
+//     (each step a task of l): a piece of the winner w (queen, rook, bishop, knight; a
+//     pawn near the king in one move) walks to a square from which it checks there, in
+//     one to three moves through empty squares from which it does not check yet
+//     (breadth-first over its moves on the board as it stands). The planner counts
+//     statically with bitboards what l must do first: fill each flight square w would
+//     not cover (a piece or pawn of l able to step there in one move must exist), and
+//     move away every piece of l that could then capture the checker or interpose, or
+//     that stands on the checker's route. A square no piece of l can fill (or the
+//     checking square, next to the king) needs a supporter: a piece or pawn of w that
+//     covers it after one move (and as many holes as it can, when l would have too much
+//     to do). Plans asking more than midMaxTasks moves of l are dropped.
+//   - Levels. Plans are made level by level, the level being the moves of w before the
+//     mate plus the king's steps, and played at each level best first (by the plies they
+//     should take), midTries plans at most in all: the short mates are found first and
+//     cheaply, and a position without one is given up quickly.
+//   - Play. A plan is played on real positions, move by move from the legal move lists,
+//     so the line is legal by construction: w plays the supporter's move, then the
+//     checker's route; l makes the move that leaves it the least to do (a filler onto a
+//     flight square, a blocker away, the king's step); whichever side has nothing to do
+//     makes a waiting move away from the squares involved. At each of w's turns any move
+//     that mates at once is played: that catches the mates the plan did not foresee.
+//   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
+//
+// It never answers No: a failure falls through to the next step of the decision.
+
+// midMinPieces is the number of pieces (kings and pawns included) from which the
+// planner runs. On the real games it answers for about half the positions with 12 to 15
+// pieces, three quarters with 16 to 19, 85 to 94% with 20 or more. With 8 to 11 pieces it
+// still answers a quarter, but those are the easy ones, which the next steps settle
+// quickly too: there it saves nothing, and the endgame's methods serve better.
+const midMinPieces = 12
+
+// midMaxTasks bounds the moves the loser must make in a plan (fillers and defenders).
+const midMaxTasks = 3
+
+// midTries is the number of plans played, best first.
+const midTries = 8
+
+// midMaxLevel is the last level of plans made: the moves of the winner before the mate
+// (three at most) plus the steps of the loser's king (two at most).
+const midMaxLevel = 4
+
+// midMaxPlies bounds the length of a plan's line.
+const midMaxPlies = 14
+
+// midPlan is one mating configuration: the piece of type pt on from checks the loser's
+// king from to, reached through the squares vias[:nv], after the supporter of type
+// spt (if any: sfrom is not NoSquare) has stepped from sfrom to sto to cover what no
+// piece of the loser can fill.
+type midPlan struct {
+	king       Square // where l's king is mated: where it stands or a step or two away
+	kmid       Square // the square between, for two steps (else NoSquare)
+	pt         PieceType
+	from, to   Square
+	vias       [2]Square
+	nv         int
+	spt        PieceType
+	sfrom, sto Square
+	plies      int32
+}
+
+// at returns the square of the checker at stage st of the plan: from, the vias, to.
+func (pl *midPlan) at(st int) Square {
+	switch {
+	case st == 0:
+		return pl.from
+	case st <= pl.nv:
+		return pl.vias[st-1]
+	}
+	return pl.to
+}
+
+// route returns the squares the checker must still cross from stage st: the squares
+// between its stops and the stops themselves, to aside.
+func (pl *midPlan) route(st int) Bitboard {
+	var r Bitboard
+	for i := st; i <= pl.nv; i++ {
+		r |= Between(pl.at(i), pl.at(i+1))
+		if i > st {
+			r |= pl.at(i).Bitboard()
+		}
+	}
+	return r
+}
+
+// stops returns the squares where the checker is still to stop from stage st, to aside.
+func (pl *midPlan) stops(st int) Bitboard {
+	var r Bitboard
+	for i := st + 1; i <= pl.nv; i++ {
+		r |= pl.at(i).Bitboard()
+	}
+	return r
+}
+
+// midPiece is a piece of the winner that may check: its square, its type, and the squares
+// it reaches in one, two and three moves on the board as it stands (stops: the squares
+// it may pass through, empty or taking a piece of the loser).
+type midPiece struct {
+	sq    Square
+	pt    PieceType
+	reach [3]Bitboard
+	stop  [2]Bitboard
+}
+
+// midKing is a square where l's king may be mated: steps (0 to 2) away from where it
+// stands, through mid for two.
+type midKing struct {
+	sq, mid Square
+	steps   int
+	checks  [King + 1]Bitboard // by piece type: the squares from which it would check there; [King] set once computed
+}
+
+// midMover is a piece of the winner that may support a plan: its square, its type and
+// the squares it reaches in one move (a pawn: its push) on the board as it stands.
+type midMover struct {
+	sq    Square
+	pt    PieceType
+	steps Bitboard
+}
+
+// midPlanner is the state of the planner for one decision, kept in the pooled decider.
+type midPlanner struct {
+	w, l   Color
+	kfrom  Square // the square of l's king
+	king   Square // where l's king is to be mated, in the plan at hand
+	kmid   Square // the king's square between, in the plan at hand (or NoSquare)
+	pieces [16]midPiece
+	np     int
+	movers [16]midMover
+	nmov   int
+	kings  [25]midKing // kfrom and the squares one or two steps away the king may go to
+	nk     int
+	plans  [96]midPlan
+	n      int
+	tries  int // plans played
+	line   [midMaxPlies + 2]Move
+	nodes  int // positions played, the verification aside
+}
+
+// plan looks for a helpmate by w from p. It returns the number of moves of the line found
+// (in m.line) or -1.
+func (m *midPlanner) plan(p *Position, w Color) int {
+	m.w, m.l = w, w^1
+	m.kfrom = p.KingSquare(m.l)
+	m.nodes, m.tries = 0, 0
+	occ := p.byType[0]
+	ours := p.byColor[w]
+	m.np = 0
+	for b := ours &^ p.byType[King] &^ p.byType[Pawn]; b != 0 && m.np < len(m.pieces); {
+		sq := b.PopFirst()
+		pc := &m.pieces[m.np]
+		m.np++
+		pc.sq, pc.pt = sq, p.board[sq].Type()
+		occ1 := occ &^ sq.Bitboard()
+		pc.reach[0] = pieceAttacks(pc.pt, w, sq, occ) &^ ours
+		pc.stop[0] = pc.reach[0]
+		var r Bitboard
+		for v := pc.stop[0]; v != 0; {
+			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
+		}
+		pc.reach[1] = r &^ ours &^ pc.reach[0] &^ sq.Bitboard()
+		pc.stop[1] = pc.reach[1]
+		r = 0
+		for v := pc.stop[1]; v != 0; {
+			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
+		}
+		pc.reach[2] = r &^ ours &^ pc.reach[0] &^ pc.reach[1] &^ sq.Bitboard()
+	}
+	// Pawns near the king check in one move: a push or a capture (no promotion).
+	for b := ours & p.byType[Pawn] & kingSpread(kingSpread(kingSpread(m.kfrom.Bitboard()))); b != 0 && m.np < len(m.pieces); {
+		sq := b.PopFirst()
+		pc := &m.pieces[m.np]
+		m.np++
+		pc.sq, pc.pt = sq, Pawn
+		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
+		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
+	}
+	m.nmov = 0
+	for b := ours; b != 0 && m.nmov < len(m.movers); {
+		sq := b.PopFirst()
+		mv := &m.movers[m.nmov]
+		m.nmov++
+		mv.sq, mv.pt = sq, p.board[sq].Type()
+		if mv.pt == Pawn {
+			mv.steps = pushUp(sq.Bitboard(), w) &^ occ &^ (Rank1 | Rank8)
+		} else {
+			mv.steps = pieceAttacks(mv.pt, w, sq, occ) &^ ours
+		}
+	}
+	m.kings[0], m.nk = midKing{sq: m.kfrom, mid: NoSquare}, 1
+	occK := occ &^ m.kfrom.Bitboard()
+	seen := m.kfrom.Bitboard()
+	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
+		if k := b.PopFirst(); !p.attacked(k, w, occK) {
+			m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
+			m.nk++
+			seen |= k.Bitboard()
+		}
+	}
+	for i := 1; i < m.nk && m.nk < len(m.kings); i++ {
+		if m.kings[i].steps != 1 {
+			break
+		}
+		mid := m.kings[i].sq
+		for b := kingAttacks[mid] &^ occ &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
+			if k := b.PopFirst(); !p.attacked(k, w, occK) {
+				m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
+				m.nk++
+				seen |= k.Bitboard()
+			}
+		}
+	}
+	// Level by level: the moves of w before the mate, and the king's steps.
+	for level := 0; level <= midMaxLevel; level++ {
+		m.n = 0
+		for ki := 0; ki < m.nk; ki++ {
+			if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
+				m.collect(p, &m.kings[ki], hops)
+			}
+		}
+		if n := m.tryPlans(p); n > 0 {
+			return n
+		}
+		if m.tries >= midTries {
+			break
+		}
+	}
+	// No plan played catches a mate at once that no plan foresaw: look for it.
+	if m.tries == 0 && p.turn == w {
+		var ml MoveList
+		p.LegalMoves(&ml)
+		if mate, ok := m.mateIn1(p, &ml); ok {
+			m.line[0] = mate
+			return 1
+		}
+	}
+	return -1
+}
+
+// tryPlans plays the best plans of m.plans, verifying the line found, until midTries
+// plans have been played in all. It returns the number of moves of the line (in m.line)
+// or -1.
+func (m *midPlanner) tryPlans(p *Position) int {
+	for i := 0; i < m.n && m.tries < midTries; i++ {
+		best := i
+		for j := i + 1; j < m.n; j++ {
+			if m.plans[j].plies < m.plans[best].plies {
+				best = j
+			}
+		}
+		m.plans[i], m.plans[best] = m.plans[best], m.plans[i]
+		m.king, m.kmid = m.plans[i].king, m.plans[i].kmid
+		m.tries++
+		if n := m.play(p, &m.plans[i]); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+			return n
+		}
+	}
+	return -1
+}
+
+// collect adds to m.plans the plans of p mating l's king on k where a checker moves
+// hops+1 times (its last move the check), with their estimated plies. A checker's route
+// passes through squares (empty, or taking a piece) from which it does not check yet.
+func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
+	w, k := m.w, mk.sq
+	if mk.checks[King] == 0 {
+		occ := p.byType[0]&^m.kfrom.Bitboard() | k.Bitboard()
+		ours := p.byColor[w]
+		r, b := RookAttacks(k, occ)&^ours, BishopAttacks(k, occ)&^ours
+		mk.checks = [King + 1]Bitboard{Pawn: pawnAttacks[m.l][k] &^ ours, Knight: knightAttacks[k] &^ ours, Bishop: b, Rook: r, Queen: r | b}
+		mk.checks[King] = 1 // computed
+	}
+	for i := 0; i < m.np; i++ {
+		pc := &m.pieces[i]
+		chk := mk.checks[pc.pt]
+		for t := chk & pc.reach[hops]; t != 0; {
+			pl := midPlan{king: k, kmid: mk.mid, pt: pc.pt, from: pc.sq, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare, nv: hops}
+			occ1 := p.byType[0] &^ pc.sq.Bitboard()
+			pl.vias = [2]Square{NoSquare, NoSquare}
+			switch hops {
+			case 1:
+				pl.vias[0] = midPick(pc.stop[0]&^chk&pieceAttacks(pc.pt, w, pl.to, occ1), occ1)
+			case 2:
+				// Through empty squares rather than captures, when it can.
+				v2s := pc.stop[1] &^ chk & pieceAttacks(pc.pt, w, pl.to, occ1)
+				for _, v2s := range [2]Bitboard{v2s &^ occ1, v2s & occ1} {
+					for v2s != 0 && pl.vias[1] == NoSquare {
+						v2 := v2s.PopFirst()
+						if v1 := pc.stop[0] &^ chk & pieceAttacks(pc.pt, w, v2, occ1); v1 != 0 {
+							pl.vias = [2]Square{midPick(v1, occ1), v2}
+						}
+					}
+				}
+			}
+			if hops > 0 && pl.vias[hops-1] == NoSquare {
+				continue // no route that does not check before
+			}
+			m.add(p, &pl)
+		}
+	}
+}
+
+// add completes pl (a supporter if needed), estimates its plies and adds it to m.plans,
+// unless it cannot work or asks l for too much.
+func (m *midPlanner) add(p *Position, pl *midPlan) {
+	m.king, m.kmid = pl.king, pl.kmid
+	holes, blockers, uncovered, ok := m.needs(p, pl, 0, NoSquare)
+	if !ok {
+		return
+	}
+	if uncovered != 0 || holes.Count()+blockers.Count() > midMaxTasks {
+		// A supporter covers what l cannot fill, and as many holes as it can.
+		if !m.support(p, pl, uncovered, holes) {
+			return
+		}
+		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
+		if !ok || uncovered != 0 {
+			return
+		}
+	}
+	tasks := int32(holes.Count() + blockers.Count()) // the king's step is a blocker
+	if tasks > midMaxTasks {
+		return
+	}
+	moves := int32(1 + pl.nv)
+	if pl.sfrom != NoSquare {
+		moves++
+	}
+	// The plies to the mate: w's moves but the last and l's tasks alternate.
+	if p.turn == m.w {
+		pl.plies = 2*max(moves-1, tasks) + 1
+	} else {
+		pl.plies = 2*max(moves-1, tasks-1) + 2
+	}
+	if m.n < len(m.plans) {
+		m.plans[m.n] = *pl
+		m.n++
+	}
+}
+
+// support looks for a piece of w (not the checker) that covers, after one move, every
+// square of must and as many of want as it can (one at least when must is empty), and
+// records the best in pl. It reports whether it found one.
+func (m *midPlanner) support(p *Position, pl *midPlan, must, want Bitboard) bool {
+	if must|want == 0 {
+		return false
+	}
+	w, k := m.w, m.king
+	occ := p.byType[0]&^pl.from.Bitboard() | pl.to.Bitboard()
+	// By piece type, the squares from which a piece attacks a square of must (of want,
+	// when must is empty): where a supporter may go.
+	var near [King + 1]Bitboard
+	targets := must.First().Bitboard()
+	if must == 0 {
+		targets = want
+	}
+	for t := targets; t != 0; {
+		u := t.PopFirst()
+		r, b := RookAttacks(u, occ), BishopAttacks(u, occ)
+		near[Pawn] |= pawnAttacks[w^1][u]
+		near[Knight] |= knightAttacks[u]
+		near[Bishop] |= b
+		near[Rook] |= r
+		near[Queen] |= r | b
+		near[King] |= kingAttacks[u]
+	}
+	banned := pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0) | pl.from.Bitboard()
+	best := 0
+	for i := 0; i < m.nmov; i++ {
+		mv := &m.movers[i]
+		steps := mv.steps & near[mv.pt] &^ banned
+		if mv.sq == pl.from || steps == 0 {
+			continue
+		}
+		for ; steps != 0; steps &= steps - 1 {
+			sto := steps.First()
+			occ2 := occ&^mv.sq.Bitboard() | sto.Bitboard()
+			att := pieceAttacks(mv.pt, w, sto, occ2)
+			if att&must != must || att.Has(k) {
+				continue
+			}
+			if n := 1 + (att & want).Count(); n > best && (must != 0 || n > 1) {
+				best = n
+				pl.spt, pl.sfrom, pl.sto = mv.pt, mv.sq, sto
+			}
+		}
+	}
+	return best > 0
+}
+
+// midPick returns a square of b, an empty one (not in occ) if it can.
+func midPick(b, occ Bitboard) Square {
+	if e := b &^ occ; e != 0 {
+		return e.First()
+	}
+	return b.First()
+}
+
+// midShift moves the piece on from to to in q, taking what stands there: a hypothetical
+// move, legal or not.
+func midShift(q *Position, from, to Square) {
+	if from == to {
+		return
+	}
+	if cap := q.board[to]; cap != NoPiece {
+		q.remove(cap, to)
+	}
+	pc := q.board[from]
+	q.remove(pc, from)
+	q.put(pc, to)
+}
+
+// needs returns what is left to do in q before the checker (at stage st of its route)
+// mates from pl.to, the supporter (if any) standing on pl.sto (it is on scur now): the
+// holes, flight squares of l's king w would not cover, each to be filled by a piece of l;
+// the blockers, pieces of l that could capture the checker or interpose (or stand in the
+// way of the check), each to be moved away; the uncovered squares, flight squares w must
+// cover itself (no piece of l can fill them, or a piece of w stands there). It reports
+// false when the plan cannot work from q: the king or the plan's pieces are gone, or a
+// piece of w stands in the way of the check.
+func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
+	w, l, k := m.w, m.l, m.king
+	cur := pl.at(st)
+	if q.board[cur] != MakePiece(w, pl.pt) {
+		return 0, 0, 0, false
+	}
+	// The king's steps to k: from where it stands (kfrom, or kmid on the way), each a task.
+	kat := q.KingSquare(l)
+	if kat != k && (q.board[k] != NoPiece || kat != m.kfrom && kat != m.kmid) {
+		return 0, 0, 0, false
+	}
+	// The paths of the plan's pieces must be clear: a piece of l on them is a blocker.
+	path := pl.route(st)
+	if scur != NoSquare && scur != pl.sto {
+		path |= Between(scur, pl.sto)
+		if pl.spt == Pawn {
+			path |= pl.sto.Bitboard()
+		}
+	}
+	if path&q.byColor[w] != 0 {
+		return 0, 0, 0, false
+	}
+	blockers = path & q.byColor[l] &^ pl.stops(st) // the checker takes a piece on a stop
+	h := *q
+	if kat != k {
+		midShift(&h, kat, k)
+		blockers |= kat.Bitboard()
+		if kat == m.kfrom && m.kmid != NoSquare {
+			blockers |= m.kmid.Bitboard()
+		}
+	}
+	midShift(&h, cur, pl.to)
+	if scur != NoSquare {
+		if q.board[scur] != MakePiece(w, pl.spt) || h.board[scur] != MakePiece(w, pl.spt) {
+			return 0, 0, 0, false
+		}
+		midShift(&h, scur, pl.sto)
+	}
+	between := Between(pl.to, k)
+	if between&h.byColor[w] != 0 {
+		return 0, 0, 0, false
+	}
+	blockers |= between & h.byColor[l]
+	occ := h.byType[0]
+	occNoKing := occ &^ k.Bitboard()
+	for f := kingAttacks[k] &^ h.byColor[l] &^ h.attacksBy(w, occNoKing); f != 0; {
+		sq := f.PopFirst()
+		switch {
+		case h.board[sq] != NoPiece || m.fillers(&h, sq) == 0:
+			uncovered |= sq.Bitboard()
+		default:
+			holes |= sq.Bitboard()
+		}
+	}
+	blockers |= h.AttackersTo(pl.to, l, occ) &^ k.Bitboard()
+	for b := between; b != 0; {
+		sq := b.PopFirst()
+		blockers |= h.AttackersTo(sq, l, occ)&^h.byType[King]&^h.byType[Pawn] | m.pushers(&h, sq)
+	}
+	return holes, blockers, uncovered, true
+}
+
+// fillers returns the pieces of l (its king aside) that could step onto the empty square
+// sq in one move, pins aside.
+func (m *midPlanner) fillers(q *Position, sq Square) Bitboard {
+	occ := q.byType[0]
+	return q.AttackersTo(sq, m.l, occ)&^q.byType[King]&^q.byType[Pawn] | m.pushers(q, sq)
+}
+
+// pushers returns the pawns of l that could push onto the empty square sq.
+func (m *midPlanner) pushers(q *Position, sq Square) Bitboard {
+	l := m.l
+	pawns := q.byType[Pawn] & q.byColor[l]
+	occ := q.byType[0]
+	if int(sq)-pawnUp[l] < 0 || int(sq)-pawnUp[l] > 63 {
+		return 0
+	}
+	one := Square(int(sq) - pawnUp[l])
+	if pawns.Has(one) {
+		return one.Bitboard()
+	}
+	start := Rank4
+	if l == Black {
+		start = Rank5
+	}
+	if start.Has(sq) && !occ.Has(one) {
+		two := Square(int(one) - pawnUp[l])
+		if pawns.Has(two) {
+			return two.Bitboard()
+		}
+	}
+	return 0
+}
+
+// play plays plan pl from p, filling m.line. It returns the number of moves of a line
+// ending with w mating, or -1.
+func (m *midPlanner) play(p *Position, pl *midPlan) int {
+	q := *p
+	st, scur := 0, pl.sfrom
+	zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
+		pl.route(0) | pl.from.Bitboard()
+	if pl.sfrom != NoSquare {
+		zone |= pl.sfrom.Bitboard() | pl.sto.Bitboard() | Between(pl.sfrom, pl.sto)
+	}
+	if pl.kmid != NoSquare {
+		zone |= kingSpread(pl.kmid.Bitboard())
+	}
+	var ml MoveList
+	for n := 0; n < midMaxPlies; n++ {
+		q.LegalMoves(&ml)
+		if ml.N == 0 {
+			return -1
+		}
+		var mv Move
+		if q.turn == m.w {
+			if mate, ok := m.mateIn1(&q, &ml); ok {
+				m.line[n] = mate
+				return n + 1
+			}
+			switch {
+			case scur != NoSquare && scur != pl.sto:
+				mv, scur = NewMove(scur, pl.sto), pl.sto
+			case st < pl.nv:
+				mv = NewMove(pl.at(st), pl.at(st+1))
+				st++
+			default:
+				holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
+				if !ok || holes|blockers|uncovered == 0 {
+					return -1 // all is ready but no mate: the plan is wrong
+				}
+				mv = m.waitW(&q, &ml, pl.at(st), scur, zone)
+			}
+			if mv == NullMove || !ml.Contains(mv) {
+				return -1
+			}
+		} else {
+			holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
+			if !ok || uncovered != 0 {
+				return -1
+			}
+			if holes|blockers == 0 {
+				mv = m.waitL(&q, &ml, pl, st, scur, zone)
+			} else {
+				mv = m.task(&q, &ml, pl, st, scur, holes, blockers)
+			}
+			if mv == NullMove {
+				return -1
+			}
+		}
+		m.line[n] = mv
+		q = q.Play(mv)
+		m.nodes++
+	}
+	return -1
+}
+
+// mateIn1 returns a move of the list ml of w (to move in q) that mates at once.
+func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
+	for _, mv := range ml.Moves[:ml.N] {
+		if !q.givesCheck(mv, q.KingSquare(m.l)) {
+			continue
+		}
+		child := q.Play(mv)
+		m.nodes++
+		if !child.HasLegalMove() {
+			return mv, true
+		}
+	}
+	return NullMove, false
+}
+
+// tasks counts the moves l must still make in q (holes and blockers), reporting false
+// when the plan cannot work from q.
+func (m *midPlanner) tasks(q *Position, pl *midPlan, st int, scur Square) (int, bool) {
+	holes, blockers, uncovered, ok := m.needs(q, pl, st, scur)
+	return holes.Count() + blockers.Count(), ok && uncovered == 0
+}
+
+// task returns the move of l in q that leaves it the fewest tasks (fewer than now), or
+// NullMove: a piece onto a hole, a blocker away (not onto the checker's squares, nor
+// where it would still guard its square or the line), the king's step.
+func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
+	best, now := NullMove, holes.Count()+blockers.Count()
+	between := Between(pl.to, m.king)
+	critical := pl.route(st) | between
+	occ := q.byType[0] | pl.to.Bitboard()
+	for _, mv := range ml.Moves[:ml.N] {
+		from, to := mv.From(), mv.To()
+		switch pt := q.board[from].Type(); {
+		case pt == King:
+			if to != m.king && (to != m.kmid || from != m.kfrom) {
+				continue
+			}
+		case holes.Has(to):
+		case !blockers.Has(from) || critical.Has(to):
+			continue
+		case pt != Pawn && to != pl.to && pieceAttacks(pt, m.l, to, occ&^from.Bitboard())&(between|pl.to.Bitboard()) != 0:
+			continue // a blocker still
+		}
+		child := q.Play(mv)
+		m.nodes++
+		if child.InCheck() {
+			continue // l may not check: w would have to answer
+		}
+		if n, ok := m.tasks(&child, pl, st, scur); ok && n < now {
+			if n == 0 {
+				return mv
+			}
+			best, now = mv, n
+		}
+	}
+	return best
+}
+
+// waitW returns a waiting move of w in q: no capture, no check, far from the squares of
+// the plan (zone), by a piece that covers none of the king's squares, or NullMove.
+func (m *midPlanner) waitW(q *Position, ml *MoveList, cur, scur Square, zone Bitboard) Move {
+	k := q.KingSquare(m.l)
+	occ := q.byType[0]
+	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
+	if m.kmid != NoSquare {
+		guard |= m.kmid.Bitboard()
+	}
+	best, bestD := NullMove, -1
+	for _, mv := range ml.Moves[:ml.N] {
+		from, to := mv.From(), mv.To()
+		if from == cur || from == scur || mv.Kind() != NormalMove || q.board[to] != NoPiece || zone.Has(from) || zone.Has(to) {
+			continue
+		}
+		pt := q.board[from].Type()
+		occ2 := occ&^from.Bitboard() | to.Bitboard()
+		if pieceAttacks(pt, m.w, from, occ)&guard != 0 || pieceAttacks(pt, m.w, to, occ2)&guard != 0 {
+			continue
+		}
+		if q.givesCheck(mv, k) {
+			continue
+		}
+		if d := distance(from, k) + distance(to, k); d > bestD {
+			best, bestD = mv, d
+		}
+	}
+	return best
+}
+
+// waitL returns a waiting move of l in q after which l still has nothing to do, or
+// NullMove.
+func (m *midPlanner) waitL(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, zone Bitboard) Move {
+	tries := 0
+	for _, mv := range ml.Moves[:ml.N] {
+		from, to := mv.From(), mv.To()
+		if q.board[from].Type() == King || mv.Kind() != NormalMove || q.board[to] != NoPiece || zone.Has(from) || zone.Has(to) {
+			continue
+		}
+		if tries++; tries > 4 {
+			break
+		}
+		child := q.Play(mv)
+		m.nodes++
+		if child.InCheck() {
+			continue
+		}
+		if n, ok := m.tasks(&child, pl, st, scur); ok && n == 0 {
+			return mv
+		}
+	}
+	return NullMove
+}

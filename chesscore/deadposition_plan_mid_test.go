@@ -1,0 +1,141 @@
+// deadposition_plan_mid_test.go: the middlegame mate planner on hand positions and on the
+// real-game corpus, its allocations and its speed.
+
+package chesscore
+
+import (
+	"testing"
+	"time"
+)
+
+// planMid runs the planner alone for a mate by c from p and returns its line, or false.
+func planMid(p *Position, c Color) ([]Move, bool) {
+	var m midPlanner
+	n := m.plan(p, c)
+	if n <= 0 {
+		return nil, false
+	}
+	return append([]Move(nil), m.line[:n]...), true
+}
+
+func TestMidPlannerFindsMates(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		c    Color
+	}{
+		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", White},
+		{"back rank, the loser waits", "6k1/1p3ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", White},
+		{"fool's mate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", Black},
+		{"scholar's mate", "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", White},
+		{"smothered", "6rk/6pp/8/6N1/8/8/6PP/6K1 w - - 0 1", White},
+		{"a defender moves away", "6k1/5ppp/1n6/8/8/8/5PPP/R5K1 w - - 0 1", White},
+		{"a flight square filled", "r6k/6pp/8/6N1/8/8/6PP/6K1 b - - 0 1", White},
+		{"the queen on the pawn shield, supported", "r4rk1/ppp2ppp/8/8/8/3B4/PPP2PPP/3Q1RK1 w - - 0 1", White},
+		{"a promotion mates at once, foreseen by no plan", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", White},
+		{"the king walks two steps", "8/8/3p1kpp/3b4/4r3/8/2K5/5q2 w - - 0 62", Black},
+		{"the king steps into the net", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6", Black},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			line, ok := planMid(&p, tc.c)
+			if !ok {
+				t.Fatalf("%s: the planner found no mate by %s", tc.fen, tc.c)
+			}
+			checkDecision(t, &p, tc.c, Decision{Verdict: Yes, Proof: ProofMate, Line: line})
+		})
+	}
+}
+
+// Where the planner answers, Decide answers with its line.
+func TestDecideUsesMidPlanner(t *testing.T) {
+	p := sanFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+	line, ok := planMid(&p, White)
+	if !ok {
+		t.Fatal("the planner found no mate")
+	}
+	d := Decide(&p, White)
+	checkDecision(t, &p, White, d)
+	if len(d.Line) != len(line) || d.Line[0] != line[0] {
+		t.Errorf("Decide's line %v, the planner's %v", d.Line, line)
+	}
+}
+
+// Every line the planner returns over the real-game corpus (every position, whatever its
+// material) replays to a mate, and it answers for most positions with 20 pieces or more.
+func TestMidPlannerRealGames(t *testing.T) {
+	positions := loadRealGames(t)
+	var m midPlanner
+	asked, answered := 0, 0
+	for i := range positions {
+		p := &positions[i]
+		if !p.HasLegalMove() {
+			continue
+		}
+		for c := White; c <= Black; c++ {
+			if cannotMateByMaterial(p, c) {
+				continue
+			}
+			n := m.plan(p, c)
+			if p.byType[0].Count() >= 20 {
+				asked++
+				if n > 0 {
+					answered++
+				}
+			}
+			if n > 0 && !replaysToMate(p, c, m.line[:n]) {
+				t.Fatalf("%s: the planner's line %v does not mate for %s", p.FEN(), m.line[:n], c)
+			}
+		}
+	}
+	if asked < 1000 || 2*answered < asked {
+		t.Errorf("the planner answered %d of %d positions with 20 pieces or more, want half at least", answered, asked)
+	}
+}
+
+func TestMidPlannerAllocations(t *testing.T) {
+	p := sanFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+	q := sanFEN(t, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	var m midPlanner
+	if a := testing.AllocsPerRun(50, func() { m.plan(&p, White); m.plan(&q, Black) }); a != 0 {
+		t.Errorf("%v allocations a run, want 0", a)
+	}
+}
+
+// BenchmarkMidPlanner times the planner alone over the real-game positions with at least
+// midMinPieces pieces (both colours): the mean, median, 99th percentile and maximum of
+// one call, the mean when it answers and when it fails, in microseconds, and the share
+// answered.
+func BenchmarkMidPlanner(b *testing.B) {
+	var positions []Position
+	for _, p := range loadRealGames(b) {
+		if p.byType[0].Count() >= midMinPieces && p.HasLegalMove() {
+			positions = append(positions, p)
+		}
+	}
+	var m midPlanner
+	var okTime, failTime time.Duration
+	ok := 0
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &positions[(i/2)%len(positions)]
+		start := time.Now()
+		n := m.plan(p, Color(i&1))
+		el := time.Since(start)
+		times = append(times, el)
+		if n > 0 {
+			ok++
+			okTime += el
+		} else {
+			failTime += el
+		}
+	}
+	b.StopTimer()
+	reportTimes(b, times)
+	us := float64(time.Microsecond)
+	b.ReportMetric(float64(okTime)/float64(max(ok, 1))/us, "answer-µs")
+	b.ReportMetric(float64(failTime)/float64(max(b.N-ok, 1))/us, "fail-µs")
+	b.ReportMetric(float64(ok)/float64(b.N), "answered/op")
+}
