@@ -170,6 +170,30 @@ func (mm *mateMemory) verdict(p *Position, c Color) Verdict {
 	return mm.v[c]
 }
 
+// planMover tries the cheap steps and the planners (no search) for the side that has
+// just moved in p, when the position is known alive through the other side only: should
+// the side to move lose on time or resign, that is the question, and the answer then
+// goes with the game's record (MateKnowledge) instead of being searched for at the flag.
+func (mm *mateMemory) planMover(p *Position) {
+	mover := p.turn ^ 1
+	if mm.v[mover] != Unknown {
+		return
+	}
+	d := deciders.Get().(*decider)
+	defer deciders.Put(d)
+	d.reset(p)
+	dec, ok := d.static(mover)
+	if !ok {
+		dec, ok = d.plan(mover)
+	}
+	if ok {
+		mm.v[mover] = dec.Verdict
+		if dec.Verdict == Yes {
+			mm.line[mover] = append([]Move(nil), dec.Line...)
+		}
+	}
+}
+
 // dead reports whether p (the position the memory is for) is dead, deciding what it must.
 // A colour known to mate ends the question at once.
 func (mm *mateMemory) dead(p *Position) bool {
@@ -177,6 +201,7 @@ func (mm *mateMemory) dead(p *Position) bool {
 		*mm = mateMemory{valid: true}
 	}
 	if mm.v[White] == Yes || mm.v[Black] == Yes {
+		mm.planMover(p)
 		return false
 	}
 	if mm.v[White] == No && mm.v[Black] == No {
