@@ -121,7 +121,7 @@ func (g *Game) Play(m Move) error {
 		}
 		return err
 	}
-	g.play(legal, &ml, true)
+	g.play(legal, &ml, nil, true)
 	return nil
 }
 
@@ -137,18 +137,23 @@ func (g *Game) Play(m Move) error {
 func ReplayGame(start Position, moves []Move) (*Game, error) {
 	g := &Game{start: start, pos: start, moves: make([]Move, 0, len(moves)),
 		san: make([]string, 0, len(moves)), history: make([]Position, 0, len(moves))}
-	g.outcome = g.outcomeAfterMove(start.CountLegalMoves(), false)
-	var ml MoveList
+	// Each position's legal moves are generated once: by play, for the next move's
+	// check and for the SAN of the move that led to it.
+	var lists [2]MoveList
+	ml := &lists[0]
+	start.LegalMoves(ml)
+	g.outcome = g.outcomeAfterMove(ml.N, false)
 	for i, m := range moves {
 		if g.outcome.Over() {
 			return nil, fmt.Errorf("move %d (%s): %w", i+1, m.UCI(), g.errOver())
 		}
-		g.pos.LegalMoves(&ml)
-		legal, ok := matchLegal(&ml, m)
+		legal, ok := matchLegal(ml, m)
 		if !ok {
 			return nil, fmt.Errorf("move %d: %w", i+1, moveErr(m.UCI(), ErrIllegalMove, m.UCI()+" is not a legal move"))
 		}
-		g.play(legal, &ml, false)
+		next := &lists[(i+1)&1]
+		g.play(legal, ml, next, false)
+		ml = next
 	}
 	return g, nil
 }
@@ -175,7 +180,7 @@ func (g *Game) PlaySAN(s string) (Move, error) {
 	if err != nil {
 		return NullMove, err
 	}
-	g.play(m, &ml, true)
+	g.play(m, &ml, nil, true)
 	return m, nil
 }
 
@@ -195,12 +200,19 @@ func matchLegal(ml *MoveList, m Move) (Move, bool) {
 }
 
 // play applies the legal move m (ml holds the legal moves of the current position); with
-// deadTest, the dead-position test runs on the new position.
-func (g *Game) play(m Move, ml *MoveList, deadTest bool) {
+// deadTest, the dead-position test runs on the new position. With next, the legal moves
+// of the new position are left there.
+func (g *Game) play(m Move, ml, next *MoveList, deadTest bool) {
 	var buf [8]byte
 	b := g.pos.appendSANBody(buf[:0], m, ml)
 	child := g.pos.Play(m)
-	replies := child.CountLegalMoves()
+	var replies int
+	if next != nil {
+		child.LegalMoves(next)
+		replies = next.N
+	} else {
+		replies = child.CountLegalMoves()
+	}
 	if child.InCheck() {
 		if replies > 0 {
 			b = append(b, '+')

@@ -367,7 +367,7 @@ func (r *PGNReader) parseLine(pg *PGNGame, vr *PGNVariation, pos Position, depth
 		}
 		before = pos
 		if main {
-			pg.Game.play(m, &ml, false) // the dead-position test runs once, at the end (settleOutcome)
+			pg.Game.play(m, &ml, nil, false) // the dead-position test runs once, at the end (settleOutcome)
 			mv.SAN = pg.Game.san[len(pg.Game.san)-1]
 		} else {
 			var buf [8]byte

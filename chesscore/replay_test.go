@@ -99,3 +99,19 @@ func squareOf(t *testing.T, s string) Square {
 	}
 	return sq
 }
+
+// BenchmarkReplayGame rebuilds the real games (testdata/realgames.uci) from their moves,
+// as the game service does for a record it has not cached, and reports the cost per move.
+func BenchmarkReplayGame(b *testing.B) {
+	games := loadRealGameMoves(b)
+	moves := 0
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		rg := games[i%len(games)]
+		if _, err := ReplayGame(rg.start, rg.moves); err != nil {
+			b.Fatal(err)
+		}
+		moves += len(rg.moves)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
+}
