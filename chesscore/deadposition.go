@@ -15,35 +15,29 @@
 //     mating configuration at the opponent's king, a piece on a checking square, the
 //     flight squares covered or filled by the opponent's own pieces, the defenders moved
 //     away). Yes with the line replayed to mate, or nothing, in some microseconds.
-//  4. The structure (deadposition_structure.go), when some pawn is blocked by another (after
-//     step 5 unless wallPawns pawns are blocked, enough to wall a king off): the
-//     pieces that can never move again, the squares every other piece can ever reach
+//  4. The structure (deadposition_structure.go), when some pawn is blocked by another:
+//     the pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square
 //     and close all its flight squares there (no, with that proof).
-//  5. The dive (deadposition_dive.go), with plenty of material on the board
-//     (diveMinPieces): a narrow depth-first helpmate search, widened and deepened in
-//     rounds, whose last two plies look only at the checks of c and at the moves of the
-//     opponent that could take their last defence away, within diveNodes. It finds the
-//     short mates of full-material positions quickly; elsewhere step 6 is faster alone.
-//  6. The search (deadposition_search.go): a best-first search over the positions
+//  5. The search (deadposition_search.go): a best-first search over the positions
 //     reachable from here, with a memory of every position generated, pruning every
 //     position that steps 1, 2 and 4 settle (after a capture or a pawn move: other moves
 //     cannot change what they prove). It finds a mate (yes, the line shortened) or sees
 //     every reachable position (no).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
-// rests on a proof (steps 1, 2 and 4, or 6 exhausted). The fifty- and seventy-five-move
+// rests on a proof (steps 1, 2 and 4, or 5 exhausted). The fifty- and seventy-five-move
 // rules and repetitions are ignored, as 5.2.2 and 6.9 do.
 //
 // # Budget
 //
-// Every position the searches of steps 5 and 6 generate counts as a node. With the
+// Every position the search of step 5 generates counts as a node. With the
 // budget spent, the answer is Unknown: nothing proven either way. DefaultMateNodes
 // (500,000 nodes, about a third of a second at most) is the budget of CanCheckmate,
 // IsDeadPosition and of the test a Game runs after every move. Every position of the
 // real-game corpus (testdata/realgames.fen, over 6,000 positions) and of the hard corpus
 // (testdata/deadpositions.epd) is decided within it, the hardest real one (a lone bishop
-// against rook and pawns) in about 270,000 nodes; TestRealGamesDecided and
+// against rook and pawns) in about 45,000 nodes; TestRealGamesDecided and
 // TestDeadPositionCorpus keep it so.
 //
 // # Games
@@ -54,9 +48,12 @@
 // about 70% of the moves keep an answer this way, in a couple of microseconds, and the
 // rest are decided afresh (BenchmarkGameDeadCheck). The test after a move decides first
 // for the side that has just moved: should the other side lose on time or resign, that
-// is the question asked. A game rebuilt from a record (ReplayGame) or read from PGN is not
-// tested move by move: its final position is decided by the first question asked of it
-// (a dead position stays dead). Unknown never ends a game: the game
+// is the question asked; when the other side's line already shows the position alive,
+// the planners (no search) still run for the side that moved. What a game knows is
+// handed out with MateKnowledge, for its record, and taken back by the game rebuilt from
+// the record (ReplayGame, AddMateKnowledge): the flag fall then needs no search. A game
+// rebuilt from a record or read from PGN is not tested move by move: its final position
+// is decided by the first question asked of it (a dead position stays dead). Unknown never ends a game: the game
 // goes on, and a flag fall or a resignation in such a position is scored as a loss, the
 // result the Laws give whenever the opponent can mate.
 
@@ -181,13 +178,12 @@ func IsDeadPosition(p *Position) bool {
 	return mm.dead(p)
 }
 
-// decider holds the working memory of one decision: the dive, the structure analysis
+// decider holds the working memory of one decision: the planners, the structure analysis
 // (its verdict on the root computed at most once for each colour) and the best-first
 // search.
 type decider struct {
 	root    Position
 	over    bool // the root has no legal move
-	dive    diver
 	st      structure
 	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
 	search  mateSearch
@@ -216,15 +212,6 @@ func (d *decider) static(c Color) (Decision, bool) {
 		return Decision{Verdict: No, Proof: ProofMaterial}, true
 	}
 	return Decision{}, false
-}
-
-// tryDive runs step 5 for c within budget nodes.
-func (d *decider) tryDive(c Color, budget int) (Decision, int) {
-	n := d.dive.dive(&d.root, c, min(budget, diveNodes))
-	if n < 0 {
-		return Decision{}, d.dive.nodes
-	}
-	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.dive.line[:n], Nodes: d.dive.nodes}, d.dive.nodes
 }
 
 // plan runs step 3 for c, the planners: Yes with a verified line, or nothing. Where both
@@ -279,27 +266,11 @@ func (d *decider) decide(c Color, budget int) Decision {
 	if dec, ok := d.plan(c); ok {
 		return dec
 	}
-	walled := mayBeWalled(&d.root)
-	if walled && d.provenByStructure(c) {
+	if d.provenByStructure(c) {
 		return Decision{Verdict: No, Proof: ProofStructure}
 	}
-	var dec Decision
-	used := 0
-	if d.root.byType[0].Count() >= diveMinPieces {
-		dec, used = d.tryDive(c, budget)
-	}
-	if dec.Verdict == Yes {
-		return dec
-	}
-	if !walled && d.provenByStructure(c) {
-		return Decision{Verdict: No, Proof: ProofStructure, Nodes: used}
-	}
-	left := budget - used
-	if left <= 0 {
-		return Decision{Nodes: used}
-	}
-	v := d.search.run(&d.root, c, left, false)
-	dec = Decision{Verdict: v, Nodes: used + d.search.nodes}
+	v := d.search.run(&d.root, c, budget, false)
+	dec := Decision{Verdict: v, Nodes: d.search.nodes}
 	switch v {
 	case Yes:
 		dec.Proof, dec.Line = ProofMate, shortenLine(&d.root, c, d.search.mate)
@@ -320,9 +291,9 @@ func blockedPawns(p *Position) Bitboard {
 // nothing otherwise.
 func mayBeBlocked(p *Position) bool { return blockedPawns(p) != 0 }
 
-// wallPawns is the number of blocked pawns from which the structure analysis runs before
-// the dive (and at the nodes of the search): fewer cannot wall a king off across the
-// board, and the analysis runs only after a failed dive. Soundness does not depend on it.
+// wallPawns is the number of blocked pawns from which the structure analysis runs at the
+// nodes of the search (and before the planners in the test after a move): fewer cannot
+// wall a king off across the board. Soundness does not depend on it.
 const wallPawns = 6
 
 // mayBeWalled reports whether p has at least wallPawns blocked pawns.

@@ -210,7 +210,6 @@ func (mm *mateMemory) dead(p *Position) bool {
 	d := deciders.Get().(*decider)
 	defer deciders.Put(d)
 	d.reset(p)
-	budget := DefaultMateNodes
 	// The cheap steps for both colours before any search: in a live position one colour
 	// usually mates quickly.
 	for c := White; c <= Black; c++ {
@@ -240,26 +239,12 @@ func (mm *mateMemory) dead(p *Position) bool {
 			return false
 		}
 	}
-	for _, c := range order {
-		if mm.v[c] != Unknown || p.byType[0].Count() < diveMinPieces {
-			continue
-		}
-		dec, used := d.tryDive(c, budget)
-		budget -= used
-		if dec.Verdict == Yes {
-			mm.v[c], mm.line[c] = Yes, append([]Move(nil), dec.Line...)
-			return false
-		}
-	}
 	for c := White; c <= Black; c++ {
-		if mm.v[c] == Yes {
-			return false
-		}
 		if mm.v[c] == Unknown && !walled && d.provenByStructure(c) {
 			mm.v[c] = No
 		}
 	}
-	if budget <= 0 || mm.v[White] != Unknown && mm.v[Black] != Unknown {
+	if mm.v[White] != Unknown && mm.v[Black] != Unknown {
 		return mm.v[White] == No && mm.v[Black] == No
 	}
 	// One search for a mate by either side when both are open (the side that has just
@@ -268,7 +253,7 @@ func (mm *mateMemory) dead(p *Position) bool {
 	if mm.v[c] != Unknown {
 		c = order[1]
 	}
-	switch d.search.run(p, c, budget, either) {
+	switch d.search.run(p, c, DefaultMateNodes, either) {
 	case Yes:
 		line := d.search.mate
 		mater := p.turn ^ Color(len(line)&1) ^ 1 // the side that made the last move
