@@ -118,27 +118,7 @@ func (p *Position) rivalsTo(pt PieceType, from, to Square) Bitboard {
 	if same == 0 {
 		return 0
 	}
-	return same & p.attacksTo(pt, p.turn, to)
-}
-
-// attacksTo returns the squares from which a piece of type pt and colour c would move to
-// (or capture on) to, ignoring pins: for pawns the pushes and the captures, for the others
-// their attack pattern with the current occupancy.
-func (p *Position) attacksTo(pt PieceType, c Color, to Square) Bitboard {
-	occ := p.byType[0]
-	switch pt {
-	case Knight:
-		return knightAttacks[to]
-	case Bishop:
-		return BishopAttacks(to, occ)
-	case Rook:
-		return RookAttacks(to, occ)
-	case Queen:
-		return QueenAttacks(to, occ)
-	case King:
-		return kingAttacks[to]
-	}
-	return 0
+	return same & pieceAttacks(pt, p.turn, to, p.byType[0]) // a piece attacks to from where it would attack from to
 }
 
 // Annotation suffixes that may follow a move ("!", "?", "!!", "??", "!?", "?!") and their
@@ -545,7 +525,7 @@ func (p *Position) pseudoFrom(c Color, pt PieceType, to Square) Bitboard {
 	}
 	own := p.Pieces(c, pt)
 	if pt != Pawn {
-		return own & p.attacksTo(pt, c, to)
+		return own & pieceAttacks(pt, c, to, p.byType[0]) // (no pawn: the attack is symmetric)
 	}
 	var from Bitboard
 	up := pawnUp[c]
