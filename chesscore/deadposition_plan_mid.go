@@ -65,8 +65,20 @@ type midPlan struct {
 	nv         int
 	spt        PieceType
 	sfrom, sto Square
-	plies      int32
+	plies      int32 // the estimated plies, once evaluated
+	bound      int32 // a lower bound of plies, known before the evaluation
+	state      midState
 }
+
+// midState is how far a plan has got: collected, evaluated, dropped or played.
+type midState uint8
+
+const (
+	midCollected midState = iota // its bound known, not yet evaluated
+	midEvaluated                 // its supporter and plies known
+	midDropped                   // it cannot work or asks the loser too much
+	midPlayed                    // played, and failed
+)
 
 // at returns the square of the checker at stage st of the plan: from, the vias, to.
 func (pl *midPlan) at(st int) Square {
@@ -247,20 +259,32 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 }
 
 // tryPlans plays the best plans of m.plans, verifying the line found, until midTries
-// plans have been played in all. It returns the number of moves of the line (in m.line)
-// or -1.
+// plans have been played in all. Plans are evaluated lazily: one whose bound cannot beat
+// the best plan evaluated so far is left for later. It returns the number of moves of the
+// line (in m.line) or -1.
 func (m *midPlanner) tryPlans(p *Position) int {
-	for i := 0; i < m.n && m.tries < midTries; i++ {
-		best := i
-		for j := i + 1; j < m.n; j++ {
-			if m.plans[j].plies < m.plans[best].plies {
-				best = j
+	for m.tries < midTries {
+		best := -1
+		for i := 0; i < m.n; i++ {
+			pl := &m.plans[i]
+			if pl.state == midDropped || pl.state == midPlayed || best >= 0 && pl.bound >= m.plans[best].plies {
+				continue
+			}
+			if pl.state == midCollected && !m.evaluate(p, pl) {
+				continue
+			}
+			if best < 0 || pl.plies < m.plans[best].plies {
+				best = i
 			}
 		}
-		m.plans[i], m.plans[best] = m.plans[best], m.plans[i]
-		m.king, m.kmid = m.plans[i].king, m.plans[i].kmid
+		if best < 0 {
+			return -1
+		}
+		pl := &m.plans[best]
+		pl.state = midPlayed
+		m.king, m.kmid = pl.king, pl.kmid
 		m.tries++
-		if n := m.play(p, &m.plans[i]); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+		if n := m.play(p, pl); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
 			return n
 		}
 	}
@@ -304,47 +328,62 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 			if hops > 0 && pl.vias[hops-1] == NoSquare {
 				continue // no route that does not check before
 			}
-			m.add(p, &pl)
+			m.add(p, &pl, int32(mk.steps))
 		}
 	}
 }
 
-// add completes pl (a supporter if needed), estimates its plies and adds it to m.plans,
-// unless it cannot work or asks l for too much.
-func (m *midPlanner) add(p *Position, pl *midPlan) {
+// add adds pl to m.plans, collected, with a lower bound of its plies: the checker's
+// moves and the king's steps (each a task of l), no supporter and no other task.
+func (m *midPlanner) add(p *Position, pl *midPlan, steps int32) {
+	if m.n == len(m.plans) {
+		return
+	}
+	pl.bound = m.plies(p, int32(1+pl.nv), steps)
+	pl.state = midCollected
+	m.plans[m.n] = *pl
+	m.n++
+}
+
+// plies returns the plies to the mate of a plan with the given moves of w and tasks of
+// l from p: w's moves but the last and l's tasks alternate.
+func (m *midPlanner) plies(p *Position, moves, tasks int32) int32 {
+	if p.turn == m.w {
+		return 2*max(moves-1, tasks) + 1
+	}
+	return 2*max(moves-1, tasks-1) + 2
+}
+
+// evaluate completes pl (a supporter if needed) and estimates its plies, or drops it when
+// it cannot work or asks l for too much. It reports whether pl stays.
+func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
+	pl.state = midDropped
 	m.king, m.kmid = pl.king, pl.kmid
 	holes, blockers, uncovered, ok := m.needs(p, pl, 0, NoSquare)
 	if !ok {
-		return
+		return false
 	}
 	if uncovered != 0 || holes.Count()+blockers.Count() > midMaxTasks {
 		// A supporter covers what l cannot fill, and as many holes as it can.
 		if !m.support(p, pl, uncovered, holes) {
-			return
+			return false
 		}
 		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
 		if !ok || uncovered != 0 {
-			return
+			return false
 		}
 	}
 	tasks := int32(holes.Count() + blockers.Count()) // the king's step is a blocker
 	if tasks > midMaxTasks {
-		return
+		return false
 	}
 	moves := int32(1 + pl.nv)
 	if pl.sfrom != NoSquare {
 		moves++
 	}
-	// The plies to the mate: w's moves but the last and l's tasks alternate.
-	if p.turn == m.w {
-		pl.plies = 2*max(moves-1, tasks) + 1
-	} else {
-		pl.plies = 2*max(moves-1, tasks-1) + 2
-	}
-	if m.n < len(m.plans) {
-		m.plans[m.n] = *pl
-		m.n++
-	}
+	pl.plies = m.plies(p, moves, tasks)
+	pl.state = midEvaluated
+	return true
 }
 
 // support looks for a piece of w (not the checker) that covers, after one move, every
@@ -591,7 +630,7 @@ func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
 		}
 		child := q.Play(mv)
 		m.nodes++
-		if !child.HasLegalMove() {
+		if checkmated(&child) {
 			return mv, true
 		}
 	}
