@@ -137,6 +137,7 @@ type midMover struct {
 	sq    Square
 	pt    PieceType
 	steps Bitboard
+	cover Bitboard // at most the squares it could cover after its move (w's pieces off the board)
 }
 
 // midPlanner is the state of the planner for one decision, kept in the pooled decider.
@@ -150,6 +151,8 @@ type midPlanner struct {
 	movers [16]midMover
 	nmov   int
 	kings  [25]midKing // kfrom and the squares one or two steps away the king may go to
+	attW   Bitboard    // the squares w attacks in the position as it stands, l's king off the board
+	fillL  Bitboard    // at most the squares a piece or pawn of l could step onto in a plan
 	nk     int
 	plans  [96]midPlan
 	n      int
@@ -210,6 +213,8 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 	}
 	m.kings[0], m.nk = midKing{sq: m.kfrom, mid: NoSquare}, 1
 	occK := occ &^ m.kfrom.Bitboard()
+	m.attW = p.attacksBy(w, occK)
+	m.fillL = m.reaches(p)
 	seen := m.kfrom.Bitboard()
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
 		if k := b.PopFirst(); !p.attacked(k, w, occK) {
@@ -267,7 +272,7 @@ func (m *midPlanner) tryPlans(p *Position) int {
 		best := -1
 		for i := 0; i < m.n; i++ {
 			pl := &m.plans[i]
-			if pl.state == midDropped || pl.state == midPlayed || best >= 0 && pl.bound >= m.plans[best].plies {
+			if pl.state == midDropped || pl.state == midPlayed || best >= 0 && pl.bound >= m.plans[best].plies && pl.state == midCollected {
 				continue
 			}
 			if pl.state == midCollected && !m.evaluate(p, pl) {
@@ -328,21 +333,99 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 			if hops > 0 && pl.vias[hops-1] == NoSquare {
 				continue // no route that does not check before
 			}
-			m.add(p, &pl, int32(mk.steps))
+			m.add(p, &pl, mk)
 		}
 	}
 }
 
-// add adds pl to m.plans, collected, with a lower bound of its plies: the checker's
-// moves and the king's steps (each a task of l), no supporter and no other task.
-func (m *midPlanner) add(p *Position, pl *midPlan, steps int32) {
+// add adds pl to m.plans, collected, with an estimate of its plies made statically on
+// the position as it stands: the checker's moves; the king's steps and the pieces of l
+// on the checker's route or its line of check, each a task of l; the flight squares w
+// does not attack, each a hole to fill or, all together, a supporter's move, whichever
+// is cheaper. The estimate only orders the plans (the cheapest is evaluated first and
+// evaluation stops at a plan no estimate left can beat): it may err either way.
+func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing) {
 	if m.n == len(m.plans) {
 		return
 	}
-	pl.bound = m.plies(p, int32(1+pl.nv), steps)
+	l, k := m.l, pl.king
+	them := p.byColor[l] &^ m.kfrom.Bitboard()
+	occ := p.byType[0] &^ m.kfrom.Bitboard() &^ pl.from.Bitboard() // l's king off the board
+	path := pl.route(0) | Between(pl.to, k)
+	if path&p.byColor[m.w]&^pl.from.Bitboard() != 0 {
+		return // a piece of w in the way: needs would refuse it
+	}
+	tasks := int32(mk.steps + ((pl.route(0)&^pl.stops(0) | Between(pl.to, k)) & them).Count())
+	if tasks > midMaxTasks {
+		return // these tasks are certain: evaluate would drop it
+	}
+	flight := kingAttacks[k] &^ them &^ m.covered(p, pl, occ)
+	// The flight squares that certainly stay uncovered need a supporter: with none that
+	// could cover them, the plan cannot work (evaluate would drop it).
+	if unc := flight &^ pl.from.Bitboard() & (p.byColor[m.w] | ^m.fillL); unc != 0 && !m.coverable(unc) {
+		return
+	}
+	moves := int32(1 + pl.nv)
+	pl.bound = m.plies(p, moves, tasks)
+	if flight != 0 {
+		pl.bound = min(m.plies(p, moves+1, tasks), m.plies(p, moves, tasks+int32(flight.Count())))
+	}
 	pl.state = midCollected
 	m.plans[m.n] = *pl
 	m.n++
+}
+
+// covered returns at least the squares w attacks once the checker of pl stands on its
+// square (occ: the occupancy then, but for l's king): the attacks of the position as it
+// stands, the checker's from its square, and those of w's sliders through the square it
+// has left.
+func (m *midPlanner) covered(p *Position, pl *midPlan, occ Bitboard) Bitboard {
+	occK := p.byType[0] &^ m.kfrom.Bitboard()
+	cov := m.attW | pieceAttacks(pl.pt, m.w, pl.to, occ)
+	sliders := (p.byType[Bishop] | p.byType[Rook] | p.byType[Queen]) & p.byColor[m.w] &^ pl.from.Bitboard()
+	for b := p.AttackersTo(pl.from, m.w, occK) & sliders; b != 0; {
+		sq := b.PopFirst()
+		cov |= pieceAttacks(p.board[sq].Type(), m.w, sq, occK&^pl.from.Bitboard())
+	}
+	return cov
+}
+
+// coverable reports whether one piece of w might cover every square of unc after one
+// move: false means that support would find no supporter.
+func (m *midPlanner) coverable(unc Bitboard) bool {
+	for i := 0; i < m.nmov; i++ {
+		if unc&^m.movers[i].cover == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// reaches returns, for the pruning of add, at least the squares a piece or pawn of l
+// could step onto in a plan (l's king and w's pieces off the board: a plan moves them),
+// and records for each mover of w at least the squares it could cover after its move.
+func (m *midPlanner) reaches(p *Position) (fill Bitboard) {
+	w, l := m.w, m.l
+	occL := p.byType[0] &^ m.kfrom.Bitboard() &^ p.byColor[w]
+	for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
+		sq := b.PopFirst()
+		fill |= pieceAttacks(p.board[sq].Type(), l, sq, occL)
+	}
+	pawns := p.byColor[l] & p.byType[Pawn]
+	start := Rank2
+	if l == Black {
+		start = Rank7
+	}
+	fill |= pushUp(pawns, l) | pushUp(pushUp(pawns&start, l), l)
+	occW := p.byType[0] &^ p.byColor[w]
+	for i := 0; i < m.nmov; i++ {
+		mv := &m.movers[i]
+		mv.cover = 0
+		for b := mv.steps; b != 0; {
+			mv.cover |= pieceAttacks(mv.pt, w, b.PopFirst(), occW)
+		}
+	}
+	return fill
 }
 
 // plies returns the plies to the mate of a plan with the given moves of w and tasks of
