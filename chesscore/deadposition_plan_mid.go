@@ -42,8 +42,10 @@ const midMinPieces = 12
 // midMaxTasks bounds the moves the loser must make in a plan (fillers and defenders).
 const midMaxTasks = 3
 
-// midTries is the number of plans played, best first.
-const midTries = 8
+// midTries is the number of plans played, best first. On the real games 8 tries answer
+// 78.2% of the positions from midMinPieces pieces, 16 80.3%, 32 80.4%: most failures run
+// out of plans before.
+const midTries = 16
 
 // midMaxLevel is the last level of plans made: the moves of the winner before the mate
 // (three at most) plus the steps of the loser's king (two at most).
@@ -705,10 +707,21 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	return -1
 }
 
-// mateIn1 returns a move of the list ml of w (to move in q) that mates at once.
+// mateIn1 returns a move of the list ml of w (to move in q) that mates at once. Only the
+// moves that may check are tried (givesCheck then decides): a piece onto a square from
+// which it attacks the king, a piece leaving the king's lines (a discovered check), and
+// the moves that are not plain (promotions, castling, en passant).
 func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
+	k := q.KingSquare(m.l)
+	occ := q.byType[0]
+	r, b := RookAttacks(k, occ), BishopAttacks(k, occ)
+	checks := [King + 1]Bitboard{Pawn: pawnAttacks[m.l][k], Knight: knightAttacks[k], Bishop: b, Rook: r, Queen: r | b}
+	disc := (r | b) & q.byColor[m.w]
 	for _, mv := range ml.Moves[:ml.N] {
-		if !q.givesCheck(mv, q.KingSquare(m.l)) {
+		if from := mv.From(); mv.Kind() == NormalMove && !disc.Has(from) && !checks[q.board[from].Type()].Has(mv.To()) {
+			continue
+		}
+		if !q.givesCheck(mv, k) {
 			continue
 		}
 		child := q.Play(mv)
