@@ -22,12 +22,18 @@ package chesscore
 //     mate plus the king's steps, and played at each level best first (by the plies they
 //     should take), midTries plans at most in all: the short mates are found first and
 //     cheaply, and a position without one is given up quickly.
+//   - Cheap first. A plan is collected with a static estimate of its plies (bitboards of
+//     the position as it stands, computed once per decision) and dropped at once when a
+//     flight square certainly left uncovered could be covered by no supporter (exactly
+//     the plans the full count would drop for that). The full count (needs, support) is
+//     made lazily, best estimate first, and stops at a plan no estimate left can beat.
 //   - Play. A plan is played on real positions, move by move from the legal move lists,
 //     so the line is legal by construction: w plays the supporter's move, then the
 //     checker's route; l makes the move that leaves it the least to do (a filler onto a
 //     flight square, a blocker away, the king's step); whichever side has nothing to do
 //     makes a waiting move away from the squares involved. At each of w's turns any move
-//     that mates at once is played: that catches the mates the plan did not foresee.
+//     that mates at once is played: that catches the mates the plan did not foresee (only
+//     the moves that may check are tried: onto a checking square, off the king's lines).
 //   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
 //
 // It never answers No: a failure falls through to the next step of the decision.
