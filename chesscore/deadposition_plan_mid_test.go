@@ -35,6 +35,7 @@ func TestMidPlannerFindsMates(t *testing.T) {
 		{"a promotion mates at once, foreseen by no plan", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", White},
 		{"the king walks two steps", "8/8/3p1kpp/3b4/4r3/8/2K5/5q2 w - - 0 62", Black},
 		{"the king steps into the net", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6", Black},
+		{"the loser needs a move that leaves it as much to do (real game)", "r2q1rk1/1bpp1ppp/p7/1p5n/2P1P1n1/1B4B1/PPQ2PPP/RN2K2R w KQ - 1 11", White},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
