@@ -35,6 +35,7 @@ func TestMidPlannerFindsMates(t *testing.T) {
 		{"a promotion mates at once, foreseen by no plan", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", White},
 		{"the king walks two steps", "8/8/3p1kpp/3b4/4r3/8/2K5/5q2 w - - 0 62", Black},
 		{"the king steps into the net", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6", Black},
+		{"the loser needs a move that leaves it as much to do (real game)", "r2q1rk1/1bpp1ppp/p7/1p5n/2P1P1n1/1B4B1/PPQ2PPP/RN2K2R w KQ - 1 11", White},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,6 +92,51 @@ func TestMidPlannerRealGames(t *testing.T) {
 	}
 	if asked < 1000 || 2*answered < asked {
 		t.Errorf("the planner answered %d of %d positions with 20 pieces or more, want half at least", answered, asked)
+	}
+}
+
+// The planner's mate-in-one test, which tries only the moves that may check, finds a mate
+// exactly where one exists: on hand positions (discovered checks, promotions, castling,
+// en passant) and on every real-game position, for the side to move.
+func TestMidPlannerMateIn1(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		mate bool
+	}{
+		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", true},
+		{"discovered by a knight", "6bk/7p/8/8/3N4/8/8/B5K1 w - - 0 1", true},
+		{"promotion", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", true},
+		{"castling", "8/8/8/8/4ppp1/4pkp1/8/2N1K2R w K - 0 1", true},
+		{"en passant", "8/8/8/2k5/1pP5/1K6/8/8 b - c3 0 1", false},
+		{"no check mates", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			want, _ := mateIn1Move(&p, p.turn)
+			var m midPlanner
+			m.w, m.l = p.turn, p.turn^1
+			var ml MoveList
+			p.LegalMoves(&ml)
+			got, ok := m.mateIn1(&p, &ml)
+			if ok != (want != NullMove) || ok != tc.mate {
+				t.Fatalf("%s: mate in one %v (%v), the full test %v, want %v", tc.fen, got, ok, want, tc.mate)
+			}
+			if ok && !replaysToMate(&p, p.turn, []Move{got}) {
+				t.Errorf("%s: %v does not mate", tc.fen, got)
+			}
+		})
+	}
+	var m midPlanner
+	var ml MoveList
+	for _, p := range loadRealGames(t) {
+		m.w, m.l = p.turn, p.turn^1
+		p.LegalMoves(&ml)
+		_, ok := m.mateIn1(&p, &ml)
+		if _, full := mateIn1Move(&p, p.turn); ok != full {
+			t.Fatalf("%s: the planner's mate in one %v, the full test %v", p.FEN(), ok, full)
+		}
 	}
 }
 
