@@ -189,6 +189,7 @@ type decider struct {
 	search  mateSearch
 	end     *endPlanner // made on first use: most decisions never need it
 	mid     midPlanner
+	minor   minorPlanner
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -233,12 +234,18 @@ func (d *decider) plan(c Color) (Decision, bool) {
 		if dec, ok := mid(); ok {
 			return dec, true
 		}
-		return d.planEnd(c)
+		if dec, ok := d.planEnd(c); ok {
+			return dec, true
+		}
+		return d.planMinor(c)
 	}
 	if dec, ok := d.planEnd(c); ok {
 		return dec, true
 	}
-	return mid()
+	if dec, ok := mid(); ok {
+		return dec, true
+	}
+	return d.planMinor(c)
 }
 
 // planMidFirst is the number of pieces from which the middlegame planner runs before the
