@@ -34,7 +34,7 @@ package chesscore
 import "math/bits"
 
 // minorPlans is the number of pictures played.
-const minorPlans = 3
+const minorPlans = 5
 
 // minorMaxPlies bounds the line of one picture.
 const minorMaxPlies = 64
@@ -58,7 +58,12 @@ type minorPlanner struct {
 	hashes [minorMaxPlies + 1]uint64
 	pics   [minorPlans]minorPicture
 	ml     MoveList
+	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
+	nrings int
 }
+
+// minorRings is the number of flood-fill rings kept: farther squares count as that far.
+const minorRings = 16
 
 // minorPlanFits reports whether the minor-piece planner may answer for w in p: w has a
 // bishop or knight and no rook or queen, l has some piece or pawn to wall its king in.
@@ -73,8 +78,8 @@ func minorPlanFits(p *Position, w Color) bool {
 // planMinor runs the minor-piece planner for c on the root: Yes with a verified line, or
 // nothing (the decision goes on).
 func (d *decider) planMinor(c Color) (Decision, bool) {
-	if !minorPlanFits(&d.root, c) {
-		return Decision{}, false
+	if !minorPlanFits(&d.root, c) || d.provenByStructure(c) {
+		return Decision{}, false // the structure's proof (step 4, cached) is cheaper
 	}
 	n, ok := d.minor.find(&d.root, c)
 	if !ok {
@@ -204,7 +209,8 @@ func (m *minorPlanner) play(p *Position) bool {
 	q := *p
 	m.n = 0
 	m.hashes[0] = q.hash
-	best, stuck := int(^uint(0)>>1), 0
+	best, stuck := [2]int{int(^uint(0) >> 1), int(^uint(0) >> 1)}, 0
+	finishes := 0
 	for m.n < minorMaxPlies {
 		q.LegalMoves(&m.ml)
 		if m.ml.N == 0 {
@@ -218,15 +224,26 @@ func (m *minorPlanner) play(p *Position) bool {
 				m.n++
 				return true
 			}
+			if finishes < minorFinishes && m.n+3 <= minorMaxPlies && m.ready(&q) {
+				finishes++
+				if m.mateIn2(&q) {
+					return true
+				}
+				q.LegalMoves(&m.ml)
+			}
+			occ := q.byType[0] &^ q.byColor[m.w]
+			m.flood(m.pic.stand, ^q.attacksBy(m.l, occ)&^q.byColor[m.w])
 			mv, cost = m.choose(&q, true)
 		} else {
+			occ := q.byType[0] &^ q.byColor[m.l]
+			m.flood(m.pic.target, ^q.attacksBy(m.w, occ)&^(q.byColor[m.l]&^q.byType[King]))
 			mv, cost = m.choose(&q, false)
 		}
 		if mv == NullMove {
 			return false
 		}
-		if cost < best {
-			best, stuck = cost, 0
+		if cost < best[q.turn] {
+			best[q.turn], stuck = cost, 0
 		} else if stuck++; stuck > minorStuckPlies {
 			return false
 		}
@@ -239,9 +256,43 @@ func (m *minorPlanner) play(p *Position) bool {
 	return false
 }
 
-// minorStuckPlies is the number of plies a picture may play without a side reaching a
-// lower cost than before before it gives up.
-const minorStuckPlies = 10
+// minorStuckPlies is the number of plies a picture may play without either side reaching
+// a lower cost than it had before: then it gives up.
+const minorStuckPlies = 16
+
+// minorFinishes is the number of times a picture looks for a mate in two moves of w.
+const minorFinishes = 2
+
+// ready reports whether the picture stands (w to move in q): l's king on the target, the
+// fill squares taken by l, w's king on the stand. Only a move of w's checker is missing.
+func (m *minorPlanner) ready(q *Position) bool {
+	return q.KingSquare(m.l) == m.pic.target && q.KingSquare(m.w) == m.pic.stand &&
+		m.pic.fill&^q.byColor[m.l] == 0
+}
+
+// mateIn2 looks (w to move in q, after m.line[:m.n]) for a move of w, any reply of l and a
+// mate by w; it appends the three moves to the line and reports whether it found them.
+func (m *minorPlanner) mateIn2(q *Position) bool {
+	var replies MoveList
+	k := q.KingSquare(m.l)
+	for _, mv := range m.ml.Moves[:m.ml.N] {
+		if q.givesCheck(mv, k) {
+			continue // not mate (mateIn1 ran): it would only hurry l
+		}
+		c1 := q.Play(mv)
+		c1.LegalMoves(&replies)
+		for _, r := range replies.Moves[:replies.N] {
+			c2 := c1.Play(r)
+			m.plies++
+			if mate, ok := mateIn1Move(&c2, m.w); ok {
+				m.line[m.n], m.line[m.n+1], m.line[m.n+2] = mv, r, mate
+				m.n += 3
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // mateIn1 returns a move of m.ml (w to move in q) that mates at once.
 func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
@@ -318,7 +369,7 @@ func (m *minorPlanner) costW(q, child *Position, mv Move) int {
 	if cap := q.board[mv.To()].Type(); q.board[mv.To()] != NoPiece && cap != Rook && cap != Queen {
 		return minorRuledOut // a pawn or minor piece of l: l needs them to fill
 	}
-	c := 4 * distance(child.KingSquare(m.w), m.pic.stand)
+	c := 4 * m.kingSteps(child.KingSquare(m.w))
 	c += 12 * (child.byColor[m.l] & heavy &^ m.heavyFill()).Count()
 	for b := child.Pieces(m.w, Knight); b != 0; {
 		c += distance(b.PopFirst(), m.pic.target)
@@ -364,7 +415,7 @@ func (m *minorPlanner) costL(q, child *Position, mv Move) int {
 		fillers = ours
 	}
 	occ := child.byType[0]
-	c := 16 * distance(child.KingSquare(m.l), m.pic.target)
+	c := 16 * m.kingSteps(child.KingSquare(m.l))
 	empty := 0
 	for b := m.pic.fill &^ fillers; b != 0; {
 		f := b.PopFirst()
@@ -385,7 +436,7 @@ func (m *minorPlanner) costL(q, child *Position, mv Move) int {
 			c += 2
 			spare++
 			if empty > 0 {
-				c += minorNearest(sq, m.pic.fill&^fillers)
+				c += 2 * minorNearest(pt, sq, m.pic.fill&^fillers)
 			}
 		}
 	}
@@ -408,11 +459,80 @@ func (m *minorPlanner) pushesLeft(p *Position) int {
 	return pawns.First().Rank()
 }
 
-// minorNearest returns the king-step distance from sq to the nearest square of b.
-func minorNearest(sq Square, b Bitboard) int {
+// minorNearest returns the moves a piece of type pt on sq needs to the nearest square of
+// b.
+func minorNearest(pt PieceType, sq Square, b Bitboard) int {
 	best := 8
 	for b != 0 {
-		best = min(best, distance(sq, b.PopFirst()))
+		best = min(best, minorMoves(pt, sq, b.PopFirst()))
 	}
 	return best
+}
+
+// flood fills m.rings around goal over the squares allowed: ring i holds the squares at
+// most i king steps from goal.
+func (m *minorPlanner) flood(goal Square, allowed Bitboard) {
+	r := goal.Bitboard()
+	m.rings[0] = r
+	m.nrings = 1
+	for m.nrings < minorRings {
+		next := r | kingSpread(r)&allowed
+		if next == r {
+			break
+		}
+		r = next
+		m.rings[m.nrings] = r
+		m.nrings++
+	}
+}
+
+// kingSteps returns the king steps from sq to the goal of the last flood (minorRings when
+// too far or cut off).
+func (m *minorPlanner) kingSteps(sq Square) int {
+	for i := 0; i < m.nrings; i++ {
+		if m.rings[i].Has(sq) {
+			return i
+		}
+	}
+	return minorRings
+}
+
+// minorKnightMoves holds the knight moves between every pair of squares.
+var minorKnightMoves = func() (t [64][64]uint8) {
+	for from := Square(0); from < 64; from++ {
+		reached := from.Bitboard()
+		frontier := reached
+		for d := uint8(1); frontier != 0; d++ {
+			var next Bitboard
+			for b := frontier; b != 0; {
+				next |= knightAttacks[b.PopFirst()]
+			}
+			frontier = next &^ reached
+			reached |= next
+			for b := frontier; b != 0; {
+				t[from][b.PopFirst()] = d
+			}
+		}
+	}
+	return t
+}()
+
+// minorMoves returns the moves a piece of type pt needs from sq to to on an empty board
+// (8 when it never gets there).
+func minorMoves(pt PieceType, sq, to Square) int {
+	switch {
+	case sq == to:
+		return 0
+	case pt == Knight:
+		return int(minorKnightMoves[sq][to])
+	case pt == Bishop:
+		if !minorSameColour(sq).Has(to) {
+			return 8
+		}
+		if BishopAttacks(sq, 0).Has(to) {
+			return 1
+		}
+		return 2
+	}
+	return distance(sq, to)
 }
