@@ -36,6 +36,10 @@ import "math/bits"
 // minorPlans is the number of pictures played.
 const minorPlans = 5
 
+// minorBudget bounds the plies played over all the pictures of one decision (the
+// replies tried by a mate in two count too): the planner gives up fast.
+const minorBudget = 240
+
 // minorMaxPlies bounds the line of one picture.
 const minorMaxPlies = 64
 
@@ -58,6 +62,7 @@ type minorPlanner struct {
 	hashes [minorMaxPlies + 1]uint64
 	pics   [minorPlans]minorPicture
 	ml     MoveList
+	costs  [MaxMoves]int        // by move of ml: its cost
 	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
 	nrings int
 }
@@ -91,6 +96,9 @@ func (d *decider) planMinor(c Color) (Decision, bool) {
 // minorNoPawn stands for the pushes of a pawn l does not have.
 const minorNoPawn = 99
 
+// minorEdgeCost is added to the cost of a picture on an edge rather than in a corner.
+const minorEdgeCost = 8
+
 // minorEdge is the squares on the edge of the board, where the pictures put l's king.
 const minorEdge = Bitboard(0xFF818181818181FF)
 
@@ -100,7 +108,7 @@ func (m *minorPlanner) find(p *Position, w Color) (int, bool) {
 	m.w, m.l = w, w^1
 	m.plies = 0
 	np := m.choosePictures(p)
-	for i := 0; i < np; i++ {
+	for i := 0; i < np && m.plies < minorBudget; i++ {
 		m.pic = m.pics[i]
 		if m.play(p) && replaysToMate(p, w, m.line[:m.n]) {
 			return m.n, true
@@ -118,21 +126,6 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 	pawnsL := theirs & p.byType[Pawn]
 	heavyL := (theirs & (p.byType[Rook] | p.byType[Queen])).Count()
 	minorsL := (theirs &^ p.byType[Pawn]).Count() - heavyL
-	// The pushes of l's two most advanced pawns: a fill square no piece can take needs
-	// a pawn promoted to a knight or bishop.
-	push := [2]int{minorNoPawn, minorNoPawn}
-	for b := pawnsL; b != 0; {
-		sq := b.PopFirst()
-		k := 7 - sq.Rank()
-		if m.l == Black {
-			k = sq.Rank()
-		}
-		if k < push[0] {
-			push[0], push[1] = k, push[0]
-		} else if k < push[1] {
-			push[1] = k
-		}
-	}
 	n := 0
 	for tb := minorEdge; tb != 0; {
 		t := tb.PopFirst()
@@ -155,12 +148,20 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 					have += heavyL
 				}
 				cost := 2*distance(kl, t) + distance(kw, s) + 2*fill.Count()
+				if kingAttacks[t].Count() > 3 {
+					cost += minorEdgeCost // five flight squares: more can go wrong
+				}
+				var push [2]int
+				var at [2]Square
+				if fill.Count() > have {
+					push, at = m.twoPushes(pawnsL &^ fill) // the pawns on fill squares stay
+				}
 				for i := 0; i < fill.Count()-have; i++ {
 					if i == 2 || push[i] == minorNoPawn {
 						cost = -1
 						break
 					}
-					cost += push[i] + 2
+					cost += push[i] + 2 + minorNearest(Knight, at[i], fill)
 				}
 				if cost < 0 {
 					continue
@@ -211,7 +212,7 @@ func (m *minorPlanner) play(p *Position) bool {
 	m.hashes[0] = q.hash
 	best, stuck := [2]int{int(^uint(0) >> 1), int(^uint(0) >> 1)}, 0
 	finishes := 0
-	for m.n < minorMaxPlies {
+	for m.n < minorMaxPlies && m.plies < minorBudget {
 		q.LegalMoves(&m.ml)
 		if m.ml.N == 0 {
 			return false
@@ -309,41 +310,33 @@ func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
 }
 
 // choose returns the move of m.ml of least cost (by the position it leads to) for w
-// (winner) or l, with its cost; NullMove when every move is ruled out. A move of w that
-// stalemates is replaced by the next best.
+// (winner) or l, with its cost; NullMove when every move is ruled out. A move leading to
+// a position already in the line, or of w stalemating, is replaced by the next best.
 func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
-	var banned Move = NullMove
+	moves := m.ml.Moves[:m.ml.N]
+	for i, mv := range moves {
+		child := q.Play(mv)
+		if winner {
+			m.costs[i] = m.costW(q, &child, mv)
+		} else {
+			m.costs[i] = m.costL(q, &child, mv)
+		}
+	}
 	for {
-		best, bestCost := NullMove, int(^uint(0)>>1)
-		var bestChild Position
-		for _, mv := range m.ml.Moves[:m.ml.N] {
-			if mv == banned {
-				continue
-			}
-			child := q.Play(mv)
-			if m.seen(child.hash) {
-				continue
-			}
-			var c int
-			if winner {
-				c = m.costW(q, &child, mv)
-			} else {
-				c = m.costL(q, &child, mv)
-			}
-			if c < bestCost {
-				best, bestCost, bestChild = mv, c, child
+		best := -1
+		for i := range moves {
+			if m.costs[i] < minorRuledOut && (best < 0 || m.costs[i] < m.costs[best]) {
+				best = i
 			}
 		}
-		if best == NullMove || bestCost >= minorRuledOut {
+		if best < 0 {
 			return NullMove, 0
 		}
-		if !winner || bestChild.HasLegalMove() || banned != NullMove {
-			if !bestChild.HasLegalMove() {
-				return NullMove, 0
-			}
-			return best, bestCost
+		child := q.Play(moves[best])
+		if !m.seen(child.hash) && (!winner || child.HasLegalMove()) {
+			return moves[best], m.costs[best]
 		}
-		banned = best
+		m.costs[best] = minorRuledOut
 	}
 }
 
@@ -535,4 +528,25 @@ func minorMoves(pt PieceType, sq, to Square) int {
 		return 2
 	}
 	return distance(sq, to)
+}
+
+// twoPushes returns, for the two most advanced of l's pawns, the pushes to promotion
+// and the square where each promotes: a fill square no piece can take needs one of them
+// promoted to a knight or bishop (minorNoPawn pushes for a pawn l does not have).
+func (m *minorPlanner) twoPushes(pawns Bitboard) ([2]int, [2]Square) {
+	push := [2]int{minorNoPawn, minorNoPawn}
+	var at [2]Square
+	for pawns != 0 {
+		sq := pawns.PopFirst()
+		k, promo := 7-sq.Rank(), MakeSquare(sq.File(), 7)
+		if m.l == Black {
+			k, promo = sq.Rank(), MakeSquare(sq.File(), 0)
+		}
+		if k < push[0] {
+			push[0], push[1], at[0], at[1] = k, push[0], promo, at[0]
+		} else if k < push[1] {
+			push[1], at[1] = k, promo
+		}
+	}
+	return push, at
 }

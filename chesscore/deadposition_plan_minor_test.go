@@ -15,6 +15,8 @@ func TestMinorPlannerFindsMates(t *testing.T) {
 	}{
 		{"bishop against queen and pawns", "8/6Q1/4kP2/1b6/5K2/5P2/8/8 w - - 3 74", Black},
 		{"bishop against rook and pawns", "8/6b1/4R3/6P1/8/3k1K2/5P2/8 w - - 3 55", Black},
+		{"bishop against rook and pawns, a pawn promoted to a knight", "8/6b1/4R3/8/6P1/8/5PK1/3k4 w - - 8 53", Black},
+		{"bishop against rook and pawn, the rook given up", "8/2R3b1/8/8/3k4/5K2/5P2/8 w - - 2 60", Black},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := sanFEN(t, tc.fen)
