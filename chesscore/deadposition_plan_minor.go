@@ -1,33 +1,46 @@
 // deadposition_plan_minor.go: the minor-piece mate planner: a winner with only bishops,
-// knights and pawns mates the loser's king in a corner, walled in by the loser's own pieces.
+// knights and pawns mates the loser's king on the edge, walled in by the loser's own pieces.
 //
 // # Method
 //
 // A winner w with no rook or queen can mate only where the loser l's own pieces take the
-// king's flight squares. The planner tries pictures: a corner t for l's king, a stand s
-// two steps from t for w's king, and the flight squares of t that s does not cover (nor
-// a bishop's check along the diagonal into t) to be filled by l's pieces. The pictures are
-// ranked by the kings' distances to t and s plus the fillers needed; the best minorPlans
-// (with enough pieces of l to fill) are played, minorMaxPlies plies at most each.
+// king's flight squares: the flag falls that matter in real play (a lone bishop or
+// knight against rook and pawns). The planner tries pictures: a square t on the edge
+// for l's king, a stand s two steps from t for w's king, and the flight squares of t that
+// s does not cover (nor a bishop's check along a diagonal into t) to be filled by l's
+// pieces: a pawn already there, a knight or bishop, a rook or queen only against a
+// knight's check (against a bishop's it would interpose), or a pawn promoted to a knight
+// or bishop for it. The pictures are ranked by cheap estimates (twice the loser king's
+// distance to t, the winner king's to s, the fill squares, the pushes and knight moves of
+// the pawns to promote, minorEdgeCost off the corners); the best minorPlans are played,
+// minorBudget plies at most over all of them (the planner gives up fast).
 //
-// A picture is played move by move on real positions, greedily, each side scoring every
-// legal move by the position it leads to (no look-ahead), so the line is legal by
+// A picture is played move by move on real positions, greedily, each side ranking its
+// legal moves by the position each leads to (no look-ahead), so the line is legal by
 // construction:
 //
 //   - w: a move that mates at once, tried first at every turn (it also catches mates the
-//     picture did not foresee); else the move of least cost: its king's distance to s, the
-//     heavy pieces (rook, queen) of l left on the board (w takes those l offers), a knight's
-//     distance to the corner; a check that does not mate, a stalemate or a position already
-//     seen in the line is never chosen.
-//   - l: the move of least cost: its king's distance to t, each flight square to fill that
-//     is empty (less when a piece of l can step there at once), each rook or queen of l on
-//     no flight square that w does not attack (l offers it: a heavy piece can interpose or
-//     capture the checker), each other piece off the flight squares; never a capture of
-//     w's pieces, a check, a promotion or a position already seen.
+//     picture did not foresee); with the picture standing (l's king on t, the fill
+//     squares taken, w's king on s), a mate in two moves (w, any reply, mate); else the
+//     move of least cost: its king's steps to s (a flood fill over the squares l does
+//     not attack), the rooks and queens of l off the fill squares (w takes those l
+//     offers), a knight's distance to t, a bishop not one move from a checking square;
+//     never a check that does not mate nor a capture of a pawn or minor piece (l needs
+//     them to fill).
+//   - l: the move of least cost: its king's steps to t (a flood fill over the squares w
+//     does not attack), each empty fill square (more when no piece of l reaches it at
+//     once), the moves of its spare knights and bishops to them, each rook or queen off
+//     the fill squares that w does not attack (l offers it: it could interpose or take
+//     the checker; a check only to offer it), the pushes of its most advanced pawn while
+//     a fill square lacks a piece; never a capture, a promotion to rook or queen, nor
+//     another check.
 //
-// A picture gives up when a side has no move left to choose or the plies run out; the
-// decision then goes on to the next step as if the planner had not run. A line found is
-// replayed once more (replaysToMate): Yes only with a verified line, and never a No.
+// A move of w that stalemates, or of either side to a position already in the line, is
+// replaced by the next best. A picture gives up when a side has no move left, neither
+// side has lowered its cost for minorStuckPlies plies, or the plies run out; the decision
+// then goes on to the next step as if the planner had not run. It does not run where the
+// structure (step 4, computed once and kept) proves No. A line found is replayed once
+// more (replaysToMate): Yes only with a verified line, and never a No.
 
 package chesscore
 
