@@ -76,6 +76,7 @@ type minorPlanner struct {
 	pics   [minorPlans]minorPicture
 	ml     MoveList
 	costs  [MaxMoves]int        // by move of ml: its cost
+	attW   Bitboard             // the squares w attacks before l's move
 	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
 	nrings int
 }
@@ -250,6 +251,7 @@ func (m *minorPlanner) play(p *Position) bool {
 			mv, cost = m.choose(&q, true)
 		} else {
 			occ := q.byType[0] &^ q.byColor[m.l]
+			m.attW = q.attacksBy(m.w, q.byType[0])
 			m.flood(m.pic.target, ^q.attacksBy(m.w, occ)&^(q.byColor[m.l]&^q.byType[King]))
 			mv, cost = m.choose(&q, false)
 		}
@@ -431,7 +433,7 @@ func (m *minorPlanner) costL(q, child *Position, mv Move) int {
 			c += 3
 		}
 	}
-	attW := child.attacksBy(m.w, occ)
+	attW := m.attW // l captures nothing: w's attacks barely change with its move
 	spare := 0
 	for b := ours &^ (m.pic.fill & fillers) &^ child.byType[Pawn]; b != 0; {
 		sq := b.PopFirst()
