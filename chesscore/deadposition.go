@@ -193,7 +193,7 @@ type decider struct {
 	search  mateSearch
 	end     *endPlanner // made on first use: most decisions never need it
 	mid     midPlanner
-	minor   minorPlanner
+	minor   *minorPlanner // made on first use, as end
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}

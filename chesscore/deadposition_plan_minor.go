@@ -100,6 +100,9 @@ func (d *decider) planMinor(c Color) (Decision, bool) {
 	if !minorPlanFits(&d.root, c) || d.provenByStructure(c) {
 		return Decision{}, false // the structure's proof (step 4, cached) is cheaper
 	}
+	if d.minor == nil {
+		d.minor = new(minorPlanner)
+	}
 	n, ok := d.minor.find(&d.root, c)
 	if !ok {
 		return Decision{}, false
