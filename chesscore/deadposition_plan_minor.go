@@ -1,0 +1,570 @@
+// deadposition_plan_minor.go: the minor-piece mate planner: a winner with only bishops,
+// knights and pawns mates the loser's king on the edge, walled in by the loser's own pieces.
+//
+// # Method
+//
+// A winner w with no rook or queen can mate only where the loser l's own pieces take the
+// king's flight squares: the flag falls that matter in real play (a lone bishop or
+// knight against rook and pawns). The planner tries pictures: a square t on the edge
+// for l's king, a stand s two steps from t for w's king, and the flight squares of t that
+// s does not cover (nor a bishop's check along a diagonal into t) to be filled by l's
+// pieces: a pawn already there, a knight or bishop, a rook or queen only against a
+// knight's check (against a bishop's it would interpose), or a pawn promoted to a knight
+// or bishop for it. The pictures are ranked by cheap estimates (twice the loser king's
+// distance to t, the winner king's to s, the fill squares, the pushes and knight moves of
+// the pawns to promote, minorEdgeCost off the corners); the best minorPlans are played,
+// minorBudget plies at most over all of them (the planner gives up fast).
+//
+// A picture is played move by move on real positions, greedily, each side ranking its
+// legal moves by the position each leads to (no look-ahead), so the line is legal by
+// construction:
+//
+//   - w: a move that mates at once, tried first at every turn (it also catches mates the
+//     picture did not foresee); with the picture standing (l's king on t, the fill
+//     squares taken, w's king on s), a mate in two moves (w, any reply, mate); else the
+//     move of least cost: its king's steps to s (a flood fill over the squares l does
+//     not attack), the rooks and queens of l off the fill squares (w takes those l
+//     offers), a knight's distance to t, a bishop not one move from a checking square;
+//     never a check that does not mate nor a capture of a pawn or minor piece (l needs
+//     them to fill).
+//   - l: the move of least cost: its king's steps to t (a flood fill over the squares w
+//     does not attack), each empty fill square (more when no piece of l reaches it at
+//     once), the moves of its spare knights and bishops to them, each rook or queen off
+//     the fill squares that w does not attack (l offers it: it could interpose or take
+//     the checker; a check only to offer it), the pushes of its most advanced pawn while
+//     a fill square lacks a piece; never a capture, a promotion to rook or queen, nor
+//     another check.
+//
+// A move of w that stalemates, or of either side to a position already in the line, is
+// replaced by the next best. A picture gives up when a side has no move left, neither
+// side has lowered its cost for minorStuckPlies plies, or the plies run out; the decision
+// then goes on to the next step as if the planner had not run. It does not run where the
+// structure (step 4, computed once and kept) proves No. A line found is replayed once
+// more (replaysToMate): Yes only with a verified line, and never a No.
+
+package chesscore
+
+import "math/bits"
+
+// minorPlans is the number of pictures played.
+const minorPlans = 5
+
+// minorBudget bounds the plies played over all the pictures of one decision (the
+// replies tried by a mate in two count too): the planner gives up fast.
+const minorBudget = 240
+
+// minorMaxPlies bounds the line of one picture.
+const minorMaxPlies = 64
+
+// minorPicture is a mating picture of the minor-piece planner: l's king on target, w's
+// king on stand, fill the flight squares l's own pieces must take; cost ranks it.
+type minorPicture struct {
+	target, stand Square
+	fill          Bitboard
+	heavyFills    bool // a rook or queen of l may fill (a knight checks: nothing to interpose)
+	cost          int
+}
+
+// minorPlanner is the state of the minor-piece planner (kept in the pooled decider).
+type minorPlanner struct {
+	w, l   Color
+	pic    minorPicture
+	n      int // plies of line
+	plies  int // plies played over every picture tried (the decision's nodes)
+	line   [minorMaxPlies]Move
+	hashes [minorMaxPlies + 1]uint64
+	pics   [minorPlans]minorPicture
+	ml     MoveList
+	costs  [MaxMoves]int        // by move of ml: its cost
+	attW   Bitboard             // the squares w attacks before l's move
+	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
+	nrings int
+}
+
+// minorRings is the number of flood-fill rings kept: farther squares count as that far.
+const minorRings = 16
+
+// minorPlanFits reports whether the minor-piece planner may answer for w in p: w has a
+// bishop or knight and no rook or queen, l has some piece or pawn to wall its king in.
+func minorPlanFits(p *Position, w Color) bool {
+	ours := p.byColor[w]
+	if ours&(p.byType[Rook]|p.byType[Queen]) != 0 || ours&(p.byType[Bishop]|p.byType[Knight]) == 0 {
+		return false
+	}
+	return p.byColor[w^1]&^p.byType[King] != 0
+}
+
+// planMinor runs the minor-piece planner for c on the root: Yes with a verified line, or
+// nothing (the decision goes on).
+func (d *decider) planMinor(c Color) (Decision, bool) {
+	if !minorPlanFits(&d.root, c) || d.provenByStructure(c) {
+		return Decision{}, false // the structure's proof (step 4, cached) is cheaper
+	}
+	if d.minor == nil {
+		d.minor = new(minorPlanner)
+	}
+	n, ok := d.minor.find(&d.root, c)
+	if !ok {
+		return Decision{}, false
+	}
+	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.minor.line[:n], Nodes: d.minor.plies}, true
+}
+
+// minorNoPawn stands for the pushes of a pawn l does not have.
+const minorNoPawn = 99
+
+// minorEdgeCost is added to the cost of a picture on an edge rather than in a corner.
+const minorEdgeCost = 8
+
+// minorEdge is the squares on the edge of the board, where the pictures put l's king.
+const minorEdge = Bitboard(0xFF818181818181FF)
+
+// find looks for a helpmate by w from p with the pictures; it returns the line's length
+// and whether a verified line is in m.line.
+func (m *minorPlanner) find(p *Position, w Color) (int, bool) {
+	m.w, m.l = w, w^1
+	m.plies = 0
+	np := m.choosePictures(p)
+	for i := 0; i < np && m.plies < minorBudget; i++ {
+		m.pic = m.pics[i]
+		if m.play(p) && replaysToMate(p, w, m.line[:m.n]) {
+			return m.n, true
+		}
+	}
+	return 0, false
+}
+
+// choosePictures fills m.pics with the best pictures, best first, and returns how many.
+func (m *minorPlanner) choosePictures(p *Position) int {
+	kl, kw := p.KingSquare(m.l), p.KingSquare(m.w)
+	bishops := p.Pieces(m.w, Bishop)
+	knights := p.Pieces(m.w, Knight)
+	theirs := p.byColor[m.l] &^ p.byType[King]
+	pawnsL := theirs & p.byType[Pawn]
+	heavyL := (theirs & (p.byType[Rook] | p.byType[Queen])).Count()
+	minorsL := (theirs &^ p.byType[Pawn]).Count() - heavyL
+	n := 0
+	for tb := minorEdge; tb != 0; {
+		t := tb.PopFirst()
+		// A bishop checks along a diagonal through t and covers the diagonal step; a
+		// knight covers no flight square.
+		var diags Bitboard
+		if bishops&minorSameColour(t) != 0 {
+			diags = kingAttacks[t] & BishopAttacks(t, 0)
+		}
+		if diags == 0 && knights == 0 {
+			continue // no piece of w can ever check there
+		}
+		for {
+			diag := diags & -diags
+			for b := kingSpread(kingAttacks[t]) &^ kingAttacks[t] &^ t.Bitboard(); b != 0; {
+				s := b.PopFirst()
+				fill := kingAttacks[t] &^ kingAttacks[s] &^ diag
+				have := minorsL + (fill & pawnsL).Count()
+				if diag == 0 {
+					have += heavyL
+				}
+				cost := 2*distance(kl, t) + distance(kw, s) + 2*fill.Count()
+				if kingAttacks[t].Count() > 3 {
+					cost += minorEdgeCost // five flight squares: more can go wrong
+				}
+				var push [2]int
+				var at [2]Square
+				if fill.Count() > have {
+					push, at = m.twoPushes(pawnsL &^ fill) // the pawns on fill squares stay
+				}
+				for i := 0; i < fill.Count()-have; i++ {
+					if i == 2 || push[i] == minorNoPawn {
+						cost = -1
+						break
+					}
+					cost += push[i] + 2 + minorNearest(Knight, at[i], fill)
+				}
+				if cost < 0 {
+					continue
+				}
+				pic := minorPicture{target: t, stand: s, fill: fill, heavyFills: diag == 0, cost: cost}
+				n = m.insert(n, pic)
+			}
+			if diags &= diags - 1; diags == 0 {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// insert puts pic into the ranked m.pics[:n] (dropping the worst past minorPlans) and
+// returns the new count.
+func (m *minorPlanner) insert(n int, pic minorPicture) int {
+	i := n
+	if i == minorPlans {
+		if pic.cost >= m.pics[i-1].cost {
+			return n
+		}
+		i--
+	} else {
+		n++
+	}
+	for ; i > 0 && m.pics[i-1].cost > pic.cost; i-- {
+		m.pics[i] = m.pics[i-1]
+	}
+	m.pics[i] = pic
+	return n
+}
+
+// minorSameColour returns the squares of t's colour.
+func minorSameColour(t Square) Bitboard {
+	const light = Bitboard(0x55AA55AA55AA55AA)
+	if light.Has(t) {
+		return light
+	}
+	return ^light
+}
+
+// play plays m.pic from p into m.line; it reports whether the line ends with w mating.
+func (m *minorPlanner) play(p *Position) bool {
+	q := *p
+	m.n = 0
+	m.hashes[0] = q.hash
+	best, stuck := [2]int{int(^uint(0) >> 1), int(^uint(0) >> 1)}, 0
+	finishes := 0
+	for m.n < minorMaxPlies && m.plies < minorBudget {
+		q.LegalMoves(&m.ml)
+		if m.ml.N == 0 {
+			return false
+		}
+		var mv Move
+		var cost int
+		if q.turn == m.w {
+			if mate, ok := m.mateIn1(&q); ok {
+				m.line[m.n] = mate
+				m.n++
+				return true
+			}
+			if finishes < minorFinishes && m.n+3 <= minorMaxPlies && m.ready(&q) {
+				finishes++
+				if m.mateIn2(&q) {
+					return true
+				}
+				q.LegalMoves(&m.ml)
+			}
+			occ := q.byType[0] &^ q.byColor[m.w]
+			m.flood(m.pic.stand, ^q.attacksBy(m.l, occ)&^q.byColor[m.w])
+			mv, cost = m.choose(&q, true)
+		} else {
+			occ := q.byType[0] &^ q.byColor[m.l]
+			m.attW = q.attacksBy(m.w, q.byType[0])
+			m.flood(m.pic.target, ^q.attacksBy(m.w, occ)&^(q.byColor[m.l]&^q.byType[King]))
+			mv, cost = m.choose(&q, false)
+		}
+		if mv == NullMove {
+			return false
+		}
+		if cost < best[q.turn] {
+			best[q.turn], stuck = cost, 0
+		} else if stuck++; stuck > minorStuckPlies {
+			return false
+		}
+		q = q.Play(mv)
+		m.line[m.n] = mv
+		m.n++
+		m.hashes[m.n] = q.hash
+		m.plies++
+	}
+	return false
+}
+
+// minorStuckPlies is the number of plies a picture may play without either side reaching
+// a lower cost than it had before: then it gives up.
+const minorStuckPlies = 16
+
+// minorFinishes is the number of times a picture looks for a mate in two moves of w.
+const minorFinishes = 2
+
+// ready reports whether the picture stands (w to move in q): l's king on the target, the
+// fill squares taken by l, w's king on the stand. Only a move of w's checker is missing.
+func (m *minorPlanner) ready(q *Position) bool {
+	return q.KingSquare(m.l) == m.pic.target && q.KingSquare(m.w) == m.pic.stand &&
+		m.pic.fill&^q.byColor[m.l] == 0
+}
+
+// mateIn2 looks (w to move in q, after m.line[:m.n]) for a move of w, any reply of l and a
+// mate by w; it appends the three moves to the line and reports whether it found them.
+func (m *minorPlanner) mateIn2(q *Position) bool {
+	var replies MoveList
+	k := q.KingSquare(m.l)
+	for _, mv := range m.ml.Moves[:m.ml.N] {
+		if q.givesCheck(mv, k) {
+			continue // not mate (mateIn1 ran): it would only hurry l
+		}
+		c1 := q.Play(mv)
+		c1.LegalMoves(&replies)
+		for _, r := range replies.Moves[:replies.N] {
+			c2 := c1.Play(r)
+			m.plies++
+			if mate, ok := mateIn1Move(&c2, m.w); ok {
+				m.line[m.n], m.line[m.n+1], m.line[m.n+2] = mv, r, mate
+				m.n += 3
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mateIn1 returns a move of m.ml (w to move in q) that mates at once.
+func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
+	k := q.KingSquare(m.l)
+	for _, mv := range m.ml.Moves[:m.ml.N] {
+		if !q.givesCheck(mv, k) {
+			continue
+		}
+		if child := q.Play(mv); checkmated(&child) {
+			return mv, true
+		}
+	}
+	return NullMove, false
+}
+
+// choose returns the move of m.ml of least cost (by the position it leads to) for w
+// (winner) or l, with its cost; NullMove when every move is ruled out. A move leading to
+// a position already in the line, or of w stalemating, is replaced by the next best.
+func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
+	moves := m.ml.Moves[:m.ml.N]
+	for i, mv := range moves {
+		child := q.Play(mv)
+		if winner {
+			m.costs[i] = m.costW(q, &child, mv)
+		} else {
+			m.costs[i] = m.costL(q, &child, mv)
+		}
+	}
+	for {
+		best := -1
+		for i := range moves {
+			if m.costs[i] < minorRuledOut && (best < 0 || m.costs[i] < m.costs[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return NullMove, 0
+		}
+		child := q.Play(moves[best])
+		if !m.seen(child.hash) && (!winner || child.HasLegalMove()) {
+			return moves[best], m.costs[best]
+		}
+		m.costs[best] = minorRuledOut
+	}
+}
+
+// seen reports whether a position of hash h is already in the line.
+func (m *minorPlanner) seen(h uint64) bool {
+	for _, x := range m.hashes[:m.n+1] {
+		if x == h {
+			return true
+		}
+	}
+	return false
+}
+
+// minorRuledOut is the cost of a move never to be chosen.
+const minorRuledOut = 1 << 20
+
+// costW scores w's move mv from q to child: lower is better.
+func (m *minorPlanner) costW(q, child *Position, mv Move) int {
+	if child.InCheck() {
+		return minorRuledOut // a check that does not mate
+	}
+	heavy := child.byType[Rook] | child.byType[Queen]
+	if cap := q.board[mv.To()].Type(); q.board[mv.To()] != NoPiece && cap != Rook && cap != Queen {
+		return minorRuledOut // a pawn or minor piece of l: l needs them to fill
+	}
+	c := 4 * m.kingSteps(child.KingSquare(m.w))
+	c += 12 * (child.byColor[m.l] & heavy &^ m.heavyFill()).Count()
+	for b := child.Pieces(m.w, Knight); b != 0; {
+		c += distance(b.PopFirst(), m.pic.target)
+	}
+	// A bishop one move from a square where it would check on the target.
+	occ := child.byType[0]
+	checks := BishopAttacks(m.pic.target, occ) &^ child.byColor[m.w]
+	for b := child.Pieces(m.w, Bishop) & minorSameColour(m.pic.target); b != 0; {
+		if BishopAttacks(b.PopFirst(), occ)&checks == 0 {
+			c += 3
+		}
+	}
+	return c
+}
+
+// heavyFill returns the fill squares a rook or queen of l may stand on in m.pic.
+func (m *minorPlanner) heavyFill() Bitboard {
+	if m.pic.heavyFills {
+		return m.pic.fill
+	}
+	return 0
+}
+
+// costL scores l's move mv from q to child: lower is better.
+func (m *minorPlanner) costL(q, child *Position, mv Move) int {
+	if q.board[mv.To()] != NoPiece {
+		return minorRuledOut // a capture of a piece w may mate with
+	}
+	if pr := mv.Promotion(); pr == Queen || pr == Rook {
+		return minorRuledOut // a new piece that could interpose or capture
+	}
+	if child.InCheck() {
+		// A check only to offer the checker: a rook or queen w takes.
+		if pt := child.board[mv.To()].Type(); pt != Rook && pt != Queen ||
+			!child.attacked(mv.To(), m.w, child.byType[0]) {
+			return minorRuledOut
+		}
+	}
+	heavy := child.byType[Rook] | child.byType[Queen]
+	ours := child.byColor[m.l] &^ child.byType[King]
+	fillers := ours &^ heavy
+	if m.pic.heavyFills {
+		fillers = ours
+	}
+	occ := child.byType[0]
+	c := 16 * m.kingSteps(child.KingSquare(m.l))
+	empty := 0
+	for b := m.pic.fill &^ fillers; b != 0; {
+		f := b.PopFirst()
+		empty++
+		c += 6
+		if child.AttackersTo(f, m.l, occ)&fillers&^child.byType[Pawn] == 0 {
+			c += 3
+		}
+	}
+	attW := m.attW // l captures nothing: w's attacks barely change with its move
+	spare := 0
+	for b := ours &^ (m.pic.fill & fillers) &^ child.byType[Pawn]; b != 0; {
+		sq := b.PopFirst()
+		switch pt := child.board[sq].Type(); {
+		case (pt == Rook || pt == Queen) && !attW.Has(sq):
+			c += 8
+		case pt == Knight || pt == Bishop:
+			c += 2
+			spare++
+			if empty > 0 {
+				c += 2 * minorNearest(pt, sq, m.pic.fill&^fillers)
+			}
+		}
+	}
+	if empty > spare {
+		// A pawn of l is to promote to a knight or bishop to fill.
+		c += 2 * m.pushesLeft(child)
+	}
+	return c
+}
+
+// pushesLeft returns the pushes l's most advanced pawn needs to promote (8 with none).
+func (m *minorPlanner) pushesLeft(p *Position) int {
+	pawns := p.Pieces(m.l, Pawn)
+	if pawns == 0 {
+		return 8
+	}
+	if m.l == White {
+		return 7 - Square(63-bits.LeadingZeros64(uint64(pawns))).Rank()
+	}
+	return pawns.First().Rank()
+}
+
+// minorNearest returns the moves a piece of type pt on sq needs to the nearest square of
+// b.
+func minorNearest(pt PieceType, sq Square, b Bitboard) int {
+	best := 8
+	for b != 0 {
+		best = min(best, minorMoves(pt, sq, b.PopFirst()))
+	}
+	return best
+}
+
+// flood fills m.rings around goal over the squares allowed: ring i holds the squares at
+// most i king steps from goal.
+func (m *minorPlanner) flood(goal Square, allowed Bitboard) {
+	r := goal.Bitboard()
+	m.rings[0] = r
+	m.nrings = 1
+	for m.nrings < minorRings {
+		next := r | kingSpread(r)&allowed
+		if next == r {
+			break
+		}
+		r = next
+		m.rings[m.nrings] = r
+		m.nrings++
+	}
+}
+
+// kingSteps returns the king steps from sq to the goal of the last flood (minorRings when
+// too far or cut off).
+func (m *minorPlanner) kingSteps(sq Square) int {
+	for i := 0; i < m.nrings; i++ {
+		if m.rings[i].Has(sq) {
+			return i
+		}
+	}
+	return minorRings
+}
+
+// minorKnightMoves holds the knight moves between every pair of squares.
+var minorKnightMoves = func() (t [64][64]uint8) {
+	for from := Square(0); from < 64; from++ {
+		reached := from.Bitboard()
+		frontier := reached
+		for d := uint8(1); frontier != 0; d++ {
+			var next Bitboard
+			for b := frontier; b != 0; {
+				next |= knightAttacks[b.PopFirst()]
+			}
+			frontier = next &^ reached
+			reached |= next
+			for b := frontier; b != 0; {
+				t[from][b.PopFirst()] = d
+			}
+		}
+	}
+	return t
+}()
+
+// minorMoves returns the moves a piece of type pt needs from sq to to on an empty board
+// (8 when it never gets there).
+func minorMoves(pt PieceType, sq, to Square) int {
+	switch {
+	case sq == to:
+		return 0
+	case pt == Knight:
+		return int(minorKnightMoves[sq][to])
+	case pt == Bishop:
+		if !minorSameColour(sq).Has(to) {
+			return 8
+		}
+		if BishopAttacks(sq, 0).Has(to) {
+			return 1
+		}
+		return 2
+	}
+	return distance(sq, to)
+}
+
+// twoPushes returns, for the two most advanced of l's pawns, the pushes to promotion
+// and the square where each promotes: a fill square no piece can take needs one of them
+// promoted to a knight or bishop (minorNoPawn pushes for a pawn l does not have).
+func (m *minorPlanner) twoPushes(pawns Bitboard) ([2]int, [2]Square) {
+	push := [2]int{minorNoPawn, minorNoPawn}
+	var at [2]Square
+	for pawns != 0 {
+		sq := pawns.PopFirst()
+		k, promo := 7-sq.Rank(), MakeSquare(sq.File(), 7)
+		if m.l == Black {
+			k, promo = sq.Rank(), MakeSquare(sq.File(), 0)
+		}
+		if k < push[0] {
+			push[0], push[1], at[0], at[1] = k, push[0], promo, at[0]
+		} else if k < push[1] {
+			push[1], at[1] = k, promo
+		}
+	}
+	return push, at
+}
