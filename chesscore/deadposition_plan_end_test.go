@@ -7,10 +7,7 @@ import "testing"
 
 // The planner itself answers these endgames, with a line that replays to a mate.
 func TestEndPlannerFindsMates(t *testing.T) {
-	for _, tc := range []struct {
-		name, fen string
-		c         Color
-	}{
+	testPlannerFindsMates(t, "endgame", (*decider).planEnd, []plannerCase{
 		{"rook against the lone king", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", White},
 		{"queen against the lone king, loser to move", "8/5q1K/8/8/6k1/8/8/8 w - - 14 99", Black},
 		{"queen against the lone king, the king must not stalemate", "8/8/8/3k4/8/8/1Q6/6K1 b - - 0 1", White},
@@ -19,23 +16,7 @@ func TestEndPlannerFindsMates(t *testing.T) {
 		{"queen against rook", "2K1q3/8/1R6/5k2/8/8/8/8 w - - 24 102", Black},
 		{"rook and pawns against pawns", "8/5ppk/2R5/8/1P5p/8/5PPP/6K1 w - - 0 36", White},
 		{"black rook, white to move", "8/8/8/8/2k5/8/3K4/r7 w - - 0 50", Black},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := sanFEN(t, tc.fen)
-			var d decider
-			d.reset(&p)
-			dec, ok := d.planEnd(tc.c)
-			if !ok {
-				t.Fatalf("%s: the endgame planner found no mate for %s", tc.fen, tc.c)
-			}
-			checkDecision(t, &p, tc.c, dec)
-			dec = Decide(&p, tc.c)
-			if dec.Verdict != Yes {
-				t.Fatalf("%s: Decide for %s = %s", tc.fen, tc.c, dec.Verdict)
-			}
-			checkDecision(t, &p, tc.c, dec)
-		})
-	}
+	})
 }
 
 // The planner never answers where it does not fit: many pieces, or only minor pieces
@@ -135,4 +116,33 @@ func BenchmarkEndPlanner(b *testing.B) {
 	b.ReportMetric(float64(found)/float64(b.N), "found/op")
 	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/op")
+}
+
+// plannerCase is a position where a planner must find a mate by c.
+type plannerCase struct {
+	name, fen string
+	c         Color
+}
+
+// testPlannerFindsMates checks that plan (one planner, named for the messages) answers
+// each case itself with a line that replays to mate, and that Decide answers Yes there.
+func testPlannerFindsMates(t *testing.T, planner string, plan func(*decider, Color) (Decision, bool), cases []plannerCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var d decider
+			d.reset(&p)
+			dec, ok := plan(&d, tc.c)
+			if !ok {
+				t.Fatalf("%s: the %s planner found no mate for %s", tc.fen, planner, tc.c)
+			}
+			checkDecision(t, &p, tc.c, dec)
+			dec = Decide(&p, tc.c)
+			if dec.Verdict != Yes {
+				t.Fatalf("%s: Decide for %s = %s", tc.fen, tc.c, dec.Verdict)
+			}
+			checkDecision(t, &p, tc.c, dec)
+		})
+	}
 }

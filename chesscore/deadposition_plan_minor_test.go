@@ -9,33 +9,14 @@ import "testing"
 // The planner itself answers these positions (the slowest of the real games for the
 // search), with a line that replays to a mate.
 func TestMinorPlannerFindsMates(t *testing.T) {
-	for _, tc := range []struct {
-		name, fen string
-		c         Color
-	}{
+	testPlannerFindsMates(t, "minor-piece", (*decider).planMinor, []plannerCase{
 		{"knight against rook, bishop and pawns", "3k4/7R/6n1/5B2/4P3/4K3/6P1/8 w - - 0 72", Black},
 		{"knight against queen, rook, bishop and pawns", "1r4k1/p4pp1/4p2p/3pbq2/2p3K1/4p3/8/5N2 w - - 2 45", White},
 		{"bishop against pawns", "8/8/4K3/4B2p/7P/1p6/k7/8 w - - 35 74", White},
 		{"bishop against rook and pawns", "8/6b1/4R3/6P1/8/3k1K2/5P2/8 w - - 3 55", Black},
 		{"bishop against rook and pawns, a pawn promoted to a knight", "8/6b1/4R3/8/6P1/8/5PK1/3k4 w - - 8 53", Black},
 		{"bishop against rook and pawn, the rook given up", "8/2R3b1/8/8/3k4/5K2/5P2/8 w - - 2 60", Black},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := sanFEN(t, tc.fen)
-			var d decider
-			d.reset(&p)
-			dec, ok := d.planMinor(tc.c)
-			if !ok {
-				t.Fatalf("%s: the minor-piece planner found no mate for %s", tc.fen, tc.c)
-			}
-			checkDecision(t, &p, tc.c, dec)
-			dec = Decide(&p, tc.c)
-			if dec.Verdict != Yes {
-				t.Fatalf("%s: Decide for %s = %s", tc.fen, tc.c, dec.Verdict)
-			}
-			checkDecision(t, &p, tc.c, dec)
-		})
-	}
+	})
 }
 
 // The planner never answers where it does not fit: a winner with a rook or queen, or
