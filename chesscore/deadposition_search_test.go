@@ -123,31 +123,21 @@ func scoreReference(p *Position, w Color) int32 {
 // TestSearchScoreMatchesReference compares score with scoreReference on the real-game
 // positions and their children, for both colours, and checks the range openList relies on.
 func TestSearchScoreMatchesReference(t *testing.T) {
-	real := loadRealGames(t)
 	var s mateSearch
-	var ml MoveList
 	checked := 0
-	for i := 0; i < len(real); i += 7 {
-		p := &real[i]
-		p.LegalMoves(&ml)
-		for _, m := range append([]Move{NullMove}, ml.Moves[:ml.N]...) {
-			q := *p
-			if m != NullMove {
-				q = p.Play(m)
+	eachRealPositionAndChild(t, 7, func(q *Position) {
+		for w := White; w <= Black; w++ {
+			s.w, s.l = w, w^1
+			got := s.score(q, q.turn == s.l && q.InCheck())
+			if want := scoreReference(q, w); got != want {
+				t.Fatalf("%s for %v: score %d, reference %d", q.FEN(), w, got, want)
 			}
-			for w := White; w <= Black; w++ {
-				s.w, s.l = w, w^1
-				got := s.score(&q, q.turn == s.l && q.InCheck())
-				if want := scoreReference(&q, w); got != want {
-					t.Fatalf("%s for %v: score %d, reference %d", q.FEN(), w, got, want)
-				}
-				if got < -1336 || got > 212 {
-					t.Fatalf("%s for %v: score %d out of [-1336, 212]", q.FEN(), w, got)
-				}
-				checked++
+			if got < -1336 || got > 212 {
+				t.Fatalf("%s for %v: score %d out of [-1336, 212]", q.FEN(), w, got)
 			}
+			checked++
 		}
-	}
+	})
 	if checked < 10000 {
 		t.Fatalf("only %d positions scored", checked)
 	}
@@ -172,27 +162,34 @@ func TestCheckmated(t *testing.T) {
 			t.Errorf("%s: checkmated %v, want %v", tc.fen, got, tc.mate)
 		}
 	}
-	real := loadRealGames(t)
-	var ml MoveList
 	checks := 0
-	for i := range real {
-		p := &real[i]
-		p.LegalMoves(&ml)
-		for _, m := range append([]Move{NullMove}, ml.Moves[:ml.N]...) {
-			q := *p
-			if m != NullMove {
-				q = p.Play(m)
-			}
-			if !q.InCheck() {
-				continue
-			}
-			checks++
-			if got, want := checkmated(&q), !q.HasLegalMove(); got != want {
-				t.Fatalf("%s: checkmated %v, want %v", q.FEN(), got, want)
-			}
+	eachRealPositionAndChild(t, 1, func(q *Position) {
+		if !q.InCheck() {
+			return
 		}
-	}
+		checks++
+		if got, want := checkmated(q), !q.HasLegalMove(); got != want {
+			t.Fatalf("%s: checkmated %v, want %v", q.FEN(), got, want)
+		}
+	})
 	if checks < 1000 {
 		t.Fatalf("only %d positions in check", checks)
+	}
+}
+
+// eachRealPositionAndChild calls fn with every step-th real-game position and each
+// position one legal move after it.
+func eachRealPositionAndChild(t *testing.T, step int, fn func(q *Position)) {
+	t.Helper()
+	real := loadRealGames(t)
+	var ml MoveList
+	for i := 0; i < len(real); i += step {
+		p := &real[i]
+		fn(p)
+		p.LegalMoves(&ml)
+		for _, m := range ml.Moves[:ml.N] {
+			q := p.Play(m)
+			fn(&q)
+		}
 	}
 }
