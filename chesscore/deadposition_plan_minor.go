@@ -61,7 +61,8 @@ const minorMaxPlies = 64
 type minorPicture struct {
 	target, stand Square
 	fill          Bitboard
-	heavyFills    bool // a rook or queen of l may fill (a knight checks: nothing to interpose)
+	heavyFills    bool   // a rook or queen of l may fill (a knight checks: nothing to interpose)
+	check         Square // the diagonal step w's king guards, where a bishop mates; else NoSquare
 	cost          int
 }
 
@@ -142,7 +143,8 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 	theirs := p.byColor[m.l] &^ p.byType[King]
 	pawnsL := theirs & p.byType[Pawn]
 	heavyL := (theirs & (p.byType[Rook] | p.byType[Queen])).Count()
-	minorsL := (theirs &^ p.byType[Pawn]).Count() - heavyL
+	knightsL := (theirs & p.byType[Knight]).Count()
+	bishopsL := theirs & p.byType[Bishop]
 	n := 0
 	for tb := minorEdge; tb != 0; {
 		t := tb.PopFirst()
@@ -160,7 +162,12 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 			for b := kingSpread(kingAttacks[t]) &^ kingAttacks[t] &^ t.Bitboard(); b != 0; {
 				s := b.PopFirst()
 				fill := kingAttacks[t] &^ kingAttacks[s] &^ diag
-				have := minorsL + (fill & pawnsL).Count()
+				have := knightsL + (fill & pawnsL).Count()
+				for b := bishopsL; b != 0; {
+					if minorSameColour(b.PopFirst())&fill&^pawnsL != 0 {
+						have++ // a bishop reaches only the fill squares of its colour
+					}
+				}
 				if diag == 0 {
 					have += heavyL
 				}
@@ -183,7 +190,11 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 				if cost < 0 {
 					continue
 				}
-				pic := minorPicture{target: t, stand: s, fill: fill, heavyFills: diag == 0, cost: cost}
+				check := NoSquare
+				if diag&kingAttacks[s] != 0 {
+					check = diag.First()
+				}
+				pic := minorPicture{target: t, stand: s, fill: fill, heavyFills: diag == 0, check: check, cost: cost}
 				n = m.insert(n, pic)
 			}
 			if diags &= diags - 1; diags == 0 {
@@ -294,9 +305,10 @@ func (m *minorPlanner) ready(q *Position) bool {
 func (m *minorPlanner) mateIn2(q *Position) bool {
 	var replies MoveList
 	k := q.KingSquare(m.l)
+	minors := q.byType[Bishop] | q.byType[Knight]
 	for _, mv := range m.ml.Moves[:m.ml.N] {
-		if q.givesCheck(mv, k) {
-			continue // not mate (mateIn1 ran): it would only hurry l
+		if !minors.Has(mv.From()) || q.givesCheck(mv, k) {
+			continue // only the checker's move is missing; a check is not mate (mateIn1 ran)
 		}
 		c1 := q.Play(mv)
 		c1.LegalMoves(&replies)
@@ -382,15 +394,43 @@ func (m *minorPlanner) costW(q, child *Position, mv Move) int {
 	}
 	c := 4 * m.kingSteps(child.KingSquare(m.w))
 	c += 12 * (child.byColor[m.l] & heavy &^ m.heavyFill()).Count()
+	occ := child.byType[0]
+	kl := child.KingSquare(m.l)
+	away := kl != m.pic.target // the target must stay free of w's attacks for l's king
+	// A knight one move from a square where it would check on the target.
 	for b := child.Pieces(m.w, Knight); b != 0; {
-		c += distance(b.PopFirst(), m.pic.target)
+		sq := b.PopFirst()
+		c += distance(sq, m.pic.target)
+		if away && knightAttacks[sq].Has(m.pic.target) {
+			c += 4
+		}
 	}
 	// A bishop one move from a square where it would check on the target.
-	occ := child.byType[0]
 	checks := BishopAttacks(m.pic.target, occ) &^ child.byColor[m.w]
+	if m.pic.check != NoSquare {
+		checks = m.pic.check.Bitboard() // the mate comes from the square w's king guards
+	}
+	var xray Bitboard // a bishop there pins what stands between it and the target
+	if m.pic.check != NoSquare {
+		xray = Line(m.pic.target, m.pic.check)
+	}
 	for b := child.Pieces(m.w, Bishop) & minorSameColour(m.pic.target); b != 0; {
-		if BishopAttacks(b.PopFirst(), occ)&checks == 0 {
+		sq := b.PopFirst()
+		att := BishopAttacks(sq, occ)
+		if att&checks == 0 || xray.Has(sq) {
 			c += 3
+		}
+		if away && att.Has(m.pic.target) {
+			c += 4
+		}
+	}
+	// A piece of w in the way: on the target, a fill square or the stand.
+	c += 8 * (child.byColor[m.w] &^ child.byType[King] & (m.pic.fill | m.pic.target.Bitboard() | m.pic.stand.Bitboard())).Count()
+	// A bishop pinning a piece of l to its king: the piece could not go to its square.
+	for b := child.Pieces(m.w, Bishop); b != 0; {
+		sq := b.PopFirst()
+		if BishopAttacks(sq, 0).Has(kl) && (Between(sq, kl)&occ).Count() == 1 {
+			c += 6
 		}
 	}
 	return c
@@ -434,6 +474,18 @@ func (m *minorPlanner) costL(q, child *Position, mv Move) int {
 		c += 6
 		if child.AttackersTo(f, m.l, occ)&fillers&^child.byType[Pawn] == 0 {
 			c += 3
+		}
+	}
+	// A pawn of l guarding the stand or the mating square: pushed out of the way.
+	guard := m.pic.stand.Bitboard()
+	if m.pic.check != NoSquare {
+		guard |= m.pic.check.Bitboard()
+	}
+	for b := child.Pieces(m.l, Pawn); b != 0; {
+		sq := b.PopFirst()
+		for i := 0; i < 3 && sq.Rank() > 0 && sq.Rank() < 7 && pawnAttacks[m.l][sq]&guard != 0; i++ {
+			c += 6 // each push still guarding
+			sq = minorPush(sq, m.l)
 		}
 	}
 	attW := m.attW // l captures nothing: w's attacks barely change with its move
@@ -567,4 +619,12 @@ func (m *minorPlanner) twoPushes(pawns Bitboard) ([2]int, [2]Square) {
 		}
 	}
 	return push, at
+}
+
+// minorPush returns the square in front of a pawn of colour c on sq.
+func minorPush(sq Square, c Color) Square {
+	if c == White {
+		return sq + 8
+	}
+	return sq - 8
 }
