@@ -305,9 +305,8 @@ func (m *minorPlanner) ready(q *Position) bool {
 func (m *minorPlanner) mateIn2(q *Position) bool {
 	var replies MoveList
 	k := q.KingSquare(m.l)
-	minors := q.byType[Bishop] | q.byType[Knight]
 	for _, mv := range m.ml.Moves[:m.ml.N] {
-		if !minors.Has(mv.From()) || q.givesCheck(mv, k) {
+		if !m.nearCheck(q, mv, k) || q.givesCheck(mv, k) {
 			continue // only the checker's move is missing; a check is not mate (mateIn1 ran)
 		}
 		c1 := q.Play(mv)
@@ -321,6 +320,20 @@ func (m *minorPlanner) mateIn2(q *Position) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// nearCheck reports whether mv (w to move in q) takes a knight or bishop of w to a
+// square from which it can check l's king on k with its next move.
+func (m *minorPlanner) nearCheck(q *Position, mv Move, k Square) bool {
+	to := mv.To()
+	switch q.board[mv.From()].Type() {
+	case Knight:
+		return knightAttacks[to]&knightAttacks[k]&^q.byColor[m.w] != 0
+	case Bishop:
+		occ := q.byType[0] &^ mv.From().Bitboard()
+		return BishopAttacks(to, occ)&BishopAttacks(k, occ)&^q.byColor[m.w] != 0
 	}
 	return false
 }
@@ -400,7 +413,7 @@ func (m *minorPlanner) costW(q, child *Position, mv Move) int {
 	// A knight one move from a square where it would check on the target.
 	for b := child.Pieces(m.w, Knight); b != 0; {
 		sq := b.PopFirst()
-		c += distance(sq, m.pic.target)
+		c += distance(sq, m.pic.target) + 2*max(minorNearest(Knight, sq, knightAttacks[m.pic.target]&^child.byColor[m.w])-1, 0)
 		if away && knightAttacks[sq].Has(m.pic.target) {
 			c += 4
 		}
