@@ -261,7 +261,7 @@ func (m *minorPlanner) play(p *Position) bool {
 				q.LegalMoves(&m.ml)
 			}
 			occ := q.byType[0] &^ q.byColor[m.w]
-			m.flood(m.pic.stand, ^q.attacksBy(m.l, occ)&^q.byColor[m.w])
+			m.flood(m.pic.stand, ^q.attacksBy(m.l, occ)&^(q.byColor[m.w]&^q.byType[King]))
 			mv, cost = m.choose(&q, true)
 		} else {
 			occ := q.byType[0] &^ q.byColor[m.l]
