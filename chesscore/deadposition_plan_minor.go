@@ -68,18 +68,19 @@ type minorPicture struct {
 
 // minorPlanner is the state of the minor-piece planner (kept in the pooled decider).
 type minorPlanner struct {
-	w, l   Color
-	pic    minorPicture
-	n      int // plies of line
-	plies  int // plies played over every picture tried (the decision's nodes)
-	line   [minorMaxPlies]Move
-	hashes [minorMaxPlies + 1]uint64
-	pics   [minorPlans]minorPicture
-	ml     MoveList
-	costs  [MaxMoves]int        // by move of ml: its cost
-	attW   Bitboard             // the squares w attacks before l's move
-	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
-	nrings int
+	w, l      Color
+	pic       minorPicture
+	n         int // plies of line
+	plies     int // plies played over every picture tried (the decision's nodes)
+	line      [minorMaxPlies]Move
+	hashes    [minorMaxPlies + 1]uint64
+	pics      [minorPlans]minorPicture
+	ml        MoveList
+	costs     [MaxMoves]int        // by move of ml: its cost
+	childHash [MaxMoves]uint64     // by move of ml: the hash of the position it leads to
+	attW      Bitboard             // the squares w attacks before l's move
+	rings     [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
+	nrings    int
 }
 
 // minorRings is the number of flood-fill rings kept: farther squares count as that far.
@@ -357,12 +358,26 @@ func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
 // a position already in the line, or of w stalemating, is replaced by the next best.
 func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 	moves := m.ml.Moves[:m.ml.N]
+	k := q.KingSquare(q.turn ^ 1)
 	for i, mv := range moves {
-		child := q.Play(mv)
+		m.costs[i] = minorRuledOut
+		capt := q.board[mv.To()]
+		check := q.givesCheck(mv, k)
 		if winner {
-			m.costs[i] = m.costW(q, &child, mv)
+			// A check that does not mate (mateIn1 ran), or a capture of a pawn or minor
+			// piece of l (l needs them to fill).
+			if check || capt != NoPiece && capt.Type() != Rook && capt.Type() != Queen {
+				continue
+			}
+		} else if capt != NoPiece || mv.Promotion() == Queen || mv.Promotion() == Rook {
+			continue // a capture of a piece w may mate with, a piece that could interpose
+		}
+		child := q.Play(mv)
+		m.childHash[i] = child.hash
+		if winner {
+			m.costs[i] = m.costW(&child)
 		} else {
-			m.costs[i] = m.costL(q, &child, mv)
+			m.costs[i] = m.costL(&child, mv, check)
 		}
 	}
 	for {
@@ -375,9 +390,13 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 		if best < 0 {
 			return NullMove, 0
 		}
-		child := q.Play(moves[best])
-		if !m.seen(child.hash) && (!winner || child.HasLegalMove()) {
-			return moves[best], m.costs[best]
+		if !m.seen(m.childHash[best]) {
+			if !winner {
+				return moves[best], m.costs[best]
+			}
+			if child := q.Play(moves[best]); child.HasLegalMove() {
+				return moves[best], m.costs[best]
+			}
 		}
 		m.costs[best] = minorRuledOut
 	}
@@ -397,14 +416,8 @@ func (m *minorPlanner) seen(h uint64) bool {
 const minorRuledOut = 1 << 20
 
 // costW scores w's move mv from q to child: lower is better.
-func (m *minorPlanner) costW(q, child *Position, mv Move) int {
-	if child.InCheck() {
-		return minorRuledOut // a check that does not mate
-	}
+func (m *minorPlanner) costW(child *Position) int {
 	heavy := child.byType[Rook] | child.byType[Queen]
-	if cap := q.board[mv.To()].Type(); q.board[mv.To()] != NoPiece && cap != Rook && cap != Queen {
-		return minorRuledOut // a pawn or minor piece of l: l needs them to fill
-	}
 	c := 4 * m.kingSteps(child.KingSquare(m.w))
 	c += 12 * (child.byColor[m.l] & heavy &^ m.heavyFill()).Count()
 	occ := child.byType[0]
@@ -458,14 +471,8 @@ func (m *minorPlanner) heavyFill() Bitboard {
 }
 
 // costL scores l's move mv from q to child: lower is better.
-func (m *minorPlanner) costL(q, child *Position, mv Move) int {
-	if q.board[mv.To()] != NoPiece {
-		return minorRuledOut // a capture of a piece w may mate with
-	}
-	if pr := mv.Promotion(); pr == Queen || pr == Rook {
-		return minorRuledOut // a new piece that could interpose or capture
-	}
-	if child.InCheck() {
+func (m *minorPlanner) costL(child *Position, mv Move, check bool) int {
+	if check {
 		// A check only to offer the checker: a rook or queen w takes.
 		if pt := child.board[mv.To()].Type(); pt != Rook && pt != Queen ||
 			!child.attacked(mv.To(), m.w, child.byType[0]) {
