@@ -81,6 +81,7 @@ type minorPlanner struct {
 	attW      Bitboard             // the squares w attacks before l's move
 	rings     [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
 	nrings    int
+	run       runPlanner // the pawn-run planner, for a winner with only pawns
 }
 
 // minorRings is the number of flood-fill rings kept: farther squares count as that far.
@@ -99,6 +100,9 @@ func minorPlanFits(p *Position, w Color) bool {
 // planMinor runs the minor-piece planner for c on the root: Yes with a verified line, or
 // nothing (the decision goes on).
 func (d *decider) planMinor(c Color) (Decision, bool) {
+	if runPlanFits(&d.root, c) {
+		return d.planRun(c) // only pawns: the pawn-run planner
+	}
 	if !minorPlanFits(&d.root, c) || d.provenByStructure(c) {
 		return Decision{}, false // the structure's proof (step 4, cached) is cheaper
 	}

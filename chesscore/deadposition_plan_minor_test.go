@@ -1,6 +1,6 @@
 // deadposition_plan_minor_test.go: the minor-piece mate planner finds the helpmates of a
-// lone bishop or knight against heavy pieces and pawns, and every line it returns
-// replays to a mate.
+// lone bishop or knight against heavy pieces and pawns (and the pawn-run planner those
+// of a lone pawn), and every line they return replays to a mate.
 
 package chesscore
 
@@ -25,11 +25,13 @@ func TestMinorPlannerFindsMates(t *testing.T) {
 		{"bishop against pawns, a knight promoted to fill", "8/8/8/3K3p/7P/1pB5/8/1k6 w - - 5 59", White},
 		{"bishop against pawns, the pawn guarding the stand pushed away", "8/8/8/1k2K2p/2p4P/1pB5/8/8 w - - 4 53", White},
 		{"knight against rook, bishop and pawns, the rook given up", "3k4/7R/2n5/5B2/8/4P1P1/4K1P1/8 w - - 5 66", Black},
+		{"a lone pawn runs: the queen given up, the pawn in front taken", "5Q2/8/8/8/3K3p/P6P/1P5k/8 w - - 1 60", Black},
+		{"a lone pawn runs: the pawn in front taken", "8/8/5P2/7p/3K4/P5kP/1P6/8 w - - 4 58", Black},
 	})
 }
 
 // The planner never answers where it does not fit: a winner with a rook or queen, or
-// with no minor piece, or a loser with a lone king.
+// with no minor piece (with only pawns, against a lone king), or a loser with a lone king.
 func TestMinorPlannerDeclines(t *testing.T) {
 	for _, tc := range []struct {
 		fen string
@@ -63,7 +65,7 @@ func TestMinorPlannerRealGames(t *testing.T) {
 		p := &positions[i]
 		for c := White; c <= Black; c++ {
 			d.reset(p)
-			if _, settled := d.static(c); settled || !minorPlanFits(p, c) {
+			if _, settled := d.static(c); settled || !minorPlanFits(p, c) && !runPlanFits(p, c) {
 				continue
 			}
 			fits++
