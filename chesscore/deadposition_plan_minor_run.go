@@ -17,8 +17,8 @@
 //     the squares l does not attack).
 //   - l: a piece steps next to w's king where nothing of l guards it (w takes it); else
 //     the piece nearest to w's king steps closer; with no piece left, its king or a pawn
-//     not in the runner's path moves, keeping away from the path (never a capture, never
-//     a check).
+//     not in the runner's path moves, keeping away from the path and leaving the pawns
+//     in it unguarded (never a capture, never a check).
 //
 // With no piece of l left and the runner's path free of pawns, the endgame planner plays
 // on from there; the two lines joined are replayed once more (replaysToMate) before they
@@ -215,6 +215,7 @@ func (r *runPlanner) chooseW(q *Position) Move {
 func (r *runPlanner) chooseL(q *Position) Move {
 	kw := q.KingSquare(r.w)
 	pieces := q.byColor[r.l] &^ q.byType[King] &^ q.byType[Pawn]
+	prey := q.byColor[r.l] & q.byType[Pawn] & r.path
 	for i, mv := range r.ml.Moves[:r.ml.N] {
 		r.costs[i] = minorRuledOut
 		from, to := mv.From(), mv.To()
@@ -251,6 +252,12 @@ func (r *runPlanner) chooseL(q *Position) Move {
 		c -= near
 		if q.board[from].Type() == King {
 			c -= min(distance(to, kw), 3)
+		}
+		// The pawns w's king is to take, left unguarded.
+		for b := prey; b != 0; {
+			if child.attacked(b.PopFirst(), r.l, child.byType[0]) {
+				c += 8
+			}
 		}
 		r.costs[i] = c
 	}
