@@ -8,39 +8,61 @@
 // knight against rook and pawns). The planner tries pictures: a square t on the edge
 // for l's king, a stand s two steps from t for w's king, and the flight squares of t that
 // s does not cover (nor a bishop's check along a diagonal into t) to be filled by l's
-// pieces: a pawn already there, a knight or bishop, a rook or queen only against a
-// knight's check (against a bishop's it would interpose), or a pawn promoted to a knight
-// or bishop for it. The pictures are ranked by cheap estimates (twice the loser king's
-// distance to t, the winner king's to s, the fill squares, the pushes and knight moves of
-// the pawns to promote, minorEdgeCost off the corners); the best minorPlans are played,
-// minorBudget plies at most over all of them (the planner gives up fast).
+// pieces: a pawn already there, a knight, a bishop (on the fill squares of its colour),
+// a rook or queen only against a knight's check (against a bishop's it would
+// interpose), or a pawn promoted to a knight or bishop for it. A bishop mates from the
+// diagonal step into t when w's king on s guards it (the mating square: nothing of l
+// interposes there), else from along that diagonal. The pictures are ranked by cheap
+// estimates (twice the loser king's distance to t, the winner king's to s, the fill
+// squares, the pushes and knight moves of the pawns to promote, minorEdgeCost off the
+// corners); the best minorPlans are played, minorBudget plies at most over all of them
+// (the planner gives up fast).
 //
 // A picture is played move by move on real positions, greedily, each side ranking its
 // legal moves by the position each leads to (no look-ahead), so the line is legal by
-// construction:
+// construction. The moves always ruled out are dropped before they are played:
 //
 //   - w: a move that mates at once, tried first at every turn (it also catches mates the
 //     picture did not foresee); with the picture standing (l's king on t, the fill
-//     squares taken, w's king on s), a mate in two moves (w, any reply, mate); else the
-//     move of least cost: its king's steps to s (a flood fill over the squares l does
-//     not attack), the rooks and queens of l off the fill squares (w takes those l
-//     offers), a knight's distance to t, a bishop not one move from a checking square;
-//     never a check that does not mate nor a capture of a pawn or minor piece (l needs
-//     them to fill).
+//     squares taken, w's king on s), a mate in two moves (a knight or bishop move from
+//     where it can check next, any reply, mate); else the move of least cost: its king's
+//     steps to s (a flood fill over the squares l does not attack), the rooks and queens
+//     of l off the fill squares (w takes those l offers), a knight's distance to t and
+//     its knight moves to a checking square, a bishop not one move from the mating
+//     square or standing on the line through it and t, a piece of w on t, s or a fill
+//     square, a bishop pinning a piece of l to its king, a piece attacking t before l's
+//     king stands there; never a check that does not mate nor a capture of a pawn or
+//     minor piece (l needs them to fill).
 //   - l: the move of least cost: its king's steps to t (a flood fill over the squares w
 //     does not attack), each empty fill square (more when no piece of l reaches it at
 //     once), the moves of its spare knights and bishops to them, each rook or queen off
 //     the fill squares that w does not attack (l offers it: it could interpose or take
 //     the checker; a check only to offer it), the pushes of its most advanced pawn while
-//     a fill square lacks a piece; never a capture, a promotion to rook or queen, nor
-//     another check.
+//     a fill square lacks a piece, each push a pawn still needs before it stops guarding
+//     s or the mating square; never a capture, a promotion to rook or queen, nor another
+//     check.
 //
 // A move of w that stalemates, or of either side to a position already in the line, is
 // replaced by the next best. A picture gives up when a side has no move left, neither
 // side has lowered its cost for minorStuckPlies plies, or the plies run out; the decision
 // then goes on to the next step as if the planner had not run. It does not run where the
 // structure (step 4, computed once and kept) proves No. A line found is replayed once
-// more (replaysToMate): Yes only with a verified line, and never a No.
+// more (replaysToMate): Yes only with a verified line, and never a No. A winner with
+// only pawns goes to the pawn-run planner instead (deadposition_plan_minor_run.go).
+//
+// # Figures
+//
+// Measured on the real games (TestMinorPlannerRealGames: every position where a planner
+// fits, for each colour): the two planners answer 703 of the 903 positions they fit.
+// Where the decision reaches them (the endgame and middlegame planners failed, no
+// structure proof), this planner answers 111 of 137 positions per pass over the real
+// games and the pawn-run planner 156 of 165, where before this planner answered 77 of
+// 137 and nothing answered the pawn-only winners. The best-first search then decides 27
+// positions of 0-7 pieces instead of 189 (over three passes), 153 of 8-11 pieces
+// instead of 549, and the slowest of them (a lone bishop against queen or rook, 13-18
+// ms in the search) are answered here in 50-200 µs. BenchmarkCanCheckmate/real, in one
+// sitting on a noisy machine: the mean fell from 45-75 µs to 37-53 µs, the largest
+// decision from 19-55 ms to 2-5 ms.
 
 package chesscore
 
