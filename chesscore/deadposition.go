@@ -193,7 +193,8 @@ type decider struct {
 	search  mateSearch
 	end     *endPlanner // made on first use: most decisions never need it
 	mid     midPlanner
-	minor   *minorPlanner // made on first use, as end
+	minor   *minorPlanner   // made on first use, as end
+	promote *promotePlanner // made on first use, as end
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -241,7 +242,7 @@ func (d *decider) plan(c Color) (Decision, bool) {
 		if dec, ok := d.planEnd(c); ok {
 			return dec, true
 		}
-		return d.planMinor(c)
+		return d.planMinorThenPromote(c)
 	}
 	if dec, ok := d.planEnd(c); ok {
 		return dec, true
@@ -249,7 +250,15 @@ func (d *decider) plan(c Color) (Decision, bool) {
 	if dec, ok := mid(); ok {
 		return dec, true
 	}
-	return d.planMinor(c)
+	return d.planMinorThenPromote(c)
+}
+
+// planMinorThenPromote runs the minor-piece planner, then the promotion planner.
+func (d *decider) planMinorThenPromote(c Color) (Decision, bool) {
+	if dec, ok := d.planMinor(c); ok {
+		return dec, true
+	}
+	return d.planPromote(c)
 }
 
 // planMidFirst is the number of pieces from which the middlegame planner runs before the

@@ -1,0 +1,88 @@
+// deadposition_plan_promote_test.go: the promotion planner runs a pawn of the winner to a
+// queen and mates with it where the other planners fail, and every line it returns
+// replays to a mate.
+
+package chesscore
+
+import "testing"
+
+// Real-game positions the other planners leave to the search: the promotion planner
+// answers them, with a line that replays to a mate.
+func TestPromotePlannerFindsMates(t *testing.T) {
+	testPlannerFindsMates(t, "promotion", (*decider).planPromote, []plannerCase{
+		{"the start position: the c-pawn takes its way to a8", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", White},
+		{"black promotes on a1 after taking twice", "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7 4", Black},
+		{"a pawn takes onto a free file", "2k1r3/1pp1bNp1/p3pn1p/n2rp3/P7/2P2PNP/1P1PK1P1/R1B2R2 w - - 2 24", White},
+		{"the loser offers a bishop on the pawn's diagonal", "2q1r1k1/2bp1pp1/2b2n1p/2p1p3/1pP1P3/1P1P1NPP/1B1N1P2/3Q1RK1 w - - 2 17", Black},
+		{"the loser offers a bishop, its knight waits", "4r3/3b1p2/2pB1kpp/p3p3/P1B1P3/2P2P1P/3P2P1/4bN1K w - - 4 38", Black},
+		{"the winner's bishop steps off the pawn's file", "r3kr2/8/4P3/2bR4/pB3p2/P4n1p/1P2bp1K/5R2 w q - 4 35", White},
+		{"queens on the board, a pawn takes towards the king", "8/4Qppk/3pb2p/2p1p2P/2P1P1P1/5P2/1p2q2K/8 w - - 1 43", White},
+		{"a pawn takes three times on its way to d1", "3r1rk1/1p3ppp/2pqb3/p1b1p3/P3P3/2NB1PnP/1PPP2P1/R1BQ1R1K w - - 6 15", Black},
+		{"a centre pawn runs past the loser's rooks", "r2r4/5p1p/p4pk1/2bp1R2/n1n5/6KN/P1P5/4R3 w - - 8 46", Black},
+	})
+}
+
+// The planner never answers where it does not fit: a winner without a pawn, or too few
+// pieces on the board.
+func TestPromotePlannerDeclines(t *testing.T) {
+	for _, tc := range []struct {
+		fen string
+		c   Color
+	}{
+		{"rnbqkbnr/pppppppp/8/8/8/8/8/RNBQKBNR w KQkq - 0 1", White},
+		{"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", White},
+	} {
+		p := sanFEN(t, tc.fen)
+		var d decider
+		d.reset(&p)
+		if _, ok := d.planPromote(tc.c); ok {
+			t.Errorf("%s: the promotion planner answered for %s", tc.fen, tc.c)
+		}
+	}
+}
+
+// Over the real games, the planner answers most of the positions it fits that the other
+// planners and the structure leave to the search (a regression in its routes or waits
+// shows here), and every line it returns replays to a mate.
+func TestPromotePlannerRealGames(t *testing.T) {
+	positions := loadRealGames(t)
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 3
+	}
+	var d decider
+	left, found := 0, 0
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		for c := White; c <= Black; c++ {
+			d.reset(p)
+			if _, settled := d.static(c); settled || !promotePlanFits(p, c) || plannedWithoutPromotion(&d, c) || d.provenByStructure(c) {
+				continue
+			}
+			left++
+			dec, ok := d.planPromote(c)
+			if !ok {
+				continue
+			}
+			found++
+			checkDecision(t, p, c, dec)
+		}
+	}
+	t.Logf("the promotion planner answered %d of %d positions left to the search", found, left)
+	if left == 0 || found*10 < left*9 {
+		t.Errorf("the promotion planner answered %d of %d positions left to the search, want at least 90%%", found, left)
+	}
+}
+
+// plannedWithoutPromotion reports whether the middlegame, endgame or minor-piece planner
+// answers for c on d's root.
+func plannedWithoutPromotion(d *decider, c Color) bool {
+	if d.root.byType[0].Count() >= midMinPieces && d.mid.plan(&d.root, c) > 0 {
+		return true
+	}
+	if _, ok := d.planEnd(c); ok {
+		return true
+	}
+	_, ok := d.planMinor(c)
+	return ok
+}
