@@ -22,15 +22,15 @@ func TestPromotePlannerFindsMates(t *testing.T) {
 	})
 }
 
-// The planner never answers where it does not fit: a winner without a pawn, or too few
-// pieces on the board.
+// The planner never answers where it does not fit: a winner without a pawn, or whose
+// pawns have no way to the last rank.
 func TestPromotePlannerDeclines(t *testing.T) {
 	for _, tc := range []struct {
 		fen string
 		c   Color
 	}{
 		{"rnbqkbnr/pppppppp/8/8/8/8/8/RNBQKBNR w KQkq - 0 1", White},
-		{"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", White},
+		{"4k3/8/8/8/4p3/4P3/8/4K3 w - - 0 1", White},
 	} {
 		p := sanFEN(t, tc.fen)
 		var d decider
@@ -41,8 +41,8 @@ func TestPromotePlannerDeclines(t *testing.T) {
 	}
 }
 
-// Over the real games, the planner answers most of the positions it fits that the other
-// planners and the structure leave to the search (a regression in its routes or waits
+// Over the real games, the planner answers most of the positions with 12 pieces or more
+// that the other planners and the structure leave to the search (a regression in its routes or waits
 // shows here), and every line it returns replays to a mate.
 func TestPromotePlannerRealGames(t *testing.T) {
 	positions := loadRealGames(t)
@@ -56,7 +56,7 @@ func TestPromotePlannerRealGames(t *testing.T) {
 		p := &positions[i]
 		for c := White; c <= Black; c++ {
 			d.reset(p)
-			if _, settled := d.static(c); settled || !promotePlanFits(p, c) || plannedWithoutPromotion(&d, c) || d.provenByStructure(c) {
+			if _, settled := d.static(c); settled || p.byType[0].Count() < 12 || !promotePlanFits(p, c) || plannedWithoutPromotion(&d, c) || d.provenByStructure(c) {
 				continue
 			}
 			left++
