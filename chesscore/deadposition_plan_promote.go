@@ -23,7 +23,8 @@
 //     is a legal move that neither captures nor checks, lands off the route and keeps
 //     the units w is to take where they are; it prefers undoing the side's previous wait
 //     (a shuffle, checked alone with IsLegal: no move list), then pieces away from their
-//     king, then pawns, then the king (l's king keeps its wall).
+//     king, then pawns, then the king (l's king keeps its wall). A side in check with
+//     none of these moves gets out of it (w taking the checker where it can).
 //   - Mate. With the queen on the board, the middlegame planner (from midMinPieces
 //     pieces) and the endgame planner (up to endMaxPieces) run on the new position,
 //     which has a queen near l's king; the two lines joined replay to a mate
@@ -240,6 +241,9 @@ func (pp *promotePlanner) play(p *Position, rt *promoteRoute) bool {
 		} else {
 			m = pp.moveL(&q, pawn, rt, idx)
 		}
+		if m == NullMove && q.InCheck() {
+			m = pp.evade(&q, pawn, rt.rest(idx))
+		}
 		if m == NullMove {
 			return false
 		}
@@ -323,7 +327,7 @@ func (pp *promotePlanner) moveL(q *Position, pawn Square, rt *promoteRoute, idx 
 		best := NullMove
 		q.LegalMoves(&pp.ml)
 		for _, m := range pp.ml.Moves[:pp.ml.N] {
-			if m.From() != from || path.Has(m.To()) || q.givesCheck(m, wk) {
+			if m.From() != from || m.To() == pawn || path.Has(m.To()) || q.givesCheck(m, wk) {
 				continue
 			}
 			if q.board[m.To()] == NoPiece {
@@ -346,6 +350,26 @@ func (pp *promotePlanner) moveL(q *Position, pawn Square, rt *promoteRoute, idx 
 		return NullMove
 	}
 	return pp.wait(q, path, diag&theirs, wk)
+}
+
+// evade returns a move out of check for the side to move: w takes the checker where it
+// can, l keeps off the pawn and its route; else the first legal move.
+func (pp *promotePlanner) evade(q *Position, pawn Square, path Bitboard) Move {
+	q.LegalMoves(&pp.ml)
+	checkers := q.Checkers()
+	first := NullMove
+	for _, m := range pp.ml.Moves[:pp.ml.N] {
+		if q.turn == pp.w && checkers.Has(m.To()) {
+			return m
+		}
+		if q.turn == pp.l && (m.To() == pawn || path.Has(m.To())) {
+			continue
+		}
+		if first == NullMove {
+			first = m
+		}
+	}
+	return first
 }
 
 // wait returns a quiet move of the side to move: no capture, no check, off path, keep's
