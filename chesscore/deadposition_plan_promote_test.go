@@ -21,6 +21,8 @@ func TestPromotePlannerFindsMates(t *testing.T) {
 		{"the winner's bishop steps off the pawn's file", "r3kr2/8/4P3/2bR4/pB3p2/P4n1p/1P2bp1K/5R2 w q - 4 35", White},
 		{"queens on the board, a pawn takes towards the king", "8/4Qppk/3pb2p/2p1p2P/2P1P1P1/5P2/1p2q2K/8 w - - 1 43", White},
 		{"a pawn takes three times on its way to d1", "3r1rk1/1p3ppp/2pqb3/p1b1p3/P3P3/2NB1PnP/1PPP2P1/R1BQ1R1K w - - 6 15", Black},
+		{"the winner in check takes the checker first", "rnb1kb1r/ppp2ppp/8/4p3/5P2/8/PPP1q1PP/R1B1KBNR w KQkq - 0 5", White},
+		{"the loser starts in check and gets out of it", "rnb1kb1r/ppp2ppp/8/4p3/5P2/8/PPP1q1PP/R1B1KBNR w KQkq - 0 5", Black},
 		{"a centre pawn runs past the loser's rooks", "r2r4/5p1p/p4pk1/2bp1R2/n1n5/6KN/P1P5/4R3 w - - 8 46", Black},
 	})
 }
