@@ -13,7 +13,8 @@
 //     rank by rank over the squares in front of w's pawns (a dynamic programme): a push onto an empty
 //     square costs 1, onto a piece (not a pawn, not a king) 2, since that piece must
 //     step aside first; a capture onto a unit of l (not its king) costs 1, onto an empty
-//     square promoteOfferCost when some piece of l can move there at once (l offers it);
+//     square promoteOfferCost when some unit of l can move there at once (l offers it),
+//     one more when it takes l two moves;
 //     pawns straight ahead and w's own units diagonally close the way. To that cost
 //     is added 7 less the promotion square's distance from l's king; the promoteRoutes
 //     cheapest routes are tried in turn, the cheapest first.
@@ -135,6 +136,8 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 		offer |= RookAttacks(b.PopFirst(), occ)
 	}
 	offer &^= occ
+	var offer2 Bitboard // made when first needed: the squares l reaches in two moves
+	offer2Known := false
 	mine := p.Pieces(w, Pawn)
 	// The cone of w's pawns: every square a route may cross.
 	cone := mine
@@ -172,6 +175,13 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 					c = 1 + int(pp.cost[d])
 				case offer.Has(d):
 					c = promoteOfferCost + int(pp.cost[d])
+				default:
+					if !offer2Known {
+						offer2, offer2Known = offerIn2(p, l), true
+					}
+					if offer2.Has(d) {
+						c = promoteOfferCost + 1 + int(pp.cost[d])
+					}
 				}
 				if c < best {
 					best, next = c, d
@@ -211,6 +221,23 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 		}
 		pp.routes[i] = rt
 	}
+}
+
+// offerIn2 returns the empty squares of p that a piece of l (not its king) reaches in
+// two moves through empty squares, or a pawn of l in two pushes.
+func offerIn2(p *Position, l Color) Bitboard {
+	occ := p.byType[0]
+	pawns := p.Pieces(l, Pawn)
+	reach := pushUp(pushUp(pawns, l)&^occ, l)
+	for b := p.byColor[l] &^ p.byType[King] &^ pawns; b != 0; {
+		sq := b.PopFirst()
+		pt := p.board[sq].Type()
+		occ1 := occ &^ sq.Bitboard()
+		for first := pieceAttacks(pt, l, sq, occ) &^ occ; first != 0; {
+			reach |= pieceAttacks(pt, l, first.PopFirst(), occ1)
+		}
+	}
+	return reach &^ occ
 }
 
 // play plays the route rt from p to the promotion, then hands over to the middlegame and
@@ -344,6 +371,19 @@ func (pp *promotePlanner) moveL(q *Position, pawn Square, rt *promoteRoute, idx 
 		q.LegalMoves(&pp.ml)
 		for _, m := range pp.ml.Moves[:pp.ml.N] {
 			if m.To() == next && !q.givesCheck(m, wk) {
+				return m
+			}
+		}
+		// No unit reaches it at once: one steps to a square from which it does.
+		occ := q.byType[0]
+		for _, m := range pp.ml.Moves[:pp.ml.N] {
+			from, to := m.From(), m.To()
+			pt := q.board[from].Type()
+			if pt == King || occ.Has(to) || m.Kind() != NormalMove || q.givesCheck(m, wk) {
+				continue
+			}
+			if pt == Pawn && int(to)+pawnUp[pp.l] == int(next) ||
+				pt != Pawn && pieceAttacks(pt, pp.l, to, occ&^from.Bitboard()|to.Bitboard()).Has(next) {
 				return m
 			}
 		}
