@@ -23,6 +23,8 @@ func TestPromotePlannerFindsMates(t *testing.T) {
 		{"a pawn takes three times on its way to d1", "3r1rk1/1p3ppp/2pqb3/p1b1p3/P3P3/2NB1PnP/1PPP2P1/R1BQ1R1K w - - 6 15", Black},
 		{"the winner in check takes the checker first", "rnb1kb1r/ppp2ppp/8/4p3/5P2/8/PPP1q1PP/R1B1KBNR w KQkq - 0 5", White},
 		{"the loser starts in check and gets out of it", "rnb1kb1r/ppp2ppp/8/4p3/5P2/8/PPP1q1PP/R1B1KBNR w KQkq - 0 5", Black},
+		{"the loser's rook comes in two moves to be taken", "8/8/r7/1p3p1p/5P1P/6k1/8/6BK w - - 0 67", White},
+		{"the loser's bishop comes in two moves to be taken, few pieces", "8/8/3p1k1p/3P2pP/2b5/5K1B/1r6/6r1 w - - 0 76", White},
 		{"a centre pawn runs past the loser's rooks", "r2r4/5p1p/p4pk1/2bp1R2/n1n5/6KN/P1P5/4R3 w - - 8 46", Black},
 	})
 }
