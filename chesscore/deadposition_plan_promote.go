@@ -138,6 +138,8 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 	offer &^= occ
 	var offer2 Bitboard // made when first needed: the squares l reaches in two moves
 	offer2Known := false
+	var wOffer Bitboard // made when first needed: the squares w can give a unit on
+	wOfferKnown := false
 	mine := p.Pieces(w, Pawn)
 	// The cone of w's pawns: every square a route may cross.
 	cone := mine
@@ -162,6 +164,14 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 			switch {
 			case !occ.Has(t):
 				best, next = 1+int(pp.cost[t]), t
+			case theirs.Has(t) && pawns.Has(t):
+				// l's pawn in the way steps aside by taking a unit w gives it.
+				if !wOfferKnown {
+					wOffer, wOfferKnown = giftSquares(p, w), true
+				}
+				if pawnAttacks[l][t]&wOffer != 0 {
+					best, next = 2+promoteOfferCost+int(pp.cost[t]), t
+				}
 			case pawns.Has(t) || kings.Has(t):
 			default:
 				best, next = 2+int(pp.cost[t]), t
@@ -240,6 +250,19 @@ func offerIn2(p *Position, l Color) Bitboard {
 	return reach &^ occ
 }
 
+// giftSquares returns the squares on which w has, or can put in one or two moves, a
+// unit (not its king) for a pawn of l to take.
+func giftSquares(p *Position, w Color) Bitboard {
+	occ := p.byType[0]
+	ours := p.byColor[w] &^ p.byType[King]
+	gift := ours | pushUp(ours&p.byType[Pawn], w)&^occ | offerIn2(p, w)
+	for b := ours &^ p.byType[Pawn]; b != 0; {
+		sq := b.PopFirst()
+		gift |= pieceAttacks(p.board[sq].Type(), w, sq, occ) &^ occ
+	}
+	return gift
+}
+
 // play plays the route rt from p to the promotion, then hands over to the middlegame and
 // endgame planners; it reports whether pp.line[:pp.n] ends with a mate (not yet verified
 // as a whole).
@@ -263,7 +286,7 @@ func (pp *promotePlanner) play(p *Position, rt *promoteRoute) bool {
 					idx++ // the double step
 				}
 			} else {
-				m = pp.stepAsideW(&q, rt, idx)
+				m = pp.stepAsideW(&q, pawn, rt, idx)
 			}
 		} else {
 			m = pp.moveL(&q, pawn, rt, idx)
@@ -309,7 +332,7 @@ func (rt *promoteRoute) rest(idx int) Bitboard {
 
 // stepAsideW returns w's move when its pawn cannot step on now: a piece of w on the
 // next square steps aside, else a wait.
-func (pp *promotePlanner) stepAsideW(q *Position, rt *promoteRoute, idx int) Move {
+func (pp *promotePlanner) stepAsideW(q *Position, pawn Square, rt *promoteRoute, idx int) Move {
 	next := rt.steps[idx]
 	path := rt.rest(idx)
 	lk := q.KingSquare(pp.l)
@@ -322,7 +345,39 @@ func (pp *promotePlanner) stepAsideW(q *Position, rt *promoteRoute, idx int) Mov
 		}
 		return NullMove
 	}
+	if q.board[next] == MakePiece(pp.l, Pawn) {
+		if m := pp.gift(q, pawn, next, lk); m != NullMove {
+			return m
+		}
+	}
 	return pp.wait(q, path, 0, lk)
+}
+
+// gift returns w's move that gives l's pawn on blocker a unit to take (or brings one
+// a move nearer), NullMove when there is one to take already or none can come.
+func (pp *promotePlanner) gift(q *Position, pawn, blocker Square, lk Square) Move {
+	targets := pawnAttacks[pp.l][blocker]
+	occ := q.byType[0]
+	if targets&q.byColor[pp.w]&^q.byType[King] != 0 {
+		return NullMove // l takes it at its turn
+	}
+	q.LegalMoves(&pp.ml)
+	approach := NullMove
+	for _, m := range pp.ml.Moves[:pp.ml.N] {
+		from, to := m.From(), m.To()
+		pt := q.board[from].Type()
+		if pt == King || from == pawn || occ.Has(to) || m.Kind() != NormalMove || q.givesCheck(m, lk) {
+			continue
+		}
+		if targets.Has(to) {
+			return m
+		}
+		if approach == NullMove && (pt == Pawn && targets.Has(Square(int(to)+pawnUp[pp.w])) ||
+			pt != Pawn && pieceAttacks(pt, pp.w, to, occ&^from.Bitboard()|to.Bitboard())&targets != 0) {
+			approach = m
+		}
+	}
+	return approach
 }
 
 // moveL returns l's move: a piece off the route, a unit offered on the square w takes
@@ -353,18 +408,25 @@ func (pp *promotePlanner) moveL(q *Position, pawn Square, rt *promoteRoute, idx 
 		}
 		best := NullMove
 		q.LegalMoves(&pp.ml)
+		isPawn := q.board[from].Type() == Pawn
 		for _, m := range pp.ml.Moves[:pp.ml.N] {
 			if m.From() != from || m.To() == pawn || path.Has(m.To()) || q.givesCheck(m, wk) {
 				continue
 			}
 			if q.board[m.To()] == NoPiece {
+				if isPawn {
+					continue // a pawn steps aside only by taking
+				}
 				return m
 			}
 			if best == NullMove {
 				best = m
 			}
 		}
-		return best
+		if best != NullMove || !isPawn {
+			return best
+		}
+		return pp.wait(q, path, diag&theirs|straight&theirs, wk) // the gift is on its way
 	}
 	next := rt.steps[idx]
 	if diag.Has(next) && q.board[next] == NoPiece {
