@@ -25,6 +25,7 @@ func TestPromotePlannerFindsMates(t *testing.T) {
 		{"the loser starts in check and gets out of it", "rnb1kb1r/ppp2ppp/8/4p3/5P2/8/PPP1q1PP/R1B1KBNR w KQkq - 0 5", Black},
 		{"the loser's rook comes in two moves to be taken", "8/8/r7/1p3p1p/5P1P/6k1/8/6BK w - - 0 67", White},
 		{"the loser's bishop comes in two moves to be taken, few pieces", "8/8/3p1k1p/3P2pP/2b5/5K1B/1r6/6r1 w - - 0 76", White},
+		{"the winner gives its knight to the pawn in its way", "8/p7/P7/1n4k1/8/5PK1/8/8 w - - 0 43", Black},
 		{"a centre pawn runs past the loser's rooks", "r2r4/5p1p/p4pk1/2bp1R2/n1n5/6KN/P1P5/4R3 w - - 8 46", Black},
 	})
 }
