@@ -4,44 +4,50 @@
 //
 // # Method
 //
-// Where the other planners fail, the search's mate nearly always promotes a pawn of the winner w first, the loser l stepping out of its
-// way or making quiet moves, and the new queen mates near l's king. The planner plays
-// exactly that, choosing every move directly (no scoring of whole move lists but for
-// the waits):
+// Where the other planners fail, the search's mate nearly always promotes a pawn of the
+// winner w first, the loser l stepping out of its way or making quiet moves, and the
+// new queen mates, often after captures. The planner plays exactly that, choosing each
+// move directly (whole move lists are scanned only for a wait, an offer or a step aside):
 //
 //   - Routes. For each pawn of w, the cheapest way to the last rank is computed backwards
-//     rank by rank over the squares in front of w's pawns (a dynamic programme): a push onto an empty
-//     square costs 1, onto a piece (not a pawn, not a king) 2, since that piece must
-//     step aside first; a capture onto a unit of l (not its king) costs 1, onto an empty
-//     square promoteOfferCost when some unit of l can move there at once (l offers it),
-//     one more when it takes l two moves;
-//     pawns straight ahead and w's own units diagonally close the way. To that cost
-//     is added 7 less the promotion square's distance from l's king; the promoteRoutes
-//     cheapest routes are tried in turn, the cheapest first.
+//     rank by rank over the squares in front of w's pawns (a dynamic programme). A push
+//     onto an empty square costs 1; onto a piece (not a king) 2, since it must step
+//     aside first; onto a pawn of l 2+promoteOfferCost when w can give that pawn a unit
+//     to take (a unit of w on a square it takes on, or one that gets there in one or two
+//     moves), else it closes the way, as any other pawn or a king does. A capture onto a
+//     unit of l (not its king) costs 1; onto an empty square promoteOfferCost when a unit
+//     of l can move there at once (l offers it), one more when that takes l two moves;
+//     onto w's own units or a king, none. To a route's cost is added 7 less the
+//     distance from its promotion square to l's king (on the real games the far squares
+//     answer a few more, and sooner); the promoteRoutes cheapest are tried in turn.
 //   - Play. w pushes (a double step where it can) or captures along the route; with its
-//     way shut, a piece of w on it steps aside, else w waits. l first moves its pieces
-//     off the route, then offers a unit on the square w takes next, else waits. A wait
-//     is a legal move that neither captures nor checks, lands off the route and keeps
-//     the units w is to take where they are; it prefers undoing the side's previous wait
-//     (a shuffle, checked alone with IsLegal: no move list), then pieces away from their
-//     king, then pawns, then the king (l's king keeps its wall). A side in check with
-//     none of these moves gets out of it (w taking the checker where it can).
+//     way shut, a piece of w on the next square steps aside, or w gives the pawn of l in
+//     the way a unit (or brings one nearer), else w waits. l first moves its units off
+//     the route (a pawn only by taking), then offers a unit on the square w takes next
+//     (or brings one a move nearer), else waits. A wait is a legal move that neither
+//     captures nor checks, lands off the route and keeps the units w is to take where
+//     they are; it prefers undoing the side's previous wait (a shuffle, checked alone
+//     with IsLegal: no move list), then pieces away from their king, then pawns, then the
+//     king (l's king keeps its wall). A side in check with none of these moves gets out
+//     of it (w taking the checker where it can).
 //   - Mate. With the queen on the board, the middlegame planner (from midMinPieces
-//     pieces) and the endgame planner (up to endMaxPieces) run on the new position,
-//     which has a queen near l's king; the two lines joined replay to a mate
-//     (replaysToMate) or are dropped. Yes only with a verified line, never a No.
+//     pieces), then the endgame planner (up to endMaxPieces), runs on the new position;
+//     the two lines joined replay to a mate (replaysToMate) or are dropped. Yes only with
+//     a verified line, never a No.
 //
 // It gives up at once when no pawn of w has a route, and a route when a side has no move
 // to make or promoteMaxPlies plies are spent.
 //
-// Measured on the real games (every position, both colours; TestZZProfile2 and
-// cachegrind's instruction counts, the machine being noisy): of the decisions the other
-// planners and the structure leave to the search, it answers 477 of 491 with 20 pieces
-// or more, 177 of 184 with 12 to 19 and 31 of 60 with fewer (TestPromotePlannerRealGames
-// asks for 90% of them all from 12 pieces), at 160, 189 and 123 thousand instructions a
-// call against the search's 731, 652 and 1,269 thousand (about 25-30 us against 100-150
-// us with 12 pieces or more). BenchmarkCanCheckmate/real went from 279 to 199 thousand
-// instructions a decision (-29%).
+// Measured on the real games (every position, both colours; the machine being noisy,
+// also in instructions counted by cachegrind): of the decisions the other planners and
+// the structure leave to the search, it answers 489 of 491 with 20 pieces or more, 183
+// of 184 with 12 to 19 and 47 of 60 with fewer (TestPromotePlannerRealGames asks for 95%
+// from 12 pieces), at 150, 176 and 156 thousand instructions a call against the search's
+// 731, 652 and 1,269 thousand (about 30 us against 100-150 us; BenchmarkPromotePlanner).
+// The middlegame planner on the promoted position is nine tenths of that. With it,
+// BenchmarkCanCheckmate/real went from 233 to 194 thousand instructions a decision
+// (-17%; the mean from about 46 to 33 us, p99 from 340 to 220 us), the hard corpus from
+// 1,472 to 1,139 thousand, BenchmarkGameDeadCheck from 106 to 101 thousand.
 
 package chesscore
 
