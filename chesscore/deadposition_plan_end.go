@@ -93,7 +93,8 @@ type endPlanner struct {
 	pawn     Square   // where that pawn is now in the plan played
 	pawnPath Bitboard // the squares in front of that pawn
 	n        int      // plies of line
-	plies    int      // plies played over every plan tried (the decision's nodes)
+	cut      int
+	plies    int // plies played over every plan tried (the decision's nodes)
 	line     [endMaxPlies]Move
 	hashes   [endMaxPlies + 1]uint64
 	pics     [endEndPlans]endPicture
@@ -102,7 +103,8 @@ type endPlanner struct {
 	rings    endRings  // flood-fill rings around the current goal square
 	ringsL   endRings  // flood-fill rings around the target, only w's king and pawns in the way
 	togo     [2]int32  // king steps left to the stand (w) and the target (the loser)
-	moves    [2]MoveList
+	skip     [2]Move   // w's moves passed over this turn: they stalemate
+	nSkip    int
 	attOf    [16]Bitboard // by piece of w: the squares it attacks
 	sqOf     [16]Square
 }
@@ -151,14 +153,81 @@ func (e *endPlanner) find(p *Position, w Color) (int, bool) {
 	if p.byType[0].Count() > endCrowded {
 		np = min(np, endCrowdedPlans)
 	}
-	for i := 0; i < np; i++ {
+	if !endContinue {
+		for i := 0; i < np; i++ {
+			e.pic = e.pics[i]
+			if e.play(p, *p, 0) && replaysToMate(p, w, e.line[:e.n]) {
+				return e.n, true
+			}
+		}
+		return 0, false
+	}
+	var tried [endEndPlans]endPicture
+	nt := 0
+	q, n0 := *p, 0
+	e.pic = e.pics[0]
+	for {
+		tried[nt] = e.pic
+		nt++
+		if e.play(p, q, n0) {
+			if replaysToMate(p, w, e.line[:e.n]) {
+				return e.n, true
+			}
+			return 0, false
+		}
+		if nt == endChain || nt == np {
+			break
+		}
+		// Go on from the cut with a fresh picture.
+		n0 = e.cut
+		q = *p
+		for _, m := range e.line[:n0] {
+			q = q.Play(m)
+		}
+		e.pawn0, e.pawnPath = NoSquare, 0
+		pushes := 0
+		if q.byColor[w]&(q.byType[Rook]|q.byType[Queen]) == 0 {
+			if pushes = e.choosePawn(&q); pushes < 0 {
+				return 0, false
+			}
+		}
+		k := e.choosePictures(&q, pushes)
+		found := false
+		for i := 0; i < k && !found; i++ {
+			dup := false
+			for j := 0; j < nt; j++ {
+				if tried[j].target == e.pics[i].target && tried[j].stand == e.pics[i].stand {
+					dup = true
+				}
+			}
+			if !dup {
+				e.pic, found = e.pics[i], true
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	e.pawn0, e.pawnPath = NoSquare, 0
+	if p.byColor[w]&(p.byType[Rook]|p.byType[Queen]) == 0 {
+		pushes = e.choosePawn(p)
+	}
+	np = e.choosePictures(p, pushes)
+	if p.byType[0].Count() > endCrowded {
+		np = min(np, endCrowdedPlans)
+	}
+	for i := 1; i < np; i++ {
 		e.pic = e.pics[i]
-		if e.play(p) && replaysToMate(p, w, e.line[:e.n]) {
+		if e.play(p, *p, 0) && replaysToMate(p, w, e.line[:e.n]) {
 			return e.n, true
 		}
 	}
 	return 0, false
 }
+
+var endChain = 3
+
+var endContinue = false
 
 // choosePawn picks w's pawn to promote: the one with the fewest pushes left whose path
 // to the last rank holds no pawn (the pieces on it can step aside). It returns the
@@ -307,63 +376,65 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	return n
 }
 
-// play plays the current plan from p into e.line and reports whether it ends with w
-// mating.
-func (e *endPlanner) play(p *Position) bool {
-	q := *p
-	e.n = 0
+// play plays the current plan from q (reached from p by e.line[:n0]) into e.line and
+// reports whether it ends with w mating.
+func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
+	e.n = n0
+	e.cut = n0
 	e.pawn = e.pawn0
-	limit := min(e.pic.plies*3+10, endMaxPlies)
-	e.hashes[0] = q.hash
-	cur, next := &e.moves[0], &e.moves[1]
-	q.LegalMoves(cur)
+	limit := min(n0+e.pic.plies*3+10, endMaxPlies)
+	e.hashes[n0] = q.hash
 	e.togo = [2]int32{endFar, endFar}
-	best, bestAt := int32(2*endFar), 0
+	best, bestAt := int32(2*endFar), n0
 	for e.n < limit {
 		// Progress: the king steps both sides still need; none for a while means stuck.
 		if left := e.togo[0] + e.togo[1]; left < best {
 			best, bestAt = left, e.n
 		} else if e.n-bestAt > endStuckPlies {
+			e.cut = bestAt
 			return false
-		}
-		if cur.N == 0 {
-			return false
-		}
-		winner := q.turn == e.w
-		if winner && e.mateNear(&q) {
-			if m, ok := endMateIn1(&q, cur); ok {
-				e.line[e.n] = m
-				e.n++
-				e.plies++
-				return true
-			}
 		}
 		var child Position
-		for tries := 0; ; tries++ {
-			var i int
-			if winner {
-				i = e.winnerMove(&q, cur)
-			} else {
-				i = e.loserMove(&q, cur)
+		if q.turn == e.w {
+			if e.mateNear(&q) {
+				if m, ok := endMateIn1(&q); ok {
+					e.line[e.n] = m
+					e.n++
+					e.plies++
+					return true
+				}
 			}
-			m := cur.Moves[i]
-			child = q.Play(m)
-			e.plies++
-			child.LegalMoves(next)
-			e.line[e.n] = m
-			if next.N > 0 || !winner {
-				break
+			e.nSkip = 0
+			for {
+				m, ok := e.winnerMove(&q)
+				if !ok {
+					return false
+				}
+				child = q.Play(m)
+				e.plies++
+				e.line[e.n] = m
+				if endHasMove(&child) {
+					break
+				}
+				if child.InCheck() {
+					e.n++
+					return true // a mate the plan did not foresee
+				}
+				// A stalemate: try w's next best move.
+				if e.nSkip == len(e.skip) {
+					return false
+				}
+				e.skip[e.nSkip] = m
+				e.nSkip++
 			}
-			if child.InCheck() {
-				e.n++
-				return true // a mate the plan did not foresee
-			}
-			// A stalemate: try w's next best move.
-			if tries == 2 || cur.N == 1 {
+		} else {
+			m, ok := e.loserMove(&q)
+			if !ok {
 				return false
 			}
-			cur.N--
-			cur.Moves[i] = cur.Moves[cur.N]
+			child = q.Play(m)
+			e.plies++
+			e.line[e.n] = m
 		}
 		if m := e.line[e.n]; m.From() == e.pawn {
 			e.pawn = m.To()
@@ -375,35 +446,13 @@ func (e *endPlanner) play(p *Position) bool {
 		e.n++
 		for i := e.n - 2; i >= 0; i -= 2 {
 			if e.hashes[i] == q.hash {
+				e.cut = i
 				return false // going round in circles
 			}
 		}
 		e.hashes[e.n] = q.hash
-		cur, next = next, cur
 	}
 	return false
-}
-
-// endMateIn1 returns a move of ml (the legal moves of q) that mates at once. A check
-// that leaves the king a flight square w does not attack is passed over without
-// generating the answers to it.
-func endMateIn1(q *Position, ml *MoveList) (Move, bool) {
-	w := q.turn
-	k := q.KingSquare(w ^ 1)
-	for _, m := range ml.Moves[:ml.N] {
-		if !q.givesCheck(m, k) {
-			continue
-		}
-		child := q.Play(m)
-		flights := kingAttacks[k] &^ child.byColor[w^1]
-		if flights&^child.attacksBy(w, child.byType[0]&^k.Bitboard()) != 0 {
-			continue
-		}
-		if !child.HasLegalMove() {
-			return m, true
-		}
-	}
-	return NullMove, false
 }
 
 // mateNear reports whether a mate in one by w is worth looking for in q: the loser's king
@@ -430,13 +479,16 @@ func majorReady(pt PieceType, sq Square, occ, checks Bitboard) bool {
 	return false
 }
 
-// winnerMove picks w's move in q among ml (not empty); it returns its index.
-func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
+// winnerMove picks w's legal move in q (none of e.skip): the best scored, its legality
+// checked only when it scores better than the best so far. It reports false when w has
+// no such move.
+func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	w, l := e.w, e.l
 	s, t := e.pic.stand, e.pic.target
 	wk, lk := q.KingSquare(w), q.KingSquare(l)
 	occ := q.byType[0]
-	e.rings.fill(s, ^q.attacksBy(l, occ&^wk.Bitboard())&^q.byType[Pawn], wk)
+	attL := q.attacksBy(l, occ&^wk.Bitboard())
+	e.rings.fill(s, ^attL&^q.byType[Pawn], wk)
 	here := e.rings.dist(wk)
 	e.togo[0] = here
 	// The squares that bring the loser's king closer to its target (by a flood fill that
@@ -452,10 +504,12 @@ func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
 		near |= t.Bitboard()
 	}
 	np := 0
-	for b := q.byColor[w]; b != 0 && np < len(e.attOf); np++ {
-		sq := b.PopFirst()
-		e.sqOf[np] = sq
-		e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
+	if near != 0 {
+		for b := q.byColor[w]; b != 0 && np < len(e.attOf); np++ {
+			sq := b.PopFirst()
+			e.sqOf[np] = sq
+			e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
+		}
 	}
 	// With a single rook or queen, it must stay able to give the mating check.
 	majors := q.byColor[w] & (q.byType[Rook] | q.byType[Queen])
@@ -464,146 +518,240 @@ func (e *endPlanner) winnerMove(q *Position, ml *MoveList) int {
 		lone = majors.First()
 		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
 	}
-	best, bestScore := 0, int32(1<<30)
+	best, bestScore := NullMove, int32(1<<30)
+	// score scores the move m of the piece pt (what it is on to) from→to.
 	othersFrom, others := NoSquare, Bitboard(0)
-	// The king's steps and the promoting pawn's pushes first; the other moves score at
-	// least floor, and are looked at only when they could be better.
+	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
+	// far. The terms that need no attack set come first: the others (a check, a lone major
+	// that is no longer ready, the squares near the loser's king the move attacks) only
+	// add, so a move whose first terms already reach the best score is dropped at once.
+	try := func(m Move, pt PieceType, from, to Square, legal bool) {
+		var sc int32
+		switch {
+		case from == e.pawn:
+			sc = -1000
+			if m.Kind() == PromotionMove && pt != Queen {
+				sc = 1000
+			}
+		case pt == King:
+			sc = 16 * e.rings.dist(to)
+			if sc == 16*endFar {
+				sc = 16 * (here + 2)
+			}
+		default:
+			sc = 16*here + 4
+			if m.Kind() == PromotionMove && pt != Queen {
+				sc += 200
+			}
+			if q.board[to] != NoPiece {
+				sc -= 3
+			}
+			sc += 8 - int32(distance(to, lk)) // wait far from the loser's king
+		}
+		if e.pawnPath.Has(to) && pt != Pawn {
+			sc += 30 // in the way of the promoting pawn
+		} else if e.pawnPath.Has(from) {
+			sc -= 30
+		}
+		if near != 0 && from != othersFrom {
+			othersFrom, others = from, 0
+			for j := 0; j < np; j++ {
+				if e.sqOf[j] != from {
+					others |= e.attOf[j]
+				}
+			}
+		}
+		blocked := (to.Bitboard()&near | others) & near
+		if sc+5*int32(blocked.Count()) >= bestScore {
+			return
+		}
+		occ2 := occ&^from.Bitboard() | to.Bitboard()
+		att := pieceAttacks(pt, w, to, occ2)
+		if pt != King && from != e.pawn {
+			if att.Has(lk) {
+				sc += 100 // a check that does not mate
+			}
+			if from == lone && !majorReady(pt, to, occ2, checks) {
+				sc += 12
+			}
+		}
+		if near != 0 {
+			blocked |= att & near
+			sc += 5 * int32(blocked.Count())
+			if blocked == near {
+				sc += 20 // the loser's king cannot come closer
+			}
+		}
+		if sc < bestScore && e.allowed(m) && (legal || endLegal(q, from, to)) {
+			best, bestScore = m, sc
+		}
+	}
+	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
+	// pawn's moves first; the other moves score at least floor, and are looked at only
+	// when they could be better.
+	for b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0; {
+		to := b.PopFirst()
+		try(NewMove(wk, to), King, wk, to, true)
+	}
+	if e.pawn != NoSquare {
+		pawnMoves(q, e.pawn.Bitboard(), occ, try)
+	}
 	floor := 16*here + 2
 	if e.pawnPath&q.byColor[w]&^q.byType[Pawn] != 0 {
 		floor -= 30
 	}
-	for pass := 0; pass < 2; pass++ {
-		if pass == 1 && bestScore < floor {
-			break
-		}
-		for i, m := range ml.Moves[:ml.N] {
-			from, to := m.From(), m.To()
-			pt := q.board[from].Type()
-			if (pt == King || from == e.pawn) != (pass == 0) {
+	if bestScore >= floor {
+		pieceMoves(q, occ, try)
+		pawnMoves(q, q.Pieces(w, Pawn)&^e.pawn.Bitboard(), occ, try)
+	}
+	return best, best != NullMove
+}
+
+// endMoveFunc is handed each candidate move of a side: the move, the piece it leaves on
+// to, its squares, and whether it is known to be legal.
+type endMoveFunc func(m Move, pt PieceType, from, to Square, legal bool)
+
+// pawnMoves hands every move of the pawns (of the side to move in q) to try, in the
+// order the move generator lists them: single pushes, promotions (each as its four
+// pieces), double pushes, captures to one side, then to the other.
+func pawnMoves(q *Position, pawns, occ Bitboard, try endMoveFunc) {
+	us := q.turn
+	up := pawnUp[us]
+	last := pawnLastRank[us]
+	single := pushUp(pawns, us) &^ occ
+	double := pushUp(single&pawnRank3[us], us) &^ occ
+	theirs := q.byColor[us^1]
+	sets := [...]struct {
+		to    Bitboard
+		delta int
+	}{
+		{single &^ last, up}, {single & last, up}, {double, 2 * up},
+		{pushUp(pawns&^FileA, us) >> 1 & theirs &^ last, up - 1}, {pushUp(pawns&^FileA, us) >> 1 & theirs & last, up - 1},
+		{pushUp(pawns&^FileH, us) << 1 & theirs &^ last, up + 1}, {pushUp(pawns&^FileH, us) << 1 & theirs & last, up + 1},
+	}
+	for _, set := range sets {
+		for b := set.to; b != 0; {
+			to := b.PopFirst()
+			from := Square(int(to) - set.delta)
+			if !last.Has(to) {
+				try(NewMove(from, to), Pawn, from, to, false)
 				continue
 			}
-			occ2 := occ&^from.Bitboard() | to.Bitboard()
-			if m.Kind() == PromotionMove {
-				pt = m.Promotion()
-			}
-			att := pieceAttacks(pt, w, to, occ2)
-			var sc int32
-			switch {
-			case from == e.pawn && e.pawn != NoSquare:
-				sc = -1000
-				if m.Kind() == PromotionMove && pt != Queen {
-					sc = 1000
-				}
-			case pt == King:
-				sc = 16 * e.rings.dist(to)
-				if sc == 16*endFar {
-					sc = 16 * (here + 2)
-				}
-			default:
-				sc = 16*here + 4
-				if m.Kind() == PromotionMove && pt != Queen {
-					sc += 200
-				}
-				if att.Has(lk) {
-					sc += 100 // a check that does not mate
-				}
-				if from == lone && !majorReady(pt, to, occ2, checks) {
-					sc += 12
-				}
-				if q.board[to] != NoPiece {
-					sc -= 3
-				}
-				sc += 8 - int32(distance(to, lk)) // wait far from the loser's king
-			}
-			if e.pawnPath.Has(to) && pt != Pawn {
-				sc += 30 // in the way of the promoting pawn
-			} else if e.pawnPath.Has(from) {
-				sc -= 30
-			}
-			if near != 0 {
-				if from != othersFrom {
-					othersFrom, others = from, 0
-					for j := 0; j < np; j++ {
-						if e.sqOf[j] != from {
-							others |= e.attOf[j]
-						}
-					}
-				}
-				blocked := att&near | to.Bitboard()&near | others
-				sc += 5 * int32(blocked.Count())
-				if blocked == near {
-					sc += 20 // the loser's king cannot come closer
-				}
-			}
-			if sc < bestScore {
-				best, bestScore = i, sc
+			for _, pr := range endPromotions {
+				try(NewPromotion(from, to, pr), pr, from, to, false)
 			}
 		}
 	}
-	return best
 }
 
-// loserMove picks the loser's move in q among ml (not empty); it returns its index.
-func (e *endPlanner) loserMove(q *Position, ml *MoveList) int {
+// pieceMoves hands every move of the pieces of the side to move in q other than the king
+// and pawns to try, in the order the move generator lists them: knights, then the
+// bishops' and queens' diagonal moves, then the rooks' and queens' straight ones.
+func pieceMoves(q *Position, occ Bitboard, try endMoveFunc) {
+	us := q.turn
+	own := q.byColor[us]
+	for b := q.byType[Knight] & own; b != 0; {
+		from := b.PopFirst()
+		for tg := knightAttacks[from] &^ own; tg != 0; {
+			to := tg.PopFirst()
+			try(NewMove(from, to), Knight, from, to, false)
+		}
+	}
+	for b := (q.byType[Bishop] | q.byType[Queen]) & own; b != 0; {
+		from := b.PopFirst()
+		pt := q.board[from].Type()
+		for tg := BishopAttacks(from, occ) &^ own; tg != 0; {
+			to := tg.PopFirst()
+			try(NewMove(from, to), pt, from, to, false)
+		}
+	}
+	for b := (q.byType[Rook] | q.byType[Queen]) & own; b != 0; {
+		from := b.PopFirst()
+		pt := q.board[from].Type()
+		for tg := RookAttacks(from, occ) &^ own; tg != 0; {
+			to := tg.PopFirst()
+			try(NewMove(from, to), pt, from, to, false)
+		}
+	}
+}
+
+// allowed reports whether m is none of the moves of w passed over (they stalemate).
+func (e *endPlanner) allowed(m Move) bool {
+	for _, x := range e.skip[:e.nSkip] {
+		if x == m {
+			return false
+		}
+	}
+	return true
+}
+
+// loserMove picks the loser's legal move in q: the best scored, its legality checked
+// only when it scores better than the best so far. It reports false when the loser has
+// no legal move.
+func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	w, l := e.w, e.l
 	t, s := e.pic.target, e.pic.stand
 	lk := q.KingSquare(l)
 	wk := q.KingSquare(w)
 	occ := q.byType[0]
-	e.rings.fill(t, ^q.attacksBy(w, occ&^lk.Bitboard())&^q.byType[Pawn]&^e.pawnPath, lk)
+	attW := q.attacksBy(w, occ&^lk.Bitboard())
+	e.rings.fill(t, ^attW&^q.byType[Pawn]&^e.pawnPath, lk)
 	here := e.rings.dist(lk)
 	e.togo[1] = here
 	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
 	// the target, the pawn's path.
 	keep := q.byColor[w] | s.Bitboard() | kingAttacks[wk] | e.pic.edge | e.pawnPath
-	best, bestScore := 0, int32(1<<30)
-	// The king's steps first; the other moves score at least 16*here+2, and are looked
-	// at only when they could be better.
-	for pass := 0; pass < 2; pass++ {
-		if pass == 1 && bestScore < 16*here+2 {
-			break
+	best, bestScore := NullMove, int32(1<<30)
+	// The king's steps first (legal: attW has the squares w attacks); the other moves
+	// score at least 16*here+2, and are looked at only when they could be better.
+	for b := kingAttacks[lk] &^ q.byColor[l] &^ attW; b != 0; {
+		to := b.PopFirst()
+		sc := 16 * e.rings.dist(to)
+		if sc == 16*endFar {
+			sc = 16 * (here + 3)
 		}
-		for i, m := range ml.Moves[:ml.N] {
-			from, to := m.From(), m.To()
-			pt := q.board[from].Type()
-			if (pt == King) != (pass == 0) {
-				continue
-			}
-			var sc int32
-			if pt == King {
-				sc = 16 * e.rings.dist(to)
-				if sc == 16*endFar {
-					sc = 16 * (here + 3)
-				}
-				if e.pawnPath.Has(to) {
-					sc += 30 // in the way of the promoting pawn
-				}
-			} else {
-				sc = 16*here + 6
-				occ2 := occ&^from.Bitboard() | to.Bitboard()
-				if m.Kind() == PromotionMove {
-					pt = m.Promotion()
-					sc += 4
-				}
-				att := pieceAttacks(pt, l, to, occ2)
-				if att.Has(wk) {
-					sc += 100
-				}
-				sc += 3 * int32((att & keep).Count())
-				if keep.Has(to) {
-					sc += 6
-				}
-				if kingAttacks[t].Has(to) && !e.pic.edge.Has(to) {
-					sc -= 4 // a blocker beside the target helps
-				}
-			}
-			if q.board[to] != NoPiece {
-				sc += 60
-			}
-			if sc < bestScore {
-				best, bestScore = i, sc
-			}
+		if e.pawnPath.Has(to) {
+			sc += 30 // in the way of the promoting pawn
+		}
+		if q.board[to] != NoPiece {
+			sc += 60
+		}
+		if sc < bestScore {
+			best, bestScore = NewMove(lk, to), sc
 		}
 	}
-	return best
+	if bestScore < 16*here+2 {
+		return best, true
+	}
+	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best
+	// so far; the attacks, which only add, are looked at only when the rest scores better.
+	try := func(m Move, pt PieceType, from, to Square, _ bool) {
+		sc := 16*here + 6
+		if m.Kind() == PromotionMove {
+			sc += 4
+		}
+		if keep.Has(to) {
+			sc += 6
+		}
+		if kingAttacks[t].Has(to) && !e.pic.edge.Has(to) {
+			sc -= 4 // a blocker beside the target helps
+		}
+		if q.board[to] != NoPiece {
+			sc += 60
+		}
+		if sc >= bestScore {
+			return
+		}
+		att := pieceAttacks(pt, l, to, occ&^from.Bitboard()|to.Bitboard())
+		if att.Has(wk) {
+			sc += 100
+		}
+		sc += 3 * int32((att & keep).Count())
+		if sc < bestScore && endLegal(q, from, to) {
+			best, bestScore = m, sc
+		}
+	}
+	pieceMoves(q, occ, try)
+	pawnMoves(q, q.Pieces(l, Pawn), occ, try)
+	return best, best != NullMove
 }
