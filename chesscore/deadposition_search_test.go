@@ -193,3 +193,42 @@ func eachRealPositionAndChild(t *testing.T, step int, fn func(q *Position)) {
 		}
 	}
 }
+
+// BenchmarkMateSearch times the search alone on the real-game decisions that reach it
+// (no planner answers them, no structure proof), both colours: the mean per search and
+// the cost of a generated position.
+func BenchmarkMateSearch(b *testing.B) {
+	type job struct {
+		p Position
+		c Color
+	}
+	var jobs []job
+	d := new(decider)
+	for _, p := range loadRealGames(b) {
+		for c := White; c <= Black; c++ {
+			d.reset(&p)
+			if _, ok := d.static(c); ok {
+				continue
+			}
+			if _, ok := d.plan(c); ok || d.provenByStructure(c) {
+				continue
+			}
+			jobs = append(jobs, job{p, c})
+		}
+	}
+	if len(jobs) == 0 {
+		b.Fatal("no real position reaches the search")
+	}
+	var s mateSearch
+	nodes := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := &jobs[i%len(jobs)]
+		if s.run(&j.p, j.c, DefaultMateNodes, false) == Unknown {
+			b.Fatalf("%s: unknown for %s", j.p.FEN(), j.c)
+		}
+		nodes += s.nodes
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "mean-µs")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+}

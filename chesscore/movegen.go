@@ -327,16 +327,99 @@ func (p *Position) CountLegalMoves() int {
 	return n
 }
 
-// HasLegalMove reports whether the side to move has at least one legal move.
+// HasLegalMove reports whether the side to move has at least one legal move. A king step
+// answers most positions at once; only then are the other moves generated.
 func (p *Position) HasLegalMove() bool {
+	us, them := p.turn, p.turn^1
+	ksq := p.KingSquare(us)
+	occNoKing := p.byType[0] &^ ksq.Bitboard()
+	for b := kingAttacks[ksq] &^ p.byColor[us]; b != 0; {
+		if !p.attacked(b.PopFirst(), them, occNoKing) {
+			return true
+		}
+	}
 	var ml MoveList
 	p.LegalMoves(&ml)
 	return ml.N > 0
 }
 
-// IsLegal reports whether m is a legal move in the position.
+// IsLegal reports whether m is a legal move in the position: exactly the moves LegalMoves
+// lists, decided for m alone (its piece, its path, then whether it leaves the king
+// attacked) without generating the others.
 func (p *Position) IsLegal(m Move) bool {
-	var ml MoveList
-	p.LegalMoves(&ml)
-	return ml.Contains(m)
+	us, them := p.turn, p.turn^1
+	from, to := m.From(), m.To()
+	ours := p.byColor[us]
+	if !ours.Has(from) || ours.Has(to) {
+		return false
+	}
+	kind := m.Kind()
+	if kind != PromotionMove && m>>12&3 != 0 {
+		return false // LegalMoves never sets the promotion bits of other moves
+	}
+	occ := p.byType[0]
+	ksq := (p.byType[King] & ours).First()
+	pt := p.board[from].Type()
+	switch kind {
+	case CastlingMove:
+		for i := 2 * int(us); i < 2*int(us)+2; i++ {
+			c := &castles[i]
+			if c.kingFrom == from && c.kingTo == to {
+				return p.castling&c.right != 0 && occ&c.empty == 0 &&
+					p.AttackersTo(ksq, them, occ) == 0 &&
+					!p.attacked(c.kingTo, them, occ) && !p.attacked(c.rookTo, them, occ)
+			}
+		}
+		return false
+	case EnPassantMove:
+		return pt == Pawn && p.ep != NoSquare && to == p.ep &&
+			pawnAttacks[us][from].Has(to) && p.epLegal(from, to, ksq)
+	}
+	if pt == Pawn {
+		if pawnLastRank[us].Has(to) != (kind == PromotionMove) {
+			return false
+		}
+		up := pawnUp[us]
+		switch {
+		case int(to) == int(from)+up:
+			if occ.Has(to) {
+				return false
+			}
+		case int(to) == int(from)+2*up:
+			mid := Square(int(from) + up)
+			if !pawnRank3[us].Has(mid) || occ.Has(mid) || occ.Has(to) {
+				return false
+			}
+		case pawnAttacks[us][from].Has(to):
+			if !p.byColor[them].Has(to) {
+				return false
+			}
+		default:
+			return false
+		}
+	} else {
+		if kind == PromotionMove {
+			return false
+		}
+		var reach Bitboard
+		switch pt {
+		case Knight:
+			reach = knightAttacks[from]
+		case Bishop:
+			reach = BishopAttacks(from, occ)
+		case Rook:
+			reach = RookAttacks(from, occ)
+		case Queen:
+			reach = BishopAttacks(from, occ) | RookAttacks(from, occ)
+		case King:
+			return kingAttacks[from].Has(to) && !p.attacked(to, them, occ&^from.Bitboard())
+		}
+		if !reach.Has(to) {
+			return false
+		}
+	}
+	// The king stays where it is: no enemy piece but the one captured may attack it once
+	// the move is made (this settles pins, checks and double checks alike).
+	after := occ&^from.Bitboard() | to.Bitboard()
+	return p.AttackersTo(ksq, them, after)&^to.Bitboard() == 0
 }

@@ -1,0 +1,79 @@
+package chesscore
+
+import "testing"
+
+// TestIsLegalMatchesLegalMoves checks IsLegal against the list LegalMoves makes: over the
+// perft suite's positions and the positions two plies on (castling, en passant, pins,
+// checks and promotions all occur there), every one of the 65,536 move codes is legal
+// exactly when the list holds it; over every eighth real-game position, every code from a piece of
+// the side to move.
+func TestIsLegalMatchesLegalMoves(t *testing.T) {
+	fens := []string{
+		"8/8/8/KPp4r/8/8/8/7k w - c6 0 1",      // e.p. would open the rank to the king: no right kept
+		"k7/8/6K1/3PpP2/8/3b4/8/8 w - e6 0 1",  // dxe6 e.p. legal, fxe6 e.p. breaks a pin
+		"8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",    // e.p. takes the checking pawn
+		"4k3/8/8/q2pP2K/8/8/8/8 w - d6 0 1",    // e.p. would open the rank, king on the right
+		"r3k2r/8/8/8/8/8/8/R3K1R1 b Qkq - 0 1", // castling with a rook on g1
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", // both castlings
+	}
+	for _, c := range loadPerftSuite(t) {
+		fens = append(fens, c.fen)
+	}
+	var positions []Position
+	for _, fen := range fens {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions = append(positions, p)
+		var ml, ml2 MoveList
+		p.LegalMoves(&ml)
+		for i, m := range ml.Moves[:ml.N] {
+			q := p.Play(m)
+			if i%6 == 0 {
+				positions = append(positions, q)
+			}
+			q.LegalMoves(&ml2)
+			for j, m2 := range ml2.Moves[:ml2.N] {
+				if (i+j)%47 == 0 {
+					positions = append(positions, q.Play(m2))
+				}
+			}
+		}
+	}
+	checked := 0
+	check := func(p *Position, m Move, listed bool) {
+		if got := p.IsLegal(m); got != listed {
+			t.Fatalf("%s: IsLegal(%s, kind %d, code %#04x) = %v, LegalMoves lists it: %v", p.FEN(), m, m.Kind(), uint16(m), got, listed)
+		}
+		checked++
+	}
+	for i := range positions {
+		p := &positions[i]
+		var ml MoveList
+		p.LegalMoves(&ml)
+		for code := range 1 << 16 {
+			m := Move(code)
+			check(p, m, ml.Contains(m))
+		}
+	}
+	real := loadRealGames(t)
+	for i := 0; i < len(real); i += 8 {
+		p := &real[i]
+		var ml MoveList
+		p.LegalMoves(&ml)
+		for b := p.byColor[p.turn]; b != 0; {
+			from := b.PopFirst()
+			for hi := range 16 {
+				for to := range Square(64) {
+					m := Move(from) | Move(to)<<6 | Move(hi)<<12
+					check(p, m, ml.Contains(m))
+				}
+			}
+		}
+	}
+	if len(positions) < 300 {
+		t.Fatalf("only %d perft positions", len(positions))
+	}
+	t.Logf("%d positions from the perft suite, %d real; %d moves checked", len(positions), (len(real)+7)/8, checked)
+}
