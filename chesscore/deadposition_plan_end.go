@@ -413,7 +413,7 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 				child = q.Play(m)
 				e.plies++
 				e.line[e.n] = m
-				if endHasMove(&child) {
+				if child.HasLegalMove() {
 					break
 				}
 				if child.InCheck() {
@@ -600,8 +600,32 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	if e.pawnPath&q.byColor[w]&^q.byType[Pawn] != 0 {
 		floor -= 30
 	}
+	// worth keeps the targets far enough from the loser's king: the rest of a waiting
+	// move's score is at least that of a capture off the near squares.
+	worth := func(pt PieceType, from Square, tg Bitboard) Bitboard {
+		if near != 0 && from != othersFrom {
+			othersFrom, others = from, 0
+			for j := 0; j < np; j++ {
+				if e.sqOf[j] != from {
+					others |= e.attOf[j]
+				}
+			}
+		}
+		room := bestScore - (16*here + 4) - 5*int32((others&near).Count())
+		dmin := 6 - room
+		if e.pawnPath.Has(from) {
+			dmin -= 30
+		}
+		switch {
+		case dmin > 7:
+			return 0
+		case dmin <= 0:
+			return tg
+		}
+		return tg & endFarFrom[lk][dmin]
+	}
 	if bestScore >= floor {
-		pieceMoves(q, occ, try)
+		pieceMoves(q, occ, worth, try)
 		pawnMoves(q, q.Pieces(w, Pawn)&^e.pawn.Bitboard(), occ, try)
 	}
 	return best, best != NullMove
@@ -644,15 +668,20 @@ func pawnMoves(q *Position, pawns, occ Bitboard, try endMoveFunc) {
 	}
 }
 
+// endTargetFunc narrows the targets tg of the piece pt on from to those whose moves may
+// still beat the best move found so far.
+type endTargetFunc func(pt PieceType, from Square, tg Bitboard) Bitboard
+
 // pieceMoves hands every move of the pieces of the side to move in q other than the king
 // and pawns to try, in the order the move generator lists them: knights, then the
-// bishops' and queens' diagonal moves, then the rooks' and queens' straight ones.
-func pieceMoves(q *Position, occ Bitboard, try endMoveFunc) {
+// bishops' and queens' diagonal moves, then the rooks' and queens' straight ones; only
+// the targets worth passes lets through.
+func pieceMoves(q *Position, occ Bitboard, worth endTargetFunc, try endMoveFunc) {
 	us := q.turn
 	own := q.byColor[us]
 	for b := q.byType[Knight] & own; b != 0; {
 		from := b.PopFirst()
-		for tg := knightAttacks[from] &^ own; tg != 0; {
+		for tg := worth(Knight, from, knightAttacks[from]&^own); tg != 0; {
 			to := tg.PopFirst()
 			try(NewMove(from, to), Knight, from, to, false)
 		}
@@ -660,7 +689,7 @@ func pieceMoves(q *Position, occ Bitboard, try endMoveFunc) {
 	for b := (q.byType[Bishop] | q.byType[Queen]) & own; b != 0; {
 		from := b.PopFirst()
 		pt := q.board[from].Type()
-		for tg := BishopAttacks(from, occ) &^ own; tg != 0; {
+		for tg := worth(pt, from, BishopAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
 			try(NewMove(from, to), pt, from, to, false)
 		}
@@ -668,7 +697,7 @@ func pieceMoves(q *Position, occ Bitboard, try endMoveFunc) {
 	for b := (q.byType[Rook] | q.byType[Queen]) & own; b != 0; {
 		from := b.PopFirst()
 		pt := q.board[from].Type()
-		for tg := RookAttacks(from, occ) &^ own; tg != 0; {
+		for tg := worth(pt, from, RookAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
 			try(NewMove(from, to), pt, from, to, false)
 		}
@@ -751,7 +780,38 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 			best, bestScore = m, sc
 		}
 	}
-	pieceMoves(q, occ, try)
+	// worth drops the targets whose first terms already reach the best score: a capture
+	// (at least 62 over the base), a square to keep (2), a square off the target's side (0).
+	beside := kingAttacks[t] &^ e.pic.edge
+	worth := func(_ PieceType, _ Square, tg Bitboard) Bitboard {
+		room := bestScore - (16*here + 6)
+		if room <= 62 {
+			tg &^= q.byColor[w]
+		}
+		if room <= 2 {
+			tg &^= keep
+		}
+		if room <= 0 {
+			tg &= beside
+		}
+		if room <= -4 {
+			tg = 0
+		}
+		return tg
+	}
+	pieceMoves(q, occ, worth, try)
 	pawnMoves(q, q.Pieces(l, Pawn), occ, try)
 	return best, best != NullMove
 }
+
+// endFarFrom[sq][d] holds the squares at least d king steps from sq.
+var endFarFrom = func() (t [64][8]Bitboard) {
+	for a := range Square(64) {
+		for b := range Square(64) {
+			for d := 0; d <= distance(a, b); d++ {
+				t[a][d] |= b.Bitboard()
+			}
+		}
+	}
+	return t
+}()

@@ -1,6 +1,6 @@
 // deadposition_plan_end_moves.go: the endgame planner's move questions answered without
-// listing every legal move: where a piece may go, whether one move is legal, whether the
-// side to move has a move at all, and a mate in one among the checking moves only.
+// listing every legal move: where a piece may go, whether one move is legal, and a mate
+// in one among the checking moves only.
 
 package chesscore
 
@@ -41,17 +41,6 @@ func endLegal(q *Position, from, to Square) bool {
 	}
 	occ := q.byType[0]&^from.Bitboard() | to.Bitboard()
 	return q.AttackersTo(k, us^1, occ)&^to.Bitboard() == 0
-}
-
-// endHasMove reports whether the side to move in q has a legal move: a king step first,
-// the full generation only when the king has none.
-func endHasMove(q *Position) bool {
-	us := q.turn
-	k := q.KingSquare(us)
-	if kingAttacks[k]&^q.byColor[us]&^q.attacksBy(us^1, q.byType[0]&^k.Bitboard()) != 0 {
-		return true
-	}
-	return q.CountLegalMoves() > 0
 }
 
 // endMateIn1 returns a move of the side to move in q that mates at once, trying only the
@@ -125,5 +114,5 @@ func endMates(q *Position, m Move, k Square) bool {
 	if flights&^child.attacksBy(w, child.byType[0]&^k.Bitboard()) != 0 {
 		return false
 	}
-	return child.CountLegalMoves() == 0
+	return !child.HasLegalMove()
 }
