@@ -46,10 +46,12 @@ func endLegal(q *Position, from, to Square) bool {
 // endMateIn1 returns a move of the side to move in q that mates at once, trying only the
 // moves that can check: a piece landing on a square from which it attacks the enemy
 // king, a promotion, or any move of a piece that stands alone between the enemy king and
-// one of its own sliders (castling and en passant are left out). A check that leaves the
-// king a flight square the checker's side does not attack is passed over without
+// one of its own sliders (castling and en passant are left out). free are the enemy
+// king's flight squares the side to move does not attack: a move can cover one only from
+// where it lands or through the square it leaves, and a move that cannot cover them all
+// is not played. A check that leaves the king a flight square is passed over without
 // generating the answers to it.
-func endMateIn1(q *Position) (Move, bool) {
+func endMateIn1(q *Position, free Bitboard) (Move, bool) {
 	w := q.turn
 	k := q.KingSquare(w ^ 1)
 	occ := q.byType[0]
@@ -82,13 +84,22 @@ func endMateIn1(q *Position) (Move, bool) {
 				tgt = 0
 			}
 		}
+		uncover := free &^ (rookRays[from] | bishopRays[from])
 		for tgt != 0 {
 			to := tgt.PopFirst()
+			occ2 := occ&^from.Bitboard()&^k.Bitboard() | to.Bitboard()
+			promo := pt == Pawn && pawnLastRank[w].Has(to)
+			if uncover != 0 && !promo && uncover&^pieceAttacks(pt, w, to, occ2) != 0 {
+				continue
+			}
 			if !endLegal(q, from, to) {
 				continue
 			}
-			if pt == Pawn && pawnLastRank[w].Has(to) {
+			if promo {
 				for _, pr := range endPromotions {
+					if uncover&^pieceAttacks(pr, w, to, occ2) != 0 {
+						continue
+					}
 					if m := NewPromotion(from, to, pr); endMates(q, m, k) {
 						return m, true
 					}
