@@ -611,18 +611,26 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 				}
 			}
 		}
+		// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
+		// new square near the loser's king 5, a square on the pawn's path 30, a piece
+		// leaving that path -30 otherwise: keep the targets that stay under the best.
 		room := bestScore - (16*here + 4) - 5*int32((others&near).Count())
-		dmin := 6 - room
+		leave := int32(0)
 		if e.pawnPath.Has(from) {
-			dmin -= 30
+			leave = -30
 		}
-		switch {
-		case dmin > 7:
-			return 0
-		case dmin <= 0:
-			return tg
+		nearNew := near &^ others
+		theirs := q.byColor[l]
+		path := tg & e.pawnPath
+		tg &^= path
+		keep := tg&^theirs&^nearNew&endFarFrom[lk][endClampFar(9-room+leave)] |
+			tg&theirs&^nearNew&endFarFrom[lk][endClampFar(6-room+leave)] |
+			tg&^theirs&nearNew&endFarFrom[lk][endClampFar(14-room+leave)] |
+			tg&theirs&nearNew&endFarFrom[lk][endClampFar(11-room+leave)]
+		if path != 0 {
+			keep |= path & endFarFrom[lk][endClampFar(6-room+30)]
 		}
-		return tg & endFarFrom[lk][dmin]
+		return keep
 	}
 	if bestScore >= floor {
 		pieceMoves(q, occ, worth, try)
@@ -800,12 +808,16 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		}
 	}
 	// worth drops the targets whose first terms already reach the best score: a capture
-	// (at least 62 over the base), a square to keep (2), a square off the target's side (0).
+	// (at least 62 over the base), a square to keep (6, or 2 beside the target), any
+	// square not beside the target (0).
 	beside := kingAttacks[t] &^ e.pic.edge
 	worth := func(_ PieceType, _ Square, tg Bitboard) Bitboard {
 		room := bestScore - (16*here + 6)
 		if room <= 62 {
 			tg &^= q.byColor[w]
+		}
+		if room <= 6 {
+			tg &^= keep &^ beside
 		}
 		if room <= 2 {
 			tg &^= keep
@@ -823,8 +835,14 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	return best, best != NullMove
 }
 
-// endFarFrom[sq][d] holds the squares at least d king steps from sq.
-var endFarFrom = func() (t [64][8]Bitboard) {
+// endClampFar returns the index into endFarFrom for "at least d steps": 8 (no square)
+// past 7, 0 (every square) below 1.
+func endClampFar(d int32) int32 {
+	return max(0, min(d, 8))
+}
+
+// endFarFrom[sq][d] holds the squares at least d king steps from sq (none for d = 8).
+var endFarFrom = func() (t [64][9]Bitboard) {
 	for a := range Square(64) {
 		for b := range Square(64) {
 			for d := 0; d <= distance(a, b); d++ {
