@@ -153,6 +153,9 @@ func Open(path string, opts *Options) (db *DB, err error) {
 	return db, nil
 }
 
+// Shared reports false: a bbolt file has one writer, the process that holds it.
+func (db *DB) Shared() bool { return false }
+
 // Close closes the file.
 func (db *DB) Close() error {
 	if err := db.bolt.Close(); err != nil {

@@ -154,6 +154,9 @@ func (db *Postgres) Commit(c *Change) error {
 	return err
 }
 
+// Shared reports true: many processes may share one PostgreSQL database.
+func (db *Postgres) Shared() bool { return true }
+
 // CommitAll writes many changes in one transaction: all of them or none.
 func (db *Postgres) CommitAll(cs []*Change) error {
 	if db.readOnly {

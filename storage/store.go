@@ -38,6 +38,10 @@ type Store interface {
 	// began, while writers go on, and returns the bytes written: a bbolt file, whatever
 	// the backend (PostgreSQL's is built from one snapshot with Copy).
 	Backup(w io.Writer) (int64, error)
+	// Shared reports whether other processes may change the store while this one has it
+	// open (PostgreSQL): what a process keeps in memory may then be out of date. A bbolt
+	// file has a single writer, the process that holds it.
+	Shared() bool
 	// Close releases the store.
 	Close() error
 }

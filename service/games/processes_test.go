@@ -474,3 +474,31 @@ func TestPostgresOwnerDiscoversGameOfStoppedWriter(t *testing.T) {
 		t.Fatalf("%d FlagFell events, want 1", n)
 	}
 }
+
+// A process that cached a game reads it as stored after the other process moved in it:
+// Game checks its copy's version on a shared store.
+func TestPostgresGameReadsWhatTheOtherProcessCommitted(t *testing.T) {
+	svcs, _, _ := twoProcesses(t)
+	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Game.ID
+	for i, m := range []string{"e2e4", "e7e5", "g1f3"} {
+		who := []storage.Player{alice, bob}[i%2]
+		if g, err := svcs[0].Game(ctx, id); err != nil || len(g.Moves) != i {
+			t.Fatalf("before move %d, process a reads %d moves (%v), want %d", i+1, len(g.Moves), err, i)
+		}
+		if _, err := svcs[1].Move(ctx, MoveRequest{Action: Action{RequestID: fmt.Sprint("m", i), GameID: id, UserID: who.ID}, Move: m}); err != nil {
+			t.Fatalf("move %d in process b: %v", i+1, err)
+		}
+	}
+	g, err := svcs[0].Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"; g.Position.FEN() != want || len(g.SAN) != 3 {
+		t.Fatalf("process a reads %s after %v, want %s after 1.e4 e5 2.Nf3", g.Position.FEN(), g.SAN, want)
+	}
+}

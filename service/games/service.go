@@ -429,21 +429,37 @@ func (s *Service) remember(e *entry) {
 
 func (s *Service) inScope(g *storage.Game) bool { return s.opts.Scope == nil || s.opts.Scope(g) }
 
-// Game returns a snapshot of game id.
+// Game returns a snapshot of game id as stored, also when another process sharing the
+// store changed it after this one cached it.
 func (s *Service) Game(ctx context.Context, id uint64) (*Game, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if e := s.cached(id); e != nil {
+	if e := s.cached(id); e != nil && s.current(e) {
 		return e.view(), nil
 	}
 	unlock := s.lockGame(id) // a miss loads under the lock, so it cannot cache a stale copy
 	defer unlock()
+	if e := s.cached(id); e != nil && !s.current(e) {
+		s.forget(id) // another process sharing the store changed the game
+	}
 	e, err := s.load(id)
 	if err != nil {
 		return nil, err
 	}
 	return e.view(), nil
+}
+
+// current reports whether the cached copy e is the game as stored. Only a store other
+// processes share can differ: there, the stored version is read (a process of the bot
+// may have moved the game since this one cached it). A copy that cannot be checked is
+// taken as out of date.
+func (s *Service) current(e *entry) bool {
+	if !s.db.Shared() {
+		return true
+	}
+	rec, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(e.rec.ID) })
+	return err == nil && rec.Version == e.rec.Version
 }
 
 // OpenGames returns the records of every live game (not replayed: use Game for a board).
