@@ -136,7 +136,7 @@ type endPlanner struct {
 	togo     [2]int32          // king steps left to the stand (w) and the target (the loser)
 	attW     Bitboard          // what w attacks after its move, the loser's king aside
 	cut      int               // where the last plan played went round in circles
-	chain    [endMaxPlies]Move // the first plan's line up to there
+	chain    [endMaxPlies]Move // the failed plan's line up to there
 	skip     [2]Move           // w's moves passed over this turn: they stalemate
 	nSkip    int
 	attOf    [16]Bitboard // by piece of w: the squares it attacks
@@ -539,7 +539,6 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
 	}
 	best, bestScore := NullMove, int32(1<<30)
-	// score scores the move m of the piece pt (what it is on to) from→to.
 	othersFrom, others := NoSquare, Bitboard(0)
 	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
 	// far. The terms that need no attack set come first: the others (a check, a lone major
