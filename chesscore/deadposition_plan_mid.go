@@ -27,14 +27,17 @@ package chesscore
 //     flight square certainly left uncovered could be covered by no supporter (exactly
 //     the plans the full count would drop for that). The full count (needs, support) is
 //     made lazily, best estimate first, and stops at a plan no estimate left can beat.
-//   - Play. A plan is played on real positions, move by move from the legal move lists,
-//     so the line is legal by construction: w plays the supporter's move, then the
-//     checker's route; l makes the move that leaves it the least to do (a filler onto a
-//     flight square, a blocker away, the king's step); whichever side has nothing to do
-//     makes a waiting move away from the squares involved. At each of w's turns any move
-//     that mates at once is played: that catches the mates the plan did not foresee (only
-//     the moves that may check are tried: onto a checking square, off the king's lines).
-//   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
+//   - Play. A plan is played on real positions, each side's move chosen from the plan and
+//     its legality tested alone (midLegal), never picked from a list of every legal move:
+//     w plays the supporter's move, then the checker's route, then the check; l makes the
+//     move that leaves it the least to do among the few the plan names (the king's step, a
+//     piece or pawn onto a flight square, a blocker away), each counted on bitboards
+//     (midBoard); whichever side has nothing to do makes a waiting move away from the
+//     squares involved. A move of w that mates before the plan's end ends the line; when
+//     all is ready and the plan's check does not mate, any move of w that mates at once is
+//     looked for (only the moves that may check are tried).
+//   - Verify. A line found replays to a mate by w (midReplays: replaysToMate with each
+//     move's legality tested alone) or is dropped.
 //
 // It never answers No: a failure falls through to the next step of the decision.
 
@@ -284,19 +287,7 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 // line (in m.line) or -1.
 func (m *midPlanner) tryPlans(p *Position) int {
 	for m.tries < midTries {
-		best := -1
-		for i := 0; i < m.n; i++ {
-			pl := &m.plans[i]
-			if pl.state == midDropped || pl.state == midPlayed || best >= 0 && pl.bound >= m.plans[best].plies && pl.state == midCollected {
-				continue
-			}
-			if pl.state == midCollected && !m.evaluate(p, pl) {
-				continue
-			}
-			if best < 0 || pl.plies < m.plans[best].plies {
-				best = i
-			}
-		}
+		best := m.next(p)
 		if best < 0 {
 			return -1
 		}
@@ -304,11 +295,36 @@ func (m *midPlanner) tryPlans(p *Position) int {
 		pl.state = midPlayed
 		m.king, m.kmid = pl.king, pl.kmid
 		m.tries++
-		if n := m.play(p, pl); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+		if n := m.play(p, pl); n > 0 && midReplays(p, m.w, m.line[:n]) {
 			return n
 		}
 	}
 	return -1
+}
+
+// next returns the index of the plan of m.plans to play next, or -1: the evaluated plan
+// with the fewest plies, once no plan left to evaluate has a bound below them. Plans are
+// evaluated lowest bound first.
+func (m *midPlanner) next(p *Position) int {
+	for {
+		best, low := -1, -1
+		for i := 0; i < m.n; i++ {
+			switch pl := &m.plans[i]; pl.state {
+			case midEvaluated:
+				if best < 0 || pl.plies < m.plans[best].plies {
+					best = i
+				}
+			case midCollected:
+				if low < 0 || pl.bound < m.plans[low].bound {
+					low = i
+				}
+			}
+		}
+		if low < 0 || best >= 0 && m.plans[low].bound >= m.plans[best].plies {
+			return best
+		}
+		m.evaluate(p, &m.plans[low])
+	}
 }
 
 // collect adds to m.plans the plans of p mating l's king on k where a checker moves
@@ -542,20 +558,6 @@ func midPick(b, occ Bitboard) Square {
 	return b.First()
 }
 
-// midShift moves the piece on from to to in q, taking what stands there: a hypothetical
-// move, legal or not.
-func midShift(q *Position, from, to Square) {
-	if from == to {
-		return
-	}
-	if cap := q.board[to]; cap != NoPiece {
-		q.remove(cap, to)
-	}
-	pc := q.board[from]
-	q.remove(pc, from)
-	q.put(pc, to)
-}
-
 // needs returns what is left to do in q before the checker (at stage st of its route)
 // mates from pl.to, the supporter (if any) standing on pl.sto (it is on scur now): the
 // holes, flight squares of l's king w would not cover, each to be filled by a piece of l;
@@ -587,79 +589,50 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 		return 0, 0, 0, false
 	}
 	blockers = path & q.byColor[l] &^ pl.stops(st) // the checker takes a piece on a stop
-	h := *q
+	var h midBoard
+	h.set(q)
 	if kat != k {
-		midShift(&h, kat, k)
+		h.shift(l, King, kat, k)
 		blockers |= kat.Bitboard()
 		if kat == m.kfrom && m.kmid != NoSquare {
 			blockers |= m.kmid.Bitboard()
 		}
 	}
-	midShift(&h, cur, pl.to)
+	h.shift(w, pl.pt, cur, pl.to)
 	if scur != NoSquare {
-		if q.board[scur] != MakePiece(w, pl.spt) || h.board[scur] != MakePiece(w, pl.spt) {
+		if q.board[scur] != MakePiece(w, pl.spt) || !h.has(w, pl.spt, scur) {
 			return 0, 0, 0, false
 		}
-		midShift(&h, scur, pl.sto)
+		h.shift(w, pl.spt, scur, pl.sto)
 	}
 	between := Between(pl.to, k)
-	if between&h.byColor[w] != 0 {
+	if between&h.col[w] != 0 {
 		return 0, 0, 0, false
 	}
-	blockers |= between & h.byColor[l]
-	occ := h.byType[0]
+	blockers |= between & h.col[l]
+	occ := h.typ[0]
 	occNoKing := occ &^ k.Bitboard()
-	for f := kingAttacks[k] &^ h.byColor[l] &^ h.attacksBy(w, occNoKing); f != 0; {
+	for f := kingAttacks[k] &^ h.col[l]; f != 0; {
 		sq := f.PopFirst()
 		switch {
-		case h.board[sq] != NoPiece || m.fillers(&h, sq) == 0:
+		case h.attacked(sq, w, occNoKing):
+		case h.col[w].Has(sq) || h.fillers(sq, l) == 0:
 			uncovered |= sq.Bitboard()
 		default:
 			holes |= sq.Bitboard()
 		}
 	}
-	blockers |= h.AttackersTo(pl.to, l, occ) &^ k.Bitboard()
+	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
 	for b := between; b != 0; {
 		sq := b.PopFirst()
-		blockers |= h.AttackersTo(sq, l, occ)&^h.byType[King]&^h.byType[Pawn] | m.pushers(&h, sq)
+		blockers |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
 	}
 	return holes, blockers, uncovered, true
 }
 
-// fillers returns the pieces of l (its king aside) that could step onto the empty square
-// sq in one move, pins aside.
-func (m *midPlanner) fillers(q *Position, sq Square) Bitboard {
-	occ := q.byType[0]
-	return q.AttackersTo(sq, m.l, occ)&^q.byType[King]&^q.byType[Pawn] | m.pushers(q, sq)
-}
-
-// pushers returns the pawns of l that could push onto the empty square sq.
-func (m *midPlanner) pushers(q *Position, sq Square) Bitboard {
-	l := m.l
-	pawns := q.byType[Pawn] & q.byColor[l]
-	occ := q.byType[0]
-	if int(sq)-pawnUp[l] < 0 || int(sq)-pawnUp[l] > 63 {
-		return 0
-	}
-	one := Square(int(sq) - pawnUp[l])
-	if pawns.Has(one) {
-		return one.Bitboard()
-	}
-	start := Rank4
-	if l == Black {
-		start = Rank5
-	}
-	if start.Has(sq) && !occ.Has(one) {
-		two := Square(int(one) - pawnUp[l])
-		if pawns.Has(two) {
-			return two.Bitboard()
-		}
-	}
-	return 0
-}
-
 // play plays plan pl from p, filling m.line. It returns the number of moves of a line
-// ending with w mating, or -1.
+// ending with w mating, or -1. Each side's move is chosen from the plan and tested alone
+// (midLegal), never picked from a list of every legal move.
 func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	q := *p
 	st, scur := 0, pl.sfrom
@@ -672,18 +645,9 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	if pl.kmid != NoSquare {
 		zone |= kingSpread(pl.kmid.Bitboard())
 	}
-	var ml MoveList
 	for n := 0; n < midMaxPlies; n++ {
-		q.LegalMoves(&ml)
-		if ml.N == 0 {
-			return -1
-		}
 		var mv Move
 		if q.turn == m.w {
-			if mate, ok := m.mateIn1(&q, &ml); ok {
-				m.line[n] = mate
-				return n + 1
-			}
 			switch {
 			case scur != NoSquare && scur != pl.sto:
 				mv, scur = NewMove(scur, pl.sto), pl.sto
@@ -692,12 +656,15 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				st++
 			default:
 				holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
-				if !ok || holes|blockers|uncovered == 0 {
-					return -1 // all is ready but no mate: the plan is wrong
+				if !ok {
+					return -1
 				}
-				mv = m.waitW(&q, &ml, pl.at(st), scur, zone)
+				if holes|blockers|uncovered == 0 {
+					return m.mateNow(&q, NewMove(pl.at(st), pl.to), n)
+				}
+				mv = m.waitW(&q, pl.at(st), scur, zone)
 			}
-			if mv == NullMove || !ml.Contains(mv) {
+			if mv == NullMove || !midLegal(&q, mv) {
 				return -1
 			}
 		} else {
@@ -706,9 +673,9 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				return -1
 			}
 			if holes|blockers == 0 {
-				mv = m.waitL(&q, &ml, pl, st, scur, zone)
+				mv = m.waitL(&q, pl, st, scur, zone)
 			} else {
-				mv = m.task(&q, &ml, pl, st, scur, holes, blockers)
+				mv = m.task(&q, pl, st, scur, holes, blockers)
 			}
 			if mv == NullMove {
 				return -1
@@ -717,6 +684,30 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 		m.line[n] = mv
 		q = q.Play(mv)
 		m.nodes++
+		if q.turn == m.l && q.InCheck() && checkmated(&q) {
+			return n + 1 // a move of the plan mates before its end
+		}
+	}
+	return -1
+}
+
+// mateNow plays the plan's check mv (w to move in q, all ready): it returns the line's
+// length when mv mates and, when it does not, when some other move of w mates at once
+// (the plan was wrong but the position is ready); else -1.
+func (m *midPlanner) mateNow(q *Position, mv Move, n int) int {
+	if midLegal(q, mv) {
+		child := q.Play(mv)
+		m.nodes++
+		if child.InCheck() && checkmated(&child) {
+			m.line[n] = mv
+			return n + 1
+		}
+	}
+	var ml MoveList
+	q.LegalMoves(&ml)
+	if mate, ok := m.mateIn1(q, &ml); ok {
+		m.line[n] = mate
+		return n + 1
 	}
 	return -1
 }
@@ -754,27 +745,94 @@ func (m *midPlanner) tasks(q *Position, pl *midPlan, st int, scur Square) (int, 
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
 }
 
+// midMoves is a short list of moves a side may make for the plan.
+type midMoves struct {
+	moves [48]Move
+	n     int
+}
+
+// add appends the move from-to unless the list is full.
+func (ml *midMoves) add(from, to Square) {
+	if ml.n < len(ml.moves) {
+		ml.moves[ml.n] = NewMove(from, to)
+		ml.n++
+	}
+}
+
+// pawnSteps returns the squares the pawn of colour c on sq may move to in q, promotions
+// aside: its pushes and its captures.
+func pawnSteps(q *Position, c Color, sq Square) Bitboard {
+	occ := q.byType[0]
+	one := pushUp(sq.Bitboard(), c) &^ occ
+	steps := one | pawnAttacks[c][sq]&q.byColor[c^1]
+	if one&pawnRank3[c] != 0 {
+		steps |= pushUp(one, c) &^ occ
+	}
+	return steps &^ pawnLastRank[c]
+}
+
+// pieceSteps returns the squares the piece of colour c on sq may move to in q, its
+// king's safety aside (promotions aside for a pawn).
+func pieceSteps(q *Position, c Color, sq Square) Bitboard {
+	pt := q.board[sq].Type()
+	if pt == Pawn {
+		return pawnSteps(q, c, sq)
+	}
+	return pieceAttacks(pt, c, sq, q.byType[0]) &^ q.byColor[c]
+}
+
 // task returns the move of l in q that leaves it the fewest tasks (fewer than now), or
-// NullMove: a piece onto a hole, a blocker away (not onto the checker's squares, nor
-// where it would still guard its square or the line), the king's step. With no such move
-// it returns, midSideSteps times at most in a plan, a move that leaves as many tasks.
-func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
-	best, now, side := NullMove, holes.Count()+blockers.Count(), NullMove
-	between := Between(pl.to, m.king)
-	critical := pl.route(st) | between
-	occ := q.byType[0] | pl.to.Bitboard()
-	for _, mv := range ml.Moves[:ml.N] {
-		from, to := mv.From(), mv.To()
-		switch pt := q.board[from].Type(); {
-		case pt == King:
-			if to != m.king && (to != m.kmid || from != m.kfrom) {
-				continue
-			}
-		case holes.Has(to):
-		case !blockers.Has(from) || critical.Has(to):
+// NullMove: the king's step, a piece onto a hole, a blocker away (not onto the checker's
+// squares, nor where it would still guard its square or the line). With no such move it
+// returns, midSideSteps times at most in a plan, a move that leaves as many tasks. Only
+// those moves are made, each tested for legality alone.
+func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
+	l := m.l
+	var c midMoves
+	kat := q.KingSquare(l)
+	if kingAttacks[kat].Has(m.king) {
+		c.add(kat, m.king)
+	} else if kat == m.kfrom && m.kmid != NoSquare {
+		c.add(kat, m.kmid)
+	}
+	occ := q.byType[0]
+	ours := q.byColor[l] &^ q.byType[King]
+	for h := holes; h != 0; {
+		sq := h.PopFirst()
+		if q.byColor[l].Has(sq) {
 			continue
-		case pt != Pawn && to != pl.to && pieceAttacks(pt, m.l, to, occ&^from.Bitboard())&(between|pl.to.Bitboard()) != 0:
-			continue // a blocker still
+		}
+		var by Bitboard
+		if occ.Has(sq) {
+			by = q.AttackersTo(sq, l, occ) & ours
+		} else {
+			by = q.AttackersTo(sq, l, occ)&ours&^q.byType[Pawn] | midPushers(q.byType[Pawn]&q.byColor[l], occ, sq, l)
+		}
+		if pawnLastRank[l].Has(sq) {
+			by &^= q.byType[Pawn]
+		}
+		for ; by != 0; by &= by - 1 {
+			c.add(by.First(), sq)
+		}
+	}
+	between := Between(pl.to, m.king)
+	critical := pl.route(st) | between | holes
+	occTo := occ | pl.to.Bitboard()
+	for b := blockers & ours; b != 0; {
+		from := b.PopFirst()
+		pt := q.board[from].Type()
+		for t := pieceSteps(q, l, from) &^ critical; t != 0; {
+			to := t.PopFirst()
+			if pt != Pawn && to != pl.to && pieceAttacks(pt, l, to, occTo&^from.Bitboard())&(between|pl.to.Bitboard()) != 0 {
+				continue // a blocker still
+			}
+			c.add(from, to)
+		}
+	}
+	best, now, side := NullMove, holes.Count()+blockers.Count(), NullMove
+	for _, mv := range c.moves[:c.n] {
+		if !midLegal(q, mv) {
+			continue
 		}
 		child := q.Play(mv)
 		m.nodes++
@@ -799,7 +857,8 @@ func (m *midPlanner) task(q *Position, ml *MoveList, pl *midPlan, st int, scur S
 
 // waitW returns a waiting move of w in q: no capture, no check, far from the squares of
 // the plan (zone), by a piece that covers none of the king's squares, or NullMove.
-func (m *midPlanner) waitW(q *Position, ml *MoveList, cur, scur Square, zone Bitboard) Move {
+func (m *midPlanner) waitW(q *Position, cur, scur Square, zone Bitboard) Move {
+	w := m.w
 	k := q.KingSquare(m.l)
 	occ := q.byType[0]
 	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
@@ -807,20 +866,26 @@ func (m *midPlanner) waitW(q *Position, ml *MoveList, cur, scur Square, zone Bit
 		guard |= m.kmid.Bitboard()
 	}
 	best, bestD := NullMove, -1
-	for _, mv := range ml.Moves[:ml.N] {
-		from, to := mv.From(), mv.To()
-		if from == cur || from == scur || mv.Kind() != NormalMove || q.board[to] != NoPiece || zone.Has(from) || zone.Has(to) {
-			continue
-		}
+	for b := q.byColor[w] &^ zone &^ cur.Bitboard() &^ scur.Bitboard(); b != 0; {
+		from := b.PopFirst()
 		pt := q.board[from].Type()
-		occ2 := occ&^from.Bitboard() | to.Bitboard()
-		if pieceAttacks(pt, m.w, from, occ)&guard != 0 || pieceAttacks(pt, m.w, to, occ2)&guard != 0 {
+		if pieceAttacks(pt, w, from, occ)&guard != 0 {
 			continue
 		}
-		if q.givesCheck(mv, k) {
-			continue
-		}
-		if d := distance(from, k) + distance(to, k); d > bestD {
+		for t := pieceSteps(q, w, from) &^ occ &^ zone; t != 0; {
+			to := t.PopFirst()
+			d := distance(from, k) + distance(to, k)
+			if d <= bestD {
+				continue
+			}
+			occ2 := occ&^from.Bitboard() | to.Bitboard()
+			if pieceAttacks(pt, w, to, occ2)&guard != 0 {
+				continue
+			}
+			mv := NewMove(from, to)
+			if q.givesCheck(mv, k) || !midLegal(q, mv) {
+				continue
+			}
 			best, bestD = mv, d
 		}
 	}
@@ -829,23 +894,28 @@ func (m *midPlanner) waitW(q *Position, ml *MoveList, cur, scur Square, zone Bit
 
 // waitL returns a waiting move of l in q after which l still has nothing to do, or
 // NullMove.
-func (m *midPlanner) waitL(q *Position, ml *MoveList, pl *midPlan, st int, scur Square, zone Bitboard) Move {
+func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone Bitboard) Move {
+	l := m.l
+	occ := q.byType[0]
 	tries := 0
-	for _, mv := range ml.Moves[:ml.N] {
-		from, to := mv.From(), mv.To()
-		if q.board[from].Type() == King || mv.Kind() != NormalMove || q.board[to] != NoPiece || zone.Has(from) || zone.Has(to) {
-			continue
-		}
-		if tries++; tries > 4 {
-			break
-		}
-		child := q.Play(mv)
-		m.nodes++
-		if child.InCheck() {
-			continue
-		}
-		if n, ok := m.tasks(&child, pl, st, scur); ok && n == 0 {
-			return mv
+	for b := q.byColor[l] &^ q.byType[King] &^ zone; b != 0; {
+		from := b.PopFirst()
+		for t := pieceSteps(q, l, from) &^ occ &^ zone; t != 0; {
+			mv := NewMove(from, t.PopFirst())
+			if !midLegal(q, mv) {
+				continue
+			}
+			if tries++; tries > 4 {
+				return NullMove
+			}
+			child := q.Play(mv)
+			m.nodes++
+			if child.InCheck() {
+				continue
+			}
+			if n, ok := m.tasks(&child, pl, st, scur); ok && n == 0 {
+				return mv
+			}
 		}
 	}
 	return NullMove
