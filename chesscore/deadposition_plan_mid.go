@@ -23,10 +23,11 @@ package chesscore
 //     should take), midTries plans at most in all: the short mates are found first and
 //     cheaply, and a position without one is given up quickly.
 //   - Cheap first. A plan is collected with a static estimate of its plies (bitboards of
-//     the position as it stands, computed once per decision) and dropped at once when a
-//     flight square certainly left uncovered could be covered by no supporter (exactly
-//     the plans the full count would drop for that). The full count (needs, support) is
-//     made lazily, best estimate first, and stops at a plan no estimate left can beat.
+//     the position as it stands) and dropped at once when the defenders it must move
+//     away are too many, or when a flight square certainly left uncovered could be
+//     covered by no supporter (a supporter's arrival, which might block a defender's
+//     line, aside). The full count (needs, support) is made lazily, lowest estimate
+//     first, and stops at a plan no estimate left can beat.
 //   - Play. A plan is played on real positions, each side's move chosen from the plan and
 //     its legality tested alone (midLegal), never picked from a list of every legal move:
 //     w plays the supporter's move, then the checker's route, then the check; l makes the
@@ -85,6 +86,8 @@ type midPlan struct {
 	plies      int32 // the estimated plies, once evaluated
 	bound      int32 // a lower bound of plies, known before the evaluation
 	state      midState
+	routes     [3]Bitboard // by stage: the squares the checker must still cross (see route)
+	stopsAt    [3]Bitboard // by stage: the squares where it is still to stop (see stops)
 }
 
 // midState is how far a plan has got: collected, evaluated, dropped or played.
@@ -110,24 +113,21 @@ func (pl *midPlan) at(st int) Square {
 
 // route returns the squares the checker must still cross from stage st: the squares
 // between its stops and the stops themselves, to aside.
-func (pl *midPlan) route(st int) Bitboard {
-	var r Bitboard
-	for i := st; i <= pl.nv; i++ {
-		r |= Between(pl.at(i), pl.at(i+1))
-		if i > st {
-			r |= pl.at(i).Bitboard()
-		}
-	}
-	return r
-}
+func (pl *midPlan) route(st int) Bitboard { return pl.routes[st] }
 
 // stops returns the squares where the checker is still to stop from stage st, to aside.
-func (pl *midPlan) stops(st int) Bitboard {
-	var r Bitboard
-	for i := st + 1; i <= pl.nv; i++ {
-		r |= pl.at(i).Bitboard()
+func (pl *midPlan) stops(st int) Bitboard { return pl.stopsAt[st] }
+
+// setRoute computes the routes and stops of every stage once the checker's squares are
+// known.
+func (pl *midPlan) setRoute() {
+	var r, s Bitboard
+	for st := pl.nv; st >= 0; st-- {
+		r |= Between(pl.at(st), pl.at(st+1))
+		pl.routes[st], pl.stopsAt[st] = r, s
+		r |= pl.at(st).Bitboard()
+		s |= pl.at(st).Bitboard()
 	}
-	return r
 }
 
 // midPiece is a piece of the winner that may check: its square, its type, and the squares
@@ -138,6 +138,8 @@ type midPiece struct {
 	pt    PieceType
 	reach [3]Bitboard
 	stop  [2]Bitboard
+	rest  Bitboard // the squares w's other pieces attack once it has left (see restAttacks)
+	hasR  bool     // rest is known
 }
 
 // midKing is a square where l's king may be mated: steps (0 to 2) away from where it
@@ -173,6 +175,11 @@ type midPlanner struct {
 	nk     int
 	plans  [96]midPlan
 	n      int
+	order  [96]uint8 // the plans by bound, lowest first
+	ev     int       // the plans of order evaluated so far
+	good   [96]uint8 // the plans evaluated and kept, in the order evaluated
+	ng     int
+	hops   int // the moves of w's pieces whose reach is known (reach[:hops])
 	tries  int // plans played
 	line   [midMaxPlies + 2]Move
 	nodes  int // positions played, the verification aside
@@ -192,28 +199,17 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 		sq := b.PopFirst()
 		pc := &m.pieces[m.np]
 		m.np++
-		pc.sq, pc.pt = sq, p.board[sq].Type()
-		occ1 := occ &^ sq.Bitboard()
+		pc.sq, pc.pt, pc.hasR = sq, p.board[sq].Type(), false
 		pc.reach[0] = pieceAttacks(pc.pt, w, sq, occ) &^ ours
 		pc.stop[0] = pc.reach[0]
-		var r Bitboard
-		for v := pc.stop[0]; v != 0; {
-			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
-		}
-		pc.reach[1] = r &^ ours &^ pc.reach[0] &^ sq.Bitboard()
-		pc.stop[1] = pc.reach[1]
-		r = 0
-		for v := pc.stop[1]; v != 0; {
-			r |= pieceAttacks(pc.pt, w, v.PopFirst(), occ1)
-		}
-		pc.reach[2] = r &^ ours &^ pc.reach[0] &^ pc.reach[1] &^ sq.Bitboard()
 	}
+	m.hops = 1
 	// Pawns near the king check in one move: a push or a capture (no promotion).
 	for b := ours & p.byType[Pawn] & kingSpread(kingSpread(kingSpread(m.kfrom.Bitboard()))); b != 0 && m.np < len(m.pieces); {
 		sq := b.PopFirst()
 		pc := &m.pieces[m.np]
 		m.np++
-		pc.sq, pc.pt = sq, Pawn
+		pc.sq, pc.pt, pc.hasR = sq, Pawn, false
 		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
@@ -257,6 +253,7 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 	// Level by level: the moves of w before the mate, and the king's steps.
 	for level := 0; level <= midMaxLevel; level++ {
 		m.n = 0
+		m.reach(p, min(level, 2)+1)
 		for ki := 0; ki < m.nk; ki++ {
 			if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
 				m.collect(p, &m.kings[ki], hops)
@@ -281,11 +278,47 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 	return -1
 }
 
+// reach extends the reach of w's pieces (pawns aside) to hops moves.
+func (m *midPlanner) reach(p *Position, hops int) {
+	ours := p.byColor[m.w]
+	for ; m.hops < hops; m.hops++ {
+		h := m.hops
+		for i := 0; i < m.np; i++ {
+			pc := &m.pieces[i]
+			if pc.pt == Pawn {
+				continue
+			}
+			occ1 := p.byType[0] &^ pc.sq.Bitboard()
+			var r Bitboard
+			for v := pc.stop[h-1]; v != 0; {
+				r |= pieceAttacks(pc.pt, m.w, v.PopFirst(), occ1)
+			}
+			r &^= ours | pc.sq.Bitboard()
+			for j := 0; j < h; j++ {
+				r &^= pc.reach[j]
+			}
+			pc.reach[h] = r
+			if h < len(pc.stop) {
+				pc.stop[h] = r
+			}
+		}
+	}
+}
+
 // tryPlans plays the best plans of m.plans, verifying the line found, until midTries
 // plans have been played in all. Plans are evaluated lazily: one whose bound cannot beat
 // the best plan evaluated so far is left for later. It returns the number of moves of the
 // line (in m.line) or -1.
 func (m *midPlanner) tryPlans(p *Position) int {
+	// The plans by bound, lowest first (an insertion sort: a few tens of plans).
+	for i := 0; i < m.n; i++ {
+		j := i
+		for ; j > 0 && m.plans[m.order[j-1]].bound > m.plans[i].bound; j-- {
+			m.order[j] = m.order[j-1]
+		}
+		m.order[j] = uint8(i)
+	}
+	m.ev, m.ng = 0, 0
 	for m.tries < midTries {
 		best := m.next(p)
 		if best < 0 {
@@ -307,23 +340,21 @@ func (m *midPlanner) tryPlans(p *Position) int {
 // evaluated lowest bound first.
 func (m *midPlanner) next(p *Position) int {
 	for {
-		best, low := -1, -1
-		for i := 0; i < m.n; i++ {
-			switch pl := &m.plans[i]; pl.state {
-			case midEvaluated:
-				if best < 0 || pl.plies < m.plans[best].plies {
-					best = i
-				}
-			case midCollected:
-				if low < 0 || pl.bound < m.plans[low].bound {
-					low = i
-				}
+		best := -1
+		for _, i := range m.good[:m.ng] {
+			if pl := &m.plans[i]; pl.state == midEvaluated && (best < 0 || pl.plies < m.plans[best].plies) {
+				best = int(i)
 			}
 		}
-		if low < 0 || best >= 0 && m.plans[low].bound >= m.plans[best].plies {
+		if m.ev == m.n || best >= 0 && m.plans[m.order[m.ev]].bound >= m.plans[best].plies {
 			return best
 		}
-		m.evaluate(p, &m.plans[low])
+		i := m.order[m.ev]
+		m.ev++
+		if m.evaluate(p, &m.plans[i]) {
+			m.good[m.ng] = i
+			m.ng++
+		}
 	}
 }
 
@@ -364,36 +395,66 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 			if hops > 0 && pl.vias[hops-1] == NoSquare {
 				continue // no route that does not check before
 			}
-			m.add(p, &pl, mk)
+			pl.setRoute()
+			m.add(p, &pl, mk, pc)
 		}
 	}
 }
 
 // add adds pl to m.plans, collected, with an estimate of its plies made statically on
-// the position as it stands: the checker's moves; the king's steps and the pieces of l
-// on the checker's route or its line of check, each a task of l; the flight squares w
-// does not attack, each a hole to fill or, all together, a supporter's move, whichever
-// is cheaper. The estimate only orders the plans (the cheapest is evaluated first and
-// evaluation stops at a plan no estimate left can beat): it may err either way.
-func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing) {
+// the position as it stands: the checker's moves; the king's steps, the pieces of l on
+// the checker's route or its line of check and those that could take the checker or
+// interpose, each a task of l; the flight squares w does not attack, each a hole to fill
+// or, all together, a supporter's move, whichever is cheaper. It drops the plan when
+// these tasks are too many, or when a flight square certainly left uncovered (a piece of
+// w on it, no piece of l able to fill it) could be covered by no supporter. The estimate
+// only orders the plans (the lowest is evaluated first and evaluation stops at a plan no
+// estimate left can beat): it may err either way.
+func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 	if m.n == len(m.plans) {
 		return
 	}
-	l, k := m.l, pl.king
+	w, l, k := m.w, m.l, pl.king
 	them := p.byColor[l] &^ m.kfrom.Bitboard()
-	occ := p.byType[0] &^ m.kfrom.Bitboard() &^ pl.from.Bitboard() // l's king off the board
-	path := pl.route(0) | Between(pl.to, k)
-	if path&p.byColor[m.w]&^pl.from.Bitboard() != 0 {
+	fb, tb := pl.from.Bitboard(), pl.to.Bitboard()
+	occ := p.byType[0] &^ m.kfrom.Bitboard() &^ fb // l's king off the board
+	between := Between(pl.to, k)
+	if (pl.route(0)|between)&p.byColor[w]&^fb != 0 {
 		return // a piece of w in the way: needs would refuse it
 	}
-	tasks := int32(mk.steps + ((pl.route(0)&^pl.stops(0) | Between(pl.to, k)) & them).Count())
+	tasks := int32(mk.steps + ((pl.route(0)&^pl.stops(0) | between) & them).Count())
 	if tasks > midMaxTasks {
 		return // these tasks are certain: evaluate would drop it
 	}
-	flight := kingAttacks[k] &^ them &^ m.covered(p, pl, occ)
-	// The flight squares that certainly stay uncovered need a supporter: with none that
-	// could cover them, the plan cannot work (evaluate would drop it).
-	if unc := flight &^ pl.from.Bitboard() & (p.byColor[m.w] | ^m.fillL); unc != 0 && !m.coverable(unc) {
+	// The pieces of l that could take the checker or interpose, each a task (unless a
+	// supporter's arrival happens to block it).
+	occ2 := occ | tb | k.Bitboard()
+	defenders := p.AttackersTo(pl.to, l, occ2) &^ p.byType[King]
+	for b := between; b != 0; {
+		sq := b.PopFirst()
+		defenders |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | midPushers(p.byType[Pawn]&them, occ2, sq, l)
+	}
+	defenders &^= tb
+	tasks = int32(mk.steps + ((pl.route(0)&^pl.stops(0)|between)&them | defenders).Count())
+	if tasks > midMaxTasks {
+		return
+	}
+	flight := kingAttacks[k] &^ them &^ m.restAttacks(p, pc) &^ pieceAttacks(pl.pt, w, pl.to, occ)
+	// The flight squares that certainly stay uncovered (a piece of w stands there, or no
+	// piece of l could fill it) need a supporter: with none that could cover them, the plan
+	// cannot work (evaluate would drop it).
+	var unc Bitboard
+	if flight != 0 {
+		pawns := p.byType[Pawn] & them &^ tb
+		for f := flight; f != 0; {
+			sq := f.PopFirst()
+			if (p.byColor[w]&^fb | tb).Has(sq) ||
+				p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn]&^tb|midPushers(pawns, occ2, sq, l) == 0 {
+				unc |= sq.Bitboard()
+			}
+		}
+	}
+	if unc != 0 && !m.coverable(unc) {
 		return
 	}
 	moves := int32(1 + pl.nv)
@@ -406,19 +467,24 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing) {
 	m.n++
 }
 
-// covered returns at least the squares w attacks once the checker of pl stands on its
-// square (occ: the occupancy then, but for l's king): the attacks of the position as it
-// stands, the checker's from its square, and those of w's sliders through the square it
-// has left.
-func (m *midPlanner) covered(p *Position, pl *midPlan, occ Bitboard) Bitboard {
-	occK := p.byType[0] &^ m.kfrom.Bitboard()
-	cov := m.attW | pieceAttacks(pl.pt, m.w, pl.to, occ)
-	sliders := (p.byType[Bishop] | p.byType[Rook] | p.byType[Queen]) & p.byColor[m.w] &^ pl.from.Bitboard()
-	for b := p.AttackersTo(pl.from, m.w, occK) & sliders; b != 0; {
-		sq := b.PopFirst()
-		cov |= pieceAttacks(p.board[sq].Type(), m.w, sq, occK&^pl.from.Bitboard())
+// restAttacks returns at least the squares w attacks once the piece pc has left its
+// square, l's king off the board (the piece's arrival, which may block a line, aside).
+func (m *midPlanner) restAttacks(p *Position, pc *midPiece) Bitboard {
+	if !pc.hasR {
+		pc.hasR = true
+		ours := p.byColor[m.w] &^ pc.sq.Bitboard()
+		occ := p.byType[0] &^ m.kfrom.Bitboard() &^ pc.sq.Bitboard()
+		att := pawnAttacksOf(p.byType[Pawn]&ours, m.w) | knightSpread(p.byType[Knight]&ours) |
+			kingAttacks[(p.byType[King]&ours).First()]
+		for b := (p.byType[Bishop] | p.byType[Queen]) & ours; b != 0; {
+			att |= BishopAttacks(b.PopFirst(), occ)
+		}
+		for b := (p.byType[Rook] | p.byType[Queen]) & ours; b != 0; {
+			att |= RookAttacks(b.PopFirst(), occ)
+		}
+		pc.rest = att
 	}
-	return cov
+	return pc.rest
 }
 
 // coverable reports whether one piece of w might cover every square of unc after one
@@ -781,11 +847,11 @@ func pieceSteps(q *Position, c Color, sq Square) Bitboard {
 	return pieceAttacks(pt, c, sq, q.byType[0]) &^ q.byColor[c]
 }
 
-// task returns the move of l in q that leaves it the fewest tasks (fewer than now), or
-// NullMove: the king's step, a piece onto a hole, a blocker away (not onto the checker's
-// squares, nor where it would still guard its square or the line). With no such move it
-// returns, midSideSteps times at most in a plan, a move that leaves as many tasks. Only
-// those moves are made, each tested for legality alone.
+// task returns the first move of l in q that leaves it fewer tasks, or NullMove: the
+// king's step, a piece onto a hole, a blocker away (not onto the checker's squares, nor
+// where it would still guard its square or the line), tried in that order. With no such
+// move it returns, midSideSteps times at most in a plan, a move that leaves as many
+// tasks. Only those moves are made, each tested for legality alone.
 func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
 	l := m.l
 	var c midMoves
@@ -829,7 +895,7 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 			c.add(from, to)
 		}
 	}
-	best, now, side := NullMove, holes.Count()+blockers.Count(), NullMove
+	now, side := holes.Count()+blockers.Count(), NullMove
 	for _, mv := range c.moves[:c.n] {
 		if !midLegal(q, mv) {
 			continue
@@ -840,19 +906,16 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 			continue // l may not check: w would have to answer
 		}
 		if n, ok := m.tasks(&child, pl, st, scur); ok && n < now {
-			if n == 0 {
-				return mv
-			}
-			best, now = mv, n
+			return mv
 		} else if ok && n == now && side == NullMove {
 			side = mv
 		}
 	}
-	if best == NullMove && side != NullMove && m.sides < midSideSteps {
+	if side != NullMove && m.sides < midSideSteps {
 		m.sides++
 		return side
 	}
-	return best
+	return NullMove
 }
 
 // waitW returns a waiting move of w in q: no capture, no check, far from the squares of
