@@ -170,7 +170,6 @@ type midPlanner struct {
 	movers [16]midMover
 	nmov   int
 	kings  [25]midKing // kfrom and the squares one or two steps away the king may go to
-	attW   Bitboard    // the squares w attacks in the position as it stands, l's king off the board
 	fillL  Bitboard    // at most the squares a piece or pawn of l could step onto in a plan
 	nk     int
 	plans  [96]midPlan
@@ -227,7 +226,6 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 	}
 	m.kings[0], m.nk = midKing{sq: m.kfrom, mid: NoSquare}, 1
 	occK := occ &^ m.kfrom.Bitboard()
-	m.attW = p.attacksBy(w, occK)
 	m.fillL = m.reaches(p)
 	seen := m.kfrom.Bitboard()
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
@@ -454,8 +452,10 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 			}
 		}
 	}
-	if unc != 0 && !m.coverable(unc) {
-		return
+	if unc != 0 {
+		if m.king = k; !m.coverable(unc) || !m.support(p, pl, unc, 0) {
+			return
+		}
 	}
 	moves := int32(1 + pl.nv)
 	pl.bound = m.plies(p, moves, tasks)
@@ -678,15 +678,10 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 	blockers |= between & h.col[l]
 	occ := h.typ[0]
 	occNoKing := occ &^ k.Bitboard()
-	for f := kingAttacks[k] &^ h.col[l]; f != 0; {
-		sq := f.PopFirst()
-		switch {
-		case h.attacked(sq, w, occNoKing):
-		case h.col[w].Has(sq) || h.fillers(sq, l) == 0:
-			uncovered |= sq.Bitboard()
-		default:
-			holes |= sq.Bitboard()
-		}
+	if flight := kingAttacks[k] &^ h.col[l]; flight != 0 {
+		flight &^= h.attacksNear(w, occNoKing, flight)
+		uncovered = flight & (h.col[w] | ^h.fillable(l, flight))
+		holes = flight &^ uncovered
 	}
 	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
 	for b := between; b != 0; {
@@ -847,6 +842,47 @@ func pieceSteps(q *Position, c Color, sq Square) Bitboard {
 	return pieceAttacks(pt, c, sq, q.byType[0]) &^ q.byColor[c]
 }
 
+// midGroups is the number of groups of moves in the order of the legal move list: the
+// king's, the knights', the diagonal moves of bishops and queens, the straight moves of
+// rooks and queens, the pawns'. Where the plan leaves a choice, moves are tried in that
+// order.
+const midGroups = 5
+
+// midGroup returns the pieces of group g among pieces.
+func midGroup(q *Position, g int, pieces Bitboard) Bitboard {
+	switch g {
+	case 0:
+		return pieces & q.byType[King]
+	case 1:
+		return pieces & q.byType[Knight]
+	case 2:
+		return pieces & (q.byType[Bishop] | q.byType[Queen])
+	case 3:
+		return pieces & (q.byType[Rook] | q.byType[Queen])
+	}
+	return pieces & q.byType[Pawn]
+}
+
+// groupSteps returns the squares the piece of colour c on sq may move to in q with the
+// moves of group g, its king's safety aside (promotions aside for a pawn).
+func groupSteps(q *Position, c Color, g int, sq Square) Bitboard {
+	occ := q.byType[0]
+	var steps Bitboard
+	switch g {
+	case 0:
+		steps = kingAttacks[sq]
+	case 1:
+		steps = knightAttacks[sq]
+	case 2:
+		steps = BishopAttacks(sq, occ)
+	case 3:
+		steps = RookAttacks(sq, occ)
+	default:
+		return pawnSteps(q, c, sq)
+	}
+	return steps &^ q.byColor[c]
+}
+
 // task returns the first move of l in q that leaves it fewer tasks, or NullMove: the
 // king's step, a piece onto a hole, a blocker away (not onto the checker's squares, nor
 // where it would still guard its square or the line), tried in that order. With no such
@@ -861,38 +897,40 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 	} else if kat == m.kfrom && m.kmid != NoSquare {
 		c.add(kat, m.kmid)
 	}
+	// The pieces that may fill a hole or must move away, piece type by piece type (as the
+	// legal move list orders them): which hole is filled first may matter.
 	occ := q.byType[0]
 	ours := q.byColor[l] &^ q.byType[King]
-	for h := holes; h != 0; {
+	movers := blockers & ours
+	for h := holes &^ q.byColor[l]; h != 0; {
 		sq := h.PopFirst()
-		if q.byColor[l].Has(sq) {
-			continue
-		}
-		var by Bitboard
 		if occ.Has(sq) {
-			by = q.AttackersTo(sq, l, occ) & ours
+			movers |= q.AttackersTo(sq, l, occ) & ours
 		} else {
-			by = q.AttackersTo(sq, l, occ)&ours&^q.byType[Pawn] | midPushers(q.byType[Pawn]&q.byColor[l], occ, sq, l)
-		}
-		if pawnLastRank[l].Has(sq) {
-			by &^= q.byType[Pawn]
-		}
-		for ; by != 0; by &= by - 1 {
-			c.add(by.First(), sq)
+			movers |= q.AttackersTo(sq, l, occ)&ours&^q.byType[Pawn] | midPushers(q.byType[Pawn]&ours, occ, sq, l)
 		}
 	}
 	between := Between(pl.to, m.king)
-	critical := pl.route(st) | between | holes
+	critical := pl.route(st) | between
 	occTo := occ | pl.to.Bitboard()
-	for b := blockers & ours; b != 0; {
-		from := b.PopFirst()
-		pt := q.board[from].Type()
-		for t := pieceSteps(q, l, from) &^ critical; t != 0; {
-			to := t.PopFirst()
-			if pt != Pawn && to != pl.to && pieceAttacks(pt, l, to, occTo&^from.Bitboard())&(between|pl.to.Bitboard()) != 0 {
-				continue // a blocker still
+	for g := 1; g < midGroups; g++ {
+		for b := midGroup(q, g, movers); b != 0; {
+			from := b.PopFirst()
+			steps := groupSteps(q, l, g, from)
+			for t := steps & holes; t != 0; {
+				c.add(from, t.PopFirst())
 			}
-			c.add(from, to)
+			if !blockers.Has(from) {
+				continue
+			}
+			pt := q.board[from].Type()
+			for t := steps &^ holes &^ critical; t != 0; {
+				to := t.PopFirst()
+				if pt != Pawn && to != pl.to && pieceAttacks(pt, l, to, occTo&^from.Bitboard())&(between|pl.to.Bitboard()) != 0 {
+					continue // a blocker still
+				}
+				c.add(from, to)
+			}
 		}
 	}
 	now, side := holes.Count()+blockers.Count(), NullMove
@@ -929,27 +967,30 @@ func (m *midPlanner) waitW(q *Position, cur, scur Square, zone Bitboard) Move {
 		guard |= m.kmid.Bitboard()
 	}
 	best, bestD := NullMove, -1
-	for b := q.byColor[w] &^ zone &^ cur.Bitboard() &^ scur.Bitboard(); b != 0; {
-		from := b.PopFirst()
-		pt := q.board[from].Type()
-		if pieceAttacks(pt, w, from, occ)&guard != 0 {
-			continue
-		}
-		for t := pieceSteps(q, w, from) &^ occ &^ zone; t != 0; {
-			to := t.PopFirst()
-			d := distance(from, k) + distance(to, k)
-			if d <= bestD {
+	pieces := q.byColor[w] &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
+	for g := 0; g < midGroups; g++ {
+		for b := midGroup(q, g, pieces); b != 0; {
+			from := b.PopFirst()
+			pt := q.board[from].Type()
+			if pieceAttacks(pt, w, from, occ)&guard != 0 {
 				continue
 			}
-			occ2 := occ&^from.Bitboard() | to.Bitboard()
-			if pieceAttacks(pt, w, to, occ2)&guard != 0 {
-				continue
+			for t := groupSteps(q, w, g, from) &^ occ &^ zone; t != 0; {
+				to := t.PopFirst()
+				d := distance(from, k) + distance(to, k)
+				if d <= bestD {
+					continue
+				}
+				occ2 := occ&^from.Bitboard() | to.Bitboard()
+				if pieceAttacks(pt, w, to, occ2)&guard != 0 {
+					continue
+				}
+				mv := NewMove(from, to)
+				if q.givesCheck(mv, k) || !midLegal(q, mv) {
+					continue
+				}
+				best, bestD = mv, d
 			}
-			mv := NewMove(from, to)
-			if q.givesCheck(mv, k) || !midLegal(q, mv) {
-				continue
-			}
-			best, bestD = mv, d
 		}
 	}
 	return best
@@ -961,23 +1002,26 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 	l := m.l
 	occ := q.byType[0]
 	tries := 0
-	for b := q.byColor[l] &^ q.byType[King] &^ zone; b != 0; {
-		from := b.PopFirst()
-		for t := pieceSteps(q, l, from) &^ occ &^ zone; t != 0; {
-			mv := NewMove(from, t.PopFirst())
-			if !midLegal(q, mv) {
-				continue
-			}
-			if tries++; tries > 4 {
-				return NullMove
-			}
-			child := q.Play(mv)
-			m.nodes++
-			if child.InCheck() {
-				continue
-			}
-			if n, ok := m.tasks(&child, pl, st, scur); ok && n == 0 {
-				return mv
+	pieces := q.byColor[l] &^ zone
+	for g := 1; g < midGroups; g++ {
+		for b := midGroup(q, g, pieces); b != 0; {
+			from := b.PopFirst()
+			for t := groupSteps(q, l, g, from) &^ occ &^ zone; t != 0; {
+				mv := NewMove(from, t.PopFirst())
+				if !midLegal(q, mv) {
+					continue
+				}
+				if tries++; tries > 4 {
+					return NullMove
+				}
+				child := q.Play(mv)
+				m.nodes++
+				if child.InCheck() {
+					continue
+				}
+				if n, ok := m.tasks(&child, pl, st, scur); ok && n == 0 {
+					return mv
+				}
 			}
 		}
 	}
