@@ -34,9 +34,12 @@ package chesscore
 //     move that leaves it the least to do among the few the plan names (the king's step, a
 //     piece or pawn onto a flight square, a blocker away), each counted on bitboards
 //     (midBoard); whichever side has nothing to do makes a waiting move away from the
-//     squares involved. A move of w that mates before the plan's end ends the line; when
-//     all is ready and the plan's check does not mate, any move of w that mates at once is
-//     looked for (only the moves that may check are tried).
+//     squares involved. Where the plan leaves a choice, moves are tried in the legal move
+//     list's order. A move of w that mates before the plan's end ends the line. At each
+//     of w's turns a mate the plan did not foresee is looked for cheaply (quickMate: only
+//     where l's king has at most one free square, only the checks that also cover it);
+//     when all is ready and the plan's check does not mate, any move of w that mates at
+//     once is looked for (only the moves that may check are tried).
 //   - Verify. A line found replays to a mate by w (midReplays: replaysToMate with each
 //     move's legality tested alone) or is dropped.
 //
@@ -246,6 +249,12 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 				m.nk++
 				seen |= k.Bitboard()
 			}
+		}
+	}
+	if p.turn == w {
+		if mate := m.quickMate(p); mate != NullMove {
+			m.line[0] = mate
+			return 1
 		}
 	}
 	// Level by level: the moves of w before the mate, and the king's steps.
@@ -709,6 +718,12 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	for n := 0; n < midMaxPlies; n++ {
 		var mv Move
 		if q.turn == m.w {
+			if n > 0 { // the position as it stands was looked at once, before the plans
+				if mate := m.quickMate(&q); mate != NullMove {
+					m.line[n] = mate
+					return n + 1
+				}
+			}
 			switch {
 			case scur != NoSquare && scur != pl.sto:
 				mv, scur = NewMove(scur, pl.sto), pl.sto
@@ -772,6 +787,70 @@ func (m *midPlanner) mateNow(q *Position, mv Move, n int) int {
 	}
 	return -1
 }
+
+// quickMate returns a move of w (to move in q) that mates at once, or NullMove: a mate
+// no plan foresaw, looked for cheaply. Only where l's king has at most midQuickFree free
+// squares (empty or taken, not attacked by w) are the checks tried: a piece of w onto a
+// checking square from which it also attacks the free squares, or a piece leaving the
+// king's lines (a discovered check); promotions and the other special moves aside.
+func (m *midPlanner) quickMate(q *Position) Move {
+	w, l := m.w, m.l
+	k := q.KingSquare(l)
+	occ := q.byType[0]
+	var b midBoard
+	b.set(q)
+	zone := kingAttacks[k] &^ q.byColor[l]
+	free := zone &^ b.attacksNear(w, occ&^k.Bitboard(), zone)
+	if free.Count() > midQuickFree {
+		return NullMove
+	}
+	r, bb := RookAttacks(k, occ), BishopAttacks(k, occ)
+	checks := [King + 1]Bitboard{Pawn: pawnAttacks[l][k], Knight: knightAttacks[k], Bishop: bb, Rook: r, Queen: r | bb}
+	if free != 0 {
+		// The checker must attack the free square too.
+		f := free.First()
+		rf, bf := RookAttacks(f, occ), BishopAttacks(f, occ)
+		checks[Pawn] &= pawnAttacks[l][f]
+		checks[Knight] &= knightAttacks[f]
+		checks[Bishop] &= bf
+		checks[Rook] &= rf
+		checks[Queen] &= rf | bf
+	}
+	// A discovered check needs a slider of w behind the piece that leaves the line.
+	ours := q.byColor[w]
+	disc := (r | bb) & ours
+	behind := RookAttacks(k, occ&^disc)&(q.byType[Rook]|q.byType[Queen]) | BishopAttacks(k, occ&^disc)&(q.byType[Bishop]|q.byType[Queen])
+	if behind&ours&^disc == 0 {
+		disc = 0
+	}
+	for pieces := ours; pieces != 0; {
+		from := pieces.PopFirst()
+		pt := q.board[from].Type()
+		if checks[pt] == 0 && !disc.Has(from) {
+			continue
+		}
+		steps := pieceSteps(q, w, from)
+		if !disc.Has(from) {
+			steps &= checks[pt]
+		}
+		for steps != 0 {
+			mv := NewMove(from, steps.PopFirst())
+			if !q.givesCheck(mv, k) || !midLegal(q, mv) {
+				continue
+			}
+			child := q.Play(mv)
+			m.nodes++
+			if checkmated(&child) {
+				return mv
+			}
+		}
+	}
+	return NullMove
+}
+
+// midQuickFree is the most free squares of the loser's king for which quickMate looks
+// for a mate.
+const midQuickFree = 1
 
 // mateIn1 returns a move of the list ml of w (to move in q) that mates at once. Only the
 // moves that may check are tried (givesCheck then decides): a piece onto a square from
