@@ -37,7 +37,7 @@ package chesscore
 //     squares involved. Where the plan leaves a choice, moves are tried in the legal move
 //     list's order. A move of w that mates before the plan's end ends the line. At each
 //     of w's turns a mate the plan did not foresee is looked for cheaply (quickMate: only
-//     where l's king has at most one free square, only the checks that also cover it);
+//     the checks that also cover the king's free squares, and discovered checks);
 //     when all is ready and the plan's check does not mate, any move of w that mates at
 //     once is looked for (only the moves that may check are tried).
 //   - Verify. A line found replays to a mate by w (midReplays: replaysToMate with each
@@ -89,6 +89,9 @@ type midPlan struct {
 	plies      int32 // the estimated plies, once evaluated
 	bound      int32 // a lower bound of plies, known before the evaluation
 	state      midState
+	holes      Bitboard    // what needs finds in the position as it stands, no supporter moved:
+	blockers   Bitboard    // the flight squares l must fill, the pieces it must move away,
+	uncovered  Bitboard    // the flight squares w must cover itself (see needs)
 	routes     [3]Bitboard // by stage: the squares the checker must still cross (see route)
 	stopsAt    [3]Bitboard // by stage: the squares where it is still to stop (see stops)
 }
@@ -173,7 +176,7 @@ type midPlanner struct {
 	movers [16]midMover
 	nmov   int
 	kings  [25]midKing // kfrom and the squares one or two steps away the king may go to
-	fillL  Bitboard    // at most the squares a piece or pawn of l could step onto in a plan
+	hasCov bool        // the movers' covers are known (see covers)
 	nk     int
 	plans  [96]midPlan
 	n      int
@@ -191,6 +194,77 @@ type midPlanner struct {
 // plan looks for a helpmate by w from p. It returns the number of moves of the line found
 // (in m.line) or -1.
 func (m *midPlanner) plan(p *Position, w Color) int {
+	m.setup(p, w)
+	if p.turn == w {
+		if mate := m.quickMate(p); mate != NullMove {
+			m.line[0] = mate
+			return 1
+		}
+	}
+	// Level by level: the moves of w before the mate, and the king's steps.
+	for level := 0; level <= midMaxLevel; level++ {
+		m.collectLevel(p, level)
+		if n := m.tryPlans(p); n > 0 {
+			return n
+		}
+		if m.tries >= midTries {
+			break
+		}
+	}
+	// No plan played catches a mate at once that no plan foresaw: look for it.
+	if m.tries == 0 && p.turn == w {
+		var ml MoveList
+		p.LegalMoves(&ml)
+		if mate, ok := m.mateIn1(p, &ml); ok {
+			m.line[0] = mate
+			return 1
+		}
+	}
+	return -1
+}
+
+// collectLevel makes m.plans the plans of the given level.
+func (m *midPlanner) collectLevel(p *Position, level int) {
+	m.n = 0
+	m.reach(p, min(level, 2)+1)
+	for ki := 0; ki < m.nk; ki++ {
+		if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
+			m.collect(p, &m.kings[ki], hops)
+		}
+	}
+}
+
+// reach extends the reach of w's pieces (pawns aside) to hops moves.
+func (m *midPlanner) reach(p *Position, hops int) {
+	ours := p.byColor[m.w]
+	for ; m.hops < hops; m.hops++ {
+		h := m.hops
+		for i := 0; i < m.np; i++ {
+			pc := &m.pieces[i]
+			if pc.pt == Pawn {
+				continue
+			}
+			occ1 := p.byType[0] &^ pc.sq.Bitboard()
+			var r Bitboard
+			for v := pc.stop[h-1]; v != 0; {
+				r |= pieceAttacks(pc.pt, m.w, v.PopFirst(), occ1)
+			}
+			r &^= ours | pc.sq.Bitboard()
+			for j := 0; j < h; j++ {
+				r &^= pc.reach[j]
+			}
+			pc.reach[h] = r
+			if h < len(pc.stop) {
+				pc.stop[h] = r
+			}
+		}
+	}
+}
+
+// setup readies m for a decision for w from p: w's pieces that may check and their
+// reach in one move, the movers that may support, the squares where l's king may be
+// mated.
+func (m *midPlanner) setup(p *Position, w Color) {
 	m.w, m.l = w, w^1
 	m.kfrom = p.KingSquare(m.l)
 	m.nodes, m.tries = 0, 0
@@ -229,7 +303,7 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 	}
 	m.kings[0], m.nk = midKing{sq: m.kfrom, mid: NoSquare}, 1
 	occK := occ &^ m.kfrom.Bitboard()
-	m.fillL = m.reaches(p)
+	m.hasCov = false
 	seen := m.kfrom.Bitboard()
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
 		if k := b.PopFirst(); !p.attacked(k, w, occK) {
@@ -248,65 +322,6 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 				m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
 				m.nk++
 				seen |= k.Bitboard()
-			}
-		}
-	}
-	if p.turn == w {
-		if mate := m.quickMate(p); mate != NullMove {
-			m.line[0] = mate
-			return 1
-		}
-	}
-	// Level by level: the moves of w before the mate, and the king's steps.
-	for level := 0; level <= midMaxLevel; level++ {
-		m.n = 0
-		m.reach(p, min(level, 2)+1)
-		for ki := 0; ki < m.nk; ki++ {
-			if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
-				m.collect(p, &m.kings[ki], hops)
-			}
-		}
-		if n := m.tryPlans(p); n > 0 {
-			return n
-		}
-		if m.tries >= midTries {
-			break
-		}
-	}
-	// No plan played catches a mate at once that no plan foresaw: look for it.
-	if m.tries == 0 && p.turn == w {
-		var ml MoveList
-		p.LegalMoves(&ml)
-		if mate, ok := m.mateIn1(p, &ml); ok {
-			m.line[0] = mate
-			return 1
-		}
-	}
-	return -1
-}
-
-// reach extends the reach of w's pieces (pawns aside) to hops moves.
-func (m *midPlanner) reach(p *Position, hops int) {
-	ours := p.byColor[m.w]
-	for ; m.hops < hops; m.hops++ {
-		h := m.hops
-		for i := 0; i < m.np; i++ {
-			pc := &m.pieces[i]
-			if pc.pt == Pawn {
-				continue
-			}
-			occ1 := p.byType[0] &^ pc.sq.Bitboard()
-			var r Bitboard
-			for v := pc.stop[h-1]; v != 0; {
-				r |= pieceAttacks(pc.pt, m.w, v.PopFirst(), occ1)
-			}
-			r &^= ours | pc.sq.Bitboard()
-			for j := 0; j < h; j++ {
-				r &^= pc.reach[j]
-			}
-			pc.reach[h] = r
-			if h < len(pc.stop) {
-				pc.stop[h] = r
 			}
 		}
 	}
@@ -433,39 +448,52 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 	if tasks > midMaxTasks {
 		return // these tasks are certain: evaluate would drop it
 	}
-	// The pieces of l that could take the checker or interpose, each a task (unless a
-	// supporter's arrival happens to block it).
+	// What needs would find, counted here on the position as it stands: the pieces of l
+	// that could take the checker or interpose, each a task, and the flight squares.
 	occ2 := occ | tb | k.Bitboard()
-	defenders := p.AttackersTo(pl.to, l, occ2) &^ p.byType[King]
+	them2 := them &^ tb
+	pawns := p.byType[Pawn] & them2
+	blockers := (pl.route(0)&^pl.stops(0)|between)&them | p.AttackersTo(pl.to, l, occ2)&^p.byType[King]
 	for b := between; b != 0; {
 		sq := b.PopFirst()
-		defenders |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | midPushers(p.byType[Pawn]&them, occ2, sq, l)
+		blockers |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | midPushers(pawns, occ2, sq, l)
 	}
-	defenders &^= tb
-	tasks = int32(mk.steps + ((pl.route(0)&^pl.stops(0)|between)&them | defenders).Count())
-	if tasks > midMaxTasks {
+	blockers &^= tb
+	if mk.steps > 0 {
+		blockers |= m.kfrom.Bitboard() // the king's steps
+	}
+	if mk.steps > 1 {
+		blockers |= mk.mid.Bitboard()
+	}
+	if blockers.Count() > midMaxTasks {
 		return
 	}
-	flight := kingAttacks[k] &^ them &^ m.restAttacks(p, pc) &^ pieceAttacks(pl.pt, w, pl.to, occ)
-	// The flight squares that certainly stay uncovered (a piece of w stands there, or no
-	// piece of l could fill it) need a supporter: with none that could cover them, the plan
-	// cannot work (evaluate would drop it).
+	// The flight squares w does not attack once the checker stands on its square: those
+	// its other pieces attack (restAttacks) unless the checker's arrival blocks the line.
+	occNK := occ | tb // l's king off the board
+	flight := kingAttacks[k] &^ them2 &^ pieceAttacks(pl.pt, w, pl.to, occNK)
+	for f := flight & m.restAttacks(p, pc); f != 0; {
+		sq := f.PopFirst()
+		if lineBB[pl.to][sq] == 0 || p.AttackersTo(sq, w, occNK)&^fb != 0 {
+			flight &^= sq.Bitboard()
+		}
+	}
+	// Those with a piece of w on them, or no piece of l able to fill them, w must cover.
 	var unc Bitboard
-	if flight != 0 {
-		pawns := p.byType[Pawn] & them &^ tb
-		for f := flight; f != 0; {
-			sq := f.PopFirst()
-			if (p.byColor[w]&^fb | tb).Has(sq) ||
-				p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn]&^tb|midPushers(pawns, occ2, sq, l) == 0 {
-				unc |= sq.Bitboard()
-			}
+	for f := flight; f != 0; {
+		sq := f.PopFirst()
+		if (p.byColor[w]&^fb | tb).Has(sq) ||
+			p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn]&^tb|midPushers(pawns, occ2, sq, l) == 0 {
+			unc |= sq.Bitboard()
 		}
 	}
 	if unc != 0 {
-		if m.king = k; !m.coverable(unc) || !m.support(p, pl, unc, 0) {
+		if m.king = k; !m.coverable(p, unc) || !m.support(p, pl, unc, 0) {
 			return
 		}
 	}
+	pl.holes, pl.blockers, pl.uncovered = flight&^unc, blockers, unc
+	tasks = int32(blockers.Count())
 	moves := int32(1 + pl.nv)
 	pl.bound = m.plies(p, moves, tasks)
 	if flight != 0 {
@@ -498,7 +526,8 @@ func (m *midPlanner) restAttacks(p *Position, pc *midPiece) Bitboard {
 
 // coverable reports whether one piece of w might cover every square of unc after one
 // move: false means that support would find no supporter.
-func (m *midPlanner) coverable(unc Bitboard) bool {
+func (m *midPlanner) coverable(p *Position, unc Bitboard) bool {
+	m.covers(p)
 	for i := 0; i < m.nmov; i++ {
 		if unc&^m.movers[i].cover == 0 {
 			return true
@@ -507,31 +536,21 @@ func (m *midPlanner) coverable(unc Bitboard) bool {
 	return false
 }
 
-// reaches returns, for the pruning of add, at least the squares a piece or pawn of l
-// could step onto in a plan (l's king and w's pieces off the board: a plan moves them),
-// and records for each mover of w at least the squares it could cover after its move.
-func (m *midPlanner) reaches(p *Position) (fill Bitboard) {
-	w, l := m.w, m.l
-	occL := p.byType[0] &^ m.kfrom.Bitboard() &^ p.byColor[w]
-	for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
-		sq := b.PopFirst()
-		fill |= pieceAttacks(p.board[sq].Type(), l, sq, occL)
+// covers records for each mover of w at least the squares it could cover after its
+// move (w's pieces off the board), once a decision, when first asked.
+func (m *midPlanner) covers(p *Position) {
+	if m.hasCov {
+		return
 	}
-	pawns := p.byColor[l] & p.byType[Pawn]
-	start := Rank2
-	if l == Black {
-		start = Rank7
-	}
-	fill |= pushUp(pawns, l) | pushUp(pushUp(pawns&start, l), l)
-	occW := p.byType[0] &^ p.byColor[w]
+	m.hasCov = true
+	occW := p.byType[0] &^ p.byColor[m.w]
 	for i := 0; i < m.nmov; i++ {
 		mv := &m.movers[i]
 		mv.cover = 0
 		for b := mv.steps; b != 0; {
-			mv.cover |= pieceAttacks(mv.pt, w, b.PopFirst(), occW)
+			mv.cover |= pieceAttacks(mv.pt, m.w, b.PopFirst(), occW)
 		}
 	}
-	return fill
 }
 
 // plies returns the plies to the mate of a plan with the given moves of w and tasks of
@@ -548,10 +567,8 @@ func (m *midPlanner) plies(p *Position, moves, tasks int32) int32 {
 func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
 	pl.state = midDropped
 	m.king, m.kmid = pl.king, pl.kmid
-	holes, blockers, uncovered, ok := m.needs(p, pl, 0, NoSquare)
-	if !ok {
-		return false
-	}
+	holes, blockers, uncovered := pl.holes, pl.blockers, pl.uncovered
+	var ok bool
 	if uncovered != 0 || holes.Count()+blockers.Count() > midMaxTasks {
 		// A supporter covers what l cannot fill, and as many holes as it can.
 		if !m.support(p, pl, uncovered, holes) {
@@ -791,8 +808,9 @@ func (m *midPlanner) mateNow(q *Position, mv Move, n int) int {
 // quickMate returns a move of w (to move in q) that mates at once, or NullMove: a mate
 // no plan foresaw, looked for cheaply. Only where l's king has at most midQuickFree free
 // squares (empty or taken, not attacked by w) are the checks tried: a piece of w onto a
-// checking square from which it also attacks the free squares, or a piece leaving the
-// king's lines (a discovered check); promotions and the other special moves aside.
+// checking square from which it also attacks every free square (through the king), or a
+// piece leaving the king's lines with a slider of w behind (a discovered check);
+// promotions and the other special moves aside.
 func (m *midPlanner) quickMate(q *Position) Move {
 	w, l := m.w, m.l
 	k := q.KingSquare(l)
@@ -806,10 +824,10 @@ func (m *midPlanner) quickMate(q *Position) Move {
 	}
 	r, bb := RookAttacks(k, occ), BishopAttacks(k, occ)
 	checks := [King + 1]Bitboard{Pawn: pawnAttacks[l][k], Knight: knightAttacks[k], Bishop: bb, Rook: r, Queen: r | bb}
-	if free != 0 {
-		// The checker must attack the free square too.
-		f := free.First()
-		rf, bf := RookAttacks(f, occ), BishopAttacks(f, occ)
+	for fs := free; fs != 0; {
+		// The checker must attack the free squares too.
+		f := fs.PopFirst()
+		rf, bf := RookAttacks(f, occ&^k.Bitboard()), BishopAttacks(f, occ&^k.Bitboard())
 		checks[Pawn] &= pawnAttacks[l][f]
 		checks[Knight] &= knightAttacks[f]
 		checks[Bishop] &= bf
@@ -850,7 +868,7 @@ func (m *midPlanner) quickMate(q *Position) Move {
 
 // midQuickFree is the most free squares of the loser's king for which quickMate looks
 // for a mate.
-const midQuickFree = 1
+const midQuickFree = 3
 
 // mateIn1 returns a move of the list ml of w (to move in q) that mates at once. Only the
 // moves that may check are tried (givesCheck then decides): a piece onto a square from
