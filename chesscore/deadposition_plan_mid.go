@@ -37,9 +37,7 @@ package chesscore
 //     squares involved. Where the plan leaves a choice, moves are tried in the legal move
 //     list's order. A move of w that mates before the plan's end ends the line. At each
 //     of w's turns a mate the plan did not foresee is looked for cheaply (quickMate: only
-//     the checks that also cover the king's free squares, and discovered checks);
-//     when all is ready and the plan's check does not mate, any move of w that mates at
-//     once is looked for (only the moves that may check are tried).
+//     the checks that also cover the king's free squares, and discovered checks).
 //   - Verify. A line found replays to a mate by w (midReplays: replaysToMate with each
 //     move's legality tested alone) or is dropped.
 //
@@ -162,33 +160,32 @@ type midMover struct {
 	sq    Square
 	pt    PieceType
 	steps Bitboard
-	cover Bitboard // at most the squares it could cover after its move (w's pieces off the board)
 }
 
 // midPlanner is the state of the planner for one decision, kept in the pooled decider.
 type midPlanner struct {
-	w, l   Color
-	kfrom  Square // the square of l's king
-	king   Square // where l's king is to be mated, in the plan at hand
-	kmid   Square // the king's square between, in the plan at hand (or NoSquare)
-	pieces [16]midPiece
-	np     int
-	movers [16]midMover
-	nmov   int
-	kings  [25]midKing // kfrom and the squares one or two steps away the king may go to
-	hasCov bool        // the movers' covers are known (see covers)
-	nk     int
-	plans  [96]midPlan
-	n      int
-	order  [96]uint8 // the plans by bound, lowest first
-	ev     int       // the plans of order evaluated so far
-	good   [96]uint8 // the plans evaluated and kept, in the order evaluated
-	ng     int
-	hops   int // the moves of w's pieces whose reach is known (reach[:hops])
-	tries  int // plans played
-	line   [midMaxPlies + 2]Move
-	nodes  int // positions played, the verification aside
-	sides  int // moves of l in the plan at hand that left it as much to do
+	w, l     Color
+	kfrom    Square // the square of l's king
+	king     Square // where l's king is to be mated, in the plan at hand
+	kmid     Square // the king's square between, in the plan at hand (or NoSquare)
+	pieces   [16]midPiece
+	np       int
+	movers   [16]midMover
+	nmov     int
+	movSteps [King + 1]Bitboard // by piece type, the movers' steps
+	kings    [25]midKing        // kfrom and the squares one or two steps away the king may go to
+	nk       int
+	plans    [96]midPlan
+	n        int
+	order    [96]uint8 // the plans by bound, lowest first
+	ev       int       // the plans of order evaluated so far
+	good     [96]uint8 // the plans evaluated and kept, in the order evaluated
+	ng       int
+	hops     int // the moves of w's pieces whose reach is known (reach[:hops])
+	tries    int // plans played
+	line     [midMaxPlies + 2]Move
+	nodes    int // positions played, the verification aside
+	sides    int // moves of l in the plan at hand that left it as much to do
 }
 
 // plan looks for a helpmate by w from p. It returns the number of moves of the line found
@@ -289,7 +286,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
-	m.nmov = 0
+	m.nmov, m.movSteps = 0, [King + 1]Bitboard{}
 	for b := ours; b != 0 && m.nmov < len(m.movers); {
 		sq := b.PopFirst()
 		mv := &m.movers[m.nmov]
@@ -300,10 +297,10 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		} else {
 			mv.steps = pieceAttacks(mv.pt, w, sq, occ) &^ ours
 		}
+		m.movSteps[mv.pt] |= mv.steps
 	}
 	m.kings[0], m.nk = midKing{sq: m.kfrom, mid: NoSquare}, 1
 	occK := occ &^ m.kfrom.Bitboard()
-	m.hasCov = false
 	seen := m.kfrom.Bitboard()
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
 		if k := b.PopFirst(); !p.attacked(k, w, occK) {
@@ -488,7 +485,7 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 		}
 	}
 	if unc != 0 {
-		if m.king = k; !m.coverable(p, unc) || !m.support(p, pl, unc, 0) {
+		if m.king = k; !m.support(p, pl, unc, 0) {
 			return
 		}
 	}
@@ -522,35 +519,6 @@ func (m *midPlanner) restAttacks(p *Position, pc *midPiece) Bitboard {
 		pc.rest = att
 	}
 	return pc.rest
-}
-
-// coverable reports whether one piece of w might cover every square of unc after one
-// move: false means that support would find no supporter.
-func (m *midPlanner) coverable(p *Position, unc Bitboard) bool {
-	m.covers(p)
-	for i := 0; i < m.nmov; i++ {
-		if unc&^m.movers[i].cover == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// covers records for each mover of w at least the squares it could cover after its
-// move (w's pieces off the board), once a decision, when first asked.
-func (m *midPlanner) covers(p *Position) {
-	if m.hasCov {
-		return
-	}
-	m.hasCov = true
-	occW := p.byType[0] &^ p.byColor[m.w]
-	for i := 0; i < m.nmov; i++ {
-		mv := &m.movers[i]
-		mv.cover = 0
-		for b := mv.steps; b != 0; {
-			mv.cover |= pieceAttacks(mv.pt, m.w, b.PopFirst(), occW)
-		}
-	}
 }
 
 // plies returns the plies to the mate of a plan with the given moves of w and tasks of
@@ -619,6 +587,13 @@ func (m *midPlanner) support(p *Position, pl *midPlan, must, want Bitboard) bool
 		near[King] |= kingAttacks[u]
 	}
 	banned := pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0) | pl.from.Bitboard()
+	var any Bitboard
+	for pt := Pawn; pt <= King; pt++ {
+		any |= m.movSteps[pt] & near[pt]
+	}
+	if any&^banned == 0 {
+		return false // no piece of w can step where it would cover
+	}
 	best := 0
 	for i := 0; i < m.nmov; i++ {
 		mv := &m.movers[i]
@@ -785,8 +760,7 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 }
 
 // mateNow plays the plan's check mv (w to move in q, all ready): it returns the line's
-// length when mv mates and, when it does not, when some other move of w mates at once
-// (the plan was wrong but the position is ready); else -1.
+// length when mv mates, else -1.
 func (m *midPlanner) mateNow(q *Position, mv Move, n int) int {
 	if midLegal(q, mv) {
 		child := q.Play(mv)
@@ -795,12 +769,6 @@ func (m *midPlanner) mateNow(q *Position, mv Move, n int) int {
 			m.line[n] = mv
 			return n + 1
 		}
-	}
-	var ml MoveList
-	q.LegalMoves(&ml)
-	if mate, ok := m.mateIn1(q, &ml); ok {
-		m.line[n] = mate
-		return n + 1
 	}
 	return -1
 }
