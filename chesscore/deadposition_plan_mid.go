@@ -186,6 +186,7 @@ type midPlanner struct {
 	line     [midMaxPlies + 2]Move
 	nodes    int // positions played, the verification aside
 	sides    int // moves of l in the plan at hand that left it as much to do
+	left     int // the tasks l's last move in the plan at hand left it (holes and blockers)
 }
 
 // plan looks for a helpmate by w from p. It returns the number of moves of the line found
@@ -634,14 +635,21 @@ func midPick(b, occ Bitboard) Square {
 // false when the plan cannot work from q: the king or the plan's pieces are gone, or a
 // piece of w stands in the way of the check.
 func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
+	var b midBoard
+	b.set(q)
+	return m.needsOn(&b, pl, st, scur)
+}
+
+// needsOn is needs on the bitboards b of the position.
+func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
 	w, l, k := m.w, m.l, m.king
 	cur := pl.at(st)
-	if q.board[cur] != MakePiece(w, pl.pt) {
+	if !b.has(w, pl.pt, cur) {
 		return 0, 0, 0, false
 	}
 	// The king's steps to k: from where it stands (kfrom, or kmid on the way), each a task.
-	kat := q.KingSquare(l)
-	if kat != k && (q.board[k] != NoPiece || kat != m.kfrom && kat != m.kmid) {
+	kat := (b.typ[King] & b.col[l]).First()
+	if kat != k && (b.typ[0].Has(k) || kat != m.kfrom && kat != m.kmid) {
 		return 0, 0, 0, false
 	}
 	// The paths of the plan's pieces must be clear: a piece of l on them is a blocker.
@@ -652,12 +660,11 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 			path |= pl.sto.Bitboard()
 		}
 	}
-	if path&q.byColor[w] != 0 {
+	if path&b.col[w] != 0 {
 		return 0, 0, 0, false
 	}
-	blockers = path & q.byColor[l] &^ pl.stops(st) // the checker takes a piece on a stop
-	var h midBoard
-	h.set(q)
+	blockers = path & b.col[l] &^ pl.stops(st) // the checker takes a piece on a stop
+	h := *b
 	if kat != k {
 		h.shift(l, King, kat, k)
 		blockers |= kat.Bitboard()
@@ -667,7 +674,7 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 	}
 	h.shift(w, pl.pt, cur, pl.to)
 	if scur != NoSquare {
-		if q.board[scur] != MakePiece(w, pl.spt) || !h.has(w, pl.spt, scur) {
+		if !b.has(w, pl.spt, scur) || !h.has(w, pl.spt, scur) {
 			return 0, 0, 0, false
 		}
 		h.shift(w, pl.spt, scur, pl.sto)
@@ -685,8 +692,8 @@ func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes
 		holes = flight &^ uncovered
 	}
 	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
-	for b := between; b != 0; {
-		sq := b.PopFirst()
+	for bb := between; bb != 0; {
+		sq := bb.PopFirst()
 		blockers |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
 	}
 	return holes, blockers, uncovered, true
@@ -723,11 +730,15 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				mv = NewMove(pl.at(st), pl.at(st+1))
 				st++
 			default:
-				holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
-				if !ok {
-					return -1
+				left := m.left // what l's move left it to do, counted when it was chosen
+				if n == 0 {
+					holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
+					if !ok {
+						return -1
+					}
+					left = (holes | blockers | uncovered).Count()
 				}
-				if holes|blockers|uncovered == 0 {
+				if left == 0 {
 					return m.mateNow(&q, NewMove(pl.at(st), pl.to), n)
 				}
 				mv = m.waitW(&q, pl.at(st), scur, zone)
@@ -867,7 +878,14 @@ func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
 // tasks counts the moves l must still make in q (holes and blockers), reporting false
 // when the plan cannot work from q.
 func (m *midPlanner) tasks(q *Position, pl *midPlan, st int, scur Square) (int, bool) {
-	holes, blockers, uncovered, ok := m.needs(q, pl, st, scur)
+	var b midBoard
+	b.set(q)
+	return m.tasksOn(&b, pl, st, scur)
+}
+
+// tasksOn is tasks on the bitboards b of the position.
+func (m *midPlanner) tasksOn(b *midBoard, pl *midPlan, st int, scur Square) (int, bool) {
+	holes, blockers, uncovered, ok := m.needsOn(b, pl, st, scur)
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
 }
 
@@ -999,16 +1017,22 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 		}
 	}
 	now, side := holes.Count()+blockers.Count(), NullMove
+	var qb midBoard
+	qb.set(q)
+	wk := q.KingSquare(m.w)
 	for _, mv := range c.moves[:c.n] {
 		if !midLegal(q, mv) {
 			continue
 		}
-		child := q.Play(mv)
+		// The move made on the bitboards alone (a plain move: the list holds no other).
+		child := qb
+		child.shift(l, q.board[mv.From()].Type(), mv.From(), mv.To())
 		m.nodes++
-		if child.InCheck() {
+		if child.attacked(wk, l, child.typ[0]) {
 			continue // l may not check: w would have to answer
 		}
-		if n, ok := m.tasks(&child, pl, st, scur); ok && n < now {
+		if n, ok := m.tasksOn(&child, pl, st, scur); ok && n < now {
+			m.left = n
 			return mv
 		} else if ok && n == now && side == NullMove {
 			side = mv
@@ -1016,6 +1040,7 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 	}
 	if side != NullMove && m.sides < midSideSteps {
 		m.sides++
+		m.left = now
 		return side
 	}
 	return NullMove
@@ -1067,6 +1092,9 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 	l := m.l
 	occ := q.byType[0]
 	tries := 0
+	var qb midBoard
+	qb.set(q)
+	wk := q.KingSquare(m.w)
 	pieces := q.byColor[l] &^ zone
 	for g := 1; g < midGroups; g++ {
 		for b := midGroup(q, g, pieces); b != 0; {
@@ -1079,12 +1107,14 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 				if tries++; tries > 4 {
 					return NullMove
 				}
-				child := q.Play(mv)
+				child := qb
+				child.shift(l, q.board[from].Type(), from, mv.To())
 				m.nodes++
-				if child.InCheck() {
-					continue
+				if child.attacked(wk, l, child.typ[0]) {
+					continue // l may not check: w would have to answer
 				}
-				if n, ok := m.tasks(&child, pl, st, scur); ok && n == 0 {
+				if n, ok := m.tasksOn(&child, pl, st, scur); ok && n == 0 {
+					m.left = 0
 					return mv
 				}
 			}
