@@ -22,22 +22,24 @@ package chesscore
 //     mate plus the king's steps, and played at each level best first (by the plies they
 //     should take), midTries plans at most in all: the short mates are found first and
 //     cheaply, and a position without one is given up quickly.
-//   - Cheap first. A plan is collected with a static estimate of its plies (bitboards of
-//     the position as it stands) and dropped at once when the defenders it must move
-//     away are too many, or when a flight square certainly left uncovered could be
-//     covered by no supporter (a supporter's arrival, which might block a defender's
-//     line, aside). The full count (needs, support) is made lazily, lowest estimate
-//     first, and stops at a plan no estimate left can beat.
+//   - Cheap first. A plan is counted once when collected, on the bitboards of the
+//     position as it stands (exactly as needs would count it), its supporter chosen
+//     when one is needed: it is dropped at once when the defenders it must move away are
+//     too many or what l cannot fill no supporter can cover, and gets an estimate of its
+//     plies. The rest of its evaluation (a supporter for too many holes, the count with
+//     the supporter moved) is made lazily, lowest estimate first, and stops at a plan no
+//     estimate left can beat.
 //   - Play. A plan is played on real positions, each side's move chosen from the plan and
 //     its legality tested alone (midLegal), never picked from a list of every legal move:
 //     w plays the supporter's move, then the checker's route, then the check; l makes the
-//     move that leaves it the least to do among the few the plan names (the king's step, a
-//     piece or pawn onto a flight square, a blocker away), each counted on bitboards
-//     (midBoard); whichever side has nothing to do makes a waiting move away from the
-//     squares involved. Where the plan leaves a choice, moves are tried in the legal move
-//     list's order. A move of w that mates before the plan's end ends the line. At each
-//     of w's turns a mate the plan did not foresee is looked for cheaply (quickMate: only
-//     the checks that also cover the king's free squares, and discovered checks).
+//     first move that leaves it less to do among the few the plan names (the king's step,
+//     a piece or pawn onto a flight square, a blocker away), each made and counted on
+//     bitboards (midBoard); whichever side has nothing to do makes a waiting move away
+//     from the squares involved. Where the plan leaves a choice, moves are tried in the
+//     legal move list's order. A move of w that mates before the plan's end ends the
+//     line. At each of w's turns a mate the plan did not foresee is looked for cheaply
+//     (quickMate: only the checks that also cover the king's free squares, and
+//     discovered checks).
 //   - Verify. A line found replays to a mate by w (midReplays: replaysToMate with each
 //     move's legality tested alone) or is dropped.
 //
@@ -426,8 +428,10 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 // the checker's route or its line of check and those that could take the checker or
 // interpose, each a task of l; the flight squares w does not attack, each a hole to fill
 // or, all together, a supporter's move, whichever is cheaper. It drops the plan when
-// these tasks are too many, or when a flight square certainly left uncovered (a piece of
-// w on it, no piece of l able to fill it) could be covered by no supporter. The estimate
+// these tasks are too many, or when the flight squares l cannot fill (a piece of w on
+// them, no piece of l able to step there) could be covered by no supporter; the supporter
+// found is kept for evaluate. These counts are exactly those of needs (TestMidPlanCounts
+// keeps them so), made once here for the position as it stands. The estimate
 // only orders the plans (the lowest is evaluated first and evaluation stops at a plan no
 // estimate left can beat): it may err either way.
 func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
@@ -486,7 +490,8 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 		}
 	}
 	if unc != 0 {
-		if m.king = k; !m.support(p, pl, unc, 0) {
+		// The supporter evaluate would choose (every square of unc, then the most holes).
+		if m.king = k; !m.support(p, pl, unc, flight&^unc) {
 			return
 		}
 	}
@@ -531,8 +536,9 @@ func (m *midPlanner) plies(p *Position, moves, tasks int32) int32 {
 	return 2*max(moves-1, tasks-1) + 2
 }
 
-// evaluate completes pl (a supporter if needed) and estimates its plies, or drops it when
-// it cannot work or asks l for too much. It reports whether pl stays.
+// evaluate completes pl (a supporter if needed: add has chosen the one that covers what l
+// cannot fill) from the counts add made, and estimates its plies, or drops it when it
+// cannot work or asks l for too much. It reports whether pl stays.
 func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
 	pl.state = midDropped
 	m.king, m.kmid = pl.king, pl.kmid
@@ -540,7 +546,7 @@ func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
 	var ok bool
 	if uncovered != 0 || holes.Count()+blockers.Count() > midMaxTasks {
 		// A supporter covers what l cannot fill, and as many holes as it can.
-		if !m.support(p, pl, uncovered, holes) {
+		if pl.sfrom == NoSquare && !m.support(p, pl, uncovered, holes) {
 			return false
 		}
 		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
