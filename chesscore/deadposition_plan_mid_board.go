@@ -60,12 +60,6 @@ func (b *midBoard) attacked(sq Square, by Color, occ Bitboard) bool {
 	return RookAttacks(sq, occ)&(b.typ[Rook]|b.typ[Queen])&them != 0
 }
 
-// fillers returns the pieces of colour c (its king aside) that could step onto the empty
-// square sq in one move, pins aside.
-func (b *midBoard) fillers(sq Square, c Color) Bitboard {
-	return b.attackersTo(sq, c, b.typ[0])&^b.typ[King]&^b.typ[Pawn] | b.pushers(sq, c)
-}
-
 // pushers returns the pawns of colour c that could push onto the empty square sq.
 func (b *midBoard) pushers(sq Square, c Color) Bitboard {
 	return midPushers(b.typ[Pawn]&b.col[c], b.typ[0], sq, c)
@@ -91,4 +85,52 @@ func midPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
 		}
 	}
 	return 0
+}
+
+// attacksNear returns the squares of zone the pieces of colour c attack with occupancy
+// occ (and perhaps others): the sliders whose lines never meet zone are skipped.
+func (b *midBoard) attacksNear(c Color, occ, zone Bitboard) Bitboard {
+	ours := b.col[c]
+	att := pawnAttacksOf(b.typ[Pawn]&ours, c) | knightSpread(b.typ[Knight]&ours)
+	if k := b.typ[King] & ours; k != 0 {
+		att |= kingAttacks[k.First()]
+	}
+	return att | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone)
+}
+
+// fillable returns the squares of zone onto which a piece of colour c (its king aside)
+// could step in one move (and perhaps others), were they empty (pins aside).
+func (b *midBoard) fillable(c Color, zone Bitboard) Bitboard {
+	ours := b.col[c]
+	occ := b.typ[0]
+	return knightSpread(b.typ[Knight]&ours) | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone) |
+		midPushed(b.typ[Pawn]&ours, occ, c)
+}
+
+// midPushed returns every square onto which a pawn of pawns (of colour c, occ the
+// occupancy) could push, were it empty: as midPushers, square by square.
+func midPushed(pawns, occ Bitboard, c Color) Bitboard {
+	one := pushUp(pawns, c)
+	double := Rank4
+	if c == Black {
+		double = Rank5
+	}
+	return one | pushUp(one&^occ, c)&double
+}
+
+// midSliderAttacks returns the squares the bishops-or-queens diag and rooks-or-queens
+// orth of ours attack with occupancy occ, those whose lines never meet zone skipped.
+func midSliderAttacks(diag, orth, ours, occ, zone Bitboard) Bitboard {
+	var att Bitboard
+	for s := diag & ours; s != 0; {
+		if sq := s.PopFirst(); bishopRays[sq]&zone != 0 {
+			att |= BishopAttacks(sq, occ)
+		}
+	}
+	for s := orth & ours; s != 0; {
+		if sq := s.PopFirst(); rookRays[sq]&zone != 0 {
+			att |= RookAttacks(sq, occ)
+		}
+	}
+	return att
 }
