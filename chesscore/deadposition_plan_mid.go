@@ -44,6 +44,12 @@ package chesscore
 //     move's legality tested alone) or is dropped.
 //
 // It never answers No: a failure falls through to the next step of the decision.
+//
+// Cost, on the real games (both colours, where the planner runs first): with 20 pieces
+// or more it answers 91.6% of the decisions in about 10 µs a call warm, 14 µs within
+// the whole decision (about 70,000 instructions; 124,000 when each ply scored every
+// legal move), with 16 to 19 pieces 76.9% in about 12 µs warm. A first plan that works
+// costs about 4 µs; most of the rest goes to positions that need several plans.
 
 // midMinPieces is the number of pieces (kings and pawns included) from which the
 // planner runs. On the real games it answers for about half the positions with 12 to 15
