@@ -95,11 +95,12 @@ type midPlan struct {
 	plies      int32 // the estimated plies, once evaluated
 	bound      int32 // a lower bound of plies, known before the evaluation
 	state      midState
-	holes      Bitboard    // what needs finds in the position as it stands, no supporter moved:
-	blockers   Bitboard    // the flight squares l must fill, the pieces it must move away,
-	uncovered  Bitboard    // the flight squares w must cover itself (see needs)
-	routes     [3]Bitboard // by stage: the squares the checker must still cross (see route)
-	stopsAt    [3]Bitboard // by stage: the squares where it is still to stop (see stops)
+	// What needs finds in the position as it stands, no supporter moved (counted by add):
+	// the flight squares l must fill, the pieces it must move away, the flight squares w
+	// must cover itself.
+	holes, blockers, uncovered Bitboard
+	routes                     [3]Bitboard // by stage: the squares the checker must still cross (see route)
+	stopsAt                    [3]Bitboard // by stage: the squares where it is still to stop (see stops)
 }
 
 // midState is how far a plan has got: collected, evaluated, dropped or played.
