@@ -185,3 +185,163 @@ func BenchmarkMidPlanner(b *testing.B) {
 	b.ReportMetric(float64(failTime)/float64(max(b.N-ok, 1))/us, "fail-µs")
 	b.ReportMetric(float64(ok)/float64(b.N), "answered/op")
 }
+
+// midLegal agrees with IsLegal on every plain move (any from and to square of the side to
+// move) of hand positions (pins, checks, double check, en passant, castling rights,
+// promotions) and of every real-game position and a few of its children.
+func TestMidLegal(t *testing.T) {
+	check := func(t *testing.T, p *Position) {
+		t.Helper()
+		var ml MoveList
+		p.LegalMoves(&ml)
+		for b := p.byColor[p.turn]; b != 0; {
+			from := b.PopFirst()
+			for to := A1; to <= H8; to++ {
+				mv := NewMove(from, to)
+				if got, want := midLegal(p, mv), ml.Contains(mv); got != want {
+					t.Fatalf("%s: midLegal(%v) = %v, IsLegal %v", p.FEN(), mv, got, want)
+				}
+			}
+		}
+		for _, mv := range ml.Moves[:ml.N] {
+			if !midLegal(p, mv) {
+				t.Fatalf("%s: midLegal(%v) = false for a legal move", p.FEN(), mv)
+			}
+		}
+	}
+	for _, fen := range []string{
+		"4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1",    // a pinned knight
+		"4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",    // a rook pinned along its line
+		"4k3/8/8/2Pp4/1K6/8/8/8 w - d6 0 1",    // en passant, which is no plain move
+		"4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1",     // en passant along a pinned rank
+		"4k3/8/8/8/8/5n2/8/R3K2R w KQ - 0 1",   // in check, castling rights
+		"4k3/8/8/8/8/5n2/4r3/R3K2R w KQ - 0 1", // double check
+		"4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 1",   // promotions
+		"8/8/8/8/8/2k5/8/K1Q5 b - - 0 1",       // kings side by side, a capture
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	} {
+		p := sanFEN(t, fen)
+		check(t, &p)
+	}
+	var ml MoveList
+	for _, p := range loadRealGames(t) {
+		check(t, &p)
+		p.LegalMoves(&ml)
+		for i := 0; i < ml.N; i += 7 {
+			child := p.Play(ml.Moves[i])
+			check(t, &child)
+		}
+	}
+}
+
+// midReplays agrees with replaysToMate on the planner's lines over the real games, on the
+// same lines cut short, and with a move changed.
+func TestMidReplays(t *testing.T) {
+	var m midPlanner
+	lines := 0
+	for _, p := range loadRealGames(t) {
+		for c := White; c <= Black; c++ {
+			if !p.HasLegalMove() || cannotMateByMaterial(&p, c) {
+				continue
+			}
+			n := m.plan(&p, c)
+			if n <= 0 {
+				continue
+			}
+			lines++
+			line := m.line[:n]
+			variants := [][]Move{line, line[:n-1], append([]Move{NewMove(line[0].To(), line[0].From())}, line[1:]...)}
+			if n > 1 {
+				variants = append(variants, append(append([]Move{}, line[1:]...), line[0]))
+			}
+			for _, l := range variants {
+				if got, want := midReplays(&p, c, l), replaysToMate(&p, c, l); got != want {
+					t.Fatalf("%s: midReplays(%v) = %v, replaysToMate %v", p.FEN(), l, got, want)
+				}
+			}
+		}
+	}
+	if lines < 1000 {
+		t.Errorf("only %d lines checked", lines)
+	}
+}
+
+// The counts add makes for each plan on the position as it stands (holes, blockers,
+// uncovered squares) are exactly those of needs, over every plan of every level of the
+// real games.
+func TestMidPlanCounts(t *testing.T) {
+	var m midPlanner
+	checked := 0
+	for _, p := range loadRealGames(t) {
+		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		for c := White; c <= Black; c++ {
+			if cannotMateByMaterial(&p, c) {
+				continue
+			}
+			m.setup(&p, c)
+			for level := 0; level <= midMaxLevel; level++ {
+				m.collectLevel(&p, level)
+				for i := range m.plans[:m.n] {
+					pl := &m.plans[i]
+					m.king, m.kmid = pl.king, pl.kmid
+					holes, blockers, uncovered, ok := m.needs(&p, pl, 0, NoSquare)
+					if !ok || holes != pl.holes || blockers != pl.blockers || uncovered != pl.uncovered {
+						t.Fatalf("%s, %s mates on %v from %v: add counts %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
+							uint64(pl.holes), uint64(pl.blockers), uint64(pl.uncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d plans checked", checked)
+	}
+}
+
+// quickMate finds the mates where the loser's king has no free square or one, and every
+// move it returns mates, over hand positions and every real-game position (the side to
+// move mating).
+func TestMidQuickMate(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		mate bool
+	}{
+		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", true},
+		{"discovered by a knight", "6bk/7p/8/8/3N4/8/8/B5K1 w - - 0 1", true},
+		{"smothered", "6rk/6pp/7N/8/8/8/6PP/6K1 w - - 0 1", true},
+		{"no check mates", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var m midPlanner
+			m.w, m.l = p.turn, p.turn^1
+			mv := m.quickMate(&p)
+			if (mv != NullMove) != tc.mate {
+				t.Fatalf("%s: quickMate %v, want a mate %v", tc.fen, mv, tc.mate)
+			}
+			if mv != NullMove && !replaysToMate(&p, p.turn, []Move{mv}) {
+				t.Errorf("%s: %v does not mate", tc.fen, mv)
+			}
+		})
+	}
+	var m midPlanner
+	found := 0
+	for _, p := range loadRealGames(t) {
+		m.w, m.l = p.turn, p.turn^1
+		if mv := m.quickMate(&p); mv != NullMove {
+			found++
+			if !replaysToMate(&p, p.turn, []Move{mv}) {
+				t.Fatalf("%s: quickMate's %v does not mate", p.FEN(), mv)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("quickMate found no mate in the real games")
+	}
+}
