@@ -30,7 +30,7 @@ package chesscore
 //     the supporter moved) is made lazily, lowest estimate first, and stops at a plan no
 //     estimate left can beat.
 //   - Play. A plan is played on real positions, each side's move chosen from the plan and
-//     its legality tested alone (midLegal), never picked from a list of every legal move:
+//     its legality tested alone (IsLegal), never picked from a list of every legal move:
 //     w plays the supporter's move, then the checker's route, then the check; l makes the
 //     first move that leaves it less to do among the few the plan names (the king's step,
 //     a piece or pawn onto a flight square, a blocker away), each made and counted on
@@ -40,8 +40,7 @@ package chesscore
 //     line. At each of w's turns a mate the plan did not foresee is looked for cheaply
 //     (quickMate: only the checks that also cover the king's free squares, and
 //     discovered checks).
-//   - Verify. A line found replays to a mate by w (midReplays: replaysToMate with each
-//     move's legality tested alone) or is dropped.
+//   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
 //
 // It never answers No: a failure falls through to the next step of the decision.
 //
@@ -357,7 +356,7 @@ func (m *midPlanner) tryPlans(p *Position) int {
 		pl.state = midPlayed
 		m.king, m.kmid = pl.king, pl.kmid
 		m.tries++
-		if n := m.play(p, pl); n > 0 && midReplays(p, m.w, m.line[:n]) {
+		if n := m.play(p, pl); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
 			return n
 		}
 	}
@@ -714,7 +713,7 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square) (hol
 
 // play plays plan pl from p, filling m.line. It returns the number of moves of a line
 // ending with w mating, or -1. Each side's move is chosen from the plan and tested alone
-// (midLegal), never picked from a list of every legal move.
+// (IsLegal), never picked from a list of every legal move.
 func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	q := *p
 	st, scur := 0, pl.sfrom
@@ -756,7 +755,7 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				}
 				mv = m.waitW(&q, pl.at(st), scur, zone)
 			}
-			if mv == NullMove || !midLegal(&q, mv) {
+			if mv == NullMove || !q.IsLegal(mv) {
 				return -1
 			}
 		} else {
@@ -786,7 +785,7 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 // mateNow plays the plan's check mv (w to move in q, all ready): it returns the line's
 // length when mv mates, else -1.
 func (m *midPlanner) mateNow(q *Position, mv Move, n int) int {
-	if midLegal(q, mv) {
+	if q.IsLegal(mv) {
 		child := q.Play(mv)
 		m.nodes++
 		if child.InCheck() && checkmated(&child) {
@@ -845,7 +844,7 @@ func (m *midPlanner) quickMate(q *Position) Move {
 		}
 		for steps != 0 {
 			mv := NewMove(from, steps.PopFirst())
-			if !q.givesCheck(mv, k) || !midLegal(q, mv) {
+			if !q.givesCheck(mv, k) || !q.IsLegal(mv) {
 				continue
 			}
 			child := q.Play(mv)
@@ -1034,7 +1033,7 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 	qb.set(q)
 	wk := q.KingSquare(m.w)
 	for _, mv := range c.moves[:c.n] {
-		if !midLegal(q, mv) {
+		if !q.IsLegal(mv) {
 			continue
 		}
 		// The move made on the bitboards alone (a plain move: the list holds no other).
@@ -1089,7 +1088,7 @@ func (m *midPlanner) waitW(q *Position, cur, scur Square, zone Bitboard) Move {
 					continue
 				}
 				mv := NewMove(from, to)
-				if q.givesCheck(mv, k) || !midLegal(q, mv) {
+				if q.givesCheck(mv, k) || !q.IsLegal(mv) {
 					continue
 				}
 				best, bestD = mv, d
@@ -1114,7 +1113,7 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 			from := b.PopFirst()
 			for t := groupSteps(q, l, g, from) &^ occ &^ zone; t != 0; {
 				mv := NewMove(from, t.PopFirst())
-				if !midLegal(q, mv) {
+				if !q.IsLegal(mv) {
 					continue
 				}
 				if tries++; tries > 4 {
