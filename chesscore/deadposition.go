@@ -17,8 +17,10 @@
 //     away). Yes with the line replayed to mate, or nothing, in some microseconds.
 //     Then, for a winner with only bishops, knights and pawns, the minor-piece planner
 //     (deadposition_plan_minor.go: the loser's king on the edge, walled in by its own
-//     pieces, a pawn underpromoted to fill, its rooks and queens given up), in some
-//     tens to hundreds of microseconds.
+//     pieces, a pawn underpromoted to fill, its rooks and queens given up), and for a
+//     winner with only pawns the pawn-run planner (deadposition_plan_minor_run.go: the
+//     loser's pieces and the pawns in one pawn's way taken, then the endgame planner),
+//     in some tens of microseconds.
 //  4. The structure (deadposition_structure.go), when some pawn is blocked by another:
 //     the pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square

@@ -185,3 +185,82 @@ func BenchmarkMidPlanner(b *testing.B) {
 	b.ReportMetric(float64(failTime)/float64(max(b.N-ok, 1))/us, "fail-µs")
 	b.ReportMetric(float64(ok)/float64(b.N), "answered/op")
 }
+
+// The counts add makes for each plan on the position as it stands (holes, blockers,
+// uncovered squares) are exactly those of needs, over every plan of every level of the
+// real games.
+func TestMidPlanCounts(t *testing.T) {
+	var m midPlanner
+	checked := 0
+	for _, p := range loadRealGames(t) {
+		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		for c := White; c <= Black; c++ {
+			if cannotMateByMaterial(&p, c) {
+				continue
+			}
+			m.setup(&p, c)
+			for level := 0; level <= midMaxLevel; level++ {
+				m.collectLevel(&p, level)
+				for i := range m.plans[:m.n] {
+					pl := &m.plans[i]
+					m.king, m.kmid = pl.king, pl.kmid
+					holes, blockers, uncovered, ok := m.needs(&p, pl, 0, NoSquare)
+					if !ok || holes != pl.holes || blockers != pl.blockers || uncovered != pl.uncovered {
+						t.Fatalf("%s, %s mates on %v from %v: add counts %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
+							uint64(pl.holes), uint64(pl.blockers), uint64(pl.uncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d plans checked", checked)
+	}
+}
+
+// quickMate finds the mates where the loser's king has no free square or one, and every
+// move it returns mates, over hand positions and every real-game position (the side to
+// move mating).
+func TestMidQuickMate(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		mate bool
+	}{
+		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", true},
+		{"discovered by a knight", "6bk/7p/8/8/3N4/8/8/B5K1 w - - 0 1", true},
+		{"smothered", "6rk/6pp/7N/8/8/8/6PP/6K1 w - - 0 1", true},
+		{"no check mates", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var m midPlanner
+			m.w, m.l = p.turn, p.turn^1
+			mv := m.quickMate(&p)
+			if (mv != NullMove) != tc.mate {
+				t.Fatalf("%s: quickMate %v, want a mate %v", tc.fen, mv, tc.mate)
+			}
+			if mv != NullMove && !replaysToMate(&p, p.turn, []Move{mv}) {
+				t.Errorf("%s: %v does not mate", tc.fen, mv)
+			}
+		})
+	}
+	var m midPlanner
+	found := 0
+	for _, p := range loadRealGames(t) {
+		m.w, m.l = p.turn, p.turn^1
+		if mv := m.quickMate(&p); mv != NullMove {
+			found++
+			if !replaysToMate(&p, p.turn, []Move{mv}) {
+				t.Fatalf("%s: quickMate's %v does not mate", p.FEN(), mv)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("quickMate found no mate in the real games")
+	}
+}

@@ -15,6 +15,13 @@ func TestIsLegalMatchesLegalMoves(t *testing.T) {
 		"4k3/8/8/q2pP2K/8/8/8/8 w - d6 0 1",    // e.p. would open the rank, king on the right
 		"r3k2r/8/8/8/8/8/8/R3K1R1 b Qkq - 0 1", // castling with a rook on g1
 		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", // both castlings
+		"4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1",    // a pinned knight
+		"4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",    // a rook pinned along its line
+		"4k3/8/8/2Pp4/1K6/8/8/8 w - d6 0 1",    // en passant, the king beside
+		"4k3/8/8/8/8/5n2/8/R3K2R w KQ - 0 1",   // in check, castling rights
+		"4k3/8/8/8/8/5n2/4r3/R3K2R w KQ - 0 1", // double check
+		"4k3/1P6/8/8/8/8/6p1/4K2R w K - 0 1",   // promotions
+		"8/8/8/8/8/2k5/8/K1Q5 b - - 0 1",       // kings side by side, a capture
 	}
 	for _, c := range loadPerftSuite(t) {
 		fens = append(fens, c.fen)

@@ -39,6 +39,18 @@ func twoProcesses(t *testing.T) ([]*Service, []*Recorder, *timers.ManualClock) {
 	return svcs, recs, clk
 }
 
+// startOnFirst starts a casual game without clock between alice (White) and bob in the
+// first process.
+func startOnFirst(t *testing.T, svcs []*Service) (alice, bob storage.Player, id uint64) {
+	t.Helper()
+	alice, bob = storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
+	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return alice, bob, res.Game.ID
+}
+
 // storedGame reads game id from s's database.
 func storedGame(t *testing.T, s *Service, id uint64) *storage.Game {
 	t.Helper()
@@ -53,12 +65,7 @@ func storedGame(t *testing.T, s *Service, id uint64) *storage.Game {
 // the other process's cached copy is stale by then.
 func TestPostgresMovesAlternateBetweenProcesses(t *testing.T) {
 	svcs, _, _ := twoProcesses(t)
-	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
-	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Game.ID
+	alice, bob, id := startOnFirst(t, svcs)
 	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"}
 	for i, m := range moves {
 		who := alice
@@ -82,12 +89,7 @@ func TestPostgresMovesAlternateBetweenProcesses(t *testing.T) {
 // it from the stored receipt, whichever one is first.
 func TestPostgresSameRequestInTwoProcesses(t *testing.T) {
 	svcs, _, _ := twoProcesses(t)
-	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
-	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Game.ID
+	alice, bob, id := startOnFirst(t, svcs)
 	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "d2d3", "d7d6"}
 	for i, m := range moves {
 		who := alice
@@ -133,12 +135,7 @@ func TestPostgresSameRequestInTwoProcesses(t *testing.T) {
 // played, the other is refused as out of turn; no move is lost or doubled.
 func TestPostgresConcurrentMovesInTwoProcesses(t *testing.T) {
 	svcs, _, _ := twoProcesses(t)
-	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
-	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Game.ID
+	alice, bob, id := startOnFirst(t, svcs)
 	// Each turn the mover sends two different moves, one through each process; every
 	// move is legal whichever of the earlier pairs was played.
 	turns := [][2]string{{"e2e4", "d2d4"}, {"e7e5", "d7d5"}, {"g1f3", "b1c3"}, {"b8c6", "g8f6"}, {"a2a3", "h2h3"}, {"a7a6", "h7h6"}}
@@ -253,12 +250,7 @@ func TestPostgresFlagRacesMoveAcrossProcesses(t *testing.T) {
 // process moved since) reloads the game and keeps both the move and the thread.
 func TestPostgresThreadAfterMoveInOtherProcess(t *testing.T) {
 	svcs, _, _ := twoProcesses(t)
-	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
-	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Game.ID
+	alice, _, id := startOnFirst(t, svcs)
 	if _, err := svcs[1].Move(ctx, MoveRequest{Action: Action{RequestID: "m0", GameID: id, UserID: alice.ID}, Move: "e2e4"}); err != nil {
 		t.Fatal(err)
 	}
@@ -479,12 +471,7 @@ func TestPostgresOwnerDiscoversGameOfStoppedWriter(t *testing.T) {
 // Game checks its copy's version on a shared store.
 func TestPostgresGameReadsWhatTheOtherProcessCommitted(t *testing.T) {
 	svcs, _, _ := twoProcesses(t)
-	alice, bob := storage.Player{ID: "1001", Name: "alice"}, storage.Player{ID: "1002", Name: "bob"}
-	res, err := svcs[0].StartGame(ctx, StartRequest{RequestID: "start", GuildID: "g", ChannelID: "c", White: alice, Black: bob, Control: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := res.Game.ID
+	alice, bob, id := startOnFirst(t, svcs)
 	for i, m := range []string{"e2e4", "e7e5", "g1f3"} {
 		who := []storage.Player{alice, bob}[i%2]
 		if g, err := svcs[0].Game(ctx, id); err != nil || len(g.Moves) != i {

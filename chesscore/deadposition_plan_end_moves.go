@@ -1,0 +1,129 @@
+// deadposition_plan_end_moves.go: the endgame planner's move questions answered without
+// listing every legal move: where a piece may go, whether one move is legal, and a mate
+// in one among the checking moves only.
+
+package chesscore
+
+// endTargets returns the squares the piece of type pt and colour us on from may move to,
+// ignoring pins and checks (no castling, no en passant): for a pawn its pushes and
+// captures.
+func endTargets(q *Position, pt PieceType, us Color, from Square, occ Bitboard) Bitboard {
+	own := q.byColor[us]
+	switch pt {
+	case Pawn:
+		one := pushUp(from.Bitboard(), us) &^ occ
+		two := pushUp(one&pawnRank3[us], us) &^ occ
+		return one | two | pawnAttacks[us][from]&q.byColor[us^1]
+	case Knight:
+		return knightAttacks[from] &^ own
+	case Bishop:
+		return BishopAttacks(from, occ) &^ own
+	case Rook:
+		return RookAttacks(from, occ) &^ own
+	case Queen:
+		return QueenAttacks(from, occ) &^ own
+	case King:
+		return kingAttacks[from] &^ own
+	}
+	return 0
+}
+
+// endPromotions are the promotion pieces in the order the move generator lists them.
+var endPromotions = [4]PieceType{Queen, Knight, Rook, Bishop}
+
+// endLegal reports whether the normal or promotion move from→to of the side to move in q
+// (a move endTargets gives) leaves its own king unattacked.
+func endLegal(q *Position, from, to Square) bool {
+	us := q.turn
+	k := q.KingSquare(us)
+	if k == from {
+		k = to
+	}
+	occ := q.byType[0]&^from.Bitboard() | to.Bitboard()
+	return q.AttackersTo(k, us^1, occ)&^to.Bitboard() == 0
+}
+
+// endMateIn1 returns a move of the side to move in q that mates at once, trying only the
+// moves that can check: a piece landing on a square from which it attacks the enemy
+// king, a promotion, or any move of a piece that stands alone between the enemy king and
+// one of its own sliders (castling and en passant are left out). free are the enemy
+// king's flight squares the side to move does not attack: a move can cover one only from
+// where it lands or through the square it leaves, and a move that cannot cover them all
+// is not played. A check that leaves the king a flight square is passed over without
+// generating the answers to it.
+func endMateIn1(q *Position, free Bitboard) (Move, bool) {
+	w := q.turn
+	k := q.KingSquare(w ^ 1)
+	occ := q.byType[0]
+	own := q.byColor[w]
+	occK := occ
+	var disc Bitboard
+	for s := own & (rookRays[k]&(q.byType[Rook]|q.byType[Queen]) | bishopRays[k]&(q.byType[Bishop]|q.byType[Queen])); s != 0; {
+		if b := betweenBB[k][s.PopFirst()] & occ; b != 0 && b&(b-1) == 0 && b&own != 0 {
+			disc |= b
+		}
+	}
+	for b := own; b != 0; {
+		from := b.PopFirst()
+		pt := q.board[from].Type()
+		tgt := endTargets(q, pt, w, from, occ)
+		if !disc.Has(from) {
+			occK = occ &^ from.Bitboard()
+			switch pt {
+			case Pawn:
+				tgt &= pawnAttacks[w^1][k] | pawnLastRank[w]
+			case Knight:
+				tgt &= knightAttacks[k]
+			case Bishop:
+				tgt &= BishopAttacks(k, occK)
+			case Rook:
+				tgt &= RookAttacks(k, occK)
+			case Queen:
+				tgt &= QueenAttacks(k, occK)
+			default:
+				tgt = 0
+			}
+		}
+		uncover := free &^ (rookRays[from] | bishopRays[from])
+		for tgt != 0 {
+			to := tgt.PopFirst()
+			occ2 := occ&^from.Bitboard()&^k.Bitboard() | to.Bitboard()
+			promo := pt == Pawn && pawnLastRank[w].Has(to)
+			if uncover != 0 && !promo && uncover&^pieceAttacks(pt, w, to, occ2) != 0 {
+				continue
+			}
+			if !endLegal(q, from, to) {
+				continue
+			}
+			if promo {
+				for _, pr := range endPromotions {
+					if uncover&^pieceAttacks(pr, w, to, occ2) != 0 {
+						continue
+					}
+					if m := NewPromotion(from, to, pr); endMates(q, m, k) {
+						return m, true
+					}
+				}
+				continue
+			}
+			if m := NewMove(from, to); endMates(q, m, k) {
+				return m, true
+			}
+		}
+	}
+	return NullMove, false
+}
+
+// endMates reports whether the legal move m of the side to move in q mates the king on k.
+func endMates(q *Position, m Move, k Square) bool {
+	w := q.turn
+	child := q.Play(m)
+	if !child.InCheck() {
+		return false
+	}
+	flights := kingAttacks[k] &^ child.byColor[w^1]
+	if flights&^child.attacksBy(w, child.byType[0]&^k.Bitboard()) != 0 {
+		return false
+	}
+	return !child.HasLegalMove()
+}

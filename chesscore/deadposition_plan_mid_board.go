@@ -1,0 +1,136 @@
+// deadposition_plan_mid_board.go: a position as bitboards only, on which the middlegame
+// planner makes its hypothetical moves (no board array, no hash) to count what is left.
+
+package chesscore
+
+// midBoard is the occupancy of a position by colour and by piece type.
+type midBoard struct {
+	col [2]Bitboard
+	typ [King + 1]Bitboard // typ[0]: every occupied square
+}
+
+// set copies the bitboards of q.
+func (b *midBoard) set(q *Position) {
+	b.col = q.byColor
+	b.typ = q.byType
+}
+
+// shift moves the piece of colour c and type pt on from to to, taking what stands there:
+// a hypothetical move, legal or not.
+func (b *midBoard) shift(c Color, pt PieceType, from, to Square) {
+	if from == to {
+		return
+	}
+	fb, tb := from.Bitboard(), to.Bitboard()
+	if b.typ[0]&tb != 0 {
+		b.col[0] &^= tb
+		b.col[1] &^= tb
+		for t := Pawn; t <= King; t++ {
+			b.typ[t] &^= tb
+		}
+	}
+	b.col[c] = b.col[c]&^fb | tb
+	b.typ[pt] = b.typ[pt]&^fb | tb
+	b.typ[0] = b.typ[0]&^fb | tb
+}
+
+// has reports whether a piece of colour c and type pt stands on sq.
+func (b *midBoard) has(c Color, pt PieceType, sq Square) bool {
+	return (b.col[c] & b.typ[pt]).Has(sq)
+}
+
+// attackersTo returns the pieces of colour by that attack sq with occupancy occ.
+func (b *midBoard) attackersTo(sq Square, by Color, occ Bitboard) Bitboard {
+	return b.col[by] & (pawnAttacks[by^1][sq]&b.typ[Pawn] |
+		knightAttacks[sq]&b.typ[Knight] |
+		kingAttacks[sq]&b.typ[King] |
+		BishopAttacks(sq, occ)&(b.typ[Bishop]|b.typ[Queen]) |
+		RookAttacks(sq, occ)&(b.typ[Rook]|b.typ[Queen]))
+}
+
+// attacked reports whether a piece of colour by attacks sq with occupancy occ.
+func (b *midBoard) attacked(sq Square, by Color, occ Bitboard) bool {
+	them := b.col[by]
+	if (pawnAttacks[by^1][sq]&b.typ[Pawn]|knightAttacks[sq]&b.typ[Knight]|kingAttacks[sq]&b.typ[King])&them != 0 {
+		return true
+	}
+	if BishopAttacks(sq, occ)&(b.typ[Bishop]|b.typ[Queen])&them != 0 {
+		return true
+	}
+	return RookAttacks(sq, occ)&(b.typ[Rook]|b.typ[Queen])&them != 0
+}
+
+// pushers returns the pawns of colour c that could push onto the empty square sq.
+func (b *midBoard) pushers(sq Square, c Color) Bitboard {
+	return midPushers(b.typ[Pawn]&b.col[c], b.typ[0], sq, c)
+}
+
+// midPushers returns the pawns of pawns (of colour c, occ the occupancy) that could push
+// onto the empty square sq.
+func midPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
+	one := int(sq) - pawnUp[c]
+	if one < 0 || one > 63 {
+		return 0
+	}
+	if pawns.Has(Square(one)) {
+		return Square(one).Bitboard()
+	}
+	start := Rank4
+	if c == Black {
+		start = Rank5
+	}
+	if start.Has(sq) && !occ.Has(Square(one)) {
+		if two := Square(one - pawnUp[c]); pawns.Has(two) {
+			return two.Bitboard()
+		}
+	}
+	return 0
+}
+
+// attacksNear returns the squares of zone the pieces of colour c attack with occupancy
+// occ (and perhaps others): the sliders whose lines never meet zone are skipped.
+func (b *midBoard) attacksNear(c Color, occ, zone Bitboard) Bitboard {
+	ours := b.col[c]
+	att := pawnAttacksOf(b.typ[Pawn]&ours, c) | knightSpread(b.typ[Knight]&ours)
+	if k := b.typ[King] & ours; k != 0 {
+		att |= kingAttacks[k.First()]
+	}
+	return att | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone)
+}
+
+// fillable returns the squares of zone onto which a piece of colour c (its king aside)
+// could step in one move (and perhaps others), were they empty (pins aside).
+func (b *midBoard) fillable(c Color, zone Bitboard) Bitboard {
+	ours := b.col[c]
+	occ := b.typ[0]
+	return knightSpread(b.typ[Knight]&ours) | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone) |
+		midPushed(b.typ[Pawn]&ours, occ, c)
+}
+
+// midPushed returns every square onto which a pawn of pawns (of colour c, occ the
+// occupancy) could push, were it empty: as midPushers, square by square.
+func midPushed(pawns, occ Bitboard, c Color) Bitboard {
+	one := pushUp(pawns, c)
+	double := Rank4
+	if c == Black {
+		double = Rank5
+	}
+	return one | pushUp(one&^occ, c)&double
+}
+
+// midSliderAttacks returns the squares the bishops-or-queens diag and rooks-or-queens
+// orth of ours attack with occupancy occ, those whose lines never meet zone skipped.
+func midSliderAttacks(diag, orth, ours, occ, zone Bitboard) Bitboard {
+	var att Bitboard
+	for s := diag & ours; s != 0; {
+		if sq := s.PopFirst(); bishopRays[sq]&zone != 0 {
+			att |= BishopAttacks(sq, occ)
+		}
+	}
+	for s := orth & ours; s != 0; {
+		if sq := s.PopFirst(); rookRays[sq]&zone != 0 {
+			att |= RookAttacks(sq, occ)
+		}
+	}
+	return att
+}
