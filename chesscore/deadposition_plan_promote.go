@@ -40,14 +40,14 @@
 //
 // Measured on the real games (every position, both colours; the machine being noisy,
 // also in instructions counted by cachegrind): of the decisions the other planners and
-// the structure leave to the search, it answers 489 of 491 with 20 pieces or more, 183
-// of 184 with 12 to 19 and 47 of 60 with fewer (TestPromotePlannerRealGames asks for 95%
-// from 12 pieces), at 150, 176 and 156 thousand instructions a call against the search's
-// 731, 652 and 1,269 thousand (about 30 us against 100-150 us; BenchmarkPromotePlanner).
-// The middlegame planner on the promoted position is nine tenths of that. With it,
-// BenchmarkCanCheckmate/real went from 233 to 194 thousand instructions a decision
-// (-17%; the mean from about 46 to 33 us, p99 from 340 to 220 us), the hard corpus from
-// 1,472 to 1,139 thousand, BenchmarkGameDeadCheck from 106 to 101 thousand.
+// the structure leave to the search, it answers 488 of 491 with 20 pieces or more, 49
+// of 49 with 12 to 19 and 25 of 37 with fewer (TestPromotePlannerRealGames asks for 95%
+// from 12 pieces), at 104, 123 and 82 thousand instructions a call against the search's
+// 729, 793 and 1,741 thousand (about 25 us against 140 us; BenchmarkPromotePlanner), the
+// middlegame planner on the promoted position most of that. With it,
+// BenchmarkCanCheckmate/real went from 149 to 113 thousand instructions a decision
+// (-24%; the mean from about 37 to 28 us, p99 from 300 to 185 us), the hard corpus from
+// 1,467 to 1,112 thousand, BenchmarkGameDeadCheck from 67 to 63 thousand.
 
 package chesscore
 
