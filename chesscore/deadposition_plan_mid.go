@@ -750,8 +750,10 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square) (hol
 	occNoKing := occ &^ k.Bitboard()
 	if flight := kingAttacks[k] &^ h.col[l]; flight != 0 {
 		flight &^= h.attacksNear(w, occNoKing, flight)
-		uncovered = flight & (h.col[w] | ^h.fillable(l, flight))
-		holes = flight &^ uncovered
+		if empty := flight &^ h.col[w]; empty != 0 {
+			holes = empty & h.fillable(l, empty)
+		}
+		uncovered = flight &^ holes
 	}
 	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
 	for bb := between; bb != 0; {
@@ -798,7 +800,9 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 					ready = true
 				}
 			}
-			if n > 0 { // the position as it stands was looked at once, before the plans
+			// A mate the plan did not foresee, once l has at most midQuickLeft tasks left (the
+			// position as it stands was looked at once, before the plans).
+			if n > 0 && (ready || m.left <= midQuickLeft) {
 				if mate := m.quickMate(&q); mate != NullMove {
 					m.line[n] = mate
 					return n + 1
@@ -916,6 +920,12 @@ func (m *midPlanner) quickMate(q *Position) Move {
 	}
 	return NullMove
 }
+
+// midQuickLeft is the most tasks l may have left for quickMate to look for a mate the
+// plan did not foresee, during a plan. On the real games, with 16 pieces or more, quickMate
+// at every move of w finds 248 mates in 23,253 calls (the plan's own check being tried
+// first): with at most one task left it loses none of the answers, never it loses 6.
+const midQuickLeft = 1
 
 // midQuickFree is the most free squares of the loser's king for which quickMate looks
 // for a mate.
