@@ -189,6 +189,7 @@ type midPlanner struct {
 	order     [96]uint8 // the plans by bound, lowest first
 	ev        int       // the plans of order evaluated so far
 	good      [96]uint8 // the plans evaluated and kept, in the order evaluated
+	cand      midPlan   // the plan collect makes, before add keeps it
 	ng        int
 	hops      int   // the moves of w's pieces whose reach is known (reach[:hops])
 	tries     int   // plans played
@@ -443,7 +444,10 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) int {
 		pc := &m.pieces[i]
 		chk := mk.checks[pc.pt]
 		for t := chk & pc.reach[hops]; t != 0; {
-			pl := midPlan{king: k, kmid: mk.mid, pt: pc.pt, from: pc.sq, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare, nv: hops}
+			// The candidate in m.cand, each field set before it is read (add sets the counts).
+			pl := &m.cand
+			pl.king, pl.kmid, pl.pt, pl.from, pl.to, pl.nv = k, mk.mid, pc.pt, pc.sq, t.PopFirst(), hops
+			pl.spt, pl.sfrom, pl.sto = 0, NoSquare, NoSquare
 			occ1 := p.byType[0] &^ pc.sq.Bitboard()
 			pl.vias = [2]Square{NoSquare, NoSquare}
 			switch hops {
@@ -465,7 +469,7 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) int {
 				continue // no route that does not check before
 			}
 			pl.setRoute()
-			if !m.add(p, &pl, mk, pc) || pl.bound > m.floor || m.tries >= midTries {
+			if !m.add(p, pl, mk, pc) || pl.bound > m.floor || m.tries >= midTries {
 				continue
 			}
 			// A plan among the first of the level: evaluated and played at once.
