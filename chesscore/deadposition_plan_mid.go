@@ -21,7 +21,10 @@ package chesscore
 //   - Levels. Plans are made level by level, the level being the moves of w before the
 //     mate plus the king's steps, and played at each level best first (by the plies they
 //     should take), midTries plans at most in all: the short mates are found first and
-//     cheaply, and a position without one is given up quickly.
+//     cheaply, and a position without one is given up quickly. A plan whose plies are
+//     within midEager of the fewest any plan of its level can take (the floor) is played
+//     as soon as it is collected, the king's squares where such plans may be collected
+//     first: when it mates, the rest of the level is never collected.
 //   - Cheap first. A plan is counted once when collected, on the bitboards of the
 //     position as it stands (exactly as needs would count it), its supporter chosen
 //     when one is needed: it is dropped at once when the defenders it must move away are
@@ -37,18 +40,22 @@ package chesscore
 //     bitboards (midBoard); whichever side has nothing to do makes a waiting move away
 //     from the squares involved. Where the plan leaves a choice, moves are tried in the
 //     legal move list's order. A move of w that mates before the plan's end ends the
-//     line. At each of w's turns a mate the plan did not foresee is looked for cheaply
-//     (quickMate: only the checks that also cover the king's free squares, and
-//     discovered checks).
+//     line; once l has nothing left to do, the plan's check is tried first. At w's turns
+//     where l has at most midQuickLeft tasks left (or the plan's check failed), a mate
+//     the plan did not foresee is looked for cheaply (quickMate: only the checks that
+//     also cover the king's free squares, and discovered checks).
 //   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
 //
 // It never answers No: a failure falls through to the next step of the decision.
 //
 // Cost, on the real games (both colours, where the planner runs first): with 20 pieces
-// or more it answers 91.6% of the decisions in about 10 µs a call warm, 14 µs within
-// the whole decision (about 70,000 instructions; 124,000 when each ply scored every
-// legal move), with 16 to 19 pieces 76.9% in about 12 µs warm. A first plan that works
-// costs about 4 µs; most of the rest goes to positions that need several plans.
+// or more it answers 91.6% of the decisions, with 16 to 19 pieces 76.9%, in about
+// 66,000 instructions a call (cachegrind, every such decision; 77,000 before the eager
+// plans and the cheaper play, 124,000 when each ply scored every legal move), some
+// 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
+// collecting and counting plans about 40% (add and support a fifth), playing them 40%,
+// evaluating 9%. Of the plans played about 60% fail, most when l has no move left that
+// brings it closer (3 to 7 plies in), a fifth at w's first move.
 
 // midMinPieces is the number of pieces (kings and pawns included) from which the
 // planner runs. On the real games it answers for about half the positions with 12 to 15
@@ -64,6 +71,13 @@ const midMaxTasks = 3
 // 78.2% of the positions from midMinPieces pieces, 16 80.3%, 32 80.4%: most failures run
 // out of plans before.
 const midTries = 16
+
+// midEager is how many plies above the fewest a plan of its level can take (the floor)
+// a plan may take that is played as soon as it is collected. On the real games (16
+// pieces or more) 2 saves about 7% of the planner's instructions over 0 or 1 (the plans
+// at the floor mate at once, as quickMate has seen); 3 saves nothing more and loses an
+// answer.
+const midEager = 2
 
 // midMaxLevel is the last level of plans made: the moves of the winner before the mate
 // (three at most) plus the steps of the loser's king (two at most).
@@ -172,29 +186,32 @@ type midMover struct {
 
 // midPlanner is the state of the planner for one decision, kept in the pooled decider.
 type midPlanner struct {
-	w, l     Color
-	kfrom    Square // the square of l's king
-	king     Square // where l's king is to be mated, in the plan at hand
-	kmid     Square // the king's square between, in the plan at hand (or NoSquare)
-	pieces   [16]midPiece
-	np       int
-	movers   [16]midMover
-	nmov     int
-	movSteps [King + 1]Bitboard // by piece type, the movers' steps
-	kings    [25]midKing        // kfrom and the squares one or two steps away the king may go to
-	nk       int
-	plans    [96]midPlan
-	n        int
-	order    [96]uint8 // the plans by bound, lowest first
-	ev       int       // the plans of order evaluated so far
-	good     [96]uint8 // the plans evaluated and kept, in the order evaluated
-	ng       int
-	hops     int // the moves of w's pieces whose reach is known (reach[:hops])
-	tries    int // plans played
-	line     [midMaxPlies + 2]Move
-	nodes    int // positions played, the verification aside
-	sides    int // moves of l in the plan at hand that left it as much to do
-	left     int // the tasks l's last move in the plan at hand left it (holes and blockers)
+	w, l      Color
+	kfrom     Square // the square of l's king
+	king      Square // where l's king is to be mated, in the plan at hand
+	kmid      Square // the king's square between, in the plan at hand (or NoSquare)
+	pieces    [16]midPiece
+	np        int
+	movers    [16]midMover
+	nmov      int
+	movSteps  [King + 1]Bitboard // by piece type, the movers' steps
+	kings     [25]midKing        // kfrom and the squares one or two steps away the king may go to
+	nk        int
+	stepsSeen uint8 // bit s set when kings holds a square s steps away
+	plans     [96]midPlan
+	n         int
+	order     [96]uint8 // the plans by bound, lowest first
+	ev        int       // the plans of order evaluated so far
+	good      [96]uint8 // the plans evaluated and kept, in the order evaluated
+	cand      midPlan   // the plan collect makes, before add keeps it
+	ng        int
+	hops      int   // the moves of w's pieces whose reach is known (reach[:hops])
+	tries     int   // plans played
+	floor     int32 // the fewest plies of a plan of the level at hand (-1: none played while collected)
+	line      [midMaxPlies + 2]Move
+	nodes     int // positions played, the verification aside
+	sides     int // moves of l in the plan at hand that left it as much to do
+	left      int // the tasks l's last move in the plan at hand left it (holes and blockers)
 }
 
 // plan looks for a helpmate by w from p. It returns the number of moves of the line found
@@ -209,7 +226,9 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 	}
 	// Level by level: the moves of w before the mate, and the king's steps.
 	for level := 0; level <= midMaxLevel; level++ {
-		m.collectLevel(p, level)
+		if n := m.collectLevel(p, level, true); n > 0 {
+			return n
+		}
 		if n := m.tryPlans(p); n > 0 {
 			return n
 		}
@@ -229,15 +248,38 @@ func (m *midPlanner) plan(p *Position, w Color) int {
 	return -1
 }
 
-// collectLevel makes m.plans the plans of the given level.
-func (m *midPlanner) collectLevel(p *Position, level int) {
+// collectLevel makes m.plans the plans of the given level. Eager, it plays at once a
+// plan that is sure to be among the first played at this level or nearly (its plies at
+// most midEager above the fewest any plan of the level can have: the floor), and collects
+// first at the squares of the king where such plans may be: the line's length is returned
+// when one mates, else -1.
+func (m *midPlanner) collectLevel(p *Position, level int, eager bool) int {
 	m.n = 0
 	m.reach(p, min(level, 2)+1)
-	for ki := 0; ki < m.nk; ki++ {
-		if hops := level - m.kings[ki].steps; hops >= 0 && hops <= 2 {
-			m.collect(p, &m.kings[ki], hops)
+	m.floor = -1
+	// By the king's steps, the fewest plies a plan of the level may take.
+	var floors [3]int32
+	for s := range floors {
+		floors[s] = -1
+		if hops := level - s; hops >= 0 && hops <= 2 && m.stepsSeen&(1<<s) != 0 {
+			floors[s] = m.plies(p, int32(1+hops), int32(s))
+			if eager && (m.floor < 0 || floors[s]+midEager < m.floor) {
+				m.floor = floors[s] + midEager
+			}
 		}
 	}
+	for pass := 0; pass < 2; pass++ {
+		for ki := 0; ki < m.nk; ki++ {
+			mk := &m.kings[ki]
+			if f := floors[mk.steps]; f < 0 || (f+midEager <= m.floor) != (pass == 0) {
+				continue
+			}
+			if n := m.collect(p, mk, level-mk.steps); n > 0 {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // reach extends the reach of w's pieces (pawns aside) to hops moves.
@@ -308,13 +350,14 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		}
 		m.movSteps[mv.pt] |= mv.steps
 	}
-	m.kings[0], m.nk = midKing{sq: m.kfrom, mid: NoSquare}, 1
+	m.kings[0], m.nk, m.stepsSeen = midKing{sq: m.kfrom, mid: NoSquare}, 1, 1
 	occK := occ &^ m.kfrom.Bitboard()
 	seen := m.kfrom.Bitboard()
 	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
 		if k := b.PopFirst(); !p.attacked(k, w, occK) {
 			m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
 			m.nk++
+			m.stepsSeen |= 2
 			seen |= k.Bitboard()
 		}
 	}
@@ -327,6 +370,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 			if k := b.PopFirst(); !p.attacked(k, w, occK) {
 				m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
 				m.nk++
+				m.stepsSeen |= 4
 				seen |= k.Bitboard()
 			}
 		}
@@ -352,13 +396,21 @@ func (m *midPlanner) tryPlans(p *Position) int {
 		if best < 0 {
 			return -1
 		}
-		pl := &m.plans[best]
-		pl.state = midPlayed
-		m.king, m.kmid = pl.king, pl.kmid
-		m.tries++
-		if n := m.play(p, pl); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+		if n := m.try(p, &m.plans[best]); n > 0 {
 			return n
 		}
+	}
+	return -1
+}
+
+// try plays the plan pl, counted among the tries, and verifies the line found: it returns
+// the number of moves of the line (in m.line) or -1.
+func (m *midPlanner) try(p *Position, pl *midPlan) int {
+	pl.state = midPlayed
+	m.king, m.kmid = pl.king, pl.kmid
+	m.tries++
+	if n := m.play(p, pl); n > 0 && replaysToMate(p, m.w, m.line[:n]) {
+		return n
 	}
 	return -1
 }
@@ -379,7 +431,11 @@ func (m *midPlanner) next(p *Position) int {
 		}
 		i := m.order[m.ev]
 		m.ev++
-		if m.evaluate(p, &m.plans[i]) {
+		pl := &m.plans[i]
+		if pl.state == midCollected { // else evaluated or played while collected
+			m.evaluate(p, pl)
+		}
+		if pl.state == midEvaluated {
 			m.good[m.ng] = i
 			m.ng++
 		}
@@ -389,7 +445,7 @@ func (m *midPlanner) next(p *Position) int {
 // collect adds to m.plans the plans of p mating l's king on k where a checker moves
 // hops+1 times (its last move the check), with their estimated plies. A checker's route
 // passes through squares (empty, or taking a piece) from which it does not check yet.
-func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
+func (m *midPlanner) collect(p *Position, mk *midKing, hops int) int {
 	w, k := m.w, mk.sq
 	if mk.checks[King] == 0 {
 		occ := p.byType[0]&^m.kfrom.Bitboard() | k.Bitboard()
@@ -402,7 +458,10 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 		pc := &m.pieces[i]
 		chk := mk.checks[pc.pt]
 		for t := chk & pc.reach[hops]; t != 0; {
-			pl := midPlan{king: k, kmid: mk.mid, pt: pc.pt, from: pc.sq, to: t.PopFirst(), sfrom: NoSquare, sto: NoSquare, nv: hops}
+			// The candidate in m.cand, each field set before it is read (add sets the counts).
+			pl := &m.cand
+			pl.king, pl.kmid, pl.pt, pl.from, pl.to, pl.nv = k, mk.mid, pc.pt, pc.sq, t.PopFirst(), hops
+			pl.spt, pl.sfrom, pl.sto = 0, NoSquare, NoSquare
 			occ1 := p.byType[0] &^ pc.sq.Bitboard()
 			pl.vias = [2]Square{NoSquare, NoSquare}
 			switch hops {
@@ -424,9 +483,18 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 				continue // no route that does not check before
 			}
 			pl.setRoute()
-			m.add(p, &pl, mk, pc)
+			if !m.add(p, pl, mk, pc) || pl.bound > m.floor || m.tries >= midTries {
+				continue
+			}
+			// A plan among the first of the level: evaluated and played at once.
+			if q := &m.plans[m.n-1]; m.evaluate(p, q) && q.plies <= m.floor {
+				if n := m.try(p, q); n > 0 {
+					return n
+				}
+			}
 		}
 	}
+	return -1
 }
 
 // add adds pl to m.plans, collected, with an estimate of its plies made statically on
@@ -440,9 +508,9 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) {
 // keeps them so), made once here for the position as it stands. The estimate
 // only orders the plans (the lowest is evaluated first and evaluation stops at a plan no
 // estimate left can beat): it may err either way.
-func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
+func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bool {
 	if m.n == len(m.plans) {
-		return
+		return false
 	}
 	w, l, k := m.w, m.l, pl.king
 	them := p.byColor[l] &^ m.kfrom.Bitboard()
@@ -450,32 +518,17 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 	occ := p.byType[0] &^ m.kfrom.Bitboard() &^ fb // l's king off the board
 	between := Between(pl.to, k)
 	if (pl.route(0)|between)&p.byColor[w]&^fb != 0 {
-		return // a piece of w in the way: needs would refuse it
+		return false // a piece of w in the way: needs would refuse it
 	}
 	tasks := int32(mk.steps + ((pl.route(0)&^pl.stops(0) | between) & them).Count())
 	if tasks > midMaxTasks {
-		return // these tasks are certain: evaluate would drop it
+		return false // these tasks are certain: evaluate would drop it
 	}
 	// What needs would find, counted here on the position as it stands: the pieces of l
 	// that could take the checker or interpose, each a task, and the flight squares.
 	occ2 := occ | tb | k.Bitboard()
 	them2 := them &^ tb
 	pawns := p.byType[Pawn] & them2
-	blockers := (pl.route(0)&^pl.stops(0)|between)&them | p.AttackersTo(pl.to, l, occ2)&^p.byType[King]
-	for b := between; b != 0; {
-		sq := b.PopFirst()
-		blockers |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | midPushers(pawns, occ2, sq, l)
-	}
-	blockers &^= tb
-	if mk.steps > 0 {
-		blockers |= m.kfrom.Bitboard() // the king's steps
-	}
-	if mk.steps > 1 {
-		blockers |= mk.mid.Bitboard()
-	}
-	if blockers.Count() > midMaxTasks {
-		return
-	}
 	// The flight squares w does not attack once the checker stands on its square: those
 	// its other pieces attack (restAttacks) unless the checker's arrival blocks the line.
 	occNK := occ | tb // l's king off the board
@@ -490,16 +543,30 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 	var unc Bitboard
 	for f := flight; f != 0; {
 		sq := f.PopFirst()
-		if (p.byColor[w]&^fb | tb).Has(sq) ||
-			p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn]&^tb|midPushers(pawns, occ2, sq, l) == 0 {
+		if (p.byColor[w]&^fb | tb).Has(sq) || !midCanFill(p, them2, pawns, occ2, sq, l) {
 			unc |= sq.Bitboard()
 		}
 	}
 	if unc != 0 {
 		// The supporter evaluate would choose (every square of unc, then the most holes).
 		if m.king = k; !m.support(p, pl, unc, flight&^unc) {
-			return
+			return false
 		}
+	}
+	blockers := (pl.route(0)&^pl.stops(0)|between)&them | p.AttackersTo(pl.to, l, occ2)&^p.byType[King]
+	for b := between; b != 0; {
+		sq := b.PopFirst()
+		blockers |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | midPushers(pawns, occ2, sq, l)
+	}
+	blockers &^= tb
+	if mk.steps > 0 {
+		blockers |= m.kfrom.Bitboard() // the king's steps
+	}
+	if mk.steps > 1 {
+		blockers |= mk.mid.Bitboard()
+	}
+	if blockers.Count() > midMaxTasks {
+		return false
 	}
 	pl.holes, pl.blockers, pl.uncovered = flight&^unc, blockers, unc
 	tasks = int32(blockers.Count())
@@ -511,6 +578,7 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) {
 	pl.state = midCollected
 	m.plans[m.n] = *pl
 	m.n++
+	return true
 }
 
 // restAttacks returns at least the squares w attacks once the piece pc has left its
@@ -700,8 +768,10 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square) (hol
 	occNoKing := occ &^ k.Bitboard()
 	if flight := kingAttacks[k] &^ h.col[l]; flight != 0 {
 		flight &^= h.attacksNear(w, occNoKing, flight)
-		uncovered = flight & (h.col[w] | ^h.fillable(l, flight))
-		holes = flight &^ uncovered
+		if empty := flight &^ h.col[w]; empty != 0 {
+			holes = empty & h.fillable(l, empty)
+		}
+		uncovered = flight &^ holes
 	}
 	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
 	for bb := between; bb != 0; {
@@ -729,19 +799,10 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	for n := 0; n < midMaxPlies; n++ {
 		var mv Move
 		if q.turn == m.w {
-			if n > 0 { // the position as it stands was looked at once, before the plans
-				if mate := m.quickMate(&q); mate != NullMove {
-					m.line[n] = mate
-					return n + 1
-				}
-			}
-			switch {
-			case scur != NoSquare && scur != pl.sto:
-				mv, scur = NewMove(scur, pl.sto), pl.sto
-			case st < pl.nv:
-				mv = NewMove(pl.at(st), pl.at(st+1))
-				st++
-			default:
+			// All ready, the plan's check is tried first; else (or when it fails) a mate
+			// the plan did not foresee.
+			ready := false
+			if (scur == NoSquare || scur == pl.sto) && st >= pl.nv {
 				left := m.left // what l's move left it to do, counted when it was chosen
 				if n == 0 {
 					holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
@@ -751,8 +812,29 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 					left = (holes | blockers | uncovered).Count()
 				}
 				if left == 0 {
-					return m.mateNow(&q, NewMove(pl.at(st), pl.to), n)
+					if r := m.mateNow(&q, NewMove(pl.at(st), pl.to), n); r > 0 {
+						return r
+					}
+					ready = true
 				}
+			}
+			// A mate the plan did not foresee, once l has at most midQuickLeft tasks left (the
+			// position as it stands was looked at once, before the plans).
+			if n > 0 && (ready || m.left <= midQuickLeft) {
+				if mate := m.quickMate(&q); mate != NullMove {
+					m.line[n] = mate
+					return n + 1
+				}
+			}
+			switch {
+			case ready:
+				return -1
+			case scur != NoSquare && scur != pl.sto:
+				mv, scur = NewMove(scur, pl.sto), pl.sto
+			case st < pl.nv:
+				mv = NewMove(pl.at(st), pl.at(st+1))
+				st++
+			default:
 				mv = m.waitW(&q, pl.at(st), scur, zone)
 			}
 			if mv == NullMove || !q.IsLegal(mv) {
@@ -856,6 +938,13 @@ func (m *midPlanner) quickMate(q *Position) Move {
 	}
 	return NullMove
 }
+
+// midQuickLeft is the most tasks l may have left for quickMate to look for a mate the
+// plan did not foresee, during a plan. On the real games, with 16 pieces or more, quickMate
+// at every move of w finds 248 mates in 23,253 calls (the plan's own check being tried
+// first): with at most one task left it loses none of the answers and saves 2% of the
+// planner's instructions; never looking saves 6% and loses 6 answers.
+const midQuickLeft = 1
 
 // midQuickFree is the most free squares of the loser's king for which quickMate looks
 // for a mate.
@@ -1133,4 +1222,18 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 		}
 	}
 	return NullMove
+}
+
+// midCanFill reports whether a piece of l (its king aside) among them, or a pawn of pawns,
+// could step onto the empty square sq in one move with occupancy occ (pins aside): the
+// cheap tests first.
+func midCanFill(p *Position, them, pawns, occ Bitboard, sq Square, l Color) bool {
+	if knightAttacks[sq]&p.byType[Knight]&them != 0 || midPushers(pawns, occ, sq, l) != 0 {
+		return true
+	}
+	if diag := (p.byType[Bishop] | p.byType[Queen]) & them; diag&bishopRays[sq] != 0 && BishopAttacks(sq, occ)&diag != 0 {
+		return true
+	}
+	orth := (p.byType[Rook] | p.byType[Queen]) & them
+	return orth&rookRays[sq] != 0 && RookAttacks(sq, occ)&orth != 0
 }

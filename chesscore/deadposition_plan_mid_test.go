@@ -202,7 +202,7 @@ func TestMidPlanCounts(t *testing.T) {
 			}
 			m.setup(&p, c)
 			for level := 0; level <= midMaxLevel; level++ {
-				m.collectLevel(&p, level)
+				m.collectLevel(&p, level, false)
 				for i := range m.plans[:m.n] {
 					pl := &m.plans[i]
 					m.king, m.kmid = pl.king, pl.kmid
