@@ -90,20 +90,21 @@ type minorPicture struct {
 
 // minorPlanner is the state of the minor-piece planner (kept in the pooled decider).
 type minorPlanner struct {
-	w, l      Color
-	pic       minorPicture
-	n         int // plies of line
-	plies     int // plies played over every picture tried (the decision's nodes)
-	line      [minorMaxPlies]Move
-	hashes    [minorMaxPlies + 1]uint64
-	pics      [minorPlans]minorPicture
-	ml        MoveList
-	costs     [MaxMoves]int        // by move of ml: its cost
-	childHash [MaxMoves]uint64     // by move of ml: the hash of the position it leads to
-	attW      Bitboard             // the squares w attacks before l's move
-	rings     [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
-	nrings    int
-	run       runPlanner // the pawn-run planner, for a winner with only pawns
+	w, l   Color
+	pic    minorPicture
+	n      int // plies of line
+	plies  int // plies played over every picture tried (the decision's nodes)
+	line   [minorMaxPlies]Move
+	hashes [minorMaxPlies + 1]uint64
+	pics   [minorPlans]minorPicture
+	ml     MoveList
+	costs  [MaxMoves]int        // by move of ml: its cost
+	checks [MaxMoves]bool       // by move of ml (w to move): whether it gives check
+	child  Position             // the position a move is scored on (choose)
+	attW   Bitboard             // the squares w attacks before l's move
+	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
+	nrings int
+	run    runPlanner // the pawn-run planner, for a winner with only pawns
 }
 
 // minorRings is the number of flood-fill rings kept: farther squares count as that far.
@@ -189,6 +190,13 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 			for b := kingSpread(kingAttacks[t]) &^ kingAttacks[t] &^ t.Bitboard(); b != 0; {
 				s := b.PopFirst()
 				fill := kingAttacks[t] &^ kingAttacks[s] &^ diag
+				cost := 2*distance(kl, t) + distance(kw, s) + 2*fill.Count()
+				if kingAttacks[t].Count() > 3 {
+					cost += minorEdgeCost // five flight squares: more can go wrong
+				}
+				if n == minorPlans && cost >= m.pics[n-1].cost {
+					continue // the pushes only add: it would not be kept
+				}
 				have := knightsL + (fill & pawnsL).Count()
 				for b := bishopsL; b != 0; {
 					if minorSameColour(b.PopFirst())&fill&^pawnsL != 0 {
@@ -197,10 +205,6 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 				}
 				if diag == 0 {
 					have += heavyL
-				}
-				cost := 2*distance(kl, t) + distance(kw, s) + 2*fill.Count()
-				if kingAttacks[t].Count() > 3 {
-					cost += minorEdgeCost // five flight squares: more can go wrong
 				}
 				var push [2]int
 				var at [2]Square
@@ -365,11 +369,13 @@ func (m *minorPlanner) nearCheck(q *Position, mv Move, k Square) bool {
 	return false
 }
 
-// mateIn1 returns a move of m.ml (w to move in q) that mates at once.
+// mateIn1 returns a move of m.ml (w to move in q) that mates at once; it notes in
+// m.checks which moves give check (choose reads them).
 func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
 	k := q.KingSquare(m.l)
-	for _, mv := range m.ml.Moves[:m.ml.N] {
-		if !q.givesCheck(mv, k) {
+	for i, mv := range m.ml.Moves[:m.ml.N] {
+		m.checks[i] = q.givesCheck(mv, k)
+		if !m.checks[i] {
 			continue
 		}
 		if child := q.Play(mv); checkmated(&child) {
@@ -382,30 +388,32 @@ func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
 // choose returns the move of m.ml of least cost (by the position it leads to) for w
 // (winner) or l, with its cost; NullMove when every move is ruled out. A move leading to
 // a position already in the line, or of w stalemating, is replaced by the next best.
+// The moves are scored on m.child, the move applied to the pieces alone (no hash, no
+// turn); only the best so far is played whole (its hash, whether it stalemates) and, for
+// l, tested for check.
 func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 	moves := m.ml.Moves[:m.ml.N]
-	k := q.KingSquare(q.turn ^ 1)
+	child := &m.child
 	for i, mv := range moves {
 		m.costs[i] = minorRuledOut
 		capt := q.board[mv.To()]
-		check := q.givesCheck(mv, k)
 		if winner {
-			// A check that does not mate (mateIn1 ran), or a capture of a pawn or minor
-			// piece of l (l needs them to fill).
-			if check || capt != NoPiece && capt.Type() != Rook && capt.Type() != Queen {
+			// A check that does not mate (mateIn1 ran and noted the checks), or a capture
+			// of a pawn or minor piece of l (l needs them to fill).
+			if m.checks[i] || capt != NoPiece && capt.Type() != Rook && capt.Type() != Queen {
 				continue
 			}
 		} else if capt != NoPiece || mv.Promotion() == Queen || mv.Promotion() == Rook {
 			continue // a capture of a piece w may mate with, a piece that could interpose
 		}
-		child := q.Play(mv)
-		m.childHash[i] = child.hash
+		minorApply(child, q, mv)
 		if winner {
-			m.costs[i] = m.costW(&child)
+			m.costs[i] = m.costW(child)
 		} else {
-			m.costs[i] = m.costL(&child, mv, check)
+			m.costs[i] = m.costL(child)
 		}
 	}
+	k := q.KingSquare(q.turn ^ 1)
 	for {
 		best := -1
 		for i := range moves {
@@ -416,16 +424,51 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 		if best < 0 {
 			return NullMove, 0
 		}
-		if !m.seen(m.childHash[best]) {
-			if !winner {
-				return moves[best], m.costs[best]
-			}
-			if child := q.Play(moves[best]); child.HasLegalMove() {
-				return moves[best], m.costs[best]
+		mv := moves[best]
+		// l checks only to offer the checker: a rook or queen w takes.
+		if winner || !q.givesCheck(mv, k) || m.offered(q, mv) {
+			if next := q.Play(mv); !m.seen(next.hash) && (!winner || next.HasLegalMove()) {
+				return mv, m.costs[best]
 			}
 		}
 		m.costs[best] = minorRuledOut
 	}
+}
+
+// minorApply sets dst to q with mv applied to the pieces alone: the board and bitboards
+// (the hash, turn, castling rights and en passant square are q's); castling and en
+// passant are played whole.
+func minorApply(dst, q *Position, mv Move) {
+	*dst = *q
+	from, to := mv.From(), mv.To()
+	pc := q.board[from]
+	switch mv.Kind() {
+	case NormalMove, PromotionMove:
+		if capt := q.board[to]; capt != NoPiece {
+			dst.remove(capt, to)
+		}
+		dst.remove(pc, from)
+		if mv.Kind() == PromotionMove {
+			pc = MakePiece(q.turn, mv.Promotion())
+		}
+		dst.put(pc, to)
+	default:
+		*dst = q.Play(mv)
+	}
+}
+
+// offered reports whether l's checking move mv (l to move in q) offers the checker, a
+// rook or queen, to w.
+func (m *minorPlanner) offered(q *Position, mv Move) bool {
+	pt := q.board[mv.From()].Type()
+	if mv.Kind() == PromotionMove {
+		pt = mv.Promotion()
+	}
+	if pt != Rook && pt != Queen {
+		return false
+	}
+	minorApply(&m.child, q, mv)
+	return m.child.attacked(mv.To(), m.w, m.child.byType[0])
 }
 
 // seen reports whether a position of hash h is already in the line.
@@ -496,15 +539,8 @@ func (m *minorPlanner) heavyFill() Bitboard {
 	return 0
 }
 
-// costL scores l's move mv from q to child: lower is better.
-func (m *minorPlanner) costL(child *Position, mv Move, check bool) int {
-	if check {
-		// A check only to offer the checker: a rook or queen w takes.
-		if pt := child.board[mv.To()].Type(); pt != Rook && pt != Queen ||
-			!child.attacked(mv.To(), m.w, child.byType[0]) {
-			return minorRuledOut
-		}
-	}
+// costL scores l's move from q to child: lower is better.
+func (m *minorPlanner) costL(child *Position) int {
 	heavy := child.byType[Rook] | child.byType[Queen]
 	ours := child.byColor[m.l] &^ child.byType[King]
 	fillers := ours &^ heavy

@@ -44,7 +44,8 @@ type runPlanner struct {
 	hashes [runMaxPlies + 1]uint64
 	ml     MoveList
 	costs  [MaxMoves]int
-	dist   [64]uint8 // flood-fill distances from the goals of w's king
+	rings  [64]Bitboard // flood fill from the goals of w's king: ring d the squares reached in d steps
+	nrings int
 }
 
 // runPlanFits reports whether the pawn-run planner may answer for w in p: few pieces, w
@@ -204,7 +205,7 @@ func (r *runPlanner) chooseW(q *Position) Move {
 		if q.board[mv.To()] != NoPiece || kingAttacks[mv.To()].Has(kl) {
 			continue
 		}
-		r.costs[i] = 1 + int(r.dist[mv.To()])
+		r.costs[i] = 1 + r.dist(mv.To())
 	}
 	return r.pick(q)
 }
@@ -295,28 +296,35 @@ func (r *runPlanner) seen(h uint64) bool {
 	return false
 }
 
-// floodFrom fills r.dist with the king steps from the goals over the squares allowed
-// (255 where cut off).
+// floodFrom fills r.rings with the squares reached from the goals over the squares
+// allowed: ring 0 the goals, ring d those reached in at most d king steps.
 func (r *runPlanner) floodFrom(goals, allowed Bitboard) {
-	for i := range r.dist {
-		r.dist[i] = 255
-	}
 	reached := goals
-	for b := goals; b != 0; {
-		r.dist[b.PopFirst()] = 0
-	}
-	for d := uint8(1); ; d++ {
-		next := kingSpread(reached) &^ reached
-		frontier := next & allowed
-		// The squares next to the region count too (the king steps from there).
-		for b := next; b != 0; {
-			if sq := b.PopFirst(); r.dist[sq] == 255 {
-				r.dist[sq] = d
-			}
-		}
+	r.rings[0] = reached
+	r.nrings = 1
+	for r.nrings < len(r.rings) {
+		frontier := kingSpread(reached) &^ reached & allowed
 		if frontier == 0 {
 			return
 		}
 		reached |= frontier
+		r.rings[r.nrings] = reached
+		r.nrings++
 	}
+}
+
+// dist returns the king steps from sq to the goals of the last flood: 0 on a goal, else
+// one more than the nearest ring next to it (the squares next to the region count too:
+// the king steps from there); 255 where cut off.
+func (r *runPlanner) dist(sq Square) int {
+	if r.rings[0].Has(sq) {
+		return 0
+	}
+	near := kingAttacks[sq]
+	for d := 0; d < r.nrings; d++ {
+		if r.rings[d]&near != 0 {
+			return d + 1
+		}
+	}
+	return 255
 }
