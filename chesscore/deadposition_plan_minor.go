@@ -126,7 +126,15 @@ func (d *decider) planMinor(c Color) (Decision, bool) {
 	if runPlanFits(&d.root, c) {
 		return d.planRun(c) // only pawns: the pawn-run planner
 	}
-	if !minorPlanFits(&d.root, c) || d.provenByStructure(c) {
+	if !minorPlanFits(&d.root, c) {
+		return Decision{}, false
+	}
+	// With a pawn, the promotion planner first: where it answers it is ten times cheaper
+	// (it remembers a failure, not to run twice when the decision goes on to it).
+	if dec, ok := d.planPromoteFirst(c); ok {
+		return dec, true
+	}
+	if d.provenByStructure(c) {
 		return Decision{}, false // the structure's proof (step 4, cached) is cheaper
 	}
 	if d.minor == nil {
@@ -270,8 +278,11 @@ func (m *minorPlanner) play(p *Position) bool {
 	m.n = 0
 	m.hashes[0] = q.hash
 	best, stuck := [2]int{int(^uint(0) >> 1), int(^uint(0) >> 1)}, 0
-	finishes := 0
+	finishes, finished := 0, 0
 	for m.n < minorMaxPlies && m.plies < minorBudget {
+		if finishes == minorFinishes && m.n-finished > minorAfterFinishes {
+			return false // the picture stood twice and did not mate
+		}
 		q.LegalMoves(&m.ml)
 		if m.ml.N == 0 {
 			return false
@@ -285,7 +296,7 @@ func (m *minorPlanner) play(p *Position) bool {
 				return true
 			}
 			if finishes < minorFinishes && m.n+3 <= minorMaxPlies && m.ready(&q) {
-				finishes++
+				finishes, finished = finishes+1, m.n
 				if m.mateIn2(&q) {
 					return true
 				}
@@ -323,6 +334,10 @@ const minorStuckPlies = 16
 
 // minorFinishes is the number of times a picture looks for a mate in two moves of w.
 const minorFinishes = 2
+
+// minorAfterFinishes is the number of plies a picture plays on after its last look for a
+// mate in two before it gives up.
+const minorAfterFinishes = 8
 
 // ready reports whether the picture stands (w to move in q): l's king on the target, the
 // fill squares taken by l, w's king on the stand. Only a move of w's checker is missing.

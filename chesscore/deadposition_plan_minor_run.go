@@ -44,6 +44,7 @@ type runPlanner struct {
 	hashes [runMaxPlies + 1]uint64
 	ml     MoveList
 	costs  [MaxMoves]int
+	child  Position     // the position a move of l is scored on (chooseL)
 	rings  [64]Bitboard // flood fill from the goals of w's king: ring d the squares reached in d steps
 	nrings int
 }
@@ -217,13 +218,15 @@ func (r *runPlanner) chooseL(q *Position) Move {
 	kw := q.KingSquare(r.w)
 	pieces := q.byColor[r.l] &^ q.byType[King] &^ q.byType[Pawn]
 	prey := q.byColor[r.l] & q.byType[Pawn] & r.path
+	child := &r.child
 	for i, mv := range r.ml.Moves[:r.ml.N] {
 		r.costs[i] = minorRuledOut
 		from, to := mv.From(), mv.To()
 		if q.board[to] != NoPiece || mv.Promotion() == Queen || mv.Promotion() == Rook {
 			continue
 		}
-		child := q.Play(mv)
+		minorApply(child, q, mv) // the pieces alone: checks are tested on w's king
+		check := child.attacked(kw, r.l, child.byType[0])
 		if pieces.Has(from) {
 			if kingAttacks[kw].Has(to) {
 				// Offered: w's king takes it unless l guards it.
@@ -232,13 +235,13 @@ func (r *runPlanner) chooseL(q *Position) Move {
 				}
 				continue
 			}
-			if child.InCheck() {
+			if check {
 				continue
 			}
 			r.costs[i] = 2 + 2*distance(to, kw)
 			continue
 		}
-		if child.InCheck() || r.path.Has(to) {
+		if check || r.path.Has(to) {
 			continue
 		}
 		// A quiet move: away from the runner's path, where w's king goes.

@@ -87,6 +87,11 @@ type promotePlanner struct {
 	prev   [2]Move // by colour: its previous wait
 	sub    *decider
 	plies  int
+	// failed is the last root on which planPromoteFirst failed (for colour failedFor):
+	// planPromote does not run there again.
+	failed    Position
+	failedFor Color
+	hasFailed bool
 }
 
 // promotePlanFits reports whether the promotion planner may answer for w in p: w has a
@@ -104,11 +109,30 @@ func (d *decider) planPromote(c Color) (Decision, bool) {
 	if d.promote == nil {
 		d.promote = new(promotePlanner)
 	}
-	n, ok := d.promote.find(&d.root, c)
+	pp := d.promote
+	if pp.hasFailed {
+		pp.hasFailed = false
+		if pp.failedFor == c && pp.failed == d.root {
+			return Decision{}, false // planPromoteFirst ran it here already
+		}
+	}
+	n, ok := pp.find(&d.root, c)
 	if !ok {
 		return Decision{}, false
 	}
-	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.promote.line[:n], Nodes: d.promote.plies}, true
+	return Decision{Verdict: Yes, Proof: ProofMate, Line: pp.line[:n], Nodes: pp.plies}, true
+}
+
+// planPromoteFirst runs the promotion planner for c on the root ahead of the minor-piece
+// planner, and remembers a failure so that planPromote does not run it again on the same
+// root (the planner being deterministic, it would fail again).
+func (d *decider) planPromoteFirst(c Color) (Decision, bool) {
+	dec, ok := d.planPromote(c)
+	if !ok && promotePlanFits(&d.root, c) {
+		pp := d.promote
+		pp.failed, pp.failedFor, pp.hasFailed = d.root, c, true
+	}
+	return dec, ok
 }
 
 // find looks for a helpmate by w from p through a promotion; it returns the line's
