@@ -24,7 +24,9 @@
 // on from there; the two lines joined are replayed once more (replaysToMate) before they
 // are returned: Yes only with a verified line, never a No. A move leading to a position
 // already played is replaced by the next best; with none left, or the plies spent, the
-// planner gives up.
+// planner gives up. l's moves are scored on the pieces alone (minorApply: no hash, no
+// full move), w's king steps on rings of the flood fill; on the real games the planner
+// costs 11-15 µs a call (0-11 pieces), about 40% of it the endgame planner it hands over to.
 
 package chesscore
 
