@@ -26,7 +26,8 @@
 // already played is replaced by the next best; with none left, or the plies spent, the
 // planner gives up. l's moves are scored on the pieces alone (minorApply: no hash, no
 // full move), w's king steps on rings of the flood fill; on the real games the planner
-// costs 11-15 µs a call (0-11 pieces), about 40% of it the endgame planner it hands over to.
+// costs 11-15 µs a call (0-11 pieces), about 40% of it the endgame planner it hands
+// over to.
 
 package chesscore
 
@@ -47,7 +48,7 @@ type runPlanner struct {
 	ml     MoveList
 	costs  [MaxMoves]int
 	child  Position     // the position a move of l is scored on (chooseL)
-	rings  [64]Bitboard // flood fill from the goals of w's king: ring d the squares reached in d steps
+	rings  [64]Bitboard // flood fill from w king's goals: ring d reached in d steps
 	nrings int
 }
 
