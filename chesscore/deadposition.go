@@ -20,11 +20,12 @@
 //     pieces, a pawn underpromoted to fill, its rooks and queens given up), and for a
 //     winner with only pawns the pawn-run planner (deadposition_plan_minor_run.go: the
 //     loser's pieces and the pawns in one pawn's way taken, then the endgame planner),
-//     in some tens of microseconds. Last, the promotion planner
+//     in some tens of microseconds. The promotion planner
 //     (deadposition_plan_promote.go: a pawn of c runs to a queen along its cheapest
 //     route, the opponent stepping aside or offering what blocks it, and the middlegame
-//     or endgame planner mates with the new queen), which answers nearly every position
-//     the others leave, in a few tens of microseconds.
+//     or endgame planner mates with the new queen) runs before the minor-piece planner
+//     and after the pawn-run planner (decider.planLast); it answers nearly every position
+//     the endgame and middlegame planners leave, in a few tens of microseconds.
 //  4. The structure (deadposition_structure.go), when some pawn is blocked by another:
 //     the pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square
@@ -248,7 +249,7 @@ func (d *decider) plan(c Color) (Decision, bool) {
 		if dec, ok := d.planEnd(c); ok {
 			return dec, true
 		}
-		return d.planMinorThenPromote(c)
+		return d.planLast(c)
 	}
 	if dec, ok := d.planEnd(c); ok {
 		return dec, true
@@ -256,15 +257,24 @@ func (d *decider) plan(c Color) (Decision, bool) {
 	if dec, ok := mid(); ok {
 		return dec, true
 	}
-	return d.planMinorThenPromote(c)
+	return d.planLast(c)
 }
 
-// planMinorThenPromote runs the minor-piece planner, then the promotion planner.
-func (d *decider) planMinorThenPromote(c Color) (Decision, bool) {
-	if dec, ok := d.planMinor(c); ok {
+// planLast runs the planners for what the endgame and middlegame planners leave: for a
+// winner with only pawns, the pawn-run planner, then the promotion planner; for any
+// other, the promotion planner, then the minor-piece planner (a winner with only minor
+// pieces and pawns: where the promotion planner answers, it costs a tenth as much).
+func (d *decider) planLast(c Color) (Decision, bool) {
+	if runPlanFits(&d.root, c) {
+		if dec, ok := d.planRun(c); ok {
+			return dec, true
+		}
+		return d.planPromote(c)
+	}
+	if dec, ok := d.planPromote(c); ok {
 		return dec, true
 	}
-	return d.planPromote(c)
+	return d.planMinor(c)
 }
 
 // planMidFirst is the number of pieces from which the middlegame planner runs before the

@@ -18,10 +18,9 @@
 // corners); the best minorPlans are played, minorBudget plies at most over all of them
 // (the planner gives up fast).
 //
-// Where w has a pawn, the promotion planner (deadposition_plan_promote.go) runs first:
-// on the real games it answers most of those positions (all those from 12 pieces) in a
-// tenth of this planner's time; a failure is remembered so that it does not run again
-// when the decision goes on to it.
+// Where w has a pawn, the promotion planner (deadposition_plan_promote.go) runs first
+// (decider.planLast): on the real games it answers most of those positions (all those
+// from 12 pieces) in a tenth of this planner's time.
 //
 // A picture is played move by move on real positions, greedily, each side ranking its
 // legal moves by the position each leads to (no look-ahead), so the line is legal by
@@ -143,16 +142,8 @@ func minorPlanFits(p *Position, w Color) bool {
 // planMinor runs the minor-piece planner for c on the root: Yes with a verified line, or
 // nothing (the decision goes on).
 func (d *decider) planMinor(c Color) (Decision, bool) {
-	if runPlanFits(&d.root, c) {
-		return d.planRun(c) // only pawns: the pawn-run planner
-	}
 	if !minorPlanFits(&d.root, c) {
 		return Decision{}, false
-	}
-	// With a pawn, the promotion planner first: where it answers it is ten times cheaper
-	// (it remembers a failure, not to run twice when the decision goes on to it).
-	if dec, ok := d.planPromoteFirst(c); ok {
-		return dec, true
 	}
 	if d.provenByStructure(c) {
 		return Decision{}, false // the structure's proof (step 4, cached) is cheaper

@@ -76,7 +76,7 @@ func runPlanFits(p *Position, w Color) bool {
 
 // planRun runs the pawn-run planner for c on the root: Yes with a verified line, or
 // nothing (the decision goes on).
-// The minor-piece planner hands it the positions it fits (planMinor).
+// decider.planLast runs it where it fits (runPlanFits), before the promotion planner.
 func (d *decider) planRun(c Color) (Decision, bool) {
 	if d.provenByStructure(c) {
 		return Decision{}, false // the structure's proof (step 4, cached) is cheaper

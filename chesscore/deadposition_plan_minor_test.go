@@ -25,6 +25,13 @@ func TestMinorPlannerFindsMates(t *testing.T) {
 		{"bishop against pawns, a knight promoted to fill", "8/8/8/3K3p/7P/1pB5/8/1k6 w - - 5 59", White},
 		{"bishop against pawns, the pawn guarding the stand pushed away", "8/8/8/1k2K2p/2p4P/1pB5/8/8 w - - 4 53", White},
 		{"knight against rook, bishop and pawns, the rook given up", "3k4/7R/2n5/5B2/8/4P1P1/4K1P1/8 w - - 5 66", Black},
+	})
+}
+
+// The pawn-run planner answers these (a winner with only pawns), with a line that
+// replays to a mate.
+func TestRunPlannerFindsMates(t *testing.T) {
+	testPlannerFindsMates(t, "pawn-run", (*decider).planRun, []plannerCase{
 		{"a lone pawn runs: the queen given up, the pawn in front taken", "5Q2/8/8/8/3K3p/P6P/1P5k/8 w - - 1 60", Black},
 		{"a lone pawn runs: the pawn in front taken", "8/8/5P2/7p/3K4/P5kP/1P6/8 w - - 4 58", Black},
 	})
@@ -51,8 +58,9 @@ func TestMinorPlannerDeclines(t *testing.T) {
 	}
 }
 
-// Over the real games, every line the planner returns replays to a mate, and it answers
-// a good part of the positions it fits (a regression in its pictures shows here).
+// Over the real games, every line the minor-piece planner (or, for a winner with only
+// pawns, the pawn-run planner) returns replays to a mate, and they answer a good part
+// of the positions they fit (a regression in their pictures shows here).
 func TestMinorPlannerRealGames(t *testing.T) {
 	positions := loadRealGames(t)
 	step := 1
@@ -69,7 +77,13 @@ func TestMinorPlannerRealGames(t *testing.T) {
 				continue
 			}
 			fits++
-			dec, ok := d.planMinor(c)
+			var dec Decision
+			var ok bool
+			if runPlanFits(p, c) {
+				dec, ok = d.planRun(c)
+			} else {
+				dec, ok = d.planMinor(c)
+			}
 			if !ok {
 				continue
 			}
@@ -77,8 +91,8 @@ func TestMinorPlannerRealGames(t *testing.T) {
 			checkDecision(t, p, c, dec)
 		}
 	}
-	t.Logf("the minor-piece planner answered %d of %d positions it fits", found, fits)
+	t.Logf("the minor-piece and pawn-run planners answered %d of %d positions they fit", found, fits)
 	if fits == 0 || found*2 < fits {
-		t.Errorf("the minor-piece planner answered %d of %d positions it fits, want at least half", found, fits)
+		t.Errorf("the minor-piece and pawn-run planners answered %d of %d positions they fit, want at least half", found, fits)
 	}
 }

@@ -82,14 +82,18 @@ func TestPromotePlannerRealGames(t *testing.T) {
 	}
 }
 
-// plannedWithoutPromotion reports whether the middlegame, endgame or minor-piece planner
-// answers for c on d's root.
+// plannedWithoutPromotion reports whether the middlegame, endgame, pawn-run or
+// minor-piece planner answers for c on d's root.
 func plannedWithoutPromotion(d *decider, c Color) bool {
 	if d.root.byType[0].Count() >= midMinPieces && d.mid.plan(&d.root, c) > 0 {
 		return true
 	}
 	if _, ok := d.planEnd(c); ok {
 		return true
+	}
+	if runPlanFits(&d.root, c) {
+		_, ok := d.planRun(c)
+		return ok
 	}
 	_, ok := d.planMinor(c)
 	return ok
