@@ -28,8 +28,9 @@
 //     attacked or occupied among those that bring the loser's king closer to t.
 //   - the loser: a king step along a shortest path to t (a flood fill from t over the
 //     squares w does not attack); at t, a waiting move of another piece that leaves w's
-//     pieces, s and the edge alone, never a capture nor a check; with no such move, its
-//     king steps off t and back.
+//     pieces, s and the edge alone, never a capture nor a check (the first such move of
+//     a piece is taken without scanning the rest, the pawns only when no piece has one);
+//     with no such move, its king steps off t and back.
 //
 // No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
 // from the squares the other side attacks (legal by construction), the other moves from
@@ -681,6 +682,9 @@ type endMoveFunc func(m Move, pt PieceType, from, to Square, legal bool)
 // order the move generator lists them: single pushes, promotions (each as its four
 // pieces), double pushes, captures to one side, then to the other.
 func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, try endMoveFunc) {
+	if pawns == 0 {
+		return
+	}
 	us := q.turn
 	up := pawnUp[us]
 	last := pawnLastRank[us]
@@ -697,6 +701,9 @@ func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, 
 	}
 	for _, set := range sets {
 		b := set.to
+		if b == 0 {
+			continue
+		}
 		if worth != nil {
 			b = worth(b)
 		}
@@ -760,9 +767,9 @@ func (e *endPlanner) allowed(m Move) bool {
 	return true
 }
 
-// loserMove picks the loser's legal move in q: the best scored, its legality checked
-// only when it scores better than the best so far. It reports false when the loser has
-// no legal move.
+// loserMove picks the loser's legal move in q: the best scored (or the first quiet
+// waiting move that leaves alone what it must), its legality checked only when it
+// scores better than the best so far. It reports false when the loser has no legal move.
 func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	w, l := e.w, e.l
 	t, s := e.pic.target, e.pic.stand
@@ -827,8 +834,10 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		}
 	}
 	// worth drops the targets whose first terms already reach the best score: a capture
-	// (at least 62 over the base), a square to keep (6, or 2 beside the target), any
-	// square not beside the target (0).
+	// (at least 62 over the base), a square to keep (6, or 2 beside the target); and once
+	// a move scores the base (quiet, off the squares to keep and attacking none of them)
+	// it drops every target: that move is good enough, the rest is not scanned (the pawns
+	// are looked at only when no piece has such a move).
 	beside := kingAttacks[t] &^ e.pic.edge
 	worth := func(_ PieceType, _ Square, tg Bitboard) Bitboard {
 		room := bestScore - (16*here + 6)
@@ -842,15 +851,14 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 			tg &^= keep
 		}
 		if room <= 0 {
-			tg &= beside
-		}
-		if room <= -4 {
-			tg = 0
+			tg = 0 // good enough: a quiet move off the squares to keep
 		}
 		return tg
 	}
 	pieceMoves(q, occ, worth, try)
-	pawnMoves(q, q.Pieces(l, Pawn), occ, func(tg Bitboard) Bitboard { return worth(Pawn, NoSquare, tg) }, try)
+	if pawns := q.Pieces(l, Pawn); pawns != 0 && bestScore > 16*here+6 {
+		pawnMoves(q, pawns, occ, func(tg Bitboard) Bitboard { return worth(Pawn, NoSquare, tg) }, try)
+	}
 	return best, best != NullMove
 }
 
