@@ -370,7 +370,7 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 				plies += endCrossing
 			}
 			// The loser's pieces on the edge stand in the way of the mating check.
-			cost += endEdgeBlocker * (edge & loserPieces).Count()
+			cost += endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
 			pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
 			// Insert into the sorted short list (ties: fewer steps in all).
 			i := min(n, endEndPlans)
@@ -532,12 +532,17 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
 		}
 	}
-	// With a single rook or queen, it must stay able to give the mating check.
+	// A rook or queen must stay able to give the mating check (or become able to).
 	majors := q.byColor[w] & (q.byType[Rook] | q.byType[Queen])
-	lone, checks := NoSquare, Bitboard(0)
-	if majors.Count() == 1 {
-		lone = majors.First()
+	var checks, ready Bitboard
+	if majors != 0 {
 		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
+		for b := majors; b != 0; {
+			sq := b.PopFirst()
+			if majorReady(q.board[sq].Type(), sq, occ, checks) {
+				ready |= sq.Bitboard()
+			}
+		}
 	}
 	best, bestScore := NullMove, int32(1<<30)
 	othersFrom, others := NoSquare, Bitboard(0)
@@ -591,7 +596,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			if att.Has(lk) {
 				sc += 100 // a check that does not mate
 			}
-			if from == lone && !majorReady(pt, to, occ2, checks) {
+			if majors != 0 && ready&^from.Bitboard() == 0 && (!majors.Has(from) || !majorReady(pt, to, occ2, checks)) {
 				sc += 12
 			}
 		}
