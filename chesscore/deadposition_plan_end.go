@@ -105,6 +105,10 @@ const endEdgeBlocker = 3
 // saved, and the lines found sooner play fewer plies at 12 to 15 pieces.
 const endChainPlans = 3
 
+// endFreeStand is the score the loser gains by moving a piece that attacks the stand off
+// it: w's king can then step in.
+const endFreeStand = 16
+
 // endFar is the flood-fill distance of a square a king cannot reach.
 const endFar = 63
 
@@ -788,6 +792,9 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
 	// the target, the pawn's path.
 	keep := q.byColor[w] | s.Bitboard() | kingAttacks[wk] | e.pic.edge | e.pawnPath
+	// The loser's pieces that attack the stand keep w's king out: moving them away is
+	// worth endFreeStand.
+	attS := q.AttackersTo(s, l, occ) &^ lk.Bitboard()
 	best, bestScore := NullMove, int32(1<<30)
 	// The king's steps first (legal: attW has the squares w attacks); the other moves
 	// score at least 16*here+2, and are looked at only when they could be better.
@@ -826,12 +833,18 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		if q.board[to] != NoPiece {
 			sc += 60
 		}
+		if attS.Has(from) && pt != Pawn {
+			sc -= endFreeStand
+		}
 		if sc >= bestScore {
 			return
 		}
 		att := pieceAttacks(pt, l, to, occ&^from.Bitboard()|to.Bitboard())
 		if att.Has(wk) {
 			sc += 100
+		}
+		if attS.Has(from) && pt != Pawn && att.Has(s) {
+			sc += endFreeStand
 		}
 		sc += 3 * int32((att & keep).Count())
 		if sc < bestScore && endLegal(q, from, to) {
@@ -844,8 +857,11 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// it drops every target: that move is good enough, the rest is not scanned (the pawns
 	// are looked at only when no piece has such a move).
 	beside := kingAttacks[t] &^ e.pic.edge
-	worth := func(_ PieceType, _ Square, tg Bitboard) Bitboard {
+	worth := func(pt PieceType, from Square, tg Bitboard) Bitboard {
 		room := bestScore - (16*here + 6)
+		if attS.Has(from) && pt != Pawn {
+			room += endFreeStand
+		}
 		if room <= 62 {
 			tg &^= q.byColor[w]
 		}
