@@ -792,9 +792,6 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
 	// the target, the pawn's path.
 	keep := q.byColor[w] | s.Bitboard() | kingAttacks[wk] | e.pic.edge | e.pawnPath
-	// The loser's pieces that attack the stand keep w's king out: moving them away is
-	// worth endFreeStand.
-	attS := q.AttackersTo(s, l, occ) &^ lk.Bitboard()
 	best, bestScore := NullMove, int32(1<<30)
 	// The king's steps first (legal: attW has the squares w attacks); the other moves
 	// score at least 16*here+2, and are looked at only when they could be better.
@@ -816,6 +813,16 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	}
 	if bestScore < 16*here+2 {
 		return best, true
+	}
+	// The loser's pieces that attack the stand or the edge keep w's king out or the
+	// mating check off: moving them off those squares is worth endFreeStand.
+	watch := e.pic.edge&^t.Bitboard() | s.Bitboard()
+	var attS Bitboard
+	for b := q.byColor[l] &^ q.byType[King] &^ q.byType[Pawn]; b != 0; {
+		sq := b.PopFirst()
+		if pieceAttacks(q.board[sq].Type(), l, sq, occ)&watch != 0 {
+			attS |= sq.Bitboard()
+		}
 	}
 	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best
 	// so far; the attacks, which only add, are looked at only when the rest scores better.
@@ -843,7 +850,7 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		if att.Has(wk) {
 			sc += 100
 		}
-		if attS.Has(from) && pt != Pawn && att.Has(s) {
+		if attS.Has(from) && pt != Pawn && att&watch != 0 {
 			sc += endFreeStand
 		}
 		sc += 3 * int32((att & keep).Count())
