@@ -12,8 +12,9 @@
 // by the king steps they need, the longer walk and both walks added (flood fills of the
 // squares each king may cross: not attacked by the enemy king or pawns, not blocked by
 // pawns; the pushes of the promoting pawn count as steps of w), plus endCrossing when
-// the stand is nearer the loser's king than its target (the kings' paths cross); the
-// best endEndPlans are tried in turn (endCrowdedPlans past endCrowded pieces).
+// the stand is nearer the loser's king than its target (the kings' paths cross) and
+// endEdgeBlocker for each piece of the loser and pawn of w on the edge; the best
+// endEndPlans are tried in turn (endCrowdedPlans past endCrowded pieces).
 //
 // A plan is played move by move on real positions, so the line is legal by
 // construction. Each side picks, among its legal moves, the one that scores best, with
@@ -23,14 +24,17 @@
 //     (tried first at every turn of w: it also catches mates the plan did not foresee);
 //     else the push of the promoting pawn (to a queen); else a king step along a shortest
 //     path to s (a flood fill from s over the squares the loser does not attack); else a
-//     waiting move that keeps a lone rook or queen able to reach a checking square on the
-//     edge, with no check. Every move of w is marked down for each square it leaves
-//     attacked or occupied among those that bring the loser's king closer to t.
+//     waiting move far from the loser's king, with no check, that keeps one of its rooks
+//     and queens able to reach a checking square on the edge in one move (or makes one
+//     able). Every move of w is marked down for each square it leaves attacked or
+//     occupied among those that bring the loser's king closer to t.
 //   - the loser: a king step along a shortest path to t (a flood fill from t over the
 //     squares w does not attack); at t, a waiting move of another piece that leaves w's
-//     pieces, s and the edge alone, never a capture nor a check (the first such move of
-//     a piece is taken without scanning the rest, the pawns only when no piece has one);
-//     with no such move, its king steps off t and back.
+//     pieces, s and the edge alone, never a capture nor a check, preferring (by
+//     endFreeStand) to take a piece that watches s or the edge off them, so that w's
+//     king steps in and the check comes (the first quiet move that attacks none of them
+//     is taken without scanning the rest, the pawns only when no piece has one); with
+//     no such move, its king steps off t and back.
 //
 // No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
 // from the squares the other side attacks (legal by construction), the other moves from
@@ -40,7 +44,7 @@
 // whose score, without the terms that need the move's attacks, stays under the best: a
 // waiting move far from the loser's king is found early and the nearer ones are never
 // scored. The mate in one tries only the moves that can check and can cover the king's
-// free flight squares. The moves chosen are the same as with a full move list.
+// free flight squares. w's moves chosen are the same as with a full move list.
 //
 // Who must wait (parity) is thus settled by whichever side arrives first. A move of w
 // that stalemates is replaced by its next best; one that mates ends the plan. A plan
@@ -52,13 +56,16 @@
 // line found is replayed once more (replaysToMate) before it is returned: Yes only with
 // a verified line, and never a No.
 //
-// Measured on the real games, in one sitting against the planner that listed and scored
-// every legal move and restarted every picture from the root (the fastest of several
-// runs, CPU time per call): the endgames it meets first are answered 93.9% (was 93.8%)
-// at 0-7 pieces in 5.5 µs (10.4), 87.1% (85.0%) at 8-11 in 10.1 µs (20.5), 98.3% (94.3%)
-// at 12-15 in 21.5 µs (43.5); at 16-19 pieces, after the middlegame planner failed,
-// 90.2% (61.1%) in 39.2 µs (53.3). Every answer more is a search saved.
-// BenchmarkEndPlanner (every endgame it fits): 22.5 µs (38.2), found 93.5% (84.6%).
+// Measured on the real games, in one sitting against the planner before the rook and
+// queen steering, w's pawns as edge blockers and the loser freeing s and the edge
+// (instructions per call counted by valgrind, CPU time the better of two runs): the
+// endgames it meets first are answered 95.2% (95.1%) at 0-7 pieces with 44.7k
+// instructions (50.8k), 7.3 µs (7.3); 88.5% (88.4%) at 8-11 with 69.2k (97.0k), 11.3 µs
+// (13.8); 98.4% (98.4%) at 12-15 with 119k (170k), 20.1 µs (25.5); at 16-19 pieces,
+// after the middlegame planner failed, 92.1% (90.0%) with 269k (327k), 45.6 µs (49.8).
+// The first picture now works at 12-15 pieces 64% of the time (52%): 28.6 plies played
+// per call (41.9). BenchmarkEndPlanner (every endgame it fits): found 94.7% (93.4%),
+// 28.9 plies (40.7), 21.9 µs (28.4, medians of three).
 
 package chesscore
 
@@ -93,9 +100,10 @@ const endStuckPlies = 24
 // loser's king than its target: the kings' paths cross, the plan often fails.
 const endCrossing = 3
 
-// endEdgeBlocker is the cost added to a picture for each of the loser's pieces on its
-// edge: they stand in the way of the mating check. Measured on the real games: the first
-// picture works more often, and no class answers less.
+// endEdgeBlocker is the cost added to a picture for each of the loser's pieces and w's
+// pawns on its edge: they stand in the way of the mating check (w's pawns cannot step
+// off it). Measured on the real games: the first picture works more often, and no class
+// answers less.
 const endEdgeBlocker = 3
 
 // endChainPlans is the number of pictures tried from where a failed picture went round
