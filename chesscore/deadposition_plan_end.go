@@ -546,7 +546,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	}
 	// A rook or queen must stay able to give the mating check (or become able to).
 	majors := q.byColor[w] & (q.byType[Rook] | q.byType[Queen])
-	var checks, ready Bitboard
+	var checks, ready, reach, reachQ Bitboard
 	if majors != 0 {
 		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
 		for b := majors; b != 0; {
@@ -554,6 +554,16 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			if majorReady(q.board[sq].Type(), sq, occ, checks) {
 				ready |= sq.Bitboard()
 			}
+		}
+		if ready == 0 {
+			// None can check next move: the squares from which one could.
+			for b := checks; b != 0; {
+				c := b.PopFirst()
+				reach |= RookAttacks(c, occ)
+				reachQ |= BishopAttacks(c, occ)
+			}
+			reach &^= q.byColor[w]
+			reachQ = reachQ&^q.byColor[w] | reach
 		}
 	}
 	best, bestScore := NullMove, int32(1<<30)
@@ -610,6 +620,9 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			}
 			if majors != 0 && ready&^from.Bitboard() == 0 && (!majors.Has(from) || !majorReady(pt, to, occ2, checks)) {
 				sc += 12
+				if ready == 0 && (pt == Rook && att&reach != 0 || pt == Queen && att&reachQ != 0) {
+					sc -= 6 // one move from a checking square: on its way
+				}
 			}
 		}
 		if near != 0 {
