@@ -533,6 +533,12 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		e.ringsL.fill(t, ^(kingAttacks[wk] | pawnAttacksOf(q.Pieces(w, Pawn), w) | pawns | e.pawnPath), lk)
 		if dl := e.ringsL.dist(lk); dl > 0 && dl < endFar {
 			near = kingAttacks[lk] & e.ringsL.ring[dl-1]
+			if e.togo[1] == endFar {
+				// The loser's king found no way: every square nearer its target counts.
+				for i := 1; i < int(dl); i++ {
+					near |= e.ringsL.ring[i]
+				}
+			}
 		}
 		near |= t.Bitboard()
 	}
