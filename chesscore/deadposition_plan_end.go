@@ -26,8 +26,9 @@
 //     path to s (a flood fill from s over the squares the loser does not attack); else a
 //     waiting move far from the loser's king, with no check, that keeps one of its rooks
 //     and queens able to reach a checking square on the edge in one move (or makes one
-//     able). Every move of w is marked down for each square it leaves attacked or
-//     occupied among those that bring the loser's king closer to t.
+//     able, or, when none is, brings one a move nearer). Every move of w is marked down
+//     for each square it leaves attacked or occupied among those that bring the loser's
+//     king closer to t (every square nearer t when the loser's king found no way there).
 //   - the loser: a king step along a shortest path to t (a flood fill from t over the
 //     squares w does not attack); at t, a waiting move of another piece that leaves w's
 //     pieces, s and the edge alone, never a capture nor a check, preferring (by
@@ -56,16 +57,17 @@
 // line found is replayed once more (replaysToMate) before it is returned: Yes only with
 // a verified line, and never a No.
 //
-// Measured on the real games, in one sitting against the planner before the rook and
-// queen steering, w's pawns as edge blockers and the loser freeing s and the edge
-// (instructions per call counted by valgrind, CPU time the better of two runs): the
-// endgames it meets first are answered 95.2% (95.1%) at 0-7 pieces with 44.7k
-// instructions (50.8k), 7.3 µs (7.3); 88.5% (88.4%) at 8-11 with 69.2k (97.0k), 11.3 µs
-// (13.8); 98.4% (98.4%) at 12-15 with 119k (170k), 20.1 µs (25.5); at 16-19 pieces,
-// after the middlegame planner failed, 92.1% (90.0%) with 269k (327k), 45.6 µs (49.8).
-// The first picture now works at 12-15 pieces 64% of the time (52%): 28.6 plies played
-// per call (41.9). BenchmarkEndPlanner (every endgame it fits): found 94.7% (93.4%),
-// 28.9 plies (40.7), 21.9 µs (28.4, medians of three).
+// Measured on the real games, in one sitting against the planner before the steering of
+// every rook and queen, w's pawns as edge blockers, w clearing the loser's way and the
+// loser freeing s and the edge (instructions per call counted by valgrind; CPU time the
+// better of two runs on a loaded machine): the endgames it meets first are answered
+// 95.2% (95.1%) at 0-7 pieces with 44.9k instructions (50.8k), 6.7 µs (8.8); 88.5%
+// (88.4%) at 8-11 with 68.5k (97.0k), 10.8 µs (16.5); 98.4% (98.4%) at 12-15 with 113k
+// (170k), 18.7 µs (30.7); at 16-19 pieces, after the middlegame planner failed, 95.9%
+// (90.0%) with 208k (327k), 35.7 µs (59.2). The first picture now works at 12-15 pieces
+// 70% of the time (52%): 25.9 plies played per call (41.9). BenchmarkEndPlanner (every
+// endgame it fits): found 95.2% (93.4%), 25.2 plies (40.8), 25.2 µs (34.8, medians of
+// three).
 
 package chesscore
 
