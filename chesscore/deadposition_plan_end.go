@@ -117,7 +117,7 @@ const endChainPlans = 3
 
 // endFreeStand is the score the loser gains by moving a piece that attacks the stand off
 // it: w's king can then step in.
-const endFreeStand = 16
+const endFreeStand = 24
 
 // endFar is the flood-fill distance of a square a king cannot reach.
 const endFar = 63
