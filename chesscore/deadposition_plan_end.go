@@ -61,12 +61,12 @@
 // every rook and queen, w's pawns as edge blockers, w clearing the loser's way and the
 // loser freeing s and the edge (instructions per call counted by valgrind; CPU time the
 // better of two runs on a loaded machine): the endgames it meets first are answered
-// 95.2% (95.1%) at 0-7 pieces with 44.9k instructions (50.8k), 6.7 µs (8.8); 88.5%
-// (88.4%) at 8-11 with 68.5k (97.0k), 10.8 µs (16.5); 98.4% (98.4%) at 12-15 with 113k
-// (170k), 18.7 µs (30.7); at 16-19 pieces, after the middlegame planner failed, 95.9%
-// (90.0%) with 208k (327k), 35.7 µs (59.2). The first picture now works at 12-15 pieces
-// 70% of the time (52%): 25.9 plies played per call (41.9). BenchmarkEndPlanner (every
-// endgame it fits): found 95.2% (93.4%), 25.2 plies (40.8), 25.2 µs (34.8, medians of
+// 95.2% (95.1%) at 0-7 pieces with 44.4k instructions (50.8k), 7.0 µs (7.5); 88.5%
+// (88.4%) at 8-11 with 66.1k (97.0k), 10.5 µs (14.6); 98.4% (98.4%) at 12-15 with 111k
+// (170k), 18.6 µs (26.1); at 16-19 pieces, after the middlegame planner failed, 95.9%
+// (90.0%) with 205k (327k), 37.6 µs (50.7). The first picture now works at 12-15 pieces
+// 71% of the time (52%): 25.3 plies played per call (41.9). BenchmarkEndPlanner (every
+// endgame it fits): found 95.2% (93.4%), 24.7 plies (40.9), 23.7 µs (35.8, medians of
 // three).
 
 package chesscore
