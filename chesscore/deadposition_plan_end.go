@@ -12,8 +12,9 @@
 // by the king steps they need, the longer walk and both walks added (flood fills of the
 // squares each king may cross: not attacked by the enemy king or pawns, not blocked by
 // pawns; the pushes of the promoting pawn count as steps of w), plus endCrossing when
-// the stand is nearer the loser's king than its target (the kings' paths cross); the
-// best endEndPlans are tried in turn (endCrowdedPlans past endCrowded pieces).
+// the stand is nearer the loser's king than its target (the kings' paths cross) and
+// endEdgeBlocker for each piece of the loser and pawn of w on the edge; the best
+// endEndPlans are tried in turn (endCrowdedPlans past endCrowded pieces).
 //
 // A plan is played move by move on real positions, so the line is legal by
 // construction. Each side picks, among its legal moves, the one that scores best, with
@@ -23,13 +24,18 @@
 //     (tried first at every turn of w: it also catches mates the plan did not foresee);
 //     else the push of the promoting pawn (to a queen); else a king step along a shortest
 //     path to s (a flood fill from s over the squares the loser does not attack); else a
-//     waiting move that keeps a lone rook or queen able to reach a checking square on the
-//     edge, with no check. Every move of w is marked down for each square it leaves
-//     attacked or occupied among those that bring the loser's king closer to t.
+//     waiting move far from the loser's king, with no check, that keeps one of its rooks
+//     and queens able to reach a checking square on the edge in one move (or makes one
+//     able, or, when none is, brings one a move nearer). Every move of w is marked down
+//     for each square it leaves attacked or occupied among those that bring the loser's
+//     king closer to t (every square nearer t when the loser's king found no way there).
 //   - the loser: a king step along a shortest path to t (a flood fill from t over the
 //     squares w does not attack); at t, a waiting move of another piece that leaves w's
-//     pieces, s and the edge alone, never a capture nor a check; with no such move, its
-//     king steps off t and back.
+//     pieces, s and the edge alone, never a capture nor a check, preferring (by
+//     endFreeStand) to take a piece that watches s or the edge off them, so that w's
+//     king steps in and the check comes (the first quiet move that attacks none of them
+//     is taken without scanning the rest, the pawns only when no piece has one); with
+//     no such move, its king steps off t and back.
 //
 // No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
 // from the squares the other side attacks (legal by construction), the other moves from
@@ -39,7 +45,7 @@
 // whose score, without the terms that need the move's attacks, stays under the best: a
 // waiting move far from the loser's king is found early and the nearer ones are never
 // scored. The mate in one tries only the moves that can check and can cover the king's
-// free flight squares. The moves chosen are the same as with a full move list.
+// free flight squares. w's moves chosen are the same as with a full move list.
 //
 // Who must wait (parity) is thus settled by whichever side arrives first. A move of w
 // that stalemates is replaced by its next best; one that mates ends the plan. A plan
@@ -51,13 +57,17 @@
 // line found is replayed once more (replaysToMate) before it is returned: Yes only with
 // a verified line, and never a No.
 //
-// Measured on the real games, in one sitting against the planner that listed and scored
-// every legal move and restarted every picture from the root (the fastest of several
-// runs, CPU time per call): the endgames it meets first are answered 93.9% (was 93.8%)
-// at 0-7 pieces in 5.5 µs (10.4), 87.1% (85.0%) at 8-11 in 10.1 µs (20.5), 98.3% (94.3%)
-// at 12-15 in 21.5 µs (43.5); at 16-19 pieces, after the middlegame planner failed,
-// 90.2% (61.1%) in 39.2 µs (53.3). Every answer more is a search saved.
-// BenchmarkEndPlanner (every endgame it fits): 22.5 µs (38.2), found 93.5% (84.6%).
+// Measured on the real games, in one sitting against the planner before the steering of
+// every rook and queen, w's pawns as edge blockers, w clearing the loser's way and the
+// loser freeing s and the edge (instructions per call counted by valgrind; CPU time the
+// better of two runs on a loaded machine): the endgames it meets first are answered
+// 95.2% (95.1%) at 0-7 pieces with 44.4k instructions (50.8k), 7.0 µs (7.5); 88.5%
+// (88.4%) at 8-11 with 66.1k (97.0k), 10.5 µs (14.6); 98.4% (98.4%) at 12-15 with 111k
+// (170k), 18.6 µs (26.1); at 16-19 pieces, after the middlegame planner failed, 95.9%
+// (90.0%) with 205k (327k), 37.6 µs (50.7). The first picture now works at 12-15 pieces
+// 71% of the time (52%): 25.3 plies played per call (41.9). BenchmarkEndPlanner (every
+// endgame it fits): found 95.2% (93.4%), 24.7 plies (40.9), 23.7 µs (35.8, medians of
+// three).
 
 package chesscore
 
@@ -92,9 +102,10 @@ const endStuckPlies = 24
 // loser's king than its target: the kings' paths cross, the plan often fails.
 const endCrossing = 3
 
-// endEdgeBlocker is the cost added to a picture for each of the loser's pieces on its
-// edge: they stand in the way of the mating check. Measured on the real games: the first
-// picture works more often, and no class answers less.
+// endEdgeBlocker is the cost added to a picture for each of the loser's pieces and w's
+// pawns on its edge: they stand in the way of the mating check (w's pawns cannot step
+// off it). Measured on the real games: the first picture works more often, and no class
+// answers less.
 const endEdgeBlocker = 3
 
 // endChainPlans is the number of pictures tried from where a failed picture went round
@@ -103,6 +114,10 @@ const endEdgeBlocker = 3
 // 19 pieces after the middlegame planner, 90% instead of 61%), each of them a search
 // saved, and the lines found sooner play fewer plies at 12 to 15 pieces.
 const endChainPlans = 3
+
+// endFreeStand is the score the loser gains by moving a piece that attacks the stand off
+// it: w's king can then step in.
+const endFreeStand = 24
 
 // endFar is the flood-fill distance of a square a king cannot reach.
 const endFar = 63
@@ -369,7 +384,7 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 				plies += endCrossing
 			}
 			// The loser's pieces on the edge stand in the way of the mating check.
-			cost += endEdgeBlocker * (edge & loserPieces).Count()
+			cost += endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
 			pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
 			// Insert into the sorted short list (ties: fewer steps in all).
 			i := min(n, endEndPlans)
@@ -520,6 +535,12 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		e.ringsL.fill(t, ^(kingAttacks[wk] | pawnAttacksOf(q.Pieces(w, Pawn), w) | pawns | e.pawnPath), lk)
 		if dl := e.ringsL.dist(lk); dl > 0 && dl < endFar {
 			near = kingAttacks[lk] & e.ringsL.ring[dl-1]
+			if e.togo[1] == endFar {
+				// The loser's king found no way: every square nearer its target counts.
+				for i := 1; i < int(dl); i++ {
+					near |= e.ringsL.ring[i]
+				}
+			}
 		}
 		near |= t.Bitboard()
 	}
@@ -531,12 +552,27 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
 		}
 	}
-	// With a single rook or queen, it must stay able to give the mating check.
+	// A rook or queen must stay able to give the mating check (or become able to).
 	majors := q.byColor[w] & (q.byType[Rook] | q.byType[Queen])
-	lone, checks := NoSquare, Bitboard(0)
-	if majors.Count() == 1 {
-		lone = majors.First()
+	var checks, ready, reach, reachQ Bitboard
+	if majors != 0 {
 		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
+		for b := majors; b != 0; {
+			sq := b.PopFirst()
+			if majorReady(q.board[sq].Type(), sq, occ, checks) {
+				ready |= sq.Bitboard()
+			}
+		}
+		if ready == 0 {
+			// None can check next move: the squares from which one could.
+			for b := checks; b != 0; {
+				c := b.PopFirst()
+				reach |= RookAttacks(c, occ)
+				reachQ |= BishopAttacks(c, occ)
+			}
+			reach &^= q.byColor[w]
+			reachQ = reachQ&^q.byColor[w] | reach
+		}
 	}
 	best, bestScore := NullMove, int32(1<<30)
 	othersFrom, others := NoSquare, Bitboard(0)
@@ -590,8 +626,11 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			if att.Has(lk) {
 				sc += 100 // a check that does not mate
 			}
-			if from == lone && !majorReady(pt, to, occ2, checks) {
+			if majors != 0 && ready&^from.Bitboard() == 0 && (!majors.Has(from) || !majorReady(pt, to, occ2, checks)) {
 				sc += 12
+				if ready == 0 && (pt == Rook && att&reach != 0 || pt == Queen && att&reachQ != 0) {
+					sc -= 6 // one move from a checking square: on its way
+				}
 			}
 		}
 		if near != 0 {
@@ -681,6 +720,9 @@ type endMoveFunc func(m Move, pt PieceType, from, to Square, legal bool)
 // order the move generator lists them: single pushes, promotions (each as its four
 // pieces), double pushes, captures to one side, then to the other.
 func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, try endMoveFunc) {
+	if pawns == 0 {
+		return
+	}
 	us := q.turn
 	up := pawnUp[us]
 	last := pawnLastRank[us]
@@ -697,6 +739,9 @@ func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, 
 	}
 	for _, set := range sets {
 		b := set.to
+		if b == 0 {
+			continue
+		}
 		if worth != nil {
 			b = worth(b)
 		}
@@ -760,9 +805,9 @@ func (e *endPlanner) allowed(m Move) bool {
 	return true
 }
 
-// loserMove picks the loser's legal move in q: the best scored, its legality checked
-// only when it scores better than the best so far. It reports false when the loser has
-// no legal move.
+// loserMove picks the loser's legal move in q: the best scored (or the first quiet
+// waiting move that leaves alone what it must), its legality checked only when it
+// scores better than the best so far. It reports false when the loser has no legal move.
 func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	w, l := e.w, e.l
 	t, s := e.pic.target, e.pic.stand
@@ -798,6 +843,16 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	if bestScore < 16*here+2 {
 		return best, true
 	}
+	// The loser's pieces that attack the stand or the edge keep w's king out or the
+	// mating check off: moving them off those squares is worth endFreeStand.
+	watch := e.pic.edge&^t.Bitboard() | s.Bitboard()
+	var attS Bitboard
+	for b := q.byColor[l] &^ q.byType[King] &^ q.byType[Pawn]; b != 0; {
+		sq := b.PopFirst()
+		if pieceAttacks(q.board[sq].Type(), l, sq, occ)&watch != 0 {
+			attS |= sq.Bitboard()
+		}
+	}
 	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best
 	// so far; the attacks, which only add, are looked at only when the rest scores better.
 	try := func(m Move, pt PieceType, from, to Square, _ bool) {
@@ -814,6 +869,9 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		if q.board[to] != NoPiece {
 			sc += 60
 		}
+		if attS.Has(from) && pt != Pawn {
+			sc -= endFreeStand
+		}
 		if sc >= bestScore {
 			return
 		}
@@ -821,17 +879,25 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		if att.Has(wk) {
 			sc += 100
 		}
+		if attS.Has(from) && pt != Pawn && att&watch != 0 {
+			sc += endFreeStand
+		}
 		sc += 3 * int32((att & keep).Count())
 		if sc < bestScore && endLegal(q, from, to) {
 			best, bestScore = m, sc
 		}
 	}
 	// worth drops the targets whose first terms already reach the best score: a capture
-	// (at least 62 over the base), a square to keep (6, or 2 beside the target), any
-	// square not beside the target (0).
+	// (at least 62 over the base), a square to keep (6, or 2 beside the target); and once
+	// a move scores the base (quiet, off the squares to keep and attacking none of them)
+	// it drops every target: that move is good enough, the rest is not scanned (the pawns
+	// are looked at only when no piece has such a move).
 	beside := kingAttacks[t] &^ e.pic.edge
-	worth := func(_ PieceType, _ Square, tg Bitboard) Bitboard {
+	worth := func(pt PieceType, from Square, tg Bitboard) Bitboard {
 		room := bestScore - (16*here + 6)
+		if attS.Has(from) && pt != Pawn {
+			room += endFreeStand
+		}
 		if room <= 62 {
 			tg &^= q.byColor[w]
 		}
@@ -842,15 +908,14 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 			tg &^= keep
 		}
 		if room <= 0 {
-			tg &= beside
-		}
-		if room <= -4 {
-			tg = 0
+			tg = 0 // good enough: a quiet move off the squares to keep
 		}
 		return tg
 	}
 	pieceMoves(q, occ, worth, try)
-	pawnMoves(q, q.Pieces(l, Pawn), occ, func(tg Bitboard) Bitboard { return worth(Pawn, NoSquare, tg) }, try)
+	if pawns := q.Pieces(l, Pawn); pawns != 0 && bestScore > 16*here+6 {
+		pawnMoves(q, pawns, occ, func(tg Bitboard) Bitboard { return worth(Pawn, NoSquare, tg) }, try)
+	}
 	return best, best != NullMove
 }
 
