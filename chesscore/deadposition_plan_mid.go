@@ -976,15 +976,8 @@ func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
 	return NullMove, false
 }
 
-// tasks counts the moves l must still make in q (holes and blockers), reporting false
-// when the plan cannot work from q.
-func (m *midPlanner) tasks(q *Position, pl *midPlan, st int, scur Square) (int, bool) {
-	var b midBoard
-	b.set(q)
-	return m.tasksOn(&b, pl, st, scur)
-}
-
-// tasksOn is tasks on the bitboards b of the position.
+// tasksOn counts the moves l must still make (holes and blockers) on the bitboards b of
+// a position, reporting false when the plan cannot work from there.
 func (m *midPlanner) tasksOn(b *midBoard, pl *midPlan, st int, scur Square) (int, bool) {
 	holes, blockers, uncovered, ok := m.needsOn(b, pl, st, scur)
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
