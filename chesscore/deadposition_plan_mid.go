@@ -195,6 +195,8 @@ type midPlanner struct {
 	movers    [16]midMover
 	nmov      int
 	movSteps  [King + 1]Bitboard // by piece type, the movers' steps
+	movOf     [King + 1]Bitboard // by piece type, the movers' squares
+	movAt     [64]uint8          // by square, the index in movers of the mover there
 	kings     [25]midKing        // kfrom and the squares one or two steps away the king may go to
 	nk        int
 	stepsSeen uint8 // bit s set when kings holds a square s steps away
@@ -337,12 +339,14 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
-	m.nmov, m.movSteps = 0, [King + 1]Bitboard{}
+	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
 	for b := ours; b != 0 && m.nmov < len(m.movers); {
 		sq := b.PopFirst()
 		mv := &m.movers[m.nmov]
+		m.movAt[sq] = uint8(m.nmov)
 		m.nmov++
 		mv.sq, mv.pt = sq, p.board[sq].Type()
+		m.movOf[mv.pt] |= sq.Bitboard()
 		if mv.pt == Pawn {
 			mv.steps = pushUp(sq.Bitboard(), w) &^ occ &^ (Rank1 | Rank8)
 		} else {
@@ -668,21 +672,28 @@ func (m *midPlanner) support(p *Position, pl *midPlan, must, want Bitboard) bool
 		near[King] |= kingAttacks[u]
 	}
 	banned := pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0) | pl.from.Bitboard()
-	var any Bitboard
+	// The movers that may step where they would cover, in the order of their squares: a
+	// pawn or a knight only if one of its own steps does, a piece of another type if one of
+	// its type's steps does.
+	var cands Bitboard
 	for pt := Pawn; pt <= King; pt++ {
-		any |= m.movSteps[pt] & near[pt]
-	}
-	if any&^banned == 0 {
-		return false // no piece of w can step where it would cover
-	}
-	best := 0
-	for i := 0; i < m.nmov; i++ {
-		mv := &m.movers[i]
-		steps := mv.steps & near[mv.pt] &^ banned
-		if mv.sq == pl.from || steps == 0 {
+		s := m.movSteps[pt] & near[pt] &^ banned
+		if s == 0 {
 			continue
 		}
-		for ; steps != 0; steps &= steps - 1 {
+		switch pt {
+		case Pawn:
+			cands |= pushUp(s, w^1) & m.movOf[Pawn]
+		case Knight:
+			cands |= knightSpread(s) & m.movOf[Knight]
+		default:
+			cands |= m.movOf[pt]
+		}
+	}
+	best := 0
+	for c := cands &^ pl.from.Bitboard(); c != 0; {
+		mv := &m.movers[m.movAt[c.PopFirst()]]
+		for steps := mv.steps & near[mv.pt] &^ banned; steps != 0; steps &= steps - 1 {
 			sto := steps.First()
 			occ2 := occ&^mv.sq.Bitboard() | sto.Bitboard()
 			att := pieceAttacks(mv.pt, w, sto, occ2)
