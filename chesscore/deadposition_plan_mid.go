@@ -156,6 +156,19 @@ func (pl *midPlan) setRoute() {
 	}
 }
 
+// setRoute0 computes the route and stops of stage 0 alone, all a candidate needs until
+// add keeps it (add then calls setRoute).
+func (pl *midPlan) setRoute0() {
+	var r, s Bitboard
+	prev := pl.from
+	for _, v := range pl.vias[:pl.nv] {
+		r |= Between(prev, v) | v.Bitboard()
+		s |= v.Bitboard()
+		prev = v
+	}
+	pl.routes[0], pl.stopsAt[0] = r|Between(prev, pl.to), s
+}
+
 // midPiece is a piece of the winner that may check: its square, its type, and the squares
 // it reaches in one, two and three moves on the board as it stands (stops: the squares
 // it may pass through, empty or taking a piece of the loser).
@@ -197,6 +210,8 @@ type midPlanner struct {
 	movSteps  [King + 1]Bitboard // by piece type, the movers' steps
 	movOf     [King + 1]Bitboard // by piece type, the movers' squares
 	movAt     [64]uint8          // by square, the index in movers of the mover there
+	coverSeen Bitboard           // the squares whose coverability is known (see coverable)
+	coverOK   Bitboard           // of those, the ones some mover may cover
 	kings     [25]midKing        // kfrom and the squares one or two steps away the king may go to
 	nk        int
 	stepsSeen uint8 // bit s set when kings holds a square s steps away
@@ -340,6 +355,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
 	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
+	m.coverSeen, m.coverOK = 0, 0
 	for b := ours; b != 0 && m.nmov < len(m.movers); {
 		sq := b.PopFirst()
 		mv := &m.movers[m.nmov]
@@ -486,7 +502,7 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) int {
 			if hops > 0 && pl.vias[hops-1] == NoSquare {
 				continue // no route that does not check before
 			}
-			pl.setRoute()
+			pl.setRoute0()
 			if !m.add(p, pl, mk, pc) || pl.bound > m.floor || m.tries >= midTries {
 				continue
 			}
@@ -548,6 +564,9 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 	for f := flight; f != 0; {
 		sq := f.PopFirst()
 		if (p.byColor[w]&^fb | tb).Has(sq) || !midCanFill(p, them2, pawns, occ2, sq, l) {
+			if !m.coverable(p, sq) {
+				return false // support would find no supporter for it
+			}
 			unc |= sq.Bitboard()
 		}
 	}
@@ -580,9 +599,31 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 		pl.bound = min(m.plies(p, moves+1, tasks), m.plies(p, moves, tasks+int32(flight.Count())))
 	}
 	pl.state = midCollected
+	pl.setRoute()
 	m.plans[m.n] = *pl
 	m.n++
 	return true
+}
+
+// coverable reports whether some mover might cover u after one move, in any plan: false
+// only when support, for any plan whose must holds u, finds no supporter (the checker's
+// square, every square the checker or a slider of w may leave, taken as empty; the squares
+// support bans and the checker's arrival ignored). Known once per decision and square.
+func (m *midPlanner) coverable(p *Position, u Square) bool {
+	if !m.coverSeen.Has(u) {
+		m.coverSeen |= u.Bitboard()
+		occ := p.byType[0]
+		for i := 0; i < m.np; i++ {
+			occ &^= m.pieces[i].sq.Bitboard()
+		}
+		r, b := RookAttacks(u, occ), BishopAttacks(u, occ)
+		if m.movSteps[Pawn]&pawnAttacks[m.w^1][u] != 0 || m.movSteps[Knight]&knightAttacks[u] != 0 ||
+			m.movSteps[Bishop]&b != 0 || m.movSteps[Rook]&r != 0 || m.movSteps[Queen]&(r|b) != 0 ||
+			m.movSteps[King]&kingAttacks[u] != 0 {
+			m.coverOK |= u.Bitboard()
+		}
+	}
+	return m.coverOK.Has(u)
 }
 
 // restAttacks returns at least the squares w attacks once the piece pc has left its
