@@ -28,8 +28,9 @@ package chesscore
 //   - Cheap first. A plan is counted once when collected, on the bitboards of the
 //     position as it stands (exactly as needs would count it), its supporter chosen
 //     when one is needed: it is dropped at once when the defenders it must move away are
-//     too many or what l cannot fill no supporter can cover, and gets an estimate of its
-//     plies. The rest of its evaluation (a supporter for too many holes, the count with
+//     too many or what l cannot fill no supporter can cover (at the first such square
+//     that no mover could cover after any move, in any plan: known once per square), and
+//     gets an estimate of its plies. The rest of its evaluation (a supporter for too many holes, the count with
 //     the supporter moved) is made lazily, lowest estimate first, and stops at a plan no
 //     estimate left can beat.
 //   - Play. A plan is played on real positions, each side's move chosen from the plan and
@@ -49,10 +50,11 @@ package chesscore
 // It never answers No: a failure falls through to the next step of the decision.
 //
 // Cost, on the real games (both colours, where the planner runs first): with 20 pieces
-// or more it answers 91.6% of the decisions, with 16 to 19 pieces 76.9%, in about
-// 66,000 instructions a call (cachegrind, every such decision; 77,000 before the eager
-// plans and the cheaper play, 124,000 when each ply scored every legal move), some
-// 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
+// or more it answers 91.6% of the decisions in about 58,500 instructions a call, with 16
+// to 19 pieces 76.9% in about 65,500 (cachegrind, every such decision; 60,100 and 68,800
+// before add's test of what no mover can cover and support's filter of the movers; some
+// 66,000 and 77,000 before the eager plans and the cheaper play, 124,000 when each ply
+// scored every legal move), some 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
 // collecting and counting plans about 40% (add and support a fifth), playing them 40%,
 // evaluating 9%. Of the plans played about 60% fail, most when l has no move left that
 // brings it closer (3 to 7 plies in), a fifth at w's first move.
