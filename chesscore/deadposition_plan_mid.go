@@ -50,8 +50,8 @@ package chesscore
 // It never answers No: a failure falls through to the next step of the decision.
 //
 // Cost, on the real games (both colours, where the planner runs first): with 20 pieces
-// or more it answers 91.6% of the decisions in about 58,500 instructions a call, with 16
-// to 19 pieces 76.9% in about 65,500 (cachegrind, every such decision; 60,100 and 68,800
+// or more it answers 91.6% of the decisions in about 58,300 instructions a call, with 16
+// to 19 pieces 76.9% in about 65,400 (cachegrind, every such decision; 60,100 and 68,800
 // before add's test of what no mover can cover and support's filter of the movers; some
 // 66,000 and 77,000 before the eager plans and the cheaper play, 124,000 when each ply
 // scored every legal move), some 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
@@ -214,6 +214,7 @@ type midPlanner struct {
 	movAt     [64]uint8          // by square, the index in movers of the mover there
 	coverSeen Bitboard           // the squares whose coverability is known (see coverable)
 	coverOK   Bitboard           // of those, the ones some mover may cover
+	checkers  Bitboard           // the squares of pieces[:np]
 	kings     [25]midKing        // kfrom and the squares one or two steps away the king may go to
 	nk        int
 	stepsSeen uint8 // bit s set when kings holds a square s steps away
@@ -357,7 +358,10 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
 	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
-	m.coverSeen, m.coverOK = 0, 0
+	m.coverSeen, m.coverOK, m.checkers = 0, 0, 0
+	for i := 0; i < m.np; i++ {
+		m.checkers |= m.pieces[i].sq.Bitboard()
+	}
 	for b := ours; b != 0 && m.nmov < len(m.movers); {
 		sq := b.PopFirst()
 		mv := &m.movers[m.nmov]
@@ -614,10 +618,7 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 func (m *midPlanner) coverable(p *Position, u Square) bool {
 	if !m.coverSeen.Has(u) {
 		m.coverSeen |= u.Bitboard()
-		occ := p.byType[0]
-		for i := 0; i < m.np; i++ {
-			occ &^= m.pieces[i].sq.Bitboard()
-		}
+		occ := p.byType[0] &^ m.checkers
 		r, b := RookAttacks(u, occ), BishopAttacks(u, occ)
 		if m.movSteps[Pawn]&pawnAttacks[m.w^1][u] != 0 || m.movSteps[Knight]&knightAttacks[u] != 0 ||
 			m.movSteps[Bishop]&b != 0 || m.movSteps[Rook]&r != 0 || m.movSteps[Queen]&(r|b) != 0 ||
