@@ -28,8 +28,9 @@ package chesscore
 //   - Cheap first. A plan is counted once when collected, on the bitboards of the
 //     position as it stands (exactly as needs would count it), its supporter chosen
 //     when one is needed: it is dropped at once when the defenders it must move away are
-//     too many or what l cannot fill no supporter can cover, and gets an estimate of its
-//     plies. The rest of its evaluation (a supporter for too many holes, the count with
+//     too many or what l cannot fill no supporter can cover (at the first such square
+//     that no mover could cover after any move, in any plan: known once per square), and
+//     gets an estimate of its plies. The rest of its evaluation (a supporter for too many holes, the count with
 //     the supporter moved) is made lazily, lowest estimate first, and stops at a plan no
 //     estimate left can beat.
 //   - Play. A plan is played on real positions, each side's move chosen from the plan and
@@ -49,10 +50,11 @@ package chesscore
 // It never answers No: a failure falls through to the next step of the decision.
 //
 // Cost, on the real games (both colours, where the planner runs first): with 20 pieces
-// or more it answers 91.6% of the decisions, with 16 to 19 pieces 76.9%, in about
-// 66,000 instructions a call (cachegrind, every such decision; 77,000 before the eager
-// plans and the cheaper play, 124,000 when each ply scored every legal move), some
-// 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
+// or more it answers 91.6% of the decisions in about 58,300 instructions a call, with 16
+// to 19 pieces 76.9% in about 65,400 (cachegrind, every such decision; 60,100 and 68,800
+// before add's test of what no mover can cover and support's filter of the movers; some
+// 66,000 and 77,000 before the eager plans and the cheaper play, 124,000 when each ply
+// scored every legal move), some 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
 // collecting and counting plans about 40% (add and support a fifth), playing them 40%,
 // evaluating 9%. Of the plans played about 60% fail, most when l has no move left that
 // brings it closer (3 to 7 plies in), a fifth at w's first move.
@@ -156,6 +158,19 @@ func (pl *midPlan) setRoute() {
 	}
 }
 
+// setRoute0 computes the route and stops of stage 0 alone, all a candidate needs until
+// add keeps it (add then calls setRoute).
+func (pl *midPlan) setRoute0() {
+	var r, s Bitboard
+	prev := pl.from
+	for _, v := range pl.vias[:pl.nv] {
+		r |= Between(prev, v) | v.Bitboard()
+		s |= v.Bitboard()
+		prev = v
+	}
+	pl.routes[0], pl.stopsAt[0] = r|Between(prev, pl.to), s
+}
+
 // midPiece is a piece of the winner that may check: its square, its type, and the squares
 // it reaches in one, two and three moves on the board as it stands (stops: the squares
 // it may pass through, empty or taking a piece of the loser).
@@ -195,6 +210,11 @@ type midPlanner struct {
 	movers    [16]midMover
 	nmov      int
 	movSteps  [King + 1]Bitboard // by piece type, the movers' steps
+	movOf     [King + 1]Bitboard // by piece type, the movers' squares
+	movAt     [64]uint8          // by square, the index in movers of the mover there
+	coverSeen Bitboard           // the squares whose coverability is known (see coverable)
+	coverOK   Bitboard           // of those, the ones some mover may cover
+	checkers  Bitboard           // the squares of pieces[:np]
 	kings     [25]midKing        // kfrom and the squares one or two steps away the king may go to
 	nk        int
 	stepsSeen uint8 // bit s set when kings holds a square s steps away
@@ -337,12 +357,18 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
-	m.nmov, m.movSteps = 0, [King + 1]Bitboard{}
+	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
+	m.coverSeen, m.coverOK, m.checkers = 0, 0, 0
+	for i := 0; i < m.np; i++ {
+		m.checkers |= m.pieces[i].sq.Bitboard()
+	}
 	for b := ours; b != 0 && m.nmov < len(m.movers); {
 		sq := b.PopFirst()
 		mv := &m.movers[m.nmov]
+		m.movAt[sq] = uint8(m.nmov)
 		m.nmov++
 		mv.sq, mv.pt = sq, p.board[sq].Type()
+		m.movOf[mv.pt] |= sq.Bitboard()
 		if mv.pt == Pawn {
 			mv.steps = pushUp(sq.Bitboard(), w) &^ occ &^ (Rank1 | Rank8)
 		} else {
@@ -482,7 +508,7 @@ func (m *midPlanner) collect(p *Position, mk *midKing, hops int) int {
 			if hops > 0 && pl.vias[hops-1] == NoSquare {
 				continue // no route that does not check before
 			}
-			pl.setRoute()
+			pl.setRoute0()
 			if !m.add(p, pl, mk, pc) || pl.bound > m.floor || m.tries >= midTries {
 				continue
 			}
@@ -544,6 +570,9 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 	for f := flight; f != 0; {
 		sq := f.PopFirst()
 		if (p.byColor[w]&^fb | tb).Has(sq) || !midCanFill(p, them2, pawns, occ2, sq, l) {
+			if !m.coverable(p, sq) {
+				return false // support would find no supporter for it
+			}
 			unc |= sq.Bitboard()
 		}
 	}
@@ -576,9 +605,28 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 		pl.bound = min(m.plies(p, moves+1, tasks), m.plies(p, moves, tasks+int32(flight.Count())))
 	}
 	pl.state = midCollected
+	pl.setRoute()
 	m.plans[m.n] = *pl
 	m.n++
 	return true
+}
+
+// coverable reports whether some mover might cover u after one move, in any plan: false
+// only when support, for any plan whose must holds u, finds no supporter (the checker's
+// square, every square the checker or a slider of w may leave, taken as empty; the squares
+// support bans and the checker's arrival ignored). Known once per decision and square.
+func (m *midPlanner) coverable(p *Position, u Square) bool {
+	if !m.coverSeen.Has(u) {
+		m.coverSeen |= u.Bitboard()
+		occ := p.byType[0] &^ m.checkers
+		r, b := RookAttacks(u, occ), BishopAttacks(u, occ)
+		if m.movSteps[Pawn]&pawnAttacks[m.w^1][u] != 0 || m.movSteps[Knight]&knightAttacks[u] != 0 ||
+			m.movSteps[Bishop]&b != 0 || m.movSteps[Rook]&r != 0 || m.movSteps[Queen]&(r|b) != 0 ||
+			m.movSteps[King]&kingAttacks[u] != 0 {
+			m.coverOK |= u.Bitboard()
+		}
+	}
+	return m.coverOK.Has(u)
 }
 
 // restAttacks returns at least the squares w attacks once the piece pc has left its
@@ -668,21 +716,28 @@ func (m *midPlanner) support(p *Position, pl *midPlan, must, want Bitboard) bool
 		near[King] |= kingAttacks[u]
 	}
 	banned := pl.to.Bitboard() | Between(pl.to, k) | kingAttacks[k] | k.Bitboard() | pl.route(0) | pl.from.Bitboard()
-	var any Bitboard
+	// The movers that may step where they would cover, in the order of their squares: a
+	// pawn or a knight only if one of its own steps does, a piece of another type if one of
+	// its type's steps does.
+	var cands Bitboard
 	for pt := Pawn; pt <= King; pt++ {
-		any |= m.movSteps[pt] & near[pt]
-	}
-	if any&^banned == 0 {
-		return false // no piece of w can step where it would cover
-	}
-	best := 0
-	for i := 0; i < m.nmov; i++ {
-		mv := &m.movers[i]
-		steps := mv.steps & near[mv.pt] &^ banned
-		if mv.sq == pl.from || steps == 0 {
+		s := m.movSteps[pt] & near[pt] &^ banned
+		if s == 0 {
 			continue
 		}
-		for ; steps != 0; steps &= steps - 1 {
+		switch pt {
+		case Pawn:
+			cands |= pushUp(s, w^1) & m.movOf[Pawn]
+		case Knight:
+			cands |= knightSpread(s) & m.movOf[Knight]
+		default:
+			cands |= m.movOf[pt]
+		}
+	}
+	best := 0
+	for c := cands &^ pl.from.Bitboard(); c != 0; {
+		mv := &m.movers[m.movAt[c.PopFirst()]]
+		for steps := mv.steps & near[mv.pt] &^ banned; steps != 0; steps &= steps - 1 {
 			sto := steps.First()
 			occ2 := occ&^mv.sq.Bitboard() | sto.Bitboard()
 			att := pieceAttacks(mv.pt, w, sto, occ2)

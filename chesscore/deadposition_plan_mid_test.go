@@ -187,8 +187,8 @@ func BenchmarkMidPlanner(b *testing.B) {
 }
 
 // The counts add makes for each plan on the position as it stands (holes, blockers,
-// uncovered squares) are exactly those of needs, over every plan of every level of the
-// real games.
+// uncovered squares) are exactly those of needs, and the route of stage 0 a candidate gets
+// (setRoute0) is that of setRoute, over every plan of every level of the real games.
 func TestMidPlanCounts(t *testing.T) {
 	var m midPlanner
 	checked := 0
@@ -211,6 +211,11 @@ func TestMidPlanCounts(t *testing.T) {
 						t.Fatalf("%s, %s mates on %v from %v: add counts %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
 							uint64(pl.holes), uint64(pl.blockers), uint64(pl.uncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
 					}
+					r0, s0 := pl.routes[0], pl.stopsAt[0]
+					if pl.setRoute0(); pl.routes[0] != r0 || pl.stopsAt[0] != s0 {
+						t.Fatalf("%s, %s mates on %v from %v via %v: setRoute0 %x %x, setRoute %x %x", p.FEN(), c, pl.king, pl.to,
+							pl.vias[:pl.nv], uint64(pl.routes[0]), uint64(pl.stopsAt[0]), uint64(r0), uint64(s0))
+					}
 					checked++
 				}
 			}
@@ -218,6 +223,45 @@ func TestMidPlanCounts(t *testing.T) {
 	}
 	if checked < 10000 {
 		t.Errorf("only %d plans checked", checked)
+	}
+}
+
+// coverable says no only for squares no mover covers after any of its moves, whichever
+// piece of w that may check has left its square, over every square of every real game
+// position (both colours): what add relies on to drop a plan before support.
+func TestMidCoverable(t *testing.T) {
+	var m midPlanner
+	refused := 0
+	for _, p := range loadRealGames(t) {
+		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		for c := White; c <= Black; c++ {
+			m.setup(&p, c)
+			for u := Square(0); u < 64; u++ {
+				if m.coverable(&p, u) {
+					continue
+				}
+				refused++
+				for i := 0; i < m.nmov; i++ {
+					mv := &m.movers[i]
+					for steps := mv.steps; steps != 0; {
+						sto := steps.PopFirst()
+						for j := 0; j < m.np; j++ {
+							from := m.pieces[j].sq
+							occ := p.byType[0]&^from.Bitboard()&^mv.sq.Bitboard() | sto.Bitboard()
+							if pieceAttacks(mv.pt, c, sto, occ).Has(u) {
+								t.Fatalf("%s, %s: coverable says no for %v, but %v from %v to %v covers it once %v has left",
+									p.FEN(), c, u, mv.pt, mv.sq, sto, from)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if refused == 0 {
+		t.Error("coverable refused no square of the real games")
 	}
 }
 
