@@ -108,6 +108,12 @@ const endCrossing = 3
 // answers less.
 const endEdgeBlocker = 3
 
+// endCutOff is the cost added to a picture whose target the loser's king cannot reach
+// (nor step beside) without crossing a square w attacks: w's pieces must first clear its
+// way, and such a plan fails more often. Measured on the real games (BenchmarkEndPlanner):
+// 3% fewer instructions per call, and as many answers.
+const endCutOff = 12
+
 // endChainPlans is the number of pictures tried from where a failed picture went round
 // in circles: its kings are already on their way, and another picture near them often
 // works. On the real games this answers most of what the pictures alone left (at 16 to
@@ -354,6 +360,9 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), &e.distW)
 	n := 0
 	loserPieces := p.byColor[l] &^ p.byType[King]
+	// The squares the loser's king reaches, or steps beside, without crossing one that w
+	// attacks.
+	reachL := endReach(lk, ^(p.attacksBy(w, p.byType[0]&^lk.Bitboard()) | pawns | e.pawnPath))
 	for b := edgeSquares &^ p.byColor[w] &^ e.pawnPath; b != 0; {
 		t := b.PopFirst()
 		dl := int(e.distL[t])
@@ -382,6 +391,9 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 			if distance(lk, s) < distance(lk, t) {
 				cost += endCrossing // the loser's king must get past the stand
 				plies += endCrossing
+			}
+			if !reachL.Has(t) {
+				cost += endCutOff // w's pieces must first clear the way
 			}
 			// The loser's pieces on the edge stand in the way of the mating check.
 			cost += endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
@@ -936,3 +948,16 @@ var endFarFrom = func() (t [64][9]Bitboard) {
 	}
 	return t
 }()
+
+// endReach returns the squares a king on start reaches, or steps beside, in king steps
+// over the allowed squares.
+func endReach(start Square, allowed Bitboard) Bitboard {
+	reach := start.Bitboard()
+	for {
+		next := reach | kingSpread(reach)&allowed
+		if next == reach {
+			return reach | kingSpread(reach)
+		}
+		reach = next
+	}
+}
