@@ -22,20 +22,11 @@ func TestEndPlannerFindsMates(t *testing.T) {
 // The planner never answers where it does not fit: many pieces, or only minor pieces
 // for the winner.
 func TestEndPlannerDeclines(t *testing.T) {
-	for _, tc := range []struct {
-		fen string
-		c   Color
-	}{
+	testPlannerDeclines(t, "endgame", (*decider).planEnd, []declineCase{
 		{StartFEN, White},
 		{"8/8/8/3k4/8/8/8/B3K3 w - - 0 1", White},
 		{"8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Black},
-	} {
-		p := sanFEN(t, tc.fen)
-		var e endPlanner
-		if _, ok := e.find(&p, tc.c); ok {
-			t.Errorf("%s: the endgame planner answered for %s", tc.fen, tc.c)
-		}
-	}
+	})
 }
 
 // Over the real games, every line the planner returns replays to a mate, and it answers
@@ -116,6 +107,26 @@ func BenchmarkEndPlanner(b *testing.B) {
 	b.ReportMetric(float64(found)/float64(b.N), "found/op")
 	b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/op")
+}
+
+// declineCase is a position where a planner must not answer for c.
+type declineCase struct {
+	fen string
+	c   Color
+}
+
+// testPlannerDeclines checks that plan (one planner, named for the messages) answers
+// none of the cases.
+func testPlannerDeclines(t *testing.T, planner string, plan func(*decider, Color) (Decision, bool), cases []declineCase) {
+	t.Helper()
+	for _, tc := range cases {
+		p := sanFEN(t, tc.fen)
+		var d decider
+		d.reset(&p)
+		if _, ok := plan(&d, tc.c); ok {
+			t.Errorf("%s: the %s planner answered for %s", tc.fen, planner, tc.c)
+		}
+	}
 }
 
 // plannerCase is a position where a planner must find a mate by c.

@@ -40,22 +40,12 @@ func TestRunPlannerFindsMates(t *testing.T) {
 // The planner never answers where it does not fit: a winner with a rook or queen, or
 // with no minor piece (with only pawns, against a lone king), or a loser with a lone king.
 func TestMinorPlannerDeclines(t *testing.T) {
-	for _, tc := range []struct {
-		fen string
-		c   Color
-	}{
+	testPlannerDeclines(t, "minor-piece", (*decider).planMinor, []declineCase{
 		{"8/8/8/4k3/8/8/8/R3K3 w - - 0 1", White},
 		{"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", White},
 		{"8/8/8/3k4/8/8/8/B3K3 w - - 0 1", White},
 		{"8/8/8/2k5/8/8/8/B2QK3 w - - 0 1", White},
-	} {
-		p := sanFEN(t, tc.fen)
-		var d decider
-		d.reset(&p)
-		if _, ok := d.planMinor(tc.c); ok {
-			t.Errorf("%s: the minor-piece planner answered for %s", tc.fen, tc.c)
-		}
-	}
+	})
 }
 
 // Over the real games, every line the minor-piece planner (or, for a winner with only

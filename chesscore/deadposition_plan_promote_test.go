@@ -33,20 +33,10 @@ func TestPromotePlannerFindsMates(t *testing.T) {
 // The planner never answers where it does not fit: a winner without a pawn, or whose
 // pawns have no way to the last rank.
 func TestPromotePlannerDeclines(t *testing.T) {
-	for _, tc := range []struct {
-		fen string
-		c   Color
-	}{
+	testPlannerDeclines(t, "promotion", (*decider).planPromote, []declineCase{
 		{"rnbqkbnr/pppppppp/8/8/8/8/8/RNBQKBNR w KQkq - 0 1", White},
 		{"4k3/8/8/8/4p3/4P3/8/4K3 w - - 0 1", White},
-	} {
-		p := sanFEN(t, tc.fen)
-		var d decider
-		d.reset(&p)
-		if _, ok := d.planPromote(tc.c); ok {
-			t.Errorf("%s: the promotion planner answered for %s", tc.fen, tc.c)
-		}
-	}
+	})
 }
 
 // Over the real games, the planner answers most of the positions with 12 pieces or more
