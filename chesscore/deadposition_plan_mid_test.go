@@ -95,48 +95,61 @@ func TestMidPlannerRealGames(t *testing.T) {
 	}
 }
 
-// The planner's mate-in-one test, which tries only the moves that may check, finds a mate
-// exactly where one exists: on hand positions (discovered checks, promotions, castling,
-// en passant) and on every real-game position, for the side to move.
-func TestMidPlannerMateIn1(t *testing.T) {
+// The planner's two mate-in-one tests: mateIn1, which tries only the moves that may
+// check, finds a mate exactly where one exists; quickMate (only the checks that also cover
+// the king's free squares, and discovered checks) finds the mates marked quick, and every
+// move it returns mates. On hand positions (discovered checks, promotions, castling, en
+// passant, a smothered mate) and on every real-game position, for the side to move.
+func TestMidPlannerMates(t *testing.T) {
 	tests := []struct {
-		name string
-		fen  string
-		mate bool
+		name        string
+		fen         string
+		mate, quick bool
 	}{
-		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", true},
-		{"discovered by a knight", "6bk/7p/8/8/3N4/8/8/B5K1 w - - 0 1", true},
-		{"promotion", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", true},
-		{"castling", "8/8/8/8/4ppp1/4pkp1/8/2N1K2R w K - 0 1", true},
-		{"en passant", "8/8/8/2k5/1pP5/1K6/8/8 b - c3 0 1", false},
-		{"no check mates", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false},
+		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", true, true},
+		{"discovered by a knight", "6bk/7p/8/8/3N4/8/8/B5K1 w - - 0 1", true, true},
+		{"smothered", "6rk/6pp/7N/8/8/8/6PP/6K1 w - - 0 1", true, true},
+		{"promotion", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", true, false},
+		{"castling", "8/8/8/8/4ppp1/4pkp1/8/2N1K2R w K - 0 1", true, false},
+		{"en passant", "8/8/8/2k5/1pP5/1K6/8/8 b - c3 0 1", false, false},
+		{"no check mates", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false, false},
+	}
+	var m midPlanner
+	var ml MoveList
+	check := func(t *testing.T, p *Position) (mate, quick bool) {
+		t.Helper()
+		m.w, m.l = p.turn, p.turn^1
+		p.LegalMoves(&ml)
+		got, ok := m.mateIn1(p, &ml)
+		if _, full := mateIn1Move(p, p.turn); ok != full {
+			t.Fatalf("%s: the planner's mate in one %v (%v), the full test %v", p.FEN(), got, ok, full)
+		}
+		if ok && !replaysToMate(p, p.turn, []Move{got}) {
+			t.Fatalf("%s: mateIn1's %v does not mate", p.FEN(), got)
+		}
+		mv := m.quickMate(p)
+		if mv != NullMove && !replaysToMate(p, p.turn, []Move{mv}) {
+			t.Fatalf("%s: quickMate's %v does not mate", p.FEN(), mv)
+		}
+		return ok, mv != NullMove
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := sanFEN(t, tc.fen)
-			want, _ := mateIn1Move(&p, p.turn)
-			var m midPlanner
-			m.w, m.l = p.turn, p.turn^1
-			var ml MoveList
-			p.LegalMoves(&ml)
-			got, ok := m.mateIn1(&p, &ml)
-			if ok != (want != NullMove) || ok != tc.mate {
-				t.Fatalf("%s: mate in one %v (%v), the full test %v, want %v", tc.fen, got, ok, want, tc.mate)
-			}
-			if ok && !replaysToMate(&p, p.turn, []Move{got}) {
-				t.Errorf("%s: %v does not mate", tc.fen, got)
+			mate, quick := check(t, &p)
+			if mate != tc.mate || tc.quick && !quick {
+				t.Fatalf("%s: mateIn1 found a mate %v (want %v), quickMate %v (must find one: %v)", tc.fen, mate, tc.mate, quick, tc.quick)
 			}
 		})
 	}
-	var m midPlanner
-	var ml MoveList
+	found := 0
 	for _, p := range loadRealGames(t) {
-		m.w, m.l = p.turn, p.turn^1
-		p.LegalMoves(&ml)
-		_, ok := m.mateIn1(&p, &ml)
-		if _, full := mateIn1Move(&p, p.turn); ok != full {
-			t.Fatalf("%s: the planner's mate in one %v, the full test %v", p.FEN(), ok, full)
+		if _, quick := check(t, &p); quick {
+			found++
 		}
+	}
+	if found == 0 {
+		t.Error("quickMate found no mate in the real games")
 	}
 }
 
@@ -262,49 +275,5 @@ func TestMidCoverable(t *testing.T) {
 	}
 	if refused == 0 {
 		t.Error("coverable refused no square of the real games")
-	}
-}
-
-// quickMate finds the mates where the loser's king has no free square or one, and every
-// move it returns mates, over hand positions and every real-game position (the side to
-// move mating).
-func TestMidQuickMate(t *testing.T) {
-	tests := []struct {
-		name string
-		fen  string
-		mate bool
-	}{
-		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", true},
-		{"discovered by a knight", "6bk/7p/8/8/3N4/8/8/B5K1 w - - 0 1", true},
-		{"smothered", "6rk/6pp/7N/8/8/8/6PP/6K1 w - - 0 1", true},
-		{"no check mates", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p := sanFEN(t, tc.fen)
-			var m midPlanner
-			m.w, m.l = p.turn, p.turn^1
-			mv := m.quickMate(&p)
-			if (mv != NullMove) != tc.mate {
-				t.Fatalf("%s: quickMate %v, want a mate %v", tc.fen, mv, tc.mate)
-			}
-			if mv != NullMove && !replaysToMate(&p, p.turn, []Move{mv}) {
-				t.Errorf("%s: %v does not mate", tc.fen, mv)
-			}
-		})
-	}
-	var m midPlanner
-	found := 0
-	for _, p := range loadRealGames(t) {
-		m.w, m.l = p.turn, p.turn^1
-		if mv := m.quickMate(&p); mv != NullMove {
-			found++
-			if !replaysToMate(&p, p.turn, []Move{mv}) {
-				t.Fatalf("%s: quickMate's %v does not mate", p.FEN(), mv)
-			}
-		}
-	}
-	if found == 0 {
-		t.Error("quickMate found no mate in the real games")
 	}
 }
