@@ -146,7 +146,7 @@ func replaysToMate(p *Position, c Color, l []Move) bool {
 		if !q.IsLegal(m) {
 			return false
 		}
-		q = q.Play(m)
+		q.doMove(m)
 	}
 	return q.turn == c^1 && q.InCheck() && !q.HasLegalMove()
 }
