@@ -23,8 +23,8 @@
 //     and, for a winner with only bishops, knights and pawns, the minor-piece planner
 //     (deadposition_plan_minor.go: the loser's king on the edge, walled in by its own
 //     pieces, a pawn underpromoted to fill, its rooks and queens given up). Which runs
-//     first depends on the number of pieces (planOrders: the middlegame planner from 20,
-//     the promotion planner from 12 to 19, the endgame planner below 12).
+//     first depends on the pieces (planOrder: the middlegame planner for a winner with a
+//     queen, else the promotion planner, from 12 pieces; the endgame planner below).
 //  4. The structure (deadposition_structure.go), when some pawn is blocked by another:
 //     the pieces that can never move again, the squares every other piece can ever reach
 //     and attack around them, and whether c could ever attack the enemy king's square
@@ -227,15 +227,11 @@ func (d *decider) static(c Color) (Decision, bool) {
 	return Decision{}, false
 }
 
-// plan runs step 3 for c, the planners, in the order planOrders gives for the number of
-// pieces: Yes with a verified line, or nothing.
+// plan runs step 3 for c, the planners, in the order planOrder gives: Yes with a
+// verified line, or nothing.
 func (d *decider) plan(c Color) (Decision, bool) {
 	pieces := d.root.byType[0].Count()
-	i := 0
-	for pieces < planOrders[i].from {
-		i++
-	}
-	for _, st := range planOrders[i].steps {
+	for _, st := range planOrder(&d.root, c, pieces) {
 		if dec, ok := d.planStep(st, c, pieces); ok {
 			return dec, true
 		}
@@ -249,28 +245,39 @@ type planStep uint8
 const (
 	stepMid     planStep = iota // the middlegame planner
 	stepEnd                     // the endgame planner
-	stepPromote                 // the pawn-run planner where it fits (a winner with only pawns), else the promotion planner; the promotion planner if the pawn-run planner fails
+	stepPromote                 // the pawn-run planner where it fits (a winner with only pawns), then the promotion planner
 	stepMinor                   // the minor-piece planner, where the pawn-run planner does not fit
 )
 
-// planOrders gives the order of the planners by the number of pieces (kings and pawns
-// included): the first entry whose from the position reaches. Each planner runs first
-// where, on the real games, it leaves the fewest instructions a decision (cachegrind,
-// BenchmarkCanCheckmate/real): the middlegame planner from 20 pieces; the promotion
-// planner from 12 to 19 (a pawn queened, then the middlegame or endgame planner mates
-// where the king stands: shorter than the endgame planner's walk to the edge), the
-// middlegame planner next from 16, the endgame planner next below; the endgame planner
-// first below 12 pieces, where the middlegame planner never runs. This order takes 73,200
-// instructions a decision, the order before it (the middlegame planner, else the
-// endgame planner, first; the promotion and minor-piece planners last) 80,800.
-var planOrders = [...]struct {
-	from  int
-	steps [4]planStep
-}{
-	{20, [4]planStep{stepMid, stepPromote, stepEnd, stepMinor}},
-	{16, [4]planStep{stepPromote, stepMid, stepEnd, stepMinor}},
-	{12, [4]planStep{stepPromote, stepEnd, stepMid, stepMinor}},
-	{0, [4]planStep{stepEnd, stepPromote, stepMinor, stepMid}},
+// The orders of the planners that planOrder chooses from.
+var (
+	planMidFirst     = [...]planStep{stepMid, stepPromote, stepEnd, stepMinor}
+	planPromoteFirst = [...]planStep{stepPromote, stepMid, stepEnd, stepMinor}
+	planPromoteEnd   = [...]planStep{stepPromote, stepEnd, stepMid, stepMinor}
+	planEndFirst     = [...]planStep{stepEnd, stepPromote, stepMinor}
+)
+
+// planOrder returns the order in which the planners run for c in p (pieces: the number
+// of pieces, kings and pawns included). Each planner runs first where, on the real games,
+// it leaves the fewest instructions a decision (cachegrind, BenchmarkCanCheckmate/real):
+// from midMinPieces pieces, with a queen of c the middlegame planner (it mates where the
+// king stands), without one the promotion planner (a pawn queened, then the middlegame
+// or endgame planner mates where the king stands: shorter than the endgame planner's walk
+// to the edge), the middlegame planner next from 16 pieces, the endgame planner next
+// below; with fewer pieces the endgame planner, where the middlegame planner never runs.
+// These orders take 71,560 instructions a decision; the middlegame planner first from 16
+// pieces, else the endgame planner, the promotion and minor-piece planners last, took
+// 80,800.
+func planOrder(p *Position, c Color, pieces int) []planStep {
+	switch {
+	case pieces < midMinPieces:
+		return planEndFirst[:]
+	case p.byColor[c]&p.byType[Queen] != 0:
+		return planMidFirst[:]
+	case pieces >= 16:
+		return planPromoteFirst[:]
+	}
+	return planPromoteEnd[:]
 }
 
 // planStep runs one planner for c.
