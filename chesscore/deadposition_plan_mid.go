@@ -339,13 +339,17 @@ func (m *midPlanner) setup(p *Position, w Color) {
 	occ := p.byType[0]
 	ours := p.byColor[w]
 	m.np = 0
-	for b := ours &^ p.byType[King] &^ p.byType[Pawn]; b != 0 && m.np < len(m.pieces); {
-		sq := b.PopFirst()
-		pc := &m.pieces[m.np]
-		m.np++
-		pc.sq, pc.pt, pc.hasR = sq, p.board[sq].Type(), false
-		pc.reach[0] = pieceAttacks(pc.pt, w, sq, occ) &^ ours
-		pc.stop[0] = pc.reach[0]
+	// Queens first, then rooks, bishops and knights: the plans of the strongest pieces mate
+	// most often, and a plan played as soon as it is collected ends the collection.
+	for pt := Queen; pt >= Knight; pt-- {
+		for b := ours & p.byType[pt]; b != 0 && m.np < len(m.pieces); {
+			sq := b.PopFirst()
+			pc := &m.pieces[m.np]
+			m.np++
+			pc.sq, pc.pt, pc.hasR = sq, pt, false
+			pc.reach[0] = pieceAttacks(pt, w, sq, occ) &^ ours
+			pc.stop[0] = pc.reach[0]
+		}
 	}
 	m.hops = 1
 	// Pawns near the king check in one move: a push or a capture (no promotion).
@@ -772,11 +776,14 @@ func midPick(b, occ Bitboard) Square {
 func (m *midPlanner) needs(q *Position, pl *midPlan, st int, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
 	var b midBoard
 	b.set(q)
-	return m.needsOn(&b, pl, st, scur)
+	return m.needsOn(&b, pl, st, scur, -1)
 }
 
-// needsOn is needs on the bitboards b of the position.
-func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square) (holes, blockers, uncovered Bitboard, ok bool) {
+// needsOn is needs on the bitboards b of the position. With limit 0 or more it may stop
+// early, once l is sure to have more than limit tasks or a square w must cover: its
+// counts are then partial, more than limit or with uncovered squares (tasksOn's callers
+// look no further).
+func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limit int) (holes, blockers, uncovered Bitboard, ok bool) {
 	w, l, k := m.w, m.l, m.king
 	cur := pl.at(st)
 	if !b.has(w, pl.pt, cur) {
@@ -819,6 +826,9 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square) (hol
 		return 0, 0, 0, false
 	}
 	blockers |= between & h.col[l]
+	if limit >= 0 && blockers.Count() > limit {
+		return 0, blockers, 0, true
+	}
 	occ := h.typ[0]
 	occNoKing := occ &^ k.Bitboard()
 	if flight := kingAttacks[k] &^ h.col[l]; flight != 0 {
@@ -827,6 +837,9 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square) (hol
 			holes = empty & h.fillable(l, empty)
 		}
 		uncovered = flight &^ holes
+		if limit >= 0 && (uncovered != 0 || (holes|blockers).Count() > limit) {
+			return holes, blockers, uncovered, true
+		}
 	}
 	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
 	for bb := between; bb != 0; {
@@ -1032,9 +1045,10 @@ func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
 }
 
 // tasksOn counts the moves l must still make (holes and blockers) on the bitboards b of
-// a position, reporting false when the plan cannot work from there.
-func (m *midPlanner) tasksOn(b *midBoard, pl *midPlan, st int, scur Square) (int, bool) {
-	holes, blockers, uncovered, ok := m.needsOn(b, pl, st, scur)
+// a position, reporting false when the plan cannot work from there. A count above limit
+// (0 or more) may be partial: only whether it is above limit is known.
+func (m *midPlanner) tasksOn(b *midBoard, pl *midPlan, st int, scur Square, limit int) (int, bool) {
+	holes, blockers, uncovered, ok := m.needsOn(b, pl, st, scur, limit)
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
 }
 
@@ -1180,7 +1194,11 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 		if child.attacked(wk, l, child.typ[0]) {
 			continue // l may not check: w would have to answer
 		}
-		if n, ok := m.tasksOn(&child, pl, st, scur); ok && n < now {
+		limit := now // a move that leaves more is of no use
+		if side != NullMove {
+			limit = now - 1
+		}
+		if n, ok := m.tasksOn(&child, pl, st, scur, limit); ok && n < now {
 			m.left = n
 			return mv
 		} else if ok && n == now && side == NullMove {
@@ -1262,7 +1280,7 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 				if child.attacked(wk, l, child.typ[0]) {
 					continue // l may not check: w would have to answer
 				}
-				if n, ok := m.tasksOn(&child, pl, st, scur); ok && n == 0 {
+				if n, ok := m.tasksOn(&child, pl, st, scur, 0); ok && n == 0 {
 					m.left = 0
 					return mv
 				}
