@@ -20,11 +20,13 @@ package chesscore
 //     to do). Plans asking more than midMaxTasks moves of l are dropped.
 //   - Levels. Plans are made level by level, the level being the moves of w before the
 //     mate plus the king's steps, and played at each level best first (by the plies they
-//     should take), midTries plans at most in all: the short mates are found first and
+//     should take, a pawn of l to move away counted as midPawnPenalty more: such plans
+//     fail most), midTries plans at most in all: the short mates are found first and
 //     cheaply, and a position without one is given up quickly. A plan whose plies are
 //     within midEager of the fewest any plan of its level can take (the floor) is played
 //     as soon as it is collected, the king's squares where such plans may be collected
-//     first: when it mates, the rest of the level is never collected.
+//     first and the queens' plans first of all: when it mates, the rest of the level is
+//     never collected.
 //   - Cheap first. A plan is counted once when collected, on the bitboards of the
 //     position as it stands (exactly as needs would count it), its supporter chosen
 //     when one is needed: it is dropped at once when the defenders it must move away are
@@ -93,6 +95,13 @@ const midSideSteps = 1
 
 // midMaxPlies bounds the length of a plan's line.
 const midMaxPlies = 14
+
+// midPawnPenalty is added to a plan's plies (and its bound) for each pawn of l it must
+// move away: a pawn that guards the checker's square or stands in the way can only push
+// or take, and such plans fail more often (on the real games 78% with one such pawn, 96%
+// with two, 58% with none), so they are played after the others of their length. With
+// the same answers, 2 saves about 0.7% of the instructions of a decision.
+const midPawnPenalty = 2
 
 // midPlan is one mating configuration: the piece of type pt on from checks the loser's
 // king from to, reached through the squares vias[:nv], after the supporter of type
@@ -608,6 +617,7 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 	if flight != 0 {
 		pl.bound = min(m.plies(p, moves+1, tasks), m.plies(p, moves, tasks+int32(flight.Count())))
 	}
+	pl.bound += midPawnPenalty * int32((blockers & p.byType[Pawn]).Count())
 	pl.state = midCollected
 	pl.setRoute()
 	m.plans[m.n] = *pl
@@ -688,7 +698,7 @@ func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
 	if pl.sfrom != NoSquare {
 		moves++
 	}
-	pl.plies = m.plies(p, moves, tasks)
+	pl.plies = m.plies(p, moves, tasks) + midPawnPenalty*int32((pl.blockers&p.byType[Pawn]).Count())
 	pl.state = midEvaluated
 	return true
 }
