@@ -59,7 +59,17 @@ package chesscore
 // scored every legal move), some 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
 // collecting and counting plans about 40% (add and support a fifth), playing them 40%,
 // evaluating 9%. Of the plans played about 60% fail, most when l has no move left that
-// brings it closer (3 to 7 plies in), a fifth at w's first move.
+// brings it closer (3 to 7 plies in), a fifth at w's first move. The queens' plans first,
+// the pawn penalty, the counts that stop at their limit and the board's attack sets that
+// stop once the zone is covered took the planner from 559 to 551 million instructions on
+// the real corpus (callgrind, 12,708 decisions: 17,814 plays to 17,366), 81,170 to 80,460
+// a whole decision, the answers and their lines unchanged. Measured and left out, each
+// saving nothing or costing more than it saved: ranking plans down (never dropping them)
+// whose blocker has no move now, whose holes lack distinct fillers (Hall's condition) or
+// only pawns to fill them, or that ask what a failed play of the same king's square could
+// not do; stopping a play at a blocker with no move and playing it again later; skipping
+// candidates whose flight squares no mover can cover before add (exact, but its own cost
+// ate the saving); a one-mover test before support; king-step groups within a level.
 
 // midMinPieces is the number of pieces (kings and pawns included) from which the
 // planner runs. On the real games it answers for about half the positions with 12 to 15
