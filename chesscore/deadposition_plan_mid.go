@@ -63,7 +63,8 @@ package chesscore
 // the pawn penalty, the counts that stop at their limit and the board's attack sets that
 // stop once the zone is covered took the planner from 559 to 551 million instructions on
 // the real corpus (callgrind, 12,708 decisions: 17,814 plays to 17,366), 81,170 to 80,460
-// a whole decision, the answers and their lines unchanged. Measured and left out, each
+// a whole decision, the same positions answered (218 of 7,483 by another line, as long
+// on the whole: 40,245 moves before, 40,247 after). Measured and left out, each
 // saving nothing or costing more than it saved: ranking plans down (never dropping them)
 // whose blocker has no move now, whose holes lack distinct fillers (Hall's condition) or
 // only pawns to fill them, or that ask what a failed play of the same king's square could
