@@ -88,23 +88,31 @@ func midPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
 }
 
 // attacksNear returns the squares of zone the pieces of colour c attack with occupancy
-// occ (and perhaps others): the sliders whose lines never meet zone are skipped.
+// occ (and perhaps others): the sliders are looked at only while some square of zone is
+// left unattacked, and only those whose lines meet such a square.
 func (b *midBoard) attacksNear(c Color, occ, zone Bitboard) Bitboard {
 	ours := b.col[c]
 	att := pawnAttacksOf(b.typ[Pawn]&ours, c) | knightSpread(b.typ[Knight]&ours)
 	if k := b.typ[King] & ours; k != 0 {
 		att |= kingAttacks[k.First()]
 	}
-	return att | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone)
+	if zone&^att == 0 {
+		return att
+	}
+	return att | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone&^att)
 }
 
 // fillable returns the squares of zone onto which a piece of colour c (its king aside)
-// could step in one move (and perhaps others), were they empty (pins aside).
+// could step in one move (and perhaps others), were they empty (pins aside): the
+// sliders are looked at only while the knights and pawns leave a square of zone.
 func (b *midBoard) fillable(c Color, zone Bitboard) Bitboard {
 	ours := b.col[c]
 	occ := b.typ[0]
-	return knightSpread(b.typ[Knight]&ours) | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone) |
-		midPushed(b.typ[Pawn]&ours, occ, c)
+	fill := knightSpread(b.typ[Knight]&ours) | midPushed(b.typ[Pawn]&ours, occ, c)
+	if zone&^fill == 0 {
+		return fill
+	}
+	return fill | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone&^fill)
 }
 
 // midPushed returns every square onto which a pawn of pawns (of colour c, occ the
@@ -118,18 +126,23 @@ func midPushed(pawns, occ Bitboard, c Color) Bitboard {
 	return one | pushUp(one&^occ, c)&double
 }
 
-// midSliderAttacks returns the squares the bishops-or-queens diag and rooks-or-queens
-// orth of ours attack with occupancy occ, those whose lines never meet zone skipped.
+// midSliderAttacks returns at least the squares of zone the bishops-or-queens diag and
+// rooks-or-queens orth of ours attack with occupancy occ: a slider whose lines meet no
+// square of zone left unattacked is skipped, and the look stops once zone is attacked.
 func midSliderAttacks(diag, orth, ours, occ, zone Bitboard) Bitboard {
 	var att Bitboard
 	for s := diag & ours; s != 0; {
-		if sq := s.PopFirst(); bishopRays[sq]&zone != 0 {
-			att |= BishopAttacks(sq, occ)
+		if sq := s.PopFirst(); bishopRays[sq]&zone&^att != 0 {
+			if att |= BishopAttacks(sq, occ); zone&^att == 0 {
+				return att
+			}
 		}
 	}
 	for s := orth & ours; s != 0; {
-		if sq := s.PopFirst(); rookRays[sq]&zone != 0 {
-			att |= RookAttacks(sq, occ)
+		if sq := s.PopFirst(); rookRays[sq]&zone&^att != 0 {
+			if att |= RookAttacks(sq, occ); zone&^att == 0 {
+				return att
+			}
 		}
 	}
 	return att

@@ -277,3 +277,97 @@ func TestMidCoverable(t *testing.T) {
 		t.Error("coverable refused no square of the real games")
 	}
 }
+
+// A count with a limit (tasksOn, as task and waitL ask it) is exact up to the limit and
+// above it otherwise, over every plan of every level of the real games, every limit a
+// plan may meet.
+func TestMidTasksOnLimit(t *testing.T) {
+	var m midPlanner
+	checked, cut := 0, 0
+	for _, p := range loadRealGames(t)[:1500] {
+		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		var b midBoard
+		b.set(&p)
+		for c := White; c <= Black; c++ {
+			if cannotMateByMaterial(&p, c) {
+				continue
+			}
+			m.setup(&p, c)
+			for level := 0; level <= midMaxLevel; level++ {
+				m.collectLevel(&p, level, false)
+				for i := range m.plans[:m.n] {
+					pl := &m.plans[i]
+					m.king, m.kmid = pl.king, pl.kmid
+					n, ok := m.tasksOn(&b, pl, 0, NoSquare, -1)
+					for limit := 0; limit <= midMaxTasks; limit++ {
+						ln, lok := m.tasksOn(&b, pl, 0, NoSquare, limit)
+						switch {
+						case ok && n <= limit && (ln != n || !lok):
+							t.Fatalf("%s, %s mates on %v from %v: limit %d counts %d %v, want %d", p.FEN(), c, pl.king, pl.to, limit, ln, lok, n)
+						case (!ok || n > limit) && lok && ln <= limit:
+							t.Fatalf("%s, %s mates on %v from %v: limit %d counts %d, want more or none (%d %v)", p.FEN(), c, pl.king, pl.to, limit, ln, n, ok)
+						case ln != n || lok != ok:
+							cut++
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 10000 || cut == 0 {
+		t.Errorf("only %d counts checked, %d stopped early", checked, cut)
+	}
+}
+
+// The queens' plans are collected first, then the rooks', bishops', knights' and the
+// pawns': setup lists the pieces that may check in that order. Each pawn of l a plan must
+// move away adds midPawnPenalty to the plies it is ranked by.
+func TestMidPlanOrder(t *testing.T) {
+	var m midPlanner
+	penalised := 0
+	for _, p := range loadRealGames(t)[:1500] {
+		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		for c := White; c <= Black; c++ {
+			if cannotMateByMaterial(&p, c) {
+				continue
+			}
+			m.setup(&p, c)
+			for i := 1; i < m.np; i++ {
+				prev, pt := m.pieces[i-1].pt, m.pieces[i].pt
+				if pt != Pawn && (prev == Pawn || prev < pt) {
+					t.Fatalf("%s, %s: pieces listed %v then %v", p.FEN(), c, prev, pt)
+				}
+			}
+			for level := 0; level <= midMaxLevel; level++ {
+				m.collectLevel(&p, level, false)
+				for i := range m.plans[:m.n] {
+					pl := &m.plans[i]
+					pawns := int32((pl.blockers & p.byType[Pawn]).Count())
+					if !m.evaluate(&p, pl) {
+						continue
+					}
+					moves := int32(1 + pl.nv)
+					if pl.sfrom != NoSquare {
+						moves++
+					}
+					m.king, m.kmid = pl.king, pl.kmid
+					holes, blockers, _, _ := m.needs(&p, pl, 0, pl.sfrom)
+					if want := m.plies(&p, moves, int32(holes.Count()+blockers.Count())) + midPawnPenalty*pawns; pl.plies != want {
+						t.Fatalf("%s, %s mates on %v from %v: plies %d, want %d", p.FEN(), c, pl.king, pl.to, pl.plies, want)
+					}
+					if pawns > 0 {
+						penalised++
+					}
+				}
+			}
+		}
+	}
+	if penalised == 0 {
+		t.Error("no plan asked a pawn of the loser to move away")
+	}
+}
