@@ -117,13 +117,15 @@ type minorPlanner struct {
 	hashes [minorMaxPlies + 1]uint64
 	pics   [minorPlans]minorPicture
 	ml     MoveList
-	costs  [MaxMoves]int        // by move of ml: its cost
-	checks [MaxMoves]bool       // by move of ml (w to move): whether it gives check
-	child  Position             // the position a move is scored on (choose)
-	attW   Bitboard             // the squares w attacks before l's move
-	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
-	nrings int
-	run    runPlanner // the pawn-run planner, for a winner with only pawns
+	costs  [MaxMoves]int  // by move of ml: its cost
+	checks [MaxMoves]bool // by move of ml (w to move): whether it gives check
+	child  Position       // the position a move is scored on (choose)
+	next   Position       // the position after the move choose returns
+	attW   Bitboard       // the squares w attacks before l's move
+	steps  [4]Bitboard    // the last flood: bit k of a square's king steps to the goal
+	within Bitboard       // the last flood: the squares fewer than minorRings steps away
+	guard  [3]Bitboard    // by push i: the squares where a pawn of l still guards after i pushes
+	run    runPlanner     // the pawn-run planner, for a winner with only pawns
 }
 
 // minorRings is the number of flood-fill rings kept: farther squares count as that far.
@@ -288,6 +290,7 @@ func (m *minorPlanner) play(p *Position) bool {
 	q := *p
 	m.n = 0
 	m.hashes[0] = q.hash
+	m.guards()
 	best, stuck := [2]int{int(^uint(0) >> 1), int(^uint(0) >> 1)}, 0
 	finishes, finished := 0, 0
 	for m.n < minorMaxPlies && m.plies < minorBudget {
@@ -330,7 +333,7 @@ func (m *minorPlanner) play(p *Position) bool {
 		} else if stuck++; stuck > minorStuckPlies {
 			return false
 		}
-		q = q.Play(mv)
+		q = m.next
 		m.line[m.n] = mv
 		m.n++
 		m.hashes[m.n] = q.hash
@@ -398,9 +401,10 @@ func (m *minorPlanner) nearCheck(q *Position, mv Move, k Square) bool {
 // mateIn1 returns a move of m.ml (w to move in q) that mates at once; it notes in
 // m.checks which moves give check (choose reads them).
 func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
-	k := q.KingSquare(m.l)
+	var cs minorChecks
+	cs.init(q)
 	for i, mv := range m.ml.Moves[:m.ml.N] {
-		m.checks[i] = q.givesCheck(mv, k)
+		m.checks[i] = cs.gives(q, mv)
 		if !m.checks[i] {
 			continue
 		}
@@ -411,8 +415,67 @@ func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
 	return NullMove, false
 }
 
+// minorChecks holds, for the side to move in a position, the squares from which each
+// kind of its pieces would check the enemy king, and its pieces that would check by
+// moving off a line: whether a move checks is then a lookup (gives).
+type minorChecks struct {
+	k              Square
+	pawn, knight   Bitboard // the squares a pawn or knight of the side checks from
+	diag, straight Bitboard // the squares a bishop (diag), rook (straight) or queen checks from
+	discover       Bitboard // the side's pieces alone between its slider and the king
+}
+
+// init fills cs for the side to move in q.
+func (cs *minorChecks) init(q *Position) {
+	us := q.turn
+	k := q.KingSquare(us ^ 1)
+	occ := q.byType[0]
+	ours := q.byColor[us]
+	cs.k = k
+	cs.pawn = pawnAttacks[us^1][k]
+	cs.knight = knightAttacks[k]
+	cs.diag = BishopAttacks(k, occ)
+	cs.straight = RookAttacks(k, occ)
+	cs.discover = 0
+	diagSliders := (q.byType[Bishop] | q.byType[Queen]) & ours & BishopAttacks(k, 0)
+	straightSliders := (q.byType[Rook] | q.byType[Queen]) & ours & RookAttacks(k, 0)
+	for b := diagSliders | straightSliders; b != 0; {
+		if between := Between(b.PopFirst(), k) & occ; between.Count() == 1 && between&ours != 0 {
+			cs.discover |= between
+		}
+	}
+}
+
+// gives reports whether mv (of the side to move in q, for which cs was filled) checks.
+// A normal move is looked up: the piece lands on a square it checks from (the square it
+// leaves cannot open its own line: it would have been checking already), or it leaves
+// a line between its slider and the king; other moves are asked of givesCheck.
+func (cs *minorChecks) gives(q *Position, mv Move) bool {
+	if mv.Kind() != NormalMove {
+		return q.givesCheck(mv, cs.k)
+	}
+	from, to := mv.From(), mv.To()
+	if cs.discover.Has(from) && !Line(cs.k, from).Has(to) {
+		return true
+	}
+	switch q.board[from].Type() {
+	case Pawn:
+		return cs.pawn.Has(to)
+	case Knight:
+		return cs.knight.Has(to)
+	case Bishop:
+		return cs.diag.Has(to)
+	case Rook:
+		return cs.straight.Has(to)
+	case Queen:
+		return (cs.diag | cs.straight).Has(to)
+	}
+	return false
+}
+
 // choose returns the move of m.ml of least cost (by the position it leads to) for w
-// (winner) or l, with its cost; NullMove when every move is ruled out. A move leading to
+// (winner) or l, with its cost (the position it leads to in m.next); NullMove when every
+// move is ruled out. A move leading to
 // a position already in the line, or of w stalemating, is replaced by the next best.
 // The moves are scored on m.child, the move applied to the pieces alone (no hash, no
 // turn); only the best so far is played whole (its hash, whether it stalemates) and, for
@@ -453,7 +516,7 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 		mv := moves[best]
 		// l checks only to offer the checker: a rook or queen w takes.
 		if winner || !q.givesCheck(mv, k) || m.offered(q, mv) {
-			if next := q.Play(mv); !m.seen(next.hash) && (!winner || next.HasLegalMove()) {
+			if m.next = q.Play(mv); !m.seen(m.next.hash) && (!winner || m.next.HasLegalMove()) {
 				return mv, m.costs[best]
 			}
 		}
@@ -461,23 +524,28 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 	}
 }
 
-// minorApply sets dst to q with mv applied to the pieces alone: the board and bitboards
-// (the hash, turn, castling rights and en passant square are q's); castling and en
-// passant are played whole.
+// minorApply sets dst's bitboards to q's with mv applied to the pieces alone; the rest of
+// dst (its board, hash, turn) is not kept and must not be read. Castling and en passant
+// are played whole.
 func minorApply(dst, q *Position, mv Move) {
-	*dst = *q
 	from, to := mv.From(), mv.To()
-	pc := q.board[from]
 	switch mv.Kind() {
 	case NormalMove, PromotionMove:
+		dst.byType, dst.byColor = q.byType, q.byColor
+		fb, tb := from.Bitboard(), to.Bitboard()
 		if capt := q.board[to]; capt != NoPiece {
-			dst.remove(capt, to)
+			dst.byType[capt&7] &^= tb
+			dst.byColor[capt>>3] &^= tb
 		}
-		dst.remove(pc, from)
+		pc := q.board[from]
+		pt := pc.Type()
 		if mv.Kind() == PromotionMove {
-			pc = MakePiece(q.turn, mv.Promotion())
+			pt = mv.Promotion()
 		}
-		dst.put(pc, to)
+		dst.byType[pc&7] &^= fb
+		dst.byType[pt] |= tb
+		dst.byType[0] = dst.byType[0]&^fb | tb
+		dst.byColor[pc>>3] = dst.byColor[pc>>3]&^fb | tb
 	default:
 		*dst = q.Play(mv)
 	}
@@ -584,29 +652,27 @@ func (m *minorPlanner) costL(child *Position) int {
 			c += 3
 		}
 	}
-	// A pawn of l guarding the stand or the mating square: pushed out of the way.
-	guard := m.pic.stand.Bitboard()
-	if m.pic.check != NoSquare {
-		guard |= m.pic.check.Bitboard()
-	}
-	for b := child.Pieces(m.l, Pawn); b != 0; {
-		sq := b.PopFirst()
-		for i := 0; i < 3 && sq.Rank() > 0 && sq.Rank() < 7 && pawnAttacks[m.l][sq]&guard != 0; i++ {
-			c += 6 // each push still guarding
-			sq = minorPush(sq, m.l)
-		}
-	}
+	// A pawn of l guarding the stand or the mating square: 6 for each push still guarding
+	// (m.guard, up to three pushes).
+	pawnsL := child.Pieces(m.l, Pawn)
+	c += 6 * ((pawnsL & m.guard[0]).Count() + (pawnsL & m.guard[1]).Count() + (pawnsL & m.guard[2]).Count())
 	attW := m.attW // l captures nothing: w's attacks barely change with its move
 	spare := 0
 	for b := ours &^ (m.pic.fill & fillers) &^ child.byType[Pawn]; b != 0; {
 		sq := b.PopFirst()
-		switch pt := child.board[sq].Type(); {
-		case (pt == Rook || pt == Queen) && !attW.Has(sq):
-			c += 8
-		case pt == Knight || pt == Bishop:
+		switch { // the piece's type read from the bitboards (minorApply keeps no board)
+		case heavy.Has(sq):
+			if !attW.Has(sq) {
+				c += 8
+			}
+		default: // a knight or bishop
 			c += 2
 			spare++
 			if empty > 0 {
+				pt := Knight
+				if child.byType[Bishop].Has(sq) {
+					pt = Bishop
+				}
 				c += 2 * minorNearest(pt, sq, m.pic.fill&^fillers)
 			}
 		}
@@ -640,32 +706,34 @@ func minorNearest(pt PieceType, sq Square, b Bitboard) int {
 	return best
 }
 
-// flood fills m.rings around goal over the squares allowed: ring i holds the squares at
-// most i king steps from goal.
+// flood fills in the king steps from every square to goal over the squares allowed, up
+// to minorRings-1 steps, as bit planes (m.steps) and the squares reached (m.within).
 func (m *minorPlanner) flood(goal Square, allowed Bitboard) {
 	r := goal.Bitboard()
-	m.rings[0] = r
-	m.nrings = 1
-	for m.nrings < minorRings {
+	m.steps = [4]Bitboard{}
+	for d := 1; d < minorRings; d++ {
 		next := r | kingSpread(r)&allowed
 		if next == r {
 			break
 		}
+		ring := next &^ r
+		for k := range m.steps {
+			if d>>k&1 != 0 {
+				m.steps[k] |= ring
+			}
+		}
 		r = next
-		m.rings[m.nrings] = r
-		m.nrings++
 	}
+	m.within = r
 }
 
 // kingSteps returns the king steps from sq to the goal of the last flood (minorRings when
 // too far or cut off).
 func (m *minorPlanner) kingSteps(sq Square) int {
-	for i := 0; i < m.nrings; i++ {
-		if m.rings[i].Has(sq) {
-			return i
-		}
+	if !m.within.Has(sq) {
+		return minorRings
 	}
-	return minorRings
+	return int(m.steps[0]>>sq&1 | m.steps[1]>>sq&1<<1 | m.steps[2]>>sq&1<<2 | m.steps[3]>>sq&1<<3)
 }
 
 // minorKnightMoves holds the knight moves between every pair of squares.
@@ -727,6 +795,24 @@ func (m *minorPlanner) twoPushes(pawns Bitboard) ([2]int, [2]Square) {
 		}
 	}
 	return push, at
+}
+
+// guards fills m.guard for m.pic: guard[i] holds the squares from which a pawn of l
+// guards the stand or the mating square for at least i+1 of its next positions (it
+// standing there, then pushed), up to three, before the last rank.
+func (m *minorPlanner) guards() {
+	guard := m.pic.stand.Bitboard()
+	if m.pic.check != NoSquare {
+		guard |= m.pic.check.Bitboard()
+	}
+	m.guard = [3]Bitboard{}
+	for sq := Square(8); sq < 56; sq++ {
+		s := sq
+		for i := 0; i < 3 && s.Rank() > 0 && s.Rank() < 7 && pawnAttacks[m.l][s]&guard != 0; i++ {
+			m.guard[i] |= sq.Bitboard()
+			s = minorPush(s, m.l)
+		}
+	}
 }
 
 // minorPush returns the square in front of a pawn of colour c on sq.

@@ -78,9 +78,6 @@ func runPlanFits(p *Position, w Color) bool {
 // nothing (the decision goes on).
 // decider.planLast runs it where it fits (runPlanFits), before the promotion planner.
 func (d *decider) planRun(c Color) (Decision, bool) {
-	if d.provenByStructure(c) {
-		return Decision{}, false // the structure's proof (step 4, cached) is cheaper
-	}
 	if d.minor == nil {
 		d.minor = new(minorPlanner)
 	}

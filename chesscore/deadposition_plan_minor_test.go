@@ -86,3 +86,43 @@ func TestMinorPlannerRealGames(t *testing.T) {
 		t.Errorf("the minor-piece and pawn-run planners answered %d of %d positions they fit, want at least half", found, fits)
 	}
 }
+
+// The minor-piece planner's check lookup (minorChecks) answers as givesCheck does for
+// every legal move of every real-game position and of hand positions with discovered
+// checks, pins and promotions.
+func TestMinorChecksMatchGivesCheck(t *testing.T) {
+	positions := loadRealGames(t)
+	for _, fen := range []string{
+		"4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", // a knight off the rook's file: discovered
+		"7k/8/8/8/4B3/2N5/8/K7 w - - 0 1",   // a bishop and a knight: direct checks only
+		"k7/8/2N5/8/4B3/8/8/7K w - - 0 1",   // a knight between a bishop and the king
+		"4k3/4P3/8/8/8/8/8/4K2R w K - 0 1",  // castling with check
+		"8/1P5k/8/8/8/8/8/K7 w - - 0 1",     // promotions
+		"8/8/8/k2pP2R/8/8/8/7K w - d6 0 1",  // en passant opening a rank
+		"3k4/3r4/8/8/8/8/3B4/3K4 b - - 0 1", // black to move
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		positions = append(positions, p)
+	}
+	var ml MoveList
+	moves := 0
+	for i := range positions {
+		p := &positions[i]
+		var cs minorChecks
+		cs.init(p)
+		k := p.KingSquare(p.turn ^ 1)
+		p.LegalMoves(&ml)
+		for _, mv := range ml.Moves[:ml.N] {
+			moves++
+			if got, want := cs.gives(p, mv), p.givesCheck(mv, k); got != want {
+				t.Errorf("%s: %v: minorChecks says check %v, givesCheck %v", p.FEN(), mv, got, want)
+			}
+		}
+	}
+	if moves == 0 {
+		t.Fatal("no move tested")
+	}
+}
