@@ -242,6 +242,9 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 				if cost < 0 {
 					continue
 				}
+				for f := fill &^ pawnsL; f != 0; {
+					cost += 2 * m.fillReach(p, f.PopFirst(), diag == 0)
+				}
 				check := NoSquare
 				if diag&kingAttacks[s] != 0 {
 					check = diag.First()
@@ -374,7 +377,7 @@ func (m *minorPlanner) mateIn2(q *Position) bool {
 		for _, r := range replies.Moves[:replies.N] {
 			c2 := c1.Play(r)
 			m.plies++
-			if mate, ok := mateIn1Move(&c2, m.w); ok {
+			if mate, ok := minorMateIn1(&c2); ok {
 				m.line[m.n], m.line[m.n+1], m.line[m.n+2] = mv, r, mate
 				m.n += 3
 				return true
@@ -382,6 +385,76 @@ func (m *minorPlanner) mateIn2(q *Position) bool {
 		}
 	}
 	return false
+}
+
+// minorMateIn1 returns a move of the side to move in q that mates at once. Only the
+// checking moves are tried, each tested alone (IsLegal): a knight, bishop or pawn onto a
+// square it checks from (minorChecks). Where a check may come otherwise (a rook or
+// queen of the side, a piece between its slider and the king, a promotion or an en
+// passant capture in reach), it asks mateIn1Move, which tries every legal move.
+func minorMateIn1(q *Position) (Move, bool) {
+	us := q.turn
+	ours := q.byColor[us]
+	pawns := q.byType[Pawn] & ours
+	if q.ep != NoSquare || ours&(q.byType[Rook]|q.byType[Queen]) != 0 || pawns&pushUp(pawnLastRank[us], us^1) != 0 {
+		return mateIn1Move(q, us)
+	}
+	var cs minorChecks
+	cs.init(q)
+	if cs.discover != 0 {
+		return mateIn1Move(q, us)
+	}
+	occ := q.byType[0]
+	try := func(mv Move) bool {
+		if !q.IsLegal(mv) {
+			return false
+		}
+		child := q.Play(mv)
+		return checkmated(&child)
+	}
+	for b := q.byType[Knight] & ours; b != 0; {
+		from := b.PopFirst()
+		for t := knightAttacks[from] & cs.knight &^ ours; t != 0; {
+			if mv := NewMove(from, t.PopFirst()); try(mv) {
+				return mv, true
+			}
+		}
+	}
+	for b := q.byType[Bishop] & ours; b != 0; {
+		from := b.PopFirst()
+		for t := BishopAttacks(from, occ) & cs.diag &^ ours; t != 0; {
+			if mv := NewMove(from, t.PopFirst()); try(mv) {
+				return mv, true
+			}
+		}
+	}
+	// The pawns: a push onto an empty square (two from the start), or a capture.
+	theirs := q.byColor[us^1]
+	for t := cs.pawn &^ occ; t != 0; {
+		to := t.PopFirst()
+		from := Square(int(to) - pawnUp[us])
+		if from < 64 && pawns.Has(from) {
+			if mv := NewMove(from, to); try(mv) {
+				return mv, true
+			}
+		}
+		if from < 64 && !occ.Has(from) && pawnRank3[us].Has(from) {
+			if from2 := Square(int(from) - pawnUp[us]); pawns.Has(from2) {
+				if mv := NewMove(from2, to); try(mv) {
+					return mv, true
+				}
+			}
+		}
+	}
+	for t := cs.pawn & theirs; t != 0; {
+		to := t.PopFirst()
+		for f := pawnAttacks[us^1][to] & pawns; f != 0; {
+			if mv := NewMove(f.PopFirst(), to); try(mv) {
+				return mv, true
+			}
+		}
+	}
+	return NullMove, false
 }
 
 // nearCheck reports whether mv (w to move in q) takes a knight or bishop of w to a
@@ -821,4 +894,26 @@ func minorPush(sq Square, c Color) Square {
 		return sq + 8
 	}
 	return sq - 8
+}
+
+// fillReach returns the moves the nearest knight, bishop or (with heavy) rook or queen
+// of l needs to the fill square f on an empty board, at most 3 (a pawn promoted to fill
+// is counted apart, by its pushes).
+func (m *minorPlanner) fillReach(p *Position, f Square, heavy bool) int {
+	best := 3
+	for b := p.byColor[m.l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0 && best > 0; {
+		sq := b.PopFirst()
+		switch pt := p.board[sq].Type(); {
+		case pt == Knight || pt == Bishop:
+			best = min(best, minorMoves(pt, sq, f))
+		case !heavy:
+		case sq == f:
+			best = 0
+		case RookAttacks(sq, 0).Has(f) || pt == Queen && BishopAttacks(sq, 0).Has(f):
+			best = min(best, 1)
+		default:
+			best = min(best, 2)
+		}
+	}
+	return best
 }

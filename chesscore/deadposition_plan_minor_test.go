@@ -126,3 +126,61 @@ func TestMinorChecksMatchGivesCheck(t *testing.T) {
 		t.Fatal("no move tested")
 	}
 }
+
+// minorMateIn1, which tries only the checking moves of knights, bishops and pawns, finds
+// a mate exactly where mateIn1Move, which tries every legal move, does: over every
+// real-game position and every position one move from it, and hand positions.
+func TestMinorMateIn1MatchesMateIn1Move(t *testing.T) {
+	positions := loadRealGames(t)
+	for _, fen := range []string{
+		"6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", // a knight mates: Nf7, smothered
+		"kb6/8/1K6/8/8/8/8/5B2 w - - 0 1",   // a bishop mates: Bg2
+		"kb6/8/KP6/8/8/8/8/8 w - - 0 1",     // a pawn mates: b7
+		"7k/5K1p/8/5N2/8/8/8/8 w - - 0 1",   // a knight checks, no mate
+		"8/8/8/8/8/1p6/kP6/2K5 w - - 0 1",   // no check at all
+		"1k6/8/1K6/8/8/8/6P1/8 w - - 0 1",   // a pawn's double push
+		"kb6/8/1K6/8/8/8/8/5B2 b - - 0 1",   // black to move
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		positions = append(positions, p)
+	}
+	var ml MoveList
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 3
+	}
+	mates := 0
+	check := func(p *Position) {
+		_, want := mateIn1Move(p, p.turn)
+		mv, got := minorMateIn1(p)
+		if got != want {
+			t.Errorf("%s: minorMateIn1 finds a mate %v, mateIn1Move %v", p.FEN(), got, want)
+			return
+		}
+		if got {
+			mates++
+			if !replaysToMate(p, p.turn, []Move{mv}) {
+				t.Errorf("%s: minorMateIn1's %v does not mate", p.FEN(), mv)
+			}
+		}
+	}
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		if !p.HasLegalMove() {
+			continue
+		}
+		check(p)
+		p.LegalMoves(&ml)
+		for _, mv := range ml.Moves[:ml.N] {
+			if child := p.Play(mv); child.HasLegalMove() {
+				check(&child)
+			}
+		}
+	}
+	if mates == 0 {
+		t.Fatal("no mate found: the test proves nothing")
+	}
+}
