@@ -194,6 +194,7 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 	heavyL := (theirs & (p.byType[Rook] | p.byType[Queen])).Count()
 	knightsL := (theirs & p.byType[Knight]).Count()
 	bishopsL := theirs & p.byType[Bishop]
+	reach := m.fillReach(p)
 	n := 0
 	for tb := minorEdge; tb != 0; {
 		t := tb.PopFirst()
@@ -214,6 +215,13 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 				cost := 2*distance(kl, t) + distance(kw, s) + 2*fill.Count()
 				if kingAttacks[t].Count() > 3 {
 					cost += minorEdgeCost // five flight squares: more can go wrong
+				}
+				heavyReach := 0 // a rook or queen of l fills only against a knight's check
+				if diag == 0 {
+					heavyReach = 1
+				}
+				for f := fill &^ pawnsL; f != 0; {
+					cost += 2 * int(reach[heavyReach][f.PopFirst()]) // the filler's moves there
 				}
 				if n == minorPlans && cost >= m.pics[n-1].cost {
 					continue // the pushes only add: it would not be kept
@@ -241,9 +249,6 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 				}
 				if cost < 0 {
 					continue
-				}
-				for f := fill &^ pawnsL; f != 0; {
-					cost += 2 * m.fillReach(p, f.PopFirst(), diag == 0)
 				}
 				check := NoSquare
 				if diag&kingAttacks[s] != 0 {
@@ -896,24 +901,36 @@ func minorPush(sq Square, c Color) Square {
 	return sq - 8
 }
 
-// fillReach returns the moves the nearest knight, bishop or (with heavy) rook or queen
-// of l needs to the fill square f on an empty board, at most 3 (a pawn promoted to fill
-// is counted apart, by its pushes).
-func (m *minorPlanner) fillReach(p *Position, f Square, heavy bool) int {
-	best := 3
-	for b := p.byColor[m.l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0 && best > 0; {
-		sq := b.PopFirst()
-		switch pt := p.board[sq].Type(); {
-		case pt == Knight || pt == Bishop:
-			best = min(best, minorMoves(pt, sq, f))
-		case !heavy:
-		case sq == f:
-			best = 0
-		case RookAttacks(sq, 0).Has(f) || pt == Queen && BishopAttacks(sq, 0).Has(f):
-			best = min(best, 1)
-		default:
-			best = min(best, 2)
-		}
+// fillReach returns, by square, the moves the nearest knight or bishop of l needs to
+// it on an empty board, at most 3 ([0]), and the same with its rooks and queens too
+// ([1]: where they may fill); a pawn promoted to fill is counted apart, by its pushes.
+func (m *minorPlanner) fillReach(p *Position) (reach [2][64]int8) {
+	for sq := range reach[0] {
+		reach[0][sq], reach[1][sq] = 3, 3
 	}
-	return best
+	for b := p.byColor[m.l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
+		from := b.PopFirst()
+		pt := p.board[from].Type()
+		if pt == Knight || pt == Bishop {
+			for sq := Square(0); sq < 64; sq++ {
+				d := int8(min(minorMoves(pt, from, sq), 3))
+				reach[0][sq] = min(reach[0][sq], d)
+				reach[1][sq] = min(reach[1][sq], d)
+			}
+			continue
+		}
+		one := RookAttacks(from, 0) // a rook or queen: one move along its lines, else two
+		if pt == Queen {
+			one |= BishopAttacks(from, 0)
+		}
+		for sq := Square(0); sq < 64; sq++ {
+			d := int8(2)
+			if one.Has(sq) {
+				d = 1
+			}
+			reach[1][sq] = min(reach[1][sq], d)
+		}
+		reach[1][from] = 0
+	}
+	return reach
 }

@@ -48,6 +48,8 @@ type runPlanner struct {
 	ml     MoveList
 	costs  [MaxMoves]int
 	child  Position     // the position a move of l is scored on (chooseL)
+	next   Position     // the position after the move pick returns
+	near   [4]Bitboard  // near[d]: the squares at most d king steps from the runner or its path
 	rings  [64]Bitboard // flood fill from w king's goals: ring d reached in d steps
 	nrings int
 }
@@ -102,6 +104,10 @@ func (r *runPlanner) find(p *Position, w Color, e *endPlanner) (int, bool) {
 	q := *p
 	r.n = 0
 	r.hashes[0] = q.hash
+	r.near[0] = r.path | r.runner.Bitboard()
+	for i := 1; i < len(r.near); i++ {
+		r.near[i] = r.near[i-1] | kingSpread(r.near[i-1])
+	}
 	for !r.clear(&q) {
 		if r.n == runMaxPlies {
 			return 0, false
@@ -116,7 +122,7 @@ func (r *runPlanner) find(p *Position, w Color, e *endPlanner) (int, bool) {
 		if mv == NullMove {
 			return 0, false
 		}
-		q = q.Play(mv)
+		q = r.next
 		r.line[r.n] = mv
 		r.n++
 		r.hashes[r.n] = q.hash
@@ -219,17 +225,19 @@ func (r *runPlanner) chooseL(q *Position) Move {
 	pieces := q.byColor[r.l] &^ q.byType[King] &^ q.byType[Pawn]
 	prey := q.byColor[r.l] & q.byType[Pawn] & r.path
 	child := &r.child
+	var cs minorChecks // l's checks on w's king, looked up
+	cs.init(q)
 	for i, mv := range r.ml.Moves[:r.ml.N] {
 		r.costs[i] = minorRuledOut
 		from, to := mv.From(), mv.To()
 		if q.board[to] != NoPiece || mv.Promotion() == Queen || mv.Promotion() == Rook {
 			continue
 		}
-		minorApply(child, q, mv) // the pieces alone: checks are tested on w's king
-		check := child.attacked(kw, r.l, child.byType[0])
+		check := cs.gives(q, mv)
 		if pieces.Has(from) {
 			if kingAttacks[kw].Has(to) {
-				// Offered: w's king takes it unless l guards it.
+				// Offered: w's king takes it unless l guards it (the pieces alone moved).
+				minorApply(child, q, mv)
 				if !child.attacked(to, r.l, child.byType[0]&^kw.Bitboard()) {
 					r.costs[i] = 0
 				}
@@ -249,15 +257,18 @@ func (r *runPlanner) chooseL(q *Position) Move {
 		if pieces == 0 {
 			c = 20
 		}
-		near := 4
-		for b := r.path | r.runner.Bitboard(); b != 0; {
-			near = min(near, distance(to, b.PopFirst()))
+		for _, ring := range r.near { // less the king steps to the path, at most 4
+			if !ring.Has(to) {
+				c--
+			}
 		}
-		c -= near
 		if q.board[from].Type() == King {
 			c -= min(distance(to, kw), 3)
 		}
 		// The pawns w's king is to take, left unguarded.
+		if prey != 0 {
+			minorApply(child, q, mv)
+		}
 		for b := prey; b != 0; {
 			if child.attacked(b.PopFirst(), r.l, child.byType[0]) {
 				c += 8
@@ -268,7 +279,8 @@ func (r *runPlanner) chooseL(q *Position) Move {
 	return r.pick(q)
 }
 
-// pick returns the move of r.ml of least cost whose position is not in the line yet.
+// pick returns the move of r.ml of least cost whose position is not in the line yet (that
+// position in r.next).
 func (r *runPlanner) pick(q *Position) Move {
 	moves := r.ml.Moves[:r.ml.N]
 	for {
@@ -281,8 +293,7 @@ func (r *runPlanner) pick(q *Position) Move {
 		if best < 0 {
 			return NullMove
 		}
-		child := q.Play(moves[best])
-		if !r.seen(child.hash) {
+		if r.next = q.Play(moves[best]); !r.seen(r.next.hash) {
 			return moves[best]
 		}
 		r.costs[best] = minorRuledOut
