@@ -24,10 +24,16 @@
 // on from there; the two lines joined are replayed once more (replaysToMate) before they
 // are returned: Yes only with a verified line, never a No. A move leading to a position
 // already played is replaced by the next best; with none left, or the plies spent, the
-// planner gives up. l's moves are scored on the pieces alone (minorApply: no hash, no
-// full move), w's king steps on rings of the flood fill; on the real games the planner
-// costs 11-15 µs a call (0-11 pieces), about 40% of it the endgame planner it hands
-// over to.
+// planner gives up. l's checks are looked up (minorChecks), its moves scored on the
+// pieces alone (minorApply: bitboards only) where a piece offered or a pawn left
+// unguarded needs them, w's king steps on rings of the flood fill. It runs without the
+// structure's proof first (that proved nothing on the real games where it fits, and
+// cost an eighth of the step). On the real games it costs about 125 thousand
+// instructions a call (0-11 pieces; 158 thousand before the lookups, the structure
+// included), about 40% of it the endgame planner it hands over to. The promotion
+// planner answers 120 of the 153 real-game decisions per pass where this one runs:
+// decider.planLast running it first there, this planner only after it, would take that
+// step from 20.0 to 15.9 million instructions per pass with the same answers.
 
 package chesscore
 
