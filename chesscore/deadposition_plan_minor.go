@@ -689,13 +689,12 @@ func (m *minorPlanner) costW(child *Position) int {
 		}
 	}
 	// A bishop one move from a square where it would check on the target.
-	checks := BishopAttacks(m.pic.target, occ) &^ child.byColor[m.w]
+	var checks, xray Bitboard // xray: a bishop there pins what stands between it and the target
 	if m.pic.check != NoSquare {
 		checks = m.pic.check.Bitboard() // the mate comes from the square w's king guards
-	}
-	var xray Bitboard // a bishop there pins what stands between it and the target
-	if m.pic.check != NoSquare {
 		xray = Line(m.pic.target, m.pic.check)
+	} else {
+		checks = BishopAttacks(m.pic.target, occ) &^ child.byColor[m.w]
 	}
 	for b := child.Pieces(m.w, Bishop) & minorSameColour(m.pic.target); b != 0; {
 		sq := b.PopFirst()
@@ -710,9 +709,8 @@ func (m *minorPlanner) costW(child *Position) int {
 	// A piece of w in the way: on the target, a fill square or the stand.
 	c += 8 * (child.byColor[m.w] &^ child.byType[King] & (m.pic.fill | m.pic.target.Bitboard() | m.pic.stand.Bitboard())).Count()
 	// A bishop pinning a piece of l to its king: the piece could not go to its square.
-	for b := child.Pieces(m.w, Bishop); b != 0; {
-		sq := b.PopFirst()
-		if BishopAttacks(sq, 0).Has(kl) && (Between(sq, kl)&occ).Count() == 1 {
+	for b := child.Pieces(m.w, Bishop) & BishopAttacks(kl, 0); b != 0; {
+		if (Between(b.PopFirst(), kl) & occ).Count() == 1 {
 			c += 6
 		}
 	}
@@ -742,7 +740,12 @@ func (m *minorPlanner) costL(child *Position) int {
 		f := b.PopFirst()
 		empty++
 		c += 6
-		if child.AttackersTo(f, m.l, occ)&fillers&^child.byType[Pawn] == 0 {
+		// No knight, bishop or (filling) rook or queen of l reaches it at once.
+		hit := knightAttacks[f]&child.byType[Knight] | BishopAttacks(f, occ)&(child.byType[Bishop]|child.byType[Queen])
+		if m.pic.heavyFills {
+			hit |= RookAttacks(f, occ) & (child.byType[Rook] | child.byType[Queen])
+		}
+		if hit&fillers&^child.byType[Pawn] == 0 {
 			c += 3
 		}
 	}
