@@ -24,16 +24,17 @@
 // on from there; the two lines joined are replayed once more (replaysToMate) before they
 // are returned: Yes only with a verified line, never a No. A move leading to a position
 // already played is replaced by the next best; with none left, or the plies spent, the
-// planner gives up. l's checks are looked up (minorChecks), its moves scored on the
-// pieces alone (minorApply: bitboards only) where a piece offered or a pawn left
-// unguarded needs them, w's king steps on rings of the flood fill. It runs without the
+// planner gives up. w's king steps alone are listed (kingMoves: it moves nothing
+// else), l's checks are looked up (minorChecks) and its moves scored on the pieces
+// alone (minorApply: bitboards only) where a piece offered or a pawn left unguarded
+// needs them; w's king steps are scored on rings of the flood fill. It runs without the
 // structure's proof first (that proved nothing on the real games where it fits, and
-// cost an eighth of the step). On the real games it costs about 125 thousand
+// cost an eighth of the step). On the real games it costs about 124 thousand
 // instructions a call (0-11 pieces; 158 thousand before the lookups, the structure
-// included), about 40% of it the endgame planner it hands over to. The promotion
+// included), over 40% of it the endgame planner it hands over to. The promotion
 // planner answers 120 of the 153 real-game decisions per pass where this one runs:
 // decider.planLast running it first there, this planner only after it, would take that
-// step from 20.0 to 15.9 million instructions per pass with the same answers.
+// step from 19.0 to 15.8 million instructions per pass with the same answers.
 
 package chesscore
 
@@ -118,11 +119,12 @@ func (r *runPlanner) find(p *Position, w Color, e *endPlanner) (int, bool) {
 		if r.n == runMaxPlies {
 			return 0, false
 		}
-		q.LegalMoves(&r.ml)
 		var mv Move
 		if q.turn == r.w {
+			r.kingMoves(&q)
 			mv = r.chooseW(&q)
 		} else {
+			q.LegalMoves(&r.ml)
 			mv = r.chooseL(&q)
 		}
 		if mv == NullMove {
@@ -198,7 +200,26 @@ func (r *runPlanner) prey(q *Position) Bitboard {
 	return theirs & r.path
 }
 
-// chooseW returns w's move in q (w to move, r.ml its legal moves): a capture of its
+// kingMoves fills r.ml with the legal moves of the side to move's king in q (w moves
+// nothing else), in the order LegalMoves lists them: its steps by square, then castling
+// (from LegalMoves itself, where a right is left).
+func (r *runPlanner) kingMoves(q *Position) {
+	if q.castling != 0 {
+		q.LegalMoves(&r.ml)
+		return
+	}
+	r.ml.N = 0
+	us := q.turn
+	k := q.KingSquare(us)
+	occ := q.byType[0] &^ k.Bitboard()
+	for b := kingAttacks[k] &^ q.byColor[us]; b != 0; {
+		if to := b.PopFirst(); !q.attacked(to, us^1, occ) {
+			r.ml.add(NewMove(k, to))
+		}
+	}
+}
+
+// chooseW returns w's move in q (w to move, r.ml its king's legal moves): a capture of its
 // prey by the king, else a king step towards it; NullMove when nothing fits.
 func (r *runPlanner) chooseW(q *Position) Move {
 	prey := r.prey(q)

@@ -1,10 +1,15 @@
 // deadposition_plan_minor_test.go: the minor-piece mate planner finds the helpmates of a
 // lone bishop or knight against heavy pieces and pawns (and the pawn-run planner those
-// of a lone pawn), and every line they return replays to a mate.
+// of a lone pawn), every line they return replays to a mate, and their shortcuts (checks
+// looked up, mates in one among the checks, the king's moves alone) agree with the move
+// generator.
 
 package chesscore
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The planner itself answers these positions (the slowest of the real games for the
 // search), with a line that replays to a mate.
@@ -182,5 +187,37 @@ func TestMinorMateIn1MatchesMateIn1Move(t *testing.T) {
 	}
 	if mates == 0 {
 		t.Fatal("no mate found: the test proves nothing")
+	}
+}
+
+// The pawn-run planner's kingMoves lists exactly the king's moves of LegalMoves, in its
+// order, over every real-game position.
+func TestRunKingMovesMatchLegalMoves(t *testing.T) {
+	var r runPlanner
+	var ml MoveList
+	tested := 0
+	for _, p := range loadRealGames(t) {
+		p.LegalMoves(&ml)
+		k := p.KingSquare(p.turn)
+		var want []Move
+		for _, m := range ml.Moves[:ml.N] {
+			if m.From() == k {
+				want = append(want, m)
+			}
+		}
+		r.kingMoves(&p)
+		var got []Move
+		for _, m := range r.ml.Moves[:r.ml.N] {
+			if m.From() == k {
+				got = append(got, m)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: kingMoves %v, LegalMoves' king moves %v", p.FEN(), got, want)
+		}
+		tested += len(want)
+	}
+	if tested == 0 {
+		t.Fatal("no king move tested")
 	}
 }
