@@ -14,9 +14,11 @@
 // diagonal step into t when w's king on s guards it (the mating square: nothing of l
 // interposes there), else from along that diagonal. The pictures are ranked by cheap
 // estimates (twice the loser king's distance to t, the winner king's to s, the fill
-// squares, the pushes and knight moves of the pawns to promote, minorEdgeCost off the
-// corners); the best minorPlans are played, minorBudget plies at most over all of them
-// (the planner gives up fast).
+// squares, twice the moves the nearest knight, bishop or (against a knight's check)
+// rook or queen of l needs to each fill square on an empty board, at most 3
+// (fillReach), the pushes and knight moves of the pawns to promote, minorEdgeCost off
+// the corners); the best minorPlans are played, minorBudget plies at most over all of
+// them (the planner gives up fast).
 //
 // Where w has a pawn, the promotion planner (deadposition_plan_promote.go) runs first
 // (decider.planLast): on the real games it answers most of those positions (all those
@@ -24,22 +26,25 @@
 //
 // A picture is played move by move on real positions, greedily, each side ranking its
 // legal moves by the position each leads to (no look-ahead), so the line is legal by
-// construction. A move is scored on the pieces alone (the board and bitboards with the
-// move made, no hash); only the best so far is played whole, for its hash (a position
-// already in the line), whether it stalemates and, for l, whether it checks. The moves
-// always ruled out are dropped before they are scored:
+// construction. A move is scored on the pieces alone (the bitboards with the move made:
+// no board, no hash); only the best so far is played whole, for its hash (a position
+// already in the line), whether it stalemates and, for l, whether it checks. Whether a
+// move of w checks is looked up (minorChecks: the squares each kind of piece checks
+// from, the pieces that uncover a check), not played. The moves always ruled out are
+// dropped before they are scored:
 //
 //   - w: a move that mates at once, tried first at every turn (it also catches mates the
 //     picture did not foresee); with the picture standing (l's king on t, the fill
 //     squares taken, w's king on s), a mate in two moves (a knight or bishop move from
-//     where it can check next, any reply, mate); else the move of least cost: its king's
-//     steps to s (a flood fill over the squares l does not attack), the rooks and queens
-//     of l off the fill squares (w takes those l offers), a knight's distance to t and
-//     its knight moves to a checking square, a bishop not one move from the mating
-//     square or standing on the line through it and t, a piece of w on t, s or a fill
-//     square, a bishop pinning a piece of l to its king, a piece attacking t before l's
-//     king stands there; never a check that does not mate nor a capture of a pawn or
-//     minor piece (l needs them to fill).
+//     where it can check next, any reply, mate: only the checking moves of w's knights,
+//     bishops and pawns are tried, each alone, minorMateIn1); else the move of least
+//     cost: its king's steps to s (a flood fill over the squares l does not attack), the
+//     rooks and queens of l off the fill squares (w takes those l offers), a knight's
+//     distance to t and its knight moves to a checking square, a bishop not one move
+//     from the mating square or standing on the line through it and t, a piece of w on
+//     t, s or a fill square, a bishop pinning a piece of l to its king, a piece
+//     attacking t before l's king stands there; never a check that does not mate nor a
+//     capture of a pawn or minor piece (l needs them to fill).
 //   - l: the move of least cost: its king's steps to t (a flood fill over the squares w
 //     does not attack), each empty fill square (more when no piece of l reaches it at
 //     once), the moves of its spare knights and bishops to them, each rook or queen off
@@ -82,6 +87,17 @@
 // nearly everywhere) 113 to 103. The planners of the step now answer 867 of the 903
 // positions they fit (TestMinorPlannerRealGames). BenchmarkCanCheckmate/real went from
 // 113 to 108 thousand instructions a decision.
+//
+// With the moves scored on bitboards alone, the checks looked up, the king steps read
+// from bit planes of the flood (kingSteps) and the pawns' guards from masks made once a
+// picture (guards), the mate in two among the checking moves only, and the pictures
+// ranked also by the fillers' reach, this planner costs 41 instead of 56 million
+// instructions over the 89 real-game decisions per pass that reach it (cachegrind), and
+// answers one more of them (75 instead of 74). Its failed pictures are still about two
+// thirds of the plies it plays: most give up by minorStuckPlies, two thirds of those
+// with both kings in place and one fill square empty, and no cheap test found tells
+// them apart from the pictures that mate: those also wait up to 31 plies for their last
+// filler, and counting the units of l that could still fill never found one short.
 
 package chesscore
 
@@ -117,13 +133,15 @@ type minorPlanner struct {
 	hashes [minorMaxPlies + 1]uint64
 	pics   [minorPlans]minorPicture
 	ml     MoveList
-	costs  [MaxMoves]int        // by move of ml: its cost
-	checks [MaxMoves]bool       // by move of ml (w to move): whether it gives check
-	child  Position             // the position a move is scored on (choose)
-	attW   Bitboard             // the squares w attacks before l's move
-	rings  [minorRings]Bitboard // flood-fill rings around the goal of the side to move's king
-	nrings int
-	run    runPlanner // the pawn-run planner, for a winner with only pawns
+	costs  [MaxMoves]int  // by move of ml: its cost
+	checks [MaxMoves]bool // by move of ml (w to move): whether it gives check
+	child  Position       // the position a move is scored on (choose)
+	next   Position       // the position after the move choose returns
+	attW   Bitboard       // the squares w attacks before l's move
+	steps  [4]Bitboard    // the last flood: bit k of a square's king steps to the goal
+	within Bitboard       // the last flood: the squares fewer than minorRings steps away
+	guard  [3]Bitboard    // by push i: the squares where a pawn of l still guards after i pushes
+	run    runPlanner     // the pawn-run planner, for a winner with only pawns
 }
 
 // minorRings is the number of flood-fill rings kept: farther squares count as that far.
@@ -192,6 +210,7 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 	heavyL := (theirs & (p.byType[Rook] | p.byType[Queen])).Count()
 	knightsL := (theirs & p.byType[Knight]).Count()
 	bishopsL := theirs & p.byType[Bishop]
+	reach := m.fillReach(p)
 	n := 0
 	for tb := minorEdge; tb != 0; {
 		t := tb.PopFirst()
@@ -212,6 +231,13 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 				cost := 2*distance(kl, t) + distance(kw, s) + 2*fill.Count()
 				if kingAttacks[t].Count() > 3 {
 					cost += minorEdgeCost // five flight squares: more can go wrong
+				}
+				heavyReach := 0 // a rook or queen of l fills only against a knight's check
+				if diag == 0 {
+					heavyReach = 1
+				}
+				for f := fill &^ pawnsL; f != 0; {
+					cost += 2 * int(reach[heavyReach][f.PopFirst()]) // the filler's moves there
 				}
 				if n == minorPlans && cost >= m.pics[n-1].cost {
 					continue // the pushes only add: it would not be kept
@@ -288,6 +314,7 @@ func (m *minorPlanner) play(p *Position) bool {
 	q := *p
 	m.n = 0
 	m.hashes[0] = q.hash
+	m.guards()
 	best, stuck := [2]int{int(^uint(0) >> 1), int(^uint(0) >> 1)}, 0
 	finishes, finished := 0, 0
 	for m.n < minorMaxPlies && m.plies < minorBudget {
@@ -330,7 +357,7 @@ func (m *minorPlanner) play(p *Position) bool {
 		} else if stuck++; stuck > minorStuckPlies {
 			return false
 		}
-		q = q.Play(mv)
+		q = m.next
 		m.line[m.n] = mv
 		m.n++
 		m.hashes[m.n] = q.hash
@@ -371,7 +398,7 @@ func (m *minorPlanner) mateIn2(q *Position) bool {
 		for _, r := range replies.Moves[:replies.N] {
 			c2 := c1.Play(r)
 			m.plies++
-			if mate, ok := mateIn1Move(&c2, m.w); ok {
+			if mate, ok := minorMateIn1(&c2); ok {
 				m.line[m.n], m.line[m.n+1], m.line[m.n+2] = mv, r, mate
 				m.n += 3
 				return true
@@ -379,6 +406,76 @@ func (m *minorPlanner) mateIn2(q *Position) bool {
 		}
 	}
 	return false
+}
+
+// minorMateIn1 returns a move of the side to move in q that mates at once. Only the
+// checking moves are tried, each tested alone (IsLegal): a knight, bishop or pawn onto a
+// square it checks from (minorChecks). Where a check may come otherwise (a rook or
+// queen of the side, a piece between its slider and the king, a promotion or an en
+// passant capture in reach), it asks mateIn1Move, which tries every legal move.
+func minorMateIn1(q *Position) (Move, bool) {
+	us := q.turn
+	ours := q.byColor[us]
+	pawns := q.byType[Pawn] & ours
+	if q.ep != NoSquare || ours&(q.byType[Rook]|q.byType[Queen]) != 0 || pawns&pushUp(pawnLastRank[us], us^1) != 0 {
+		return mateIn1Move(q, us)
+	}
+	var cs minorChecks
+	cs.init(q)
+	if cs.discover != 0 {
+		return mateIn1Move(q, us)
+	}
+	occ := q.byType[0]
+	try := func(mv Move) bool {
+		if !q.IsLegal(mv) {
+			return false
+		}
+		child := q.Play(mv)
+		return checkmated(&child)
+	}
+	for b := q.byType[Knight] & ours; b != 0; {
+		from := b.PopFirst()
+		for t := knightAttacks[from] & cs.knight &^ ours; t != 0; {
+			if mv := NewMove(from, t.PopFirst()); try(mv) {
+				return mv, true
+			}
+		}
+	}
+	for b := q.byType[Bishop] & ours; b != 0; {
+		from := b.PopFirst()
+		for t := BishopAttacks(from, occ) & cs.diag &^ ours; t != 0; {
+			if mv := NewMove(from, t.PopFirst()); try(mv) {
+				return mv, true
+			}
+		}
+	}
+	// The pawns: a push onto an empty square (two from the start), or a capture.
+	theirs := q.byColor[us^1]
+	for t := cs.pawn &^ occ; t != 0; {
+		to := t.PopFirst()
+		from := Square(int(to) - pawnUp[us])
+		if from < 64 && pawns.Has(from) {
+			if mv := NewMove(from, to); try(mv) {
+				return mv, true
+			}
+		}
+		if from < 64 && !occ.Has(from) && pawnRank3[us].Has(from) {
+			if from2 := Square(int(from) - pawnUp[us]); pawns.Has(from2) {
+				if mv := NewMove(from2, to); try(mv) {
+					return mv, true
+				}
+			}
+		}
+	}
+	for t := cs.pawn & theirs; t != 0; {
+		to := t.PopFirst()
+		for f := pawnAttacks[us^1][to] & pawns; f != 0; {
+			if mv := NewMove(f.PopFirst(), to); try(mv) {
+				return mv, true
+			}
+		}
+	}
+	return NullMove, false
 }
 
 // nearCheck reports whether mv (w to move in q) takes a knight or bishop of w to a
@@ -398,9 +495,10 @@ func (m *minorPlanner) nearCheck(q *Position, mv Move, k Square) bool {
 // mateIn1 returns a move of m.ml (w to move in q) that mates at once; it notes in
 // m.checks which moves give check (choose reads them).
 func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
-	k := q.KingSquare(m.l)
+	var cs minorChecks
+	cs.init(q)
 	for i, mv := range m.ml.Moves[:m.ml.N] {
-		m.checks[i] = q.givesCheck(mv, k)
+		m.checks[i] = cs.gives(q, mv)
 		if !m.checks[i] {
 			continue
 		}
@@ -411,8 +509,67 @@ func (m *minorPlanner) mateIn1(q *Position) (Move, bool) {
 	return NullMove, false
 }
 
+// minorChecks holds, for the side to move in a position, the squares from which each
+// kind of its pieces would check the enemy king, and its pieces that would check by
+// moving off a line: whether a move checks is then a lookup (gives).
+type minorChecks struct {
+	k              Square
+	pawn, knight   Bitboard // the squares a pawn or knight of the side checks from
+	diag, straight Bitboard // the squares a bishop (diag), rook (straight) or queen checks from
+	discover       Bitboard // the side's pieces alone between its slider and the king
+}
+
+// init fills cs for the side to move in q.
+func (cs *minorChecks) init(q *Position) {
+	us := q.turn
+	k := q.KingSquare(us ^ 1)
+	occ := q.byType[0]
+	ours := q.byColor[us]
+	cs.k = k
+	cs.pawn = pawnAttacks[us^1][k]
+	cs.knight = knightAttacks[k]
+	cs.diag = BishopAttacks(k, occ)
+	cs.straight = RookAttacks(k, occ)
+	cs.discover = 0
+	diagSliders := (q.byType[Bishop] | q.byType[Queen]) & ours & BishopAttacks(k, 0)
+	straightSliders := (q.byType[Rook] | q.byType[Queen]) & ours & RookAttacks(k, 0)
+	for b := diagSliders | straightSliders; b != 0; {
+		if between := Between(b.PopFirst(), k) & occ; between.Count() == 1 && between&ours != 0 {
+			cs.discover |= between
+		}
+	}
+}
+
+// gives reports whether mv (of the side to move in q, for which cs was filled) checks.
+// A normal move is looked up: the piece lands on a square it checks from (the square it
+// leaves cannot open its own line: it would have been checking already), or it leaves
+// a line between its slider and the king; other moves are asked of givesCheck.
+func (cs *minorChecks) gives(q *Position, mv Move) bool {
+	if mv.Kind() != NormalMove {
+		return q.givesCheck(mv, cs.k)
+	}
+	from, to := mv.From(), mv.To()
+	if cs.discover.Has(from) && !Line(cs.k, from).Has(to) {
+		return true
+	}
+	switch q.board[from].Type() {
+	case Pawn:
+		return cs.pawn.Has(to)
+	case Knight:
+		return cs.knight.Has(to)
+	case Bishop:
+		return cs.diag.Has(to)
+	case Rook:
+		return cs.straight.Has(to)
+	case Queen:
+		return (cs.diag | cs.straight).Has(to)
+	}
+	return false
+}
+
 // choose returns the move of m.ml of least cost (by the position it leads to) for w
-// (winner) or l, with its cost; NullMove when every move is ruled out. A move leading to
+// (winner) or l, with its cost (the position it leads to in m.next); NullMove when every
+// move is ruled out. A move leading to
 // a position already in the line, or of w stalemating, is replaced by the next best.
 // The moves are scored on m.child, the move applied to the pieces alone (no hash, no
 // turn); only the best so far is played whole (its hash, whether it stalemates) and, for
@@ -453,7 +610,7 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 		mv := moves[best]
 		// l checks only to offer the checker: a rook or queen w takes.
 		if winner || !q.givesCheck(mv, k) || m.offered(q, mv) {
-			if next := q.Play(mv); !m.seen(next.hash) && (!winner || next.HasLegalMove()) {
+			if m.next = q.Play(mv); !m.seen(m.next.hash) && (!winner || m.next.HasLegalMove()) {
 				return mv, m.costs[best]
 			}
 		}
@@ -461,23 +618,28 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 	}
 }
 
-// minorApply sets dst to q with mv applied to the pieces alone: the board and bitboards
-// (the hash, turn, castling rights and en passant square are q's); castling and en
-// passant are played whole.
+// minorApply sets dst's bitboards to q's with mv applied to the pieces alone; the rest of
+// dst (its board, hash, turn) is not kept and must not be read. Castling and en passant
+// are played whole.
 func minorApply(dst, q *Position, mv Move) {
-	*dst = *q
 	from, to := mv.From(), mv.To()
-	pc := q.board[from]
 	switch mv.Kind() {
 	case NormalMove, PromotionMove:
+		dst.byType, dst.byColor = q.byType, q.byColor
+		fb, tb := from.Bitboard(), to.Bitboard()
 		if capt := q.board[to]; capt != NoPiece {
-			dst.remove(capt, to)
+			dst.byType[capt&7] &^= tb
+			dst.byColor[capt>>3] &^= tb
 		}
-		dst.remove(pc, from)
+		pc := q.board[from]
+		pt := pc.Type()
 		if mv.Kind() == PromotionMove {
-			pc = MakePiece(q.turn, mv.Promotion())
+			pt = mv.Promotion()
 		}
-		dst.put(pc, to)
+		dst.byType[pc&7] &^= fb
+		dst.byType[pt] |= tb
+		dst.byType[0] = dst.byType[0]&^fb | tb
+		dst.byColor[pc>>3] = dst.byColor[pc>>3]&^fb | tb
 	default:
 		*dst = q.Play(mv)
 	}
@@ -527,13 +689,12 @@ func (m *minorPlanner) costW(child *Position) int {
 		}
 	}
 	// A bishop one move from a square where it would check on the target.
-	checks := BishopAttacks(m.pic.target, occ) &^ child.byColor[m.w]
+	var checks, xray Bitboard // xray: a bishop there pins what stands between it and the target
 	if m.pic.check != NoSquare {
 		checks = m.pic.check.Bitboard() // the mate comes from the square w's king guards
-	}
-	var xray Bitboard // a bishop there pins what stands between it and the target
-	if m.pic.check != NoSquare {
 		xray = Line(m.pic.target, m.pic.check)
+	} else {
+		checks = BishopAttacks(m.pic.target, occ) &^ child.byColor[m.w]
 	}
 	for b := child.Pieces(m.w, Bishop) & minorSameColour(m.pic.target); b != 0; {
 		sq := b.PopFirst()
@@ -548,9 +709,8 @@ func (m *minorPlanner) costW(child *Position) int {
 	// A piece of w in the way: on the target, a fill square or the stand.
 	c += 8 * (child.byColor[m.w] &^ child.byType[King] & (m.pic.fill | m.pic.target.Bitboard() | m.pic.stand.Bitboard())).Count()
 	// A bishop pinning a piece of l to its king: the piece could not go to its square.
-	for b := child.Pieces(m.w, Bishop); b != 0; {
-		sq := b.PopFirst()
-		if BishopAttacks(sq, 0).Has(kl) && (Between(sq, kl)&occ).Count() == 1 {
+	for b := child.Pieces(m.w, Bishop) & BishopAttacks(kl, 0); b != 0; {
+		if (Between(b.PopFirst(), kl) & occ).Count() == 1 {
 			c += 6
 		}
 	}
@@ -580,33 +740,36 @@ func (m *minorPlanner) costL(child *Position) int {
 		f := b.PopFirst()
 		empty++
 		c += 6
-		if child.AttackersTo(f, m.l, occ)&fillers&^child.byType[Pawn] == 0 {
+		// No knight, bishop or (filling) rook or queen of l reaches it at once.
+		hit := knightAttacks[f]&child.byType[Knight] | BishopAttacks(f, occ)&(child.byType[Bishop]|child.byType[Queen])
+		if m.pic.heavyFills {
+			hit |= RookAttacks(f, occ) & (child.byType[Rook] | child.byType[Queen])
+		}
+		if hit&fillers&^child.byType[Pawn] == 0 {
 			c += 3
 		}
 	}
-	// A pawn of l guarding the stand or the mating square: pushed out of the way.
-	guard := m.pic.stand.Bitboard()
-	if m.pic.check != NoSquare {
-		guard |= m.pic.check.Bitboard()
-	}
-	for b := child.Pieces(m.l, Pawn); b != 0; {
-		sq := b.PopFirst()
-		for i := 0; i < 3 && sq.Rank() > 0 && sq.Rank() < 7 && pawnAttacks[m.l][sq]&guard != 0; i++ {
-			c += 6 // each push still guarding
-			sq = minorPush(sq, m.l)
-		}
-	}
+	// A pawn of l guarding the stand or the mating square: 6 for each push still guarding
+	// (m.guard, up to three pushes).
+	pawnsL := child.Pieces(m.l, Pawn)
+	c += 6 * ((pawnsL & m.guard[0]).Count() + (pawnsL & m.guard[1]).Count() + (pawnsL & m.guard[2]).Count())
 	attW := m.attW // l captures nothing: w's attacks barely change with its move
 	spare := 0
 	for b := ours &^ (m.pic.fill & fillers) &^ child.byType[Pawn]; b != 0; {
 		sq := b.PopFirst()
-		switch pt := child.board[sq].Type(); {
-		case (pt == Rook || pt == Queen) && !attW.Has(sq):
-			c += 8
-		case pt == Knight || pt == Bishop:
+		switch { // the piece's type read from the bitboards (minorApply keeps no board)
+		case heavy.Has(sq):
+			if !attW.Has(sq) {
+				c += 8
+			}
+		default: // a knight or bishop
 			c += 2
 			spare++
 			if empty > 0 {
+				pt := Knight
+				if child.byType[Bishop].Has(sq) {
+					pt = Bishop
+				}
 				c += 2 * minorNearest(pt, sq, m.pic.fill&^fillers)
 			}
 		}
@@ -640,32 +803,34 @@ func minorNearest(pt PieceType, sq Square, b Bitboard) int {
 	return best
 }
 
-// flood fills m.rings around goal over the squares allowed: ring i holds the squares at
-// most i king steps from goal.
+// flood fills in the king steps from every square to goal over the squares allowed, up
+// to minorRings-1 steps, as bit planes (m.steps) and the squares reached (m.within).
 func (m *minorPlanner) flood(goal Square, allowed Bitboard) {
 	r := goal.Bitboard()
-	m.rings[0] = r
-	m.nrings = 1
-	for m.nrings < minorRings {
+	m.steps = [4]Bitboard{}
+	for d := 1; d < minorRings; d++ {
 		next := r | kingSpread(r)&allowed
 		if next == r {
 			break
 		}
+		ring := next &^ r
+		for k := range m.steps {
+			if d>>k&1 != 0 {
+				m.steps[k] |= ring
+			}
+		}
 		r = next
-		m.rings[m.nrings] = r
-		m.nrings++
 	}
+	m.within = r
 }
 
 // kingSteps returns the king steps from sq to the goal of the last flood (minorRings when
 // too far or cut off).
 func (m *minorPlanner) kingSteps(sq Square) int {
-	for i := 0; i < m.nrings; i++ {
-		if m.rings[i].Has(sq) {
-			return i
-		}
+	if !m.within.Has(sq) {
+		return minorRings
 	}
-	return minorRings
+	return int(m.steps[0]>>sq&1 | m.steps[1]>>sq&1<<1 | m.steps[2]>>sq&1<<2 | m.steps[3]>>sq&1<<3)
 }
 
 // minorKnightMoves holds the knight moves between every pair of squares.
@@ -729,10 +894,62 @@ func (m *minorPlanner) twoPushes(pawns Bitboard) ([2]int, [2]Square) {
 	return push, at
 }
 
+// guards fills m.guard for m.pic: guard[i] holds the squares from which a pawn of l
+// guards the stand or the mating square for at least i+1 of its next positions (it
+// standing there, then pushed), up to three, before the last rank.
+func (m *minorPlanner) guards() {
+	guard := m.pic.stand.Bitboard()
+	if m.pic.check != NoSquare {
+		guard |= m.pic.check.Bitboard()
+	}
+	m.guard = [3]Bitboard{}
+	for sq := Square(8); sq < 56; sq++ {
+		s := sq
+		for i := 0; i < 3 && s.Rank() > 0 && s.Rank() < 7 && pawnAttacks[m.l][s]&guard != 0; i++ {
+			m.guard[i] |= sq.Bitboard()
+			s = minorPush(s, m.l)
+		}
+	}
+}
+
 // minorPush returns the square in front of a pawn of colour c on sq.
 func minorPush(sq Square, c Color) Square {
 	if c == White {
 		return sq + 8
 	}
 	return sq - 8
+}
+
+// fillReach returns, by square, the moves the nearest knight or bishop of l needs to
+// it on an empty board, at most 3 ([0]), and the same with its rooks and queens too
+// ([1]: where they may fill); a pawn promoted to fill is counted apart, by its pushes.
+func (m *minorPlanner) fillReach(p *Position) (reach [2][64]int8) {
+	for sq := range reach[0] {
+		reach[0][sq], reach[1][sq] = 3, 3
+	}
+	for b := p.byColor[m.l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
+		from := b.PopFirst()
+		pt := p.board[from].Type()
+		if pt == Knight || pt == Bishop {
+			for sq := Square(0); sq < 64; sq++ {
+				d := int8(min(minorMoves(pt, from, sq), 3))
+				reach[0][sq] = min(reach[0][sq], d)
+				reach[1][sq] = min(reach[1][sq], d)
+			}
+			continue
+		}
+		one := RookAttacks(from, 0) // a rook or queen: one move along its lines, else two
+		if pt == Queen {
+			one |= BishopAttacks(from, 0)
+		}
+		for sq := Square(0); sq < 64; sq++ {
+			d := int8(2)
+			if one.Has(sq) {
+				d = 1
+			}
+			reach[1][sq] = min(reach[1][sq], d)
+		}
+		reach[1][from] = 0
+	}
+	return reach
 }

@@ -1,10 +1,15 @@
 // deadposition_plan_minor_test.go: the minor-piece mate planner finds the helpmates of a
 // lone bishop or knight against heavy pieces and pawns (and the pawn-run planner those
-// of a lone pawn), and every line they return replays to a mate.
+// of a lone pawn), every line they return replays to a mate, and their shortcuts (checks
+// looked up, mates in one among the checks, the king's moves alone) agree with the move
+// generator.
 
 package chesscore
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The planner itself answers these positions (the slowest of the real games for the
 // search), with a line that replays to a mate.
@@ -84,5 +89,135 @@ func TestMinorPlannerRealGames(t *testing.T) {
 	t.Logf("the minor-piece and pawn-run planners answered %d of %d positions they fit", found, fits)
 	if fits == 0 || found*2 < fits {
 		t.Errorf("the minor-piece and pawn-run planners answered %d of %d positions they fit, want at least half", found, fits)
+	}
+}
+
+// The minor-piece planner's check lookup (minorChecks) answers as givesCheck does for
+// every legal move of every real-game position and of hand positions with discovered
+// checks, pins and promotions.
+func TestMinorChecksMatchGivesCheck(t *testing.T) {
+	positions := loadRealGames(t)
+	for _, fen := range []string{
+		"4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", // a knight off the rook's file: discovered
+		"7k/8/8/8/4B3/2N5/8/K7 w - - 0 1",   // a bishop and a knight: direct checks only
+		"k7/8/2N5/8/4B3/8/8/7K w - - 0 1",   // a knight between a bishop and the king
+		"4k3/4P3/8/8/8/8/8/4K2R w K - 0 1",  // castling with check
+		"8/1P5k/8/8/8/8/8/K7 w - - 0 1",     // promotions
+		"8/8/8/k2pP2R/8/8/8/7K w - d6 0 1",  // en passant opening a rank
+		"3k4/3r4/8/8/8/8/3B4/3K4 b - - 0 1", // black to move
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		positions = append(positions, p)
+	}
+	var ml MoveList
+	moves := 0
+	for i := range positions {
+		p := &positions[i]
+		var cs minorChecks
+		cs.init(p)
+		k := p.KingSquare(p.turn ^ 1)
+		p.LegalMoves(&ml)
+		for _, mv := range ml.Moves[:ml.N] {
+			moves++
+			if got, want := cs.gives(p, mv), p.givesCheck(mv, k); got != want {
+				t.Errorf("%s: %v: minorChecks says check %v, givesCheck %v", p.FEN(), mv, got, want)
+			}
+		}
+	}
+	if moves == 0 {
+		t.Fatal("no move tested")
+	}
+}
+
+// minorMateIn1, which tries only the checking moves of knights, bishops and pawns, finds
+// a mate exactly where mateIn1Move, which tries every legal move, does: over every
+// real-game position and every position one move from it, and hand positions.
+func TestMinorMateIn1MatchesMateIn1Move(t *testing.T) {
+	positions := loadRealGames(t)
+	for _, fen := range []string{
+		"6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", // a knight mates: Nf7, smothered
+		"kb6/8/1K6/8/8/8/8/5B2 w - - 0 1",   // a bishop mates: Bg2
+		"kb6/8/KP6/8/8/8/8/8 w - - 0 1",     // a pawn mates: b7
+		"7k/5K1p/8/5N2/8/8/8/8 w - - 0 1",   // a knight checks, no mate
+		"8/8/8/8/8/1p6/kP6/2K5 w - - 0 1",   // no check at all
+		"1k6/8/1K6/8/8/8/6P1/8 w - - 0 1",   // a pawn's double push
+		"kb6/8/1K6/8/8/8/8/5B2 b - - 0 1",   // black to move
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		positions = append(positions, p)
+	}
+	var ml MoveList
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 3
+	}
+	mates := 0
+	check := func(p *Position) {
+		_, want := mateIn1Move(p, p.turn)
+		mv, got := minorMateIn1(p)
+		if got != want {
+			t.Errorf("%s: minorMateIn1 finds a mate %v, mateIn1Move %v", p.FEN(), got, want)
+			return
+		}
+		if got {
+			mates++
+			if !replaysToMate(p, p.turn, []Move{mv}) {
+				t.Errorf("%s: minorMateIn1's %v does not mate", p.FEN(), mv)
+			}
+		}
+	}
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		if !p.HasLegalMove() {
+			continue
+		}
+		check(p)
+		p.LegalMoves(&ml)
+		for _, mv := range ml.Moves[:ml.N] {
+			if child := p.Play(mv); child.HasLegalMove() {
+				check(&child)
+			}
+		}
+	}
+	if mates == 0 {
+		t.Fatal("no mate found: the test proves nothing")
+	}
+}
+
+// The pawn-run planner's kingMoves lists exactly the king's moves of LegalMoves, in its
+// order, over every real-game position.
+func TestRunKingMovesMatchLegalMoves(t *testing.T) {
+	var r runPlanner
+	var ml MoveList
+	tested := 0
+	for _, p := range loadRealGames(t) {
+		p.LegalMoves(&ml)
+		k := p.KingSquare(p.turn)
+		var want []Move
+		for _, m := range ml.Moves[:ml.N] {
+			if m.From() == k {
+				want = append(want, m)
+			}
+		}
+		r.kingMoves(&p)
+		var got []Move
+		for _, m := range r.ml.Moves[:r.ml.N] {
+			if m.From() == k {
+				got = append(got, m)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: kingMoves %v, LegalMoves' king moves %v", p.FEN(), got, want)
+		}
+		tested += len(want)
+	}
+	if tested == 0 {
+		t.Fatal("no king move tested")
 	}
 }

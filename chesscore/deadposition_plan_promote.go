@@ -27,9 +27,10 @@
 //     (or brings one a move nearer), else waits. A wait is a legal move that neither
 //     captures nor checks, lands off the route and keeps the units w is to take where
 //     they are; it prefers undoing the side's previous wait (a shuffle, checked alone
-//     with IsLegal: no move list), then pieces away from their king, then pawns, then the
-//     king (l's king keeps its wall). A side in check with none of these moves gets out
-//     of it (w taking the checker where it can).
+//     with IsLegal: no move list), then pieces away from their king (tried one by one in
+//     the move list's order, each with IsLegal: waitAway; only without one is the list
+//     made), then pawns, then the king (l's king keeps its wall). A side in check with
+//     none of these moves gets out of it (w taking the checker where it can).
 //   - Mate. With the queen on the board, the middlegame planner (from midMinPieces
 //     pieces), then the endgame planner (up to endMaxPieces), runs on the new position;
 //     the two lines joined replay to a mate (replaysToMate) or are dropped. Yes only with
@@ -501,9 +502,13 @@ func (pp *promotePlanner) wait(q *Position, path, keep Bitboard, enemyKing Squar
 			return back
 		}
 	}
-	q.LegalMoves(&pp.ml)
 	ownKing := q.KingSquare(us)
 	near := kingAttacks[ownKing]
+	if m := pp.waitAway(q, path, keep, near, enemyKing); m != NullMove {
+		pp.prev[us] = m
+		return m
+	}
+	q.LegalMoves(&pp.ml)
 	best, bestScore := NullMove, 99
 	for _, m := range pp.ml.Moves[:pp.ml.N] {
 		from, to := m.From(), m.To()
@@ -540,6 +545,44 @@ func (pp *promotePlanner) wait(q *Position, path, keep Bitboard, enemyKing Squar
 		pp.prev[us] = best
 	}
 	return best
+}
+
+// waitAway returns the wait wait prefers after a shuffle back: the first move, in the
+// order LegalMoves lists them (knights, then the diagonal moves of bishops and queens,
+// then the straight ones of rooks and queens, each by square), of a piece away from its
+// king to an empty square off path, not of keep's units, legal and giving no check; each
+// tried alone (IsLegal), with no move list. NullMove when there is none.
+func (pp *promotePlanner) waitAway(q *Position, path, keep, near Bitboard, enemyKing Square) Move {
+	occ := q.byType[0]
+	free := ^occ &^ path
+	pieces := q.byColor[q.turn] &^ near &^ keep
+	try := func(from Square, to Bitboard) Move {
+		for ; to != 0; to &= to - 1 {
+			if m := NewMove(from, to.First()); q.IsLegal(m) && !q.givesCheck(m, enemyKing) {
+				return m
+			}
+		}
+		return NullMove
+	}
+	for b := pieces & q.byType[Knight]; b != 0; {
+		from := b.PopFirst()
+		if m := try(from, knightAttacks[from]&free); m != NullMove {
+			return m
+		}
+	}
+	for b := pieces & (q.byType[Bishop] | q.byType[Queen]); b != 0; {
+		from := b.PopFirst()
+		if m := try(from, BishopAttacks(from, occ)&free); m != NullMove {
+			return m
+		}
+	}
+	for b := pieces & (q.byType[Rook] | q.byType[Queen]); b != 0; {
+		from := b.PopFirst()
+		if m := try(from, RookAttacks(from, occ)&free); m != NullMove {
+			return m
+		}
+	}
+	return NullMove
 }
 
 // mate runs the middlegame and endgame planners on q (the pawn just promoted) and

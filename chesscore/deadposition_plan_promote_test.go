@@ -128,3 +128,44 @@ func BenchmarkPromotePlanner(b *testing.B) {
 	reportTimes(b, times)
 	b.ReportMetric(float64(ok)/float64(b.N), "answered/op")
 }
+
+// waitAway, which tries the moves of the pieces away from their king one by one, returns
+// the first such quiet move off the path that the move list holds (the move wait's scan
+// of the whole list would prefer), over every real-game position with the path and the
+// units to keep taken from the squares in front of the side's pawns.
+func TestPromoteWaitAwayMatchesMoveList(t *testing.T) {
+	var pp promotePlanner
+	var ml MoveList
+	found := 0
+	for _, p := range loadRealGames(t) {
+		if !p.HasLegalMove() {
+			continue
+		}
+		us := p.turn
+		enemyKing := p.KingSquare(us ^ 1)
+		near := kingAttacks[p.KingSquare(us)]
+		path := pushUp(p.Pieces(us, Pawn), us)
+		keep := p.byColor[us] & p.byType[Knight] & darkSquares
+		want := NullMove
+		p.LegalMoves(&ml)
+		for _, m := range ml.Moves[:ml.N] {
+			pt := p.board[m.From()].Type()
+			if pt == King || pt == Pawn || near.Has(m.From()) || keep.Has(m.From()) ||
+				m.Kind() != NormalMove || p.board[m.To()] != NoPiece || path.Has(m.To()) ||
+				p.givesCheck(m, enemyKing) {
+				continue
+			}
+			want = m
+			break
+		}
+		if got := pp.waitAway(&p, path, keep, near, enemyKing); got != want {
+			t.Errorf("%s: waitAway %v, the move list's first %v", p.FEN(), got, want)
+		}
+		if want != NullMove {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Fatal("no wait found: the test proves nothing")
+	}
+}
