@@ -18,7 +18,7 @@
 //     The promotion planner (deadposition_plan_promote.go: a pawn of c runs to a queen
 //     along its cheapest route, the opponent stepping aside or offering what blocks it,
 //     and the middlegame or endgame planner mates with the new queen), for a winner with
-//     only pawns the pawn-run planner before it (deadposition_plan_minor_run.go: the
+//     only pawns the pawn-run planner after it (deadposition_plan_minor_run.go: the
 //     loser's pieces and the pawns in one pawn's way taken, then the endgame planner),
 //     and, for a winner with only bishops, knights and pawns, the minor-piece planner
 //     (deadposition_plan_minor.go: the loser's king on the edge, walled in by its own
@@ -245,7 +245,7 @@ type planStep uint8
 const (
 	stepMid     planStep = iota // the middlegame planner
 	stepEnd                     // the endgame planner
-	stepPromote                 // the pawn-run planner where it fits (a winner with only pawns), then the promotion planner
+	stepPromote                 // the promotion planner, then the pawn-run planner where it fits (a winner with only pawns)
 	stepMinor                   // the minor-piece planner, where the pawn-run planner does not fit
 )
 
@@ -293,12 +293,10 @@ func (d *decider) planStep(st planStep, c Color, pieces int) (Decision, bool) {
 	case stepEnd:
 		return d.planEnd(c)
 	case stepPromote:
-		if runPlanFits(&d.root, c) {
-			if dec, ok := d.planRun(c); ok {
-				return dec, true
-			}
+		if dec, ok := d.planPromote(c); ok || !runPlanFits(&d.root, c) {
+			return dec, ok
 		}
-		return d.planPromote(c)
+		return d.planRun(c)
 	case stepMinor:
 		if !runPlanFits(&d.root, c) {
 			return d.planMinor(c)

@@ -21,7 +21,7 @@
 // them (the planner gives up fast).
 //
 // Where w has a pawn, the promotion planner (deadposition_plan_promote.go) runs first
-// (decider.planLast): on the real games it answers most of those positions (all those
+// (decider.planStep): on the real games it answers most of those positions (all those
 // from 12 pieces) in a tenth of this planner's time.
 //
 // A picture is played move by move on real positions, greedily, each side ranking its

@@ -39,7 +39,7 @@
 // It gives up at once when no pawn of w has a route, and a route when a side has no move
 // to make or promoteMaxPlies plies are spent.
 //
-// It runs ahead of the minor-piece planner (decider.planLast): where both fit, it
+// It runs ahead of the minor-piece planner (decider.planStep): where both fit, it
 // answers most often and at a tenth of the cost.
 //
 // Measured on the real games (every position, both colours; the machine being noisy,
