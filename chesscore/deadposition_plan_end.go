@@ -302,20 +302,24 @@ func (e *endPlanner) choosePawn(p *Position) int {
 	return best
 }
 
-// endFlood fills dist with the king-step distances from start over the allowed squares
-// (start itself always counts), endFar where none leads.
-func endFlood(start Square, allowed Bitboard, dist *[64]uint8) {
+// endFlood fills dist, on the squares of mask, with the king-step distances from start
+// over the allowed squares (start itself always counts), endFar where none leads; the
+// other squares are left at endFar.
+func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) {
 	*dist = endFarAll
 	frontier := start.Bitboard()
 	seen := frontier
 	for d := uint8(0); frontier != 0; d++ {
-		for b := frontier; b != 0; {
+		for b := frontier & mask; b != 0; {
 			dist[b.PopFirst()] = d
 		}
 		frontier = kingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
 }
+
+// endStands are the squares two steps inwards from an edge: where a picture's stand is.
+const endStands = FileC | FileF | Rank3 | Rank6
 
 // endFarAll is a distance table that no square is on: endFlood starts from it.
 var endFarAll = func() (d [64]uint8) {
@@ -371,8 +375,8 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	pawns := p.byType[Pawn]
 	wPawnAtt := pawnAttacksOf(p.Pieces(w, Pawn), w)
 	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
-	endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), &e.distL)
-	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), &e.distW)
+	endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
+	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), endStands, &e.distW)
 	n := 0
 	loserPieces := p.byColor[l] &^ p.byType[King]
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
@@ -401,8 +405,11 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 				continue
 			}
 			dw += pushes
-			plies := 2*max(dl, dw) + 1
 			cost := max(dl, dw) + dl + dw
+			if n == endEndPlans && cost > e.pics[n-1].cost {
+				continue // the terms left only add: it would not make the list
+			}
+			plies := 2*max(dl, dw) + 1
 			if distance(lk, s) < distance(lk, t) {
 				cost += endCrossing // the loser's king must get past the stand
 				plies += endCrossing
