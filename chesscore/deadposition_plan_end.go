@@ -37,7 +37,11 @@
 //     endFreeStand) to take a piece that watches s or the edge off them, so that w's
 //     king steps in and the check comes (the first quiet move that attacks none of them
 //     is taken without scanning the rest, the pawns only when no piece has one); with
-//     no such move, its king steps off t and back.
+//     no such move, its king steps off t and back. While w's king still has endShuffle
+//     steps or more to make and none of the loser's pieces watches s or the edge, its
+//     king steps along the edge beside t and back instead, no other move looked at (it
+//     is back at t when w's king arrives: as many plies, and a scan of every waiting
+//     move saved each time).
 //
 // No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
 // from the squares the other side attacks (legal by construction), the other moves from
@@ -129,6 +133,10 @@ const endCutOff = 12
 // 19 pieces after the middlegame planner, 90% instead of 61%), each of them a search
 // saved, and the lines found sooner play fewer plies at 12 to 15 pieces.
 const endChainPlans = 3
+
+// endShuffle is the number of king steps w still needs from which the loser's king,
+// waiting at its target, steps beside it and back instead of moving a piece.
+const endShuffle = 2
 
 // endFreeStand is the score the loser gains by moving a piece that attacks the stand off
 // it: w's king can then step in.
@@ -906,6 +914,15 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		sq := b.PopFirst()
 		if pieceAttacks(q.board[sq].Type(), l, sq, occ)&watch != 0 {
 			attS |= sq.Bitboard()
+		}
+	}
+	// At the target while w's king still has endShuffle steps or more to make, with no
+	// piece to take off the stand or the edge, the loser's king steps along the edge
+	// beside the target (and back next move) rather than wait with a piece: no other
+	// move need be looked at.
+	if here == 0 && attS == 0 && e.togo[0] >= endShuffle && e.togo[0] < endFar {
+		if b := kingAttacks[lk] & e.pic.edge &^ occ &^ attW &^ e.pawnPath; b != 0 {
+			return NewMove(lk, b.First()), true
 		}
 	}
 	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best
