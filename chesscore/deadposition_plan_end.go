@@ -38,10 +38,10 @@
 //     king steps in and the check comes (the first quiet move that attacks none of them
 //     is taken without scanning the rest, the pawns only when no piece has one); with
 //     no such move, its king steps off t and back. While w's king still has endShuffle
-//     steps or more to make and none of the loser's pieces watches s or the edge, its
-//     king steps along the edge beside t and back instead, no other move looked at (it
-//     is back at t when w's king arrives: as many plies, and a scan of every waiting
-//     move saved each time).
+//     steps or more to make, its king steps along the edge beside t and back instead, no
+//     other move looked at (it is back at t when w's king arrives: as many plies, and a
+//     scan of every waiting move saved each time; the pieces watching s or the edge are
+//     freed, if need be, once w's king is near).
 //
 // No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
 // from the squares the other side attacks (legal by construction), the other moves from
@@ -906,6 +906,14 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	if bestScore < 16*here+2 {
 		return best, true
 	}
+	// At the target while w's king still has endShuffle steps or more to make, the
+	// loser's king steps along the edge beside the target (and back next move) rather
+	// than wait with a piece: no other move need be looked at.
+	if here == 0 && e.togo[0] >= endShuffle && e.togo[0] < endFar {
+		if b := kingAttacks[lk] & e.pic.edge &^ occ &^ attW &^ e.pawnPath; b != 0 {
+			return NewMove(lk, b.First()), true
+		}
+	}
 	// The loser's pieces that attack the stand or the edge keep w's king out or the
 	// mating check off: moving them off those squares is worth endFreeStand.
 	watch := e.pic.edge&^t.Bitboard() | s.Bitboard()
@@ -914,15 +922,6 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		sq := b.PopFirst()
 		if pieceAttacks(q.board[sq].Type(), l, sq, occ)&watch != 0 {
 			attS |= sq.Bitboard()
-		}
-	}
-	// At the target while w's king still has endShuffle steps or more to make, with no
-	// piece to take off the stand or the edge, the loser's king steps along the edge
-	// beside the target (and back next move) rather than wait with a piece: no other
-	// move need be looked at.
-	if here == 0 && attS == 0 && e.togo[0] >= endShuffle && e.togo[0] < endFar {
-		if b := kingAttacks[lk] & e.pic.edge &^ occ &^ attW &^ e.pawnPath; b != 0 {
-			return NewMove(lk, b.First()), true
 		}
 	}
 	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best

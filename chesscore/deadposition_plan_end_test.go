@@ -158,9 +158,9 @@ func testPlannerFindsMates(t *testing.T, planner string, plan func(*decider, Col
 	}
 }
 
-// The loser's king, waiting at its target while w's king still has steps to make and no
-// piece of the loser to free the stand or the edge, steps along the edge beside the
-// target rather than move a piece (and a waiting move of a piece once w's king is close).
+// The loser's king, waiting at its target while w's king still has steps to make, steps
+// along the edge beside the target rather than move a piece (and a waiting move of a
+// piece once w's king is close, or has no way).
 func TestEndPlannerLoserShuffles(t *testing.T) {
 	tests := []struct {
 		name  string
