@@ -372,6 +372,34 @@ func (r *endRings) dist(sq Square) int32 {
 	return endFar
 }
 
+// endEdges are the four edges of the board: the first rank, the last, the a-file, the
+// h-file.
+var endEdges = [4]Bitboard{Rank1, Rank8, FileA, FileH}
+
+// endEdgePicture is a target on an edge, its stand and its edge (an index into endEdges).
+type endEdgePicture struct {
+	target, stand Square
+	edge          int
+}
+
+// endEdgePictures lists every target and stand, by target and, for a corner, the rank's
+// picture before the file's: the order the pictures are ranked in when they cost the same.
+var endEdgePictures = func() (out [32]endEdgePicture) {
+	n := 0
+	for t := range Square(64) {
+		f, r := t.File(), t.Rank()
+		if r == 0 || r == 7 {
+			out[n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
+			n++
+		}
+		if f == 0 || f == 7 {
+			out[n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
+			n++
+		}
+	}
+	return out
+}()
+
 // edgeSquares are the squares on the edge of the board.
 const edgeSquares = FileA | FileH | Rank1 | Rank8
 
@@ -390,57 +418,53 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
 	// attacks.
 	reachL := endReach(lk, ^(p.attacksBy(w, p.byType[0]&^lk.Bitboard()) | pawns | e.pawnPath))
-	for b := edgeSquares &^ p.byColor[w] &^ e.pawnPath; b != 0; {
-		t := b.PopFirst()
+	cand := edgeSquares &^ p.byColor[w] &^ e.pawnPath
+	// The loser's pieces and w's pawns on each edge stand in the way of the mating check.
+	var blockers [4]int
+	for i, edge := range endEdges {
+		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
+	}
+	for _, ep := range &endEdgePictures {
+		t, s := ep.target, ep.stand
+		if !cand.Has(t) {
+			continue
+		}
 		dl := int(e.distL[t])
 		if dl == endFar {
 			continue
 		}
-		f, r := t.File(), t.Rank()
-		for dir := 0; dir < 2; dir++ {
-			var s Square
-			var edge Bitboard
-			switch {
-			case dir == 0 && (r == 0 || r == 7):
-				s, edge = MakeSquare(f, r+2-4*(r/7)), Rank1<<(8*r)
-			case dir == 1 && (f == 0 || f == 7):
-				s, edge = MakeSquare(f+2-4*(f/7), r), FileA<<f
-			default:
-				continue
-			}
-			dw := int(e.distW[s])
-			if dw == endFar || p.Pieces(l, Pawn).Has(s) {
-				continue
-			}
-			dw += pushes
-			cost := max(dl, dw) + dl + dw
-			if n == endEndPlans && cost > e.pics[n-1].cost {
-				continue // the terms left only add: it would not make the list
-			}
-			plies := 2*max(dl, dw) + 1
-			if distance(lk, s) < distance(lk, t) {
-				cost += endCrossing // the loser's king must get past the stand
-				plies += endCrossing
-			}
-			if !reachL.Has(t) {
-				cost += endCutOff // w's pieces must first clear the way
-			}
-			// The loser's pieces on the edge stand in the way of the mating check.
-			cost += endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
-			pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
-			// Insert into the sorted short list (ties: fewer steps in all).
-			i := min(n, endEndPlans)
-			for i > 0 && (e.pics[i-1].cost > cost ||
-				e.pics[i-1].cost == cost && int(e.distL[e.pics[i-1].target])+int(e.distW[e.pics[i-1].stand]) > dl+dw-pushes) {
-				if i < endEndPlans {
-					e.pics[i] = e.pics[i-1]
-				}
-				i--
-			}
+		edge := endEdges[ep.edge]
+		dw := int(e.distW[s])
+		if dw == endFar || p.Pieces(l, Pawn).Has(s) {
+			continue
+		}
+		dw += pushes
+		cost := max(dl, dw) + dl + dw
+		if n == endEndPlans && cost > e.pics[n-1].cost {
+			continue // the terms left only add: it would not make the list
+		}
+		plies := 2*max(dl, dw) + 1
+		if distance(lk, s) < distance(lk, t) {
+			cost += endCrossing // the loser's king must get past the stand
+			plies += endCrossing
+		}
+		if !reachL.Has(t) {
+			cost += endCutOff // w's pieces must first clear the way
+		}
+		cost += blockers[ep.edge]
+		pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
+		// Insert into the sorted short list (ties: fewer steps in all).
+		i := min(n, endEndPlans)
+		for i > 0 && (e.pics[i-1].cost > cost ||
+			e.pics[i-1].cost == cost && int(e.distL[e.pics[i-1].target])+int(e.distW[e.pics[i-1].stand]) > dl+dw-pushes) {
 			if i < endEndPlans {
-				e.pics[i] = pic
-				n = min(n+1, endEndPlans)
+				e.pics[i] = e.pics[i-1]
 			}
+			i--
+		}
+		if i < endEndPlans {
+			e.pics[i] = pic
+			n = min(n+1, endEndPlans)
 		}
 	}
 	return n
