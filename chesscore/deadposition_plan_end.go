@@ -704,7 +704,11 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			}
 		}
 		blocked := (to.Bitboard()&near | others) & near
-		if sc+5*int32(blocked.Count()) >= bestScore {
+		lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
+		if ready == 0 && majors != 0 && pt != Rook && pt != Queen && pt != King && from != e.pawn {
+			lone = 12
+		}
+		if sc+lone+5*int32(blocked.Count()) >= bestScore {
 			return
 		}
 		occ2 := occ&^from.Bitboard() | to.Bitboard()
@@ -760,6 +764,9 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		// new square near the loser's king 5, a square on the pawn's path 30, a piece
 		// leaving that path -30 otherwise: keep the targets that stay under the best.
 		room := bestScore - (16*here + 4) - 5*int32((others&near).Count())
+		if ready == 0 && majors != 0 && pt != Rook && pt != Queen {
+			room -= 12 // a minor piece's move leaves no major ready
+		}
 		leave := int32(0)
 		if e.pawnPath.Has(from) {
 			leave = -30
@@ -785,6 +792,9 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			dmin := 6 - (bestScore - (16*here + 4))
 			if pawns&e.pawnPath != 0 {
 				dmin -= 30
+			}
+			if ready == 0 && majors != 0 && tg&pawnLastRank[w] == 0 {
+				dmin += 12 // a pawn's move leaves no major ready
 			}
 			switch {
 			case dmin > 7:
