@@ -177,6 +177,8 @@ type endPlanner struct {
 	chain    [endMaxPlies]Move // the failed plan's line up to there
 	skip     [2]Move           // w's moves passed over this turn: they stalemate
 	nSkip    int
+	wscan    endWinScan   // winnerMove's scoring state
+	lscan    endLoseScan  // loserMove's scoring state
 	attOf    [16]Bitboard // by piece of w: the squares it attacks
 	sqOf     [16]Square
 }
@@ -661,162 +663,229 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			reachQ = reachQ&^q.byColor[w] | reach
 		}
 	}
-	best, bestScore := NullMove, int32(1<<30)
-	othersFrom, others := NoSquare, Bitboard(0)
-	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
-	// far. The terms that need no attack set come first: the others (a check, a lone major
-	// that is no longer ready, the squares near the loser's king the move attacks) only
-	// add, so a move whose first terms already reach the best score is dropped at once.
-	try := func(m Move, pt PieceType, from, to Square, legal bool) {
-		var sc int32
-		switch {
-		case from == e.pawn:
-			sc = -1000
-			if m.Kind() == PromotionMove && pt != Queen {
-				sc = 1000
-			}
-		case pt == King:
-			sc = 16 * e.rings.dist(to)
-			if sc == 16*endFar {
-				sc = 16 * (here + 2)
-			}
-		default:
-			sc = 16*here + 4
-			if m.Kind() == PromotionMove && pt != Queen {
-				sc += 200
-			}
-			if q.board[to] != NoPiece {
-				sc -= 3
-			}
-			sc += 8 - int32(distance(to, lk)) // wait far from the loser's king
-		}
-		if e.pawnPath.Has(to) && pt != Pawn {
-			sc += 30 // in the way of the promoting pawn
-		} else if e.pawnPath.Has(from) {
-			sc -= 30
-		}
-		if near != 0 && from != othersFrom {
-			othersFrom, others = from, 0
-			for j := 0; j < np; j++ {
-				if e.sqOf[j] != from {
-					others |= e.attOf[j]
-				}
-			}
-		}
-		blocked := (to.Bitboard()&near | others) & near
-		lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
-		if ready == 0 && majors != 0 && pt != Rook && pt != Queen && pt != King && from != e.pawn {
-			lone = 12
-		}
-		if sc+lone+5*int32(blocked.Count()) >= bestScore {
-			return
-		}
-		occ2 := occ&^from.Bitboard() | to.Bitboard()
-		att := pieceAttacks(pt, w, to, occ2)
-		if pt != King && from != e.pawn {
-			if att.Has(lk) {
-				sc += 100 // a check that does not mate
-			}
-			if majors != 0 && ready&^from.Bitboard() == 0 && (!majors.Has(from) || !majorReady(pt, to, occ2, checks)) {
-				sc += 12
-				if ready == 0 && (pt == Rook && att&reach != 0 || pt == Queen && att&reachQ != 0) {
-					sc -= 6 // one move from a checking square: on its way
-				}
-			}
-		}
-		if near != 0 {
-			blocked |= att & near
-			sc += 5 * int32(blocked.Count())
-			if blocked == near {
-				sc += 20 // the loser's king cannot come closer
-			}
-		}
-		if sc < bestScore && e.allowed(m) && (legal || endLegal(q, from, to)) {
-			best, bestScore = m, sc
-		}
-	}
+	ws := &e.wscan
+	*ws = endWinScan{e: e, side: endSideOf(q), theirs: q.byColor[l], w: w, l: l, lk: lk, occ: occ, here: here, near: near, np: np,
+		majors: majors, ready: ready, checks: checks, reach: reach, reachQ: reachQ,
+		best: NullMove, bestScore: 1 << 30, othersFrom: NoSquare}
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
 	// pawn's moves first; the other moves score at least floor, and are looked at only
 	// when they could be better.
-	for b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0; {
-		to := b.PopFirst()
-		try(NewMove(wk, to), King, wk, to, true)
+	if b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0 {
+		// As try scores them, without the terms a king's step never has.
+		var others Bitboard
+		if near != 0 {
+			for j := 0; j < np; j++ {
+				if e.sqOf[j] != wk {
+					others |= e.attOf[j]
+				}
+			}
+			ws.othersFrom, ws.others = wk, others
+		}
+		leave := int32(0)
+		if e.pawnPath.Has(wk) {
+			leave = -30
+		}
+		for b != 0 {
+			to := b.PopFirst()
+			sc := 16 * e.rings.dist(to)
+			if sc == 16*endFar {
+				sc = 16 * (here + 2)
+			}
+			if e.pawnPath.Has(to) {
+				sc += 30 // in the way of the promoting pawn
+			} else {
+				sc += leave
+			}
+			blocked := (to.Bitboard()&near | others) & near
+			if sc+5*int32(blocked.Count()) >= ws.bestScore {
+				continue
+			}
+			if near != 0 {
+				blocked |= kingAttacks[to] & near
+				sc += 5 * int32(blocked.Count())
+				if blocked == near {
+					sc += 20 // the loser's king cannot come closer
+				}
+			}
+			if m := NewMove(wk, to); sc < ws.bestScore && e.allowed(m) {
+				ws.best, ws.bestScore = m, sc
+			}
+		}
 	}
 	if e.pawn != NoSquare {
-		pawnMoves(q, e.pawn.Bitboard(), occ, nil, try)
+		pawnMoves(q, e.pawn.Bitboard(), occ, false, ws)
 	}
 	floor := 16*here + 2
 	if e.pawnPath&q.byColor[w]&^q.byType[Pawn] != 0 {
 		floor -= 30
 	}
-	// worth keeps the targets far enough from the loser's king: the rest of a waiting
-	// move's score is at least that of a capture off the near squares.
-	worth := func(pt PieceType, from Square, tg Bitboard) Bitboard {
-		if near != 0 && from != othersFrom {
-			othersFrom, others = from, 0
-			for j := 0; j < np; j++ {
-				if e.sqOf[j] != from {
-					others |= e.attOf[j]
-				}
-			}
-		}
-		// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
-		// new square near the loser's king 5, a square on the pawn's path 30, a piece
-		// leaving that path -30 otherwise: keep the targets that stay under the best.
-		room := bestScore - (16*here + 4) - 5*int32((others&near).Count())
-		if ready == 0 && majors != 0 && pt != Rook && pt != Queen {
-			room -= 12 // a minor piece's move leaves no major ready
-		}
-		leave := int32(0)
-		if e.pawnPath.Has(from) {
-			leave = -30
-		}
-		nearNew := near &^ others
-		theirs := q.byColor[l]
-		path := tg & e.pawnPath
-		tg &^= path
-		keep := tg&^theirs&^nearNew&endFarFrom[lk][endClampFar(9-room+leave)] |
-			tg&theirs&^nearNew&endFarFrom[lk][endClampFar(6-room+leave)] |
-			tg&^theirs&nearNew&endFarFrom[lk][endClampFar(14-room+leave)] |
-			tg&theirs&nearNew&endFarFrom[lk][endClampFar(11-room+leave)]
-		if path != 0 {
-			keep |= path & endFarFrom[lk][endClampFar(6-room+30)]
-		}
-		return keep
-	}
-	if bestScore >= floor {
-		pieceMoves(q, occ, worth, try)
+	if ws.bestScore >= floor {
+		pieceMoves(q, occ, ws)
 		// The other pawns' moves (the squares near the loser's king only add).
-		pawns := q.Pieces(w, Pawn) &^ e.pawn.Bitboard()
-		pawnWorth := func(tg Bitboard) Bitboard {
-			dmin := 6 - (bestScore - (16*here + 4))
-			if pawns&e.pawnPath != 0 {
-				dmin -= 30
-			}
-			if ready == 0 && majors != 0 && tg&pawnLastRank[w] == 0 {
-				dmin += 12 // a pawn's move leaves no major ready
-			}
-			switch {
-			case dmin > 7:
-				return 0
-			case dmin <= 0:
-				return tg
-			}
-			return tg & endFarFrom[lk][dmin]
-		}
-		pawnMoves(q, pawns, occ, pawnWorth, try)
+		ws.pawns = q.Pieces(w, Pawn) &^ e.pawn.Bitboard()
+		pawnMoves(q, ws.pawns, occ, true, ws)
 	}
-	return best, best != NullMove
+	return ws.best, ws.best != NullMove
 }
 
-// endMoveFunc is handed each candidate move of a side: the move, the piece it leaves on
-// to, its squares, and whether it is known to be legal.
-type endMoveFunc func(m Move, pt PieceType, from, to Square, legal bool)
+// endWinScan is what winnerMove scores w's moves with (kept in the planner).
+type endWinScan struct {
+	e                     *endPlanner
+	side                  endSide  // what w's moves are tested for legality against
+	theirs                Bitboard // the loser's pieces
+	w, l                  Color
+	lk, othersFrom        Square
+	here, bestScore       int32
+	best                  Move
+	np                    int
+	occ, near, others     Bitboard
+	majors, ready         Bitboard
+	checks, reach, reachQ Bitboard
+	pawns                 Bitboard // the pawns of w other than the promoting one
+}
 
-// pawnMoves hands every move of the pawns (of the side to move in q) to try, in the
-// order the move generator lists them: single pushes, promotions (each as its four
-// pieces), double pushes, captures to one side, then to the other.
-func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, try endMoveFunc) {
+// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
+// far. The terms that need no attack set come first: the others (a check, a lone major
+// that is no longer ready, the squares near the loser's king the move attacks) only add,
+// so a move whose first terms already reach the best score is dropped at once.
+func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
+	var sc int32
+	switch {
+	case from == s.e.pawn:
+		sc = -1000
+		if m.Kind() == PromotionMove && pt != Queen {
+			sc = 1000
+		}
+	case pt == King:
+		sc = 16 * s.e.rings.dist(to)
+		if sc == 16*endFar {
+			sc = 16 * (s.here + 2)
+		}
+	default:
+		sc = 16*s.here + 4
+		if m.Kind() == PromotionMove && pt != Queen {
+			sc += 200
+		}
+		if s.occ.Has(to) {
+			sc -= 3
+		}
+		sc += 8 - int32(distance(to, s.lk)) // wait far from the loser's king
+	}
+	if s.e.pawnPath.Has(to) && pt != Pawn {
+		sc += 30 // in the way of the promoting pawn
+	} else if s.e.pawnPath.Has(from) {
+		sc -= 30
+	}
+	if s.near != 0 && from != s.othersFrom {
+		s.othersFrom, s.others = from, 0
+		for j := 0; j < s.np; j++ {
+			if s.e.sqOf[j] != from {
+				s.others |= s.e.attOf[j]
+			}
+		}
+	}
+	blocked := (to.Bitboard()&s.near | s.others) & s.near
+	lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
+	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && pt != King && from != s.e.pawn {
+		lone = 12
+	}
+	if sc+lone+5*int32(blocked.Count()) >= s.bestScore {
+		return
+	}
+	occ2 := s.occ&^from.Bitboard() | to.Bitboard()
+	att := pieceAttacks(pt, s.w, to, occ2)
+	if pt != King && from != s.e.pawn {
+		if att.Has(s.lk) {
+			sc += 100 // a check that does not mate
+		}
+		if s.majors != 0 && s.ready&^from.Bitboard() == 0 && (!s.majors.Has(from) || !majorReady(pt, to, occ2, s.checks)) {
+			sc += 12
+			if s.ready == 0 && (pt == Rook && att&s.reach != 0 || pt == Queen && att&s.reachQ != 0) {
+				sc -= 6 // one move from a checking square: on its way
+			}
+		}
+	}
+	if s.near != 0 {
+		blocked |= att & s.near
+		sc += 5 * int32(blocked.Count())
+		if blocked == s.near {
+			sc += 20 // the loser's king cannot come closer
+		}
+	}
+	if sc < s.bestScore && s.e.allowed(m) && (legal || s.side.legal(from, to)) {
+		s.best, s.bestScore = m, sc
+	}
+}
+
+// worth keeps the targets far enough from the loser's king: the rest of a waiting move's
+// score is at least that of a capture off the near squares.
+func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
+	if s.near != 0 && from != s.othersFrom {
+		s.othersFrom, s.others = from, 0
+		for j := 0; j < s.np; j++ {
+			if s.e.sqOf[j] != from {
+				s.others |= s.e.attOf[j]
+			}
+		}
+	}
+	// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
+	// new square s.near the loser's king 5, a square on the pawn's path 30, a piece
+	// leaving that path -30 otherwise: keep the targets that stay under the s.best.
+	room := s.bestScore - (16*s.here + 4) - 5*int32((s.others&s.near).Count())
+	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen {
+		room -= 12 // a minor piece's move leaves no major s.ready
+	}
+	leave := int32(0)
+	if s.e.pawnPath.Has(from) {
+		leave = -30
+	}
+	nearNew := s.near &^ s.others
+	theirs := s.theirs
+	path := tg & s.e.pawnPath
+	tg &^= path
+	keep := tg&^theirs&^nearNew&endFarFrom[s.lk][endClampFar(9-room+leave)] |
+		tg&theirs&^nearNew&endFarFrom[s.lk][endClampFar(6-room+leave)] |
+		tg&^theirs&nearNew&endFarFrom[s.lk][endClampFar(14-room+leave)] |
+		tg&theirs&nearNew&endFarFrom[s.lk][endClampFar(11-room+leave)]
+	if path != 0 {
+		keep |= path & endFarFrom[s.lk][endClampFar(6-room+30)]
+	}
+	return keep
+}
+
+// pawnWorth keeps the targets of the other pawns far enough from the loser's king (the
+// squares near it only add).
+func (s *endWinScan) pawnWorth(tg Bitboard) Bitboard {
+	dmin := 6 - (s.bestScore - (16*s.here + 4))
+	if s.pawns&s.e.pawnPath != 0 {
+		dmin -= 30
+	}
+	if s.ready == 0 && s.majors != 0 && tg&pawnLastRank[s.w] == 0 {
+		dmin += 12 // a pawn's move leaves no major s.ready
+	}
+	switch {
+	case dmin > 7:
+		return 0
+	case dmin <= 0:
+		return tg
+	}
+	return tg & endFarFrom[s.lk][dmin]
+}
+
+// endScanner scores the candidate moves of a side handed to it (try: the move, the piece
+// it leaves on to, its squares, whether it is known to be legal) and narrows a piece's
+// targets (worth) or a pawn set's (pawnWorth) to those that may still beat its best.
+type endScanner interface {
+	try(m Move, pt PieceType, from, to Square, legal bool)
+	worth(pt PieceType, from Square, tg Bitboard) Bitboard
+	pawnWorth(tg Bitboard) Bitboard
+}
+
+// pawnMoves hands every move of the pawns (of the side to move in q) to s, in the order
+// the move generator lists them: single pushes, promotions (each as its four pieces),
+// double pushes, captures to one side, then to the other; with filter, only the targets
+// s.pawnWorth lets through.
+func pawnMoves[S endScanner](q *Position, pawns, occ Bitboard, filter bool, s S) {
 	if pawns == 0 {
 		return
 	}
@@ -839,55 +908,51 @@ func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, 
 		if b == 0 {
 			continue
 		}
-		if worth != nil {
-			b = worth(b)
+		if filter {
+			b = s.pawnWorth(b)
 		}
 		for b != 0 {
 			to := b.PopFirst()
 			from := Square(int(to) - set.delta)
 			if !last.Has(to) {
-				try(NewMove(from, to), Pawn, from, to, false)
+				s.try(NewMove(from, to), Pawn, from, to, false)
 				continue
 			}
 			for _, pr := range endPromotions {
-				try(NewPromotion(from, to, pr), pr, from, to, false)
+				s.try(NewPromotion(from, to, pr), pr, from, to, false)
 			}
 		}
 	}
 }
 
-// endTargetFunc narrows the targets tg of the piece pt on from to those whose moves may
-// still beat the best move found so far.
-type endTargetFunc func(pt PieceType, from Square, tg Bitboard) Bitboard
-
 // pieceMoves hands every move of the pieces of the side to move in q other than the king
-// and pawns to try, in the order the move generator lists them: knights, then the
-// bishops' and queens' diagonal moves, then the rooks' and queens' straight ones; only
-// the targets worth passes lets through.
-func pieceMoves(q *Position, occ Bitboard, worth endTargetFunc, try endMoveFunc) {
+// and pawns to s, in the order the move generator lists them: knights, then the bishops'
+// and queens' diagonal moves, then the rooks' and queens' straight ones; only the targets
+// s.worth lets through.
+func pieceMoves[S endScanner](q *Position, occ Bitboard, s S) {
 	us := q.turn
 	own := q.byColor[us]
 	for b := q.byType[Knight] & own; b != 0; {
 		from := b.PopFirst()
-		for tg := worth(Knight, from, knightAttacks[from]&^own); tg != 0; {
+		for tg := s.worth(Knight, from, knightAttacks[from]&^own); tg != 0; {
 			to := tg.PopFirst()
-			try(NewMove(from, to), Knight, from, to, false)
+			s.try(NewMove(from, to), Knight, from, to, false)
 		}
 	}
 	for b := (q.byType[Bishop] | q.byType[Queen]) & own; b != 0; {
 		from := b.PopFirst()
 		pt := q.board[from].Type()
-		for tg := worth(pt, from, BishopAttacks(from, occ)&^own); tg != 0; {
+		for tg := s.worth(pt, from, BishopAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
-			try(NewMove(from, to), pt, from, to, false)
+			s.try(NewMove(from, to), pt, from, to, false)
 		}
 	}
 	for b := (q.byType[Rook] | q.byType[Queen]) & own; b != 0; {
 		from := b.PopFirst()
 		pt := q.board[from].Type()
-		for tg := worth(pt, from, RookAttacks(from, occ)&^own); tg != 0; {
+		for tg := s.worth(pt, from, RookAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
-			try(NewMove(from, to), pt, from, to, false)
+			s.try(NewMove(from, to), pt, from, to, false)
 		}
 	}
 }
@@ -958,71 +1023,93 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 			attS |= sq.Bitboard()
 		}
 	}
-	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best
-	// so far; the attacks, which only add, are looked at only when the rest scores better.
-	try := func(m Move, pt PieceType, from, to Square, _ bool) {
-		sc := 16*here + 6
-		if m.Kind() == PromotionMove {
-			sc += 4
-		}
-		if keep.Has(to) {
-			sc += 6
-		}
-		if kingAttacks[t].Has(to) && !e.pic.edge.Has(to) {
-			sc -= 4 // a blocker beside the target helps
-		}
-		if q.board[to] != NoPiece {
-			sc += 60
-		}
-		if attS.Has(from) && pt != Pawn {
-			sc -= endFreeStand
-		}
-		if sc >= bestScore {
-			return
-		}
-		att := pieceAttacks(pt, l, to, occ&^from.Bitboard()|to.Bitboard())
-		if att.Has(wk) {
-			sc += 100
-		}
-		if attS.Has(from) && pt != Pawn && att&watch != 0 {
-			sc += endFreeStand
-		}
-		sc += 3 * int32((att & keep).Count())
-		if sc < bestScore && endLegal(q, from, to) {
-			best, bestScore = m, sc
-		}
+	ls := &e.lscan
+	*ls = endLoseScan{side: endSideOf(q), l: l, wk: wk, t: t, occ: occ, base: 16*here + 6, keep: keep,
+		watch: watch, attS: attS, beside: kingAttacks[t] &^ e.pic.edge, theirs: q.byColor[w],
+		best: best, bestScore: bestScore}
+	pieceMoves(q, occ, ls)
+	if pawns := q.Pieces(l, Pawn); pawns != 0 && ls.bestScore > ls.base {
+		pawnMoves(q, pawns, occ, true, ls)
 	}
-	// worth drops the targets whose first terms already reach the best score: a capture
-	// (at least 62 over the base), a square to keep (6, or 2 beside the target); and once
-	// a move scores the base (quiet, off the squares to keep and attacking none of them)
-	// it drops every target: that move is good enough, the rest is not scanned (the pawns
-	// are looked at only when no piece has such a move).
-	beside := kingAttacks[t] &^ e.pic.edge
-	worth := func(pt PieceType, from Square, tg Bitboard) Bitboard {
-		room := bestScore - (16*here + 6)
-		if attS.Has(from) && pt != Pawn {
-			room += endFreeStand
-		}
-		if room <= 62 {
-			tg &^= q.byColor[w]
-		}
-		if room <= 6 {
-			tg &^= keep &^ beside
-		}
-		if room <= 2 {
-			tg &^= keep
-		}
-		if room <= 0 {
-			tg = 0 // good enough: a quiet move off the squares to keep
-		}
-		return tg
-	}
-	pieceMoves(q, occ, worth, try)
-	if pawns := q.Pieces(l, Pawn); pawns != 0 && bestScore > 16*here+6 {
-		pawnMoves(q, pawns, occ, func(tg Bitboard) Bitboard { return worth(Pawn, NoSquare, tg) }, try)
-	}
-	return best, best != NullMove
+	return ls.best, ls.best != NullMove
 }
+
+// endLoseScan is what loserMove scores the loser's waiting moves with (kept in the
+// planner).
+type endLoseScan struct {
+	side             endSide // what the loser's moves are tested for legality against
+	l                Color
+	wk, t            Square
+	base, bestScore  int32
+	best             Move
+	occ, keep, watch Bitboard
+	attS, beside     Bitboard
+	theirs           Bitboard // w's pieces
+}
+
+// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
+// far; the attacks, which only add, are looked at only when the rest scores better.
+func (ls *endLoseScan) try(m Move, pt PieceType, from, to Square, _ bool) {
+	sc := ls.base
+	if m.Kind() == PromotionMove {
+		sc += 4
+	}
+	if ls.keep.Has(to) {
+		sc += 6
+	}
+	if ls.beside.Has(to) {
+		sc -= 4 // a blocker beside the target helps
+	}
+	if ls.occ.Has(to) {
+		sc += 60
+	}
+	free := ls.attS.Has(from) && pt != Pawn
+	if free {
+		sc -= endFreeStand
+	}
+	if sc >= ls.bestScore {
+		return
+	}
+	att := pieceAttacks(pt, ls.l, to, ls.occ&^from.Bitboard()|to.Bitboard())
+	if att.Has(ls.wk) {
+		sc += 100
+	}
+	if free && att&ls.watch != 0 {
+		sc += endFreeStand
+	}
+	sc += 3 * int32((att & ls.keep).Count())
+	if sc < ls.bestScore && ls.side.legal(from, to) {
+		ls.best, ls.bestScore = m, sc
+	}
+}
+
+// worth drops the targets whose first terms already reach the best score: a capture (at
+// least 62 over the base), a square to keep (6, or 2 beside the target); and once a move
+// scores the base (quiet, off the squares to keep and attacking none of them) it drops
+// every target: that move is good enough, the rest is not scanned (the pawns are looked
+// at only when no piece has such a move).
+func (ls *endLoseScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
+	room := ls.bestScore - ls.base
+	if ls.attS.Has(from) && pt != Pawn {
+		room += endFreeStand
+	}
+	if room <= 62 {
+		tg &^= ls.theirs
+	}
+	if room <= 6 {
+		tg &^= ls.keep &^ ls.beside
+	}
+	if room <= 2 {
+		tg &^= ls.keep
+	}
+	if room <= 0 {
+		tg = 0 // good enough: a quiet move off the squares to keep
+	}
+	return tg
+}
+
+// pawnWorth drops the pawns' targets as worth does.
+func (ls *endLoseScan) pawnWorth(tg Bitboard) Bitboard { return ls.worth(Pawn, NoSquare, tg) }
 
 // endClampFar returns the index into endFarFrom for "at least d steps": 8 (no square)
 // past 7, 0 (every square) below 1.
