@@ -664,7 +664,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 	}
 	ws := &e.wscan
-	*ws = endWinScan{e: e, side: endSideOf(q), theirs: q.byColor[l], w: w, l: l, lk: lk, occ: occ, here: here, near: near, np: np,
+	*ws = endWinScan{e: e, theirs: q.byColor[l], w: w, l: l, lk: lk, occ: occ, here: here, near: near, np: np,
 		majors: majors, ready: ready, checks: checks, reach: reach, reachQ: reachQ,
 		best: NullMove, bestScore: 1 << 30, othersFrom: NoSquare}
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
@@ -713,6 +713,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 	}
 	if e.pawn != NoSquare {
+		ws.side = endSideOf(q) // the other moves' legality is tested
 		pawnMoves(q, e.pawn.Bitboard(), occ, false, ws)
 	}
 	floor := 16*here + 2
@@ -720,6 +721,9 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		floor -= 30
 	}
 	if ws.bestScore >= floor {
+		if e.pawn == NoSquare {
+			ws.side = endSideOf(q)
+		}
 		pieceMoves(q, occ, ws)
 		// The other pawns' moves (the squares near the loser's king only add).
 		ws.pawns = q.Pieces(w, Pawn) &^ e.pawn.Bitboard()
