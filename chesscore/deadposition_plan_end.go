@@ -664,7 +664,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 	}
 	ws := &e.wscan
-	*ws = endWinScan{e: e, theirs: q.byColor[l], w: w, l: l, lk: lk, occ: occ, here: here, near: near, np: np,
+	*ws = endWinScan{e: e, pawn: e.pawn, pawnPath: e.pawnPath, theirs: q.byColor[l], w: w, l: l, lk: lk, occ: occ, here: here, near: near, np: np,
 		majors: majors, ready: ready, checks: checks, reach: reach, reachQ: reachQ,
 		best: NullMove, bestScore: 1 << 30, othersFrom: NoSquare}
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
@@ -746,6 +746,8 @@ type endWinScan struct {
 	majors, ready         Bitboard
 	checks, reach, reachQ Bitboard
 	pawns                 Bitboard // the pawns of w other than the promoting one
+	pawn                  Square   // e.pawn
+	pawnPath              Bitboard // e.pawnPath
 }
 
 // try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
@@ -755,7 +757,7 @@ type endWinScan struct {
 func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	var sc int32
 	switch {
-	case from == s.e.pawn:
+	case from == s.pawn:
 		sc = -1000
 		if m.Kind() == PromotionMove && pt != Queen {
 			sc = 1000
@@ -775,9 +777,9 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 		}
 		sc += 8 - int32(distance(to, s.lk)) // wait far from the loser's king
 	}
-	if s.e.pawnPath.Has(to) && pt != Pawn {
+	if s.pawnPath.Has(to) && pt != Pawn {
 		sc += 30 // in the way of the promoting pawn
-	} else if s.e.pawnPath.Has(from) {
+	} else if s.pawnPath.Has(from) {
 		sc -= 30
 	}
 	if s.near != 0 && from != s.othersFrom {
@@ -790,7 +792,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	}
 	blocked := (to.Bitboard()&s.near | s.others) & s.near
 	lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
-	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && pt != King && from != s.e.pawn {
+	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && pt != King && from != s.pawn {
 		lone = 12
 	}
 	if sc+lone+5*int32(blocked.Count()) >= s.bestScore {
@@ -798,7 +800,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	}
 	occ2 := s.occ&^from.Bitboard() | to.Bitboard()
 	att := pieceAttacks(pt, s.w, to, occ2)
-	if pt != King && from != s.e.pawn {
+	if pt != King && from != s.pawn {
 		if att.Has(s.lk) {
 			sc += 100 // a check that does not mate
 		}
@@ -840,12 +842,12 @@ func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
 		room -= 12 // a minor piece's move leaves no major s.ready
 	}
 	leave := int32(0)
-	if s.e.pawnPath.Has(from) {
+	if s.pawnPath.Has(from) {
 		leave = -30
 	}
 	nearNew := s.near &^ s.others
 	theirs := s.theirs
-	path := tg & s.e.pawnPath
+	path := tg & s.pawnPath
 	tg &^= path
 	keep := tg&^theirs&^nearNew&endFarFrom[s.lk][endClampFar(9-room+leave)] |
 		tg&theirs&^nearNew&endFarFrom[s.lk][endClampFar(6-room+leave)] |
@@ -861,7 +863,7 @@ func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
 // squares near it only add).
 func (s *endWinScan) pawnWorth(tg Bitboard) Bitboard {
 	dmin := 6 - (s.bestScore - (16*s.here + 4))
-	if s.pawns&s.e.pawnPath != 0 {
+	if s.pawns&s.pawnPath != 0 {
 		dmin -= 30
 	}
 	if s.ready == 0 && s.majors != 0 && tg&pawnLastRank[s.w] == 0 {
