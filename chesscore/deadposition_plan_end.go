@@ -50,8 +50,12 @@
 // scores better than the best so far. Each piece's targets are first narrowed to those
 // whose score, without the terms that need the move's attacks, stays under the best: a
 // waiting move far from the loser's king is found early and the nearer ones are never
-// scored. The mate in one tries only the moves that can check and can cover the king's
-// free flight squares. w's moves chosen are the same as with a full move list.
+// scored; a move of w's minor piece or pawn while no major is ready counts the lone
+// major's term there too. The mate in one tries only the moves that can check and can
+// cover the king's free flight squares. w's moves chosen are the same as with a full
+// move list. The moves are scored by scanner states kept in the planner (endWinScan,
+// endLoseScan), not closures (a closure loaded every value it captured on each call),
+// w's king steps inline; the pictures are ranked from a table of every target and stand.
 //
 // Who must wait (parity) is thus settled by whichever side arrives first. A move of w
 // that stalemates is replaced by its next best; one that mates ends the plan. A plan
@@ -78,7 +82,11 @@
 // three). Then endCutOff, endCrossing 5 and endEdgeBlocker 7 (were 3 and 3), the
 // repetition filter and the kept attacks (valgrind, every endgame BenchmarkEndPlanner
 // fits once): 105.3k instructions per call (112.3k), found 95.36% (95.24%), 23.88 plies
-// (24.56).
+// (24.56). Then the loser's shuffle beside t, the scanner states and the table of
+// pictures (callgrind, BenchmarkCanCheckmate/real, every real position, both colours):
+// endPlanner.find 367.9M instructions (414.4M), 77.3k instructions per decision (81.2k);
+// answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
+// 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357).
 
 package chesscore
 
