@@ -504,6 +504,7 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 	// attWKept: e.attW still holds what w attacks, the loser's king aside (the loser's
 	// last move was a king step that took nothing: the rest of the board is as it was).
 	attWKept := false
+	var child Position // declared once: zeroing it on every ply costs
 	for e.n < limit {
 		// Progress: the king steps both sides still need; none for a while means stuck.
 		if left := e.togo[0] + e.togo[1]; left < best {
@@ -511,7 +512,6 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		} else if e.n-bestAt > endStuckPlies {
 			return false
 		}
-		var child Position
 		if q.turn == e.w {
 			if free, near := e.mateNear(&q, attWKept); near {
 				if m, ok := endMateIn1(&q, free); ok {
@@ -672,9 +672,11 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 	}
 	ws := &e.wscan
-	*ws = endWinScan{e: e, pawn: e.pawn, pawnPath: e.pawnPath, theirs: q.byColor[l], w: w, l: l, lk: lk, occ: occ, here: here, near: near, np: np,
-		majors: majors, ready: ready, checks: checks, reach: reach, reachQ: reachQ,
-		best: NullMove, bestScore: 1 << 30, othersFrom: NoSquare}
+	// Set field by field: side, others and pawns are set before they are used.
+	ws.e, ws.pawn, ws.pawnPath, ws.theirs, ws.w, ws.l, ws.lk = e, e.pawn, e.pawnPath, q.byColor[l], w, l, lk
+	ws.occ, ws.here, ws.near, ws.np = occ, here, near, np
+	ws.majors, ws.ready, ws.checks, ws.reach, ws.reachQ = majors, ready, checks, reach, reachQ
+	ws.best, ws.bestScore, ws.othersFrom = NullMove, 1<<30, NoSquare
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
 	// pawn's moves first; the other moves score at least floor, and are looked at only
 	// when they could be better.
@@ -1038,9 +1040,9 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		}
 	}
 	ls := &e.lscan
-	*ls = endLoseScan{side: endSideOf(q), l: l, wk: wk, t: t, occ: occ, base: 16*here + 6, keep: keep,
-		watch: watch, attS: attS, beside: kingAttacks[t] &^ e.pic.edge, theirs: q.byColor[w],
-		best: best, bestScore: bestScore}
+	ls.side, ls.l, ls.wk, ls.t, ls.occ, ls.base, ls.keep = endSideOf(q), l, wk, t, occ, 16*here+6, keep
+	ls.watch, ls.attS, ls.beside, ls.theirs = watch, attS, kingAttacks[t]&^e.pic.edge, q.byColor[w]
+	ls.best, ls.bestScore = best, bestScore
 	pieceMoves(q, occ, ls)
 	if pawns := q.Pieces(l, Pawn); pawns != 0 && ls.bestScore > ls.base {
 		pawnMoves(q, pawns, occ, true, ls)
