@@ -84,7 +84,7 @@
 // fits once): 105.3k instructions per call (112.3k), found 95.36% (95.24%), 23.88 plies
 // (24.56). Then the loser's shuffle beside t, the scanner states and the table of
 // pictures (callgrind, BenchmarkCanCheckmate/real, every real position, both colours):
-// endPlanner.find 361.4M instructions (414.4M), 76.8k instructions per decision (81.2k);
+// endPlanner.find 359.7M instructions (414.4M), 76.7k instructions per decision (81.2k);
 // answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
 // 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357).
 
