@@ -182,6 +182,7 @@ type endPlanner struct {
 	togo     [2]int32          // king steps left to the stand (w) and the target (the loser)
 	attW     Bitboard          // what w attacks after its move, the loser's king aside
 	cut      int               // where the last plan played went round in circles
+	cutPos   Position          // the position there
 	chain    [endMaxPlies]Move // the failed plan's line up to there
 	skip     [2]Move           // w's moves passed over this turn: they stalemate
 	nSkip    int
@@ -260,10 +261,7 @@ func (e *endPlanner) find(p *Position, w Color) (int, bool) {
 // length and whether a verified line is in e.line.
 func (e *endPlanner) chainFrom(p *Position, cut int, failed endPicture) (int, bool) {
 	w := e.w
-	q := *p
-	for _, m := range e.chain[:cut] {
-		q = q.Play(m)
-	}
+	q := e.cutPos // what e.chain[:cut] reaches from p: the position that came round again
 	e.pawn0, e.pawnPath = NoSquare, 0
 	pushes := 0
 	if q.byColor[w]&(q.byType[Rook]|q.byType[Queen]) == 0 {
@@ -572,8 +570,8 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		} else {
 			for i := e.n - 2; i >= 0; i -= 2 {
 				if e.hashes[i] == h {
-					e.cut = i
-					return false // going round in circles
+					e.cut, e.cutPos = i, q // q is the position the circle began in
+					return false           // going round in circles
 				}
 			}
 		}
