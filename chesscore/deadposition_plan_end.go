@@ -55,7 +55,8 @@
 // cover the king's free flight squares. w's moves chosen are the same as with a full
 // move list. The moves are scored by scanner states kept in the planner (endWinScan,
 // endLoseScan), not closures (a closure loaded every value it captured on each call),
-// w's king steps inline; the pictures are ranked from a table of every target and stand.
+// w's king steps inline; the pictures are ranked from a table of every target and stand;
+// a chain starts from the position that came round again, kept when the circle is seen.
 //
 // Who must wait (parity) is thus settled by whichever side arrives first. A move of w
 // that stalemates is replaced by its next best; one that mates ends the plan. A plan
@@ -84,7 +85,7 @@
 // fits once): 105.3k instructions per call (112.3k), found 95.36% (95.24%), 23.88 plies
 // (24.56). Then the loser's shuffle beside t, the scanner states and the table of
 // pictures (callgrind, BenchmarkCanCheckmate/real, every real position, both colours):
-// endPlanner.find 359.7M instructions (414.4M), 76.7k instructions per decision (81.2k);
+// endPlanner.find 357.0M instructions (414.4M), 76.5k instructions per decision (81.2k);
 // answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
 // 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357).
 
