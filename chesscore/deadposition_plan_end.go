@@ -37,7 +37,11 @@
 //     endFreeStand) to take a piece that watches s or the edge off them, so that w's
 //     king steps in and the check comes (the first quiet move that attacks none of them
 //     is taken without scanning the rest, the pawns only when no piece has one); with
-//     no such move, its king steps off t and back.
+//     no such move, its king steps off t and back. While w's king still has endShuffle
+//     steps or more to make, its king steps along the edge beside t and back instead, no
+//     other move looked at (it is back at t when w's king arrives: as many plies, and a
+//     scan of every waiting move saved each time; the pieces watching s or the edge are
+//     freed, if need be, once w's king is near).
 //
 // No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
 // from the squares the other side attacks (legal by construction), the other moves from
@@ -46,8 +50,13 @@
 // scores better than the best so far. Each piece's targets are first narrowed to those
 // whose score, without the terms that need the move's attacks, stays under the best: a
 // waiting move far from the loser's king is found early and the nearer ones are never
-// scored. The mate in one tries only the moves that can check and can cover the king's
-// free flight squares. w's moves chosen are the same as with a full move list.
+// scored; a move of w's minor piece or pawn while no major is ready counts the lone
+// major's term there too. The mate in one tries only the moves that can check and can
+// cover the king's free flight squares. w's moves chosen are the same as with a full
+// move list. The moves are scored by scanner states kept in the planner (endWinScan,
+// endLoseScan), not closures (a closure loaded every value it captured on each call),
+// w's king steps inline; the pictures are ranked from a table of every target and stand;
+// a chain starts from the position that came round again, kept when the circle is seen.
 //
 // Who must wait (parity) is thus settled by whichever side arrives first. A move of w
 // that stalemates is replaced by its next best; one that mates ends the plan. A plan
@@ -74,7 +83,11 @@
 // three). Then endCutOff, endCrossing 5 and endEdgeBlocker 7 (were 3 and 3), the
 // repetition filter and the kept attacks (valgrind, every endgame BenchmarkEndPlanner
 // fits once): 105.3k instructions per call (112.3k), found 95.36% (95.24%), 23.88 plies
-// (24.56).
+// (24.56). Then the loser's shuffle beside t, the scanner states and the table of
+// pictures (callgrind, BenchmarkCanCheckmate/real, every real position, both colours):
+// endPlanner.find 357.0M instructions (414.4M), 76.5k instructions per decision (81.2k);
+// answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
+// 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357).
 
 package chesscore
 
@@ -130,6 +143,10 @@ const endCutOff = 12
 // saved, and the lines found sooner play fewer plies at 12 to 15 pieces.
 const endChainPlans = 3
 
+// endShuffle is the number of king steps w still needs from which the loser's king,
+// waiting at its target, steps beside it and back instead of moving a piece.
+const endShuffle = 2
+
 // endFreeStand is the score the loser gains by moving a piece that attacks the stand off
 // it: w's king can then step in.
 const endFreeStand = 24
@@ -166,9 +183,12 @@ type endPlanner struct {
 	togo     [2]int32          // king steps left to the stand (w) and the target (the loser)
 	attW     Bitboard          // what w attacks after its move, the loser's king aside
 	cut      int               // where the last plan played went round in circles
+	cutPos   Position          // the position there
 	chain    [endMaxPlies]Move // the failed plan's line up to there
 	skip     [2]Move           // w's moves passed over this turn: they stalemate
 	nSkip    int
+	wscan    endWinScan   // winnerMove's scoring state
+	lscan    endLoseScan  // loserMove's scoring state
 	attOf    [16]Bitboard // by piece of w: the squares it attacks
 	sqOf     [16]Square
 }
@@ -242,10 +262,7 @@ func (e *endPlanner) find(p *Position, w Color) (int, bool) {
 // length and whether a verified line is in e.line.
 func (e *endPlanner) chainFrom(p *Position, cut int, failed endPicture) (int, bool) {
 	w := e.w
-	q := *p
-	for _, m := range e.chain[:cut] {
-		q = q.Play(m)
-	}
+	q := e.cutPos // what e.chain[:cut] reaches from p: the position that came round again
 	e.pawn0, e.pawnPath = NoSquare, 0
 	pushes := 0
 	if q.byColor[w]&(q.byType[Rook]|q.byType[Queen]) == 0 {
@@ -302,20 +319,24 @@ func (e *endPlanner) choosePawn(p *Position) int {
 	return best
 }
 
-// endFlood fills dist with the king-step distances from start over the allowed squares
-// (start itself always counts), endFar where none leads.
-func endFlood(start Square, allowed Bitboard, dist *[64]uint8) {
+// endFlood fills dist, on the squares of mask, with the king-step distances from start
+// over the allowed squares (start itself always counts), endFar where none leads; the
+// other squares are left at endFar.
+func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) {
 	*dist = endFarAll
 	frontier := start.Bitboard()
 	seen := frontier
 	for d := uint8(0); frontier != 0; d++ {
-		for b := frontier; b != 0; {
+		for b := frontier & mask; b != 0; {
 			dist[b.PopFirst()] = d
 		}
 		frontier = kingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
 }
+
+// endStands are the squares two steps inwards from an edge: where a picture's stand is.
+const endStands = FileC | FileF | Rank3 | Rank6
 
 // endFarAll is a distance table that no square is on: endFlood starts from it.
 var endFarAll = func() (d [64]uint8) {
@@ -360,6 +381,34 @@ func (r *endRings) dist(sq Square) int32 {
 	return endFar
 }
 
+// endEdges are the four edges of the board: the first rank, the last, the a-file, the
+// h-file.
+var endEdges = [4]Bitboard{Rank1, Rank8, FileA, FileH}
+
+// endEdgePicture is a target on an edge, its stand and its edge (an index into endEdges).
+type endEdgePicture struct {
+	target, stand Square
+	edge          int
+}
+
+// endEdgePictures lists every target and stand, by target and, for a corner, the rank's
+// picture before the file's: the order the pictures are ranked in when they cost the same.
+var endEdgePictures = func() (out [32]endEdgePicture) {
+	n := 0
+	for t := range Square(64) {
+		f, r := t.File(), t.Rank()
+		if r == 0 || r == 7 {
+			out[n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
+			n++
+		}
+		if f == 0 || f == 7 {
+			out[n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
+			n++
+		}
+	}
+	return out
+}()
+
 // edgeSquares are the squares on the edge of the board.
 const edgeSquares = FileA | FileH | Rank1 | Rank8
 
@@ -371,61 +420,60 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	pawns := p.byType[Pawn]
 	wPawnAtt := pawnAttacksOf(p.Pieces(w, Pawn), w)
 	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
-	endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), &e.distL)
-	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), &e.distW)
+	endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
+	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), endStands, &e.distW)
 	n := 0
 	loserPieces := p.byColor[l] &^ p.byType[King]
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
 	// attacks.
 	reachL := endReach(lk, ^(p.attacksBy(w, p.byType[0]&^lk.Bitboard()) | pawns | e.pawnPath))
-	for b := edgeSquares &^ p.byColor[w] &^ e.pawnPath; b != 0; {
-		t := b.PopFirst()
+	cand := edgeSquares &^ p.byColor[w] &^ e.pawnPath
+	// The loser's pieces and w's pawns on each edge stand in the way of the mating check.
+	var blockers [4]int
+	for i, edge := range endEdges {
+		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
+	}
+	for _, ep := range &endEdgePictures {
+		t, s := ep.target, ep.stand
+		if !cand.Has(t) {
+			continue
+		}
 		dl := int(e.distL[t])
 		if dl == endFar {
 			continue
 		}
-		f, r := t.File(), t.Rank()
-		for dir := 0; dir < 2; dir++ {
-			var s Square
-			var edge Bitboard
-			switch {
-			case dir == 0 && (r == 0 || r == 7):
-				s, edge = MakeSquare(f, r+2-4*(r/7)), Rank1<<(8*r)
-			case dir == 1 && (f == 0 || f == 7):
-				s, edge = MakeSquare(f+2-4*(f/7), r), FileA<<f
-			default:
-				continue
-			}
-			dw := int(e.distW[s])
-			if dw == endFar || p.Pieces(l, Pawn).Has(s) {
-				continue
-			}
-			dw += pushes
-			plies := 2*max(dl, dw) + 1
-			cost := max(dl, dw) + dl + dw
-			if distance(lk, s) < distance(lk, t) {
-				cost += endCrossing // the loser's king must get past the stand
-				plies += endCrossing
-			}
-			if !reachL.Has(t) {
-				cost += endCutOff // w's pieces must first clear the way
-			}
-			// The loser's pieces on the edge stand in the way of the mating check.
-			cost += endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
-			pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
-			// Insert into the sorted short list (ties: fewer steps in all).
-			i := min(n, endEndPlans)
-			for i > 0 && (e.pics[i-1].cost > cost ||
-				e.pics[i-1].cost == cost && int(e.distL[e.pics[i-1].target])+int(e.distW[e.pics[i-1].stand]) > dl+dw-pushes) {
-				if i < endEndPlans {
-					e.pics[i] = e.pics[i-1]
-				}
-				i--
-			}
+		edge := endEdges[ep.edge]
+		dw := int(e.distW[s])
+		if dw == endFar || p.Pieces(l, Pawn).Has(s) {
+			continue
+		}
+		dw += pushes
+		cost := max(dl, dw) + dl + dw
+		if n == endEndPlans && cost > e.pics[n-1].cost {
+			continue // the terms left only add: it would not make the list
+		}
+		plies := 2*max(dl, dw) + 1
+		if distance(lk, s) < distance(lk, t) {
+			cost += endCrossing // the loser's king must get past the stand
+			plies += endCrossing
+		}
+		if !reachL.Has(t) {
+			cost += endCutOff // w's pieces must first clear the way
+		}
+		cost += blockers[ep.edge]
+		pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
+		// Insert into the sorted short list (ties: fewer steps in all).
+		i := min(n, endEndPlans)
+		for i > 0 && (e.pics[i-1].cost > cost ||
+			e.pics[i-1].cost == cost && int(e.distL[e.pics[i-1].target])+int(e.distW[e.pics[i-1].stand]) > dl+dw-pushes) {
 			if i < endEndPlans {
-				e.pics[i] = pic
-				n = min(n+1, endEndPlans)
+				e.pics[i] = e.pics[i-1]
 			}
+			i--
+		}
+		if i < endEndPlans {
+			e.pics[i] = pic
+			n = min(n+1, endEndPlans)
 		}
 	}
 	return n
@@ -455,6 +503,7 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 	// attWKept: e.attW still holds what w attacks, the loser's king aside (the loser's
 	// last move was a king step that took nothing: the rest of the board is as it was).
 	attWKept := false
+	var child Position // declared once: zeroing it on every ply costs
 	for e.n < limit {
 		// Progress: the king steps both sides still need; none for a while means stuck.
 		if left := e.togo[0] + e.togo[1]; left < best {
@@ -462,7 +511,6 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		} else if e.n-bestAt > endStuckPlies {
 			return false
 		}
-		var child Position
 		if q.turn == e.w {
 			if free, near := e.mateNear(&q, attWKept); near {
 				if m, ok := endMateIn1(&q, free); ok {
@@ -523,8 +571,8 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		} else {
 			for i := e.n - 2; i >= 0; i -= 2 {
 				if e.hashes[i] == h {
-					e.cut = i
-					return false // going round in circles
+					e.cut, e.cutPos = i, q // q is the position the circle began in
+					return false           // going round in circles
 				}
 			}
 		}
@@ -622,152 +670,251 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			reachQ = reachQ&^q.byColor[w] | reach
 		}
 	}
-	best, bestScore := NullMove, int32(1<<30)
-	othersFrom, others := NoSquare, Bitboard(0)
-	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
-	// far. The terms that need no attack set come first: the others (a check, a lone major
-	// that is no longer ready, the squares near the loser's king the move attacks) only
-	// add, so a move whose first terms already reach the best score is dropped at once.
-	try := func(m Move, pt PieceType, from, to Square, legal bool) {
-		var sc int32
-		switch {
-		case from == e.pawn:
-			sc = -1000
-			if m.Kind() == PromotionMove && pt != Queen {
-				sc = 1000
-			}
-		case pt == King:
-			sc = 16 * e.rings.dist(to)
-			if sc == 16*endFar {
-				sc = 16 * (here + 2)
-			}
-		default:
-			sc = 16*here + 4
-			if m.Kind() == PromotionMove && pt != Queen {
-				sc += 200
-			}
-			if q.board[to] != NoPiece {
-				sc -= 3
-			}
-			sc += 8 - int32(distance(to, lk)) // wait far from the loser's king
-		}
-		if e.pawnPath.Has(to) && pt != Pawn {
-			sc += 30 // in the way of the promoting pawn
-		} else if e.pawnPath.Has(from) {
-			sc -= 30
-		}
-		if near != 0 && from != othersFrom {
-			othersFrom, others = from, 0
-			for j := 0; j < np; j++ {
-				if e.sqOf[j] != from {
-					others |= e.attOf[j]
-				}
-			}
-		}
-		blocked := (to.Bitboard()&near | others) & near
-		if sc+5*int32(blocked.Count()) >= bestScore {
-			return
-		}
-		occ2 := occ&^from.Bitboard() | to.Bitboard()
-		att := pieceAttacks(pt, w, to, occ2)
-		if pt != King && from != e.pawn {
-			if att.Has(lk) {
-				sc += 100 // a check that does not mate
-			}
-			if majors != 0 && ready&^from.Bitboard() == 0 && (!majors.Has(from) || !majorReady(pt, to, occ2, checks)) {
-				sc += 12
-				if ready == 0 && (pt == Rook && att&reach != 0 || pt == Queen && att&reachQ != 0) {
-					sc -= 6 // one move from a checking square: on its way
-				}
-			}
-		}
-		if near != 0 {
-			blocked |= att & near
-			sc += 5 * int32(blocked.Count())
-			if blocked == near {
-				sc += 20 // the loser's king cannot come closer
-			}
-		}
-		if sc < bestScore && e.allowed(m) && (legal || endLegal(q, from, to)) {
-			best, bestScore = m, sc
-		}
-	}
+	ws := &e.wscan
+	// Set field by field: side, others and pawns are set before they are used.
+	ws.e, ws.pawn, ws.pawnPath, ws.theirs, ws.w, ws.l, ws.lk = e, e.pawn, e.pawnPath, q.byColor[l], w, l, lk
+	ws.occ, ws.here, ws.near, ws.np = occ, here, near, np
+	ws.majors, ws.ready, ws.checks, ws.reach, ws.reachQ = majors, ready, checks, reach, reachQ
+	ws.best, ws.bestScore, ws.othersFrom = NullMove, 1<<30, NoSquare
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
 	// pawn's moves first; the other moves score at least floor, and are looked at only
 	// when they could be better.
-	for b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0; {
-		to := b.PopFirst()
-		try(NewMove(wk, to), King, wk, to, true)
+	if b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0 {
+		// As try scores them, without the terms a king's step never has.
+		var others Bitboard
+		if near != 0 {
+			for j := 0; j < np; j++ {
+				if e.sqOf[j] != wk {
+					others |= e.attOf[j]
+				}
+			}
+			ws.othersFrom, ws.others = wk, others
+		}
+		leave := int32(0)
+		if e.pawnPath.Has(wk) {
+			leave = -30
+		}
+		for b != 0 {
+			to := b.PopFirst()
+			sc := 16 * e.rings.dist(to)
+			if sc == 16*endFar {
+				sc = 16 * (here + 2)
+			}
+			if e.pawnPath.Has(to) {
+				sc += 30 // in the way of the promoting pawn
+			} else {
+				sc += leave
+			}
+			blocked := (to.Bitboard()&near | others) & near
+			if sc+5*int32(blocked.Count()) >= ws.bestScore {
+				continue
+			}
+			if near != 0 {
+				blocked |= kingAttacks[to] & near
+				sc += 5 * int32(blocked.Count())
+				if blocked == near {
+					sc += 20 // the loser's king cannot come closer
+				}
+			}
+			if m := NewMove(wk, to); sc < ws.bestScore && e.allowed(m) {
+				ws.best, ws.bestScore = m, sc
+			}
+		}
 	}
 	if e.pawn != NoSquare {
-		pawnMoves(q, e.pawn.Bitboard(), occ, nil, try)
+		ws.side = endSideOf(q) // the other moves' legality is tested
+		pawnMoves(q, e.pawn.Bitboard(), occ, false, ws)
 	}
 	floor := 16*here + 2
 	if e.pawnPath&q.byColor[w]&^q.byType[Pawn] != 0 {
 		floor -= 30
 	}
-	// worth keeps the targets far enough from the loser's king: the rest of a waiting
-	// move's score is at least that of a capture off the near squares.
-	worth := func(pt PieceType, from Square, tg Bitboard) Bitboard {
-		if near != 0 && from != othersFrom {
-			othersFrom, others = from, 0
-			for j := 0; j < np; j++ {
-				if e.sqOf[j] != from {
-					others |= e.attOf[j]
-				}
-			}
+	if ws.bestScore >= floor {
+		if e.pawn == NoSquare {
+			ws.side = endSideOf(q)
 		}
-		// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
-		// new square near the loser's king 5, a square on the pawn's path 30, a piece
-		// leaving that path -30 otherwise: keep the targets that stay under the best.
-		room := bestScore - (16*here + 4) - 5*int32((others&near).Count())
-		leave := int32(0)
-		if e.pawnPath.Has(from) {
-			leave = -30
-		}
-		nearNew := near &^ others
-		theirs := q.byColor[l]
-		path := tg & e.pawnPath
-		tg &^= path
-		keep := tg&^theirs&^nearNew&endFarFrom[lk][endClampFar(9-room+leave)] |
-			tg&theirs&^nearNew&endFarFrom[lk][endClampFar(6-room+leave)] |
-			tg&^theirs&nearNew&endFarFrom[lk][endClampFar(14-room+leave)] |
-			tg&theirs&nearNew&endFarFrom[lk][endClampFar(11-room+leave)]
-		if path != 0 {
-			keep |= path & endFarFrom[lk][endClampFar(6-room+30)]
-		}
-		return keep
-	}
-	if bestScore >= floor {
-		pieceMoves(q, occ, worth, try)
+		pieceMoves(q, occ, ws)
 		// The other pawns' moves (the squares near the loser's king only add).
-		pawns := q.Pieces(w, Pawn) &^ e.pawn.Bitboard()
-		pawnWorth := func(tg Bitboard) Bitboard {
-			dmin := 6 - (bestScore - (16*here + 4))
-			if pawns&e.pawnPath != 0 {
-				dmin -= 30
-			}
-			switch {
-			case dmin > 7:
-				return 0
-			case dmin <= 0:
-				return tg
-			}
-			return tg & endFarFrom[lk][dmin]
-		}
-		pawnMoves(q, pawns, occ, pawnWorth, try)
+		ws.pawns = q.Pieces(w, Pawn) &^ e.pawn.Bitboard()
+		pawnMoves(q, ws.pawns, occ, true, ws)
 	}
-	return best, best != NullMove
+	return ws.best, ws.best != NullMove
 }
 
-// endMoveFunc is handed each candidate move of a side: the move, the piece it leaves on
-// to, its squares, and whether it is known to be legal.
-type endMoveFunc func(m Move, pt PieceType, from, to Square, legal bool)
+// endWinScan is what winnerMove scores w's moves with (kept in the planner).
+type endWinScan struct {
+	e                     *endPlanner
+	side                  endSide  // what w's moves are tested for legality against
+	theirs                Bitboard // the loser's pieces
+	w, l                  Color
+	lk, othersFrom        Square
+	here, bestScore       int32
+	best                  Move
+	np                    int
+	occ, near, others     Bitboard
+	majors, ready         Bitboard
+	checks, reach, reachQ Bitboard
+	pawns                 Bitboard // the pawns of w other than the promoting one
+	pawn                  Square   // e.pawn
+	pawnPath              Bitboard // e.pawnPath
+}
 
-// pawnMoves hands every move of the pawns (of the side to move in q) to try, in the
-// order the move generator lists them: single pushes, promotions (each as its four
-// pieces), double pushes, captures to one side, then to the other.
-func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, try endMoveFunc) {
+// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
+// far. The terms that need no attack set come first: the others (a check, a lone major
+// that is no longer ready, the squares near the loser's king the move attacks) only add,
+// so a move whose first terms already reach the best score is dropped at once.
+func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
+	var sc int32
+	switch {
+	case from == s.pawn:
+		sc = -1000
+		if m.Kind() == PromotionMove && pt != Queen {
+			sc = 1000
+		}
+	case pt == King:
+		sc = 16 * s.e.rings.dist(to)
+		if sc == 16*endFar {
+			sc = 16 * (s.here + 2)
+		}
+	default:
+		sc = 16*s.here + 4
+		if m.Kind() == PromotionMove && pt != Queen {
+			sc += 200
+		}
+		if s.occ.Has(to) {
+			sc -= 3
+		}
+		sc += 8 - int32(distance(to, s.lk)) // wait far from the loser's king
+	}
+	if s.pawnPath.Has(to) && pt != Pawn {
+		sc += 30 // in the way of the promoting pawn
+	} else if s.pawnPath.Has(from) {
+		sc -= 30
+	}
+	if s.near != 0 && from != s.othersFrom {
+		s.othersFrom, s.others = from, 0
+		for j := 0; j < s.np; j++ {
+			if s.e.sqOf[j] != from {
+				s.others |= s.e.attOf[j]
+			}
+		}
+	}
+	blocked := (to.Bitboard()&s.near | s.others) & s.near
+	lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
+	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && pt != King && from != s.pawn {
+		lone = 12
+	}
+	if sc+lone+5*int32(blocked.Count()) >= s.bestScore {
+		return
+	}
+	occ2 := s.occ&^from.Bitboard() | to.Bitboard()
+	var att Bitboard // pieceAttacks, written out: one call less for every move scored
+	switch pt {
+	case Rook:
+		att = RookAttacks(to, occ2)
+	case Queen:
+		att = RookAttacks(to, occ2) | BishopAttacks(to, occ2)
+	case Bishop:
+		att = BishopAttacks(to, occ2)
+	case Knight:
+		att = knightAttacks[to]
+	case Pawn:
+		att = pawnAttacks[s.w][to]
+	default:
+		att = kingAttacks[to]
+	}
+	if pt != King && from != s.pawn {
+		if att.Has(s.lk) {
+			sc += 100 // a check that does not mate
+		}
+		if s.majors != 0 && s.ready&^from.Bitboard() == 0 && (!s.majors.Has(from) || !majorReady(pt, to, occ2, s.checks)) {
+			sc += 12
+			if s.ready == 0 && (pt == Rook && att&s.reach != 0 || pt == Queen && att&s.reachQ != 0) {
+				sc -= 6 // one move from a checking square: on its way
+			}
+		}
+	}
+	if s.near != 0 {
+		blocked |= att & s.near
+		sc += 5 * int32(blocked.Count())
+		if blocked == s.near {
+			sc += 20 // the loser's king cannot come closer
+		}
+	}
+	if sc < s.bestScore && s.e.allowed(m) && (legal || s.side.legal(from, to)) {
+		s.best, s.bestScore = m, sc
+	}
+}
+
+// worth keeps the targets far enough from the loser's king: the rest of a waiting move's
+// score is at least that of a capture off the near squares.
+func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
+	if s.near != 0 && from != s.othersFrom {
+		s.othersFrom, s.others = from, 0
+		for j := 0; j < s.np; j++ {
+			if s.e.sqOf[j] != from {
+				s.others |= s.e.attOf[j]
+			}
+		}
+	}
+	// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
+	// new square s.near the loser's king 5, a square on the pawn's path 30, a piece
+	// leaving that path -30 otherwise: keep the targets that stay under the s.best.
+	room := s.bestScore - (16*s.here + 4) - 5*int32((s.others&s.near).Count())
+	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen {
+		room -= 12 // a minor piece's move leaves no major s.ready
+	}
+	leave := int32(0)
+	if s.pawnPath.Has(from) {
+		leave = -30
+	}
+	nearNew := s.near &^ s.others
+	theirs := s.theirs
+	path := tg & s.pawnPath
+	tg &^= path
+	keep := tg&^theirs&^nearNew&endFarFrom[s.lk][endClampFar(9-room+leave)] |
+		tg&theirs&^nearNew&endFarFrom[s.lk][endClampFar(6-room+leave)] |
+		tg&^theirs&nearNew&endFarFrom[s.lk][endClampFar(14-room+leave)] |
+		tg&theirs&nearNew&endFarFrom[s.lk][endClampFar(11-room+leave)]
+	if path != 0 {
+		keep |= path & endFarFrom[s.lk][endClampFar(6-room+30)]
+	}
+	return keep
+}
+
+// pawnWorth keeps the targets of the other pawns far enough from the loser's king (the
+// squares near it only add).
+func (s *endWinScan) pawnWorth(tg Bitboard) Bitboard {
+	dmin := 6 - (s.bestScore - (16*s.here + 4))
+	if s.pawns&s.pawnPath != 0 {
+		dmin -= 30
+	}
+	if s.ready == 0 && s.majors != 0 && tg&pawnLastRank[s.w] == 0 {
+		dmin += 12 // a pawn's move leaves no major s.ready
+	}
+	switch {
+	case dmin > 7:
+		return 0
+	case dmin <= 0:
+		return tg
+	}
+	return tg & endFarFrom[s.lk][dmin]
+}
+
+// endScanner scores the candidate moves of a side handed to it (try: the move, the piece
+// it leaves on to, its squares, whether it is known to be legal) and narrows a piece's
+// targets (worth) or a pawn set's (pawnWorth) to those that may still beat its best.
+type endScanner interface {
+	try(m Move, pt PieceType, from, to Square, legal bool)
+	worth(pt PieceType, from Square, tg Bitboard) Bitboard
+	pawnWorth(tg Bitboard) Bitboard
+}
+
+// pawnMoves hands every move of the pawns (of the side to move in q) to s, in the order
+// the move generator lists them: single pushes, promotions (each as its four pieces),
+// double pushes, captures to one side, then to the other; with filter, only the targets
+// s.pawnWorth lets through.
+func pawnMoves[S endScanner](q *Position, pawns, occ Bitboard, filter bool, s S) {
 	if pawns == 0 {
 		return
 	}
@@ -790,55 +937,51 @@ func pawnMoves(q *Position, pawns, occ Bitboard, worth func(Bitboard) Bitboard, 
 		if b == 0 {
 			continue
 		}
-		if worth != nil {
-			b = worth(b)
+		if filter {
+			b = s.pawnWorth(b)
 		}
 		for b != 0 {
 			to := b.PopFirst()
 			from := Square(int(to) - set.delta)
 			if !last.Has(to) {
-				try(NewMove(from, to), Pawn, from, to, false)
+				s.try(NewMove(from, to), Pawn, from, to, false)
 				continue
 			}
 			for _, pr := range endPromotions {
-				try(NewPromotion(from, to, pr), pr, from, to, false)
+				s.try(NewPromotion(from, to, pr), pr, from, to, false)
 			}
 		}
 	}
 }
 
-// endTargetFunc narrows the targets tg of the piece pt on from to those whose moves may
-// still beat the best move found so far.
-type endTargetFunc func(pt PieceType, from Square, tg Bitboard) Bitboard
-
 // pieceMoves hands every move of the pieces of the side to move in q other than the king
-// and pawns to try, in the order the move generator lists them: knights, then the
-// bishops' and queens' diagonal moves, then the rooks' and queens' straight ones; only
-// the targets worth passes lets through.
-func pieceMoves(q *Position, occ Bitboard, worth endTargetFunc, try endMoveFunc) {
+// and pawns to s, in the order the move generator lists them: knights, then the bishops'
+// and queens' diagonal moves, then the rooks' and queens' straight ones; only the targets
+// s.worth lets through.
+func pieceMoves[S endScanner](q *Position, occ Bitboard, s S) {
 	us := q.turn
 	own := q.byColor[us]
 	for b := q.byType[Knight] & own; b != 0; {
 		from := b.PopFirst()
-		for tg := worth(Knight, from, knightAttacks[from]&^own); tg != 0; {
+		for tg := s.worth(Knight, from, knightAttacks[from]&^own); tg != 0; {
 			to := tg.PopFirst()
-			try(NewMove(from, to), Knight, from, to, false)
+			s.try(NewMove(from, to), Knight, from, to, false)
 		}
 	}
 	for b := (q.byType[Bishop] | q.byType[Queen]) & own; b != 0; {
 		from := b.PopFirst()
 		pt := q.board[from].Type()
-		for tg := worth(pt, from, BishopAttacks(from, occ)&^own); tg != 0; {
+		for tg := s.worth(pt, from, BishopAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
-			try(NewMove(from, to), pt, from, to, false)
+			s.try(NewMove(from, to), pt, from, to, false)
 		}
 	}
 	for b := (q.byType[Rook] | q.byType[Queen]) & own; b != 0; {
 		from := b.PopFirst()
 		pt := q.board[from].Type()
-		for tg := worth(pt, from, RookAttacks(from, occ)&^own); tg != 0; {
+		for tg := s.worth(pt, from, RookAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
-			try(NewMove(from, to), pt, from, to, false)
+			s.try(NewMove(from, to), pt, from, to, false)
 		}
 	}
 }
@@ -891,6 +1034,14 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	if bestScore < 16*here+2 {
 		return best, true
 	}
+	// At the target while w's king still has endShuffle steps or more to make, the
+	// loser's king steps along the edge beside the target (and back next move) rather
+	// than wait with a piece: no other move need be looked at.
+	if here == 0 && e.togo[0] >= endShuffle && e.togo[0] < endFar {
+		if b := kingAttacks[lk] & e.pic.edge &^ occ &^ attW &^ e.pawnPath; b != 0 {
+			return NewMove(lk, b.First()), true
+		}
+	}
 	// The loser's pieces that attack the stand or the edge keep w's king out or the
 	// mating check off: moving them off those squares is worth endFreeStand.
 	watch := e.pic.edge&^t.Bitboard() | s.Bitboard()
@@ -901,71 +1052,108 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 			attS |= sq.Bitboard()
 		}
 	}
-	// try scores m (the piece pt lands on to) and keeps it when it is legal and the best
-	// so far; the attacks, which only add, are looked at only when the rest scores better.
-	try := func(m Move, pt PieceType, from, to Square, _ bool) {
-		sc := 16*here + 6
-		if m.Kind() == PromotionMove {
-			sc += 4
-		}
-		if keep.Has(to) {
-			sc += 6
-		}
-		if kingAttacks[t].Has(to) && !e.pic.edge.Has(to) {
-			sc -= 4 // a blocker beside the target helps
-		}
-		if q.board[to] != NoPiece {
-			sc += 60
-		}
-		if attS.Has(from) && pt != Pawn {
-			sc -= endFreeStand
-		}
-		if sc >= bestScore {
-			return
-		}
-		att := pieceAttacks(pt, l, to, occ&^from.Bitboard()|to.Bitboard())
-		if att.Has(wk) {
-			sc += 100
-		}
-		if attS.Has(from) && pt != Pawn && att&watch != 0 {
-			sc += endFreeStand
-		}
-		sc += 3 * int32((att & keep).Count())
-		if sc < bestScore && endLegal(q, from, to) {
-			best, bestScore = m, sc
-		}
+	ls := &e.lscan
+	ls.side, ls.l, ls.wk, ls.t, ls.occ, ls.base, ls.keep = endSideOf(q), l, wk, t, occ, 16*here+6, keep
+	ls.watch, ls.attS, ls.beside, ls.theirs = watch, attS, kingAttacks[t]&^e.pic.edge, q.byColor[w]
+	ls.best, ls.bestScore = best, bestScore
+	pieceMoves(q, occ, ls)
+	if pawns := q.Pieces(l, Pawn); pawns != 0 && ls.bestScore > ls.base {
+		pawnMoves(q, pawns, occ, true, ls)
 	}
-	// worth drops the targets whose first terms already reach the best score: a capture
-	// (at least 62 over the base), a square to keep (6, or 2 beside the target); and once
-	// a move scores the base (quiet, off the squares to keep and attacking none of them)
-	// it drops every target: that move is good enough, the rest is not scanned (the pawns
-	// are looked at only when no piece has such a move).
-	beside := kingAttacks[t] &^ e.pic.edge
-	worth := func(pt PieceType, from Square, tg Bitboard) Bitboard {
-		room := bestScore - (16*here + 6)
-		if attS.Has(from) && pt != Pawn {
-			room += endFreeStand
-		}
-		if room <= 62 {
-			tg &^= q.byColor[w]
-		}
-		if room <= 6 {
-			tg &^= keep &^ beside
-		}
-		if room <= 2 {
-			tg &^= keep
-		}
-		if room <= 0 {
-			tg = 0 // good enough: a quiet move off the squares to keep
-		}
-		return tg
-	}
-	pieceMoves(q, occ, worth, try)
-	if pawns := q.Pieces(l, Pawn); pawns != 0 && bestScore > 16*here+6 {
-		pawnMoves(q, pawns, occ, func(tg Bitboard) Bitboard { return worth(Pawn, NoSquare, tg) }, try)
-	}
-	return best, best != NullMove
+	return ls.best, ls.best != NullMove
 }
+
+// endLoseScan is what loserMove scores the loser's waiting moves with (kept in the
+// planner).
+type endLoseScan struct {
+	side             endSide // what the loser's moves are tested for legality against
+	l                Color
+	wk, t            Square
+	base, bestScore  int32
+	best             Move
+	occ, keep, watch Bitboard
+	attS, beside     Bitboard
+	theirs           Bitboard // w's pieces
+}
+
+// try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
+// far; the attacks, which only add, are looked at only when the rest scores better.
+func (ls *endLoseScan) try(m Move, pt PieceType, from, to Square, _ bool) {
+	sc := ls.base
+	if m.Kind() == PromotionMove {
+		sc += 4
+	}
+	if ls.keep.Has(to) {
+		sc += 6
+	}
+	if ls.beside.Has(to) {
+		sc -= 4 // a blocker beside the target helps
+	}
+	if ls.occ.Has(to) {
+		sc += 60
+	}
+	free := ls.attS.Has(from) && pt != Pawn
+	if free {
+		sc -= endFreeStand
+	}
+	if sc >= ls.bestScore {
+		return
+	}
+	occ2 := ls.occ&^from.Bitboard() | to.Bitboard()
+	var att Bitboard // pieceAttacks, written out: one call less for every move scored
+	switch pt {
+	case Rook:
+		att = RookAttacks(to, occ2)
+	case Queen:
+		att = RookAttacks(to, occ2) | BishopAttacks(to, occ2)
+	case Bishop:
+		att = BishopAttacks(to, occ2)
+	case Knight:
+		att = knightAttacks[to]
+	case Pawn:
+		att = pawnAttacks[ls.l][to]
+	default:
+		att = kingAttacks[to]
+	}
+	if att.Has(ls.wk) {
+		sc += 100
+	}
+	if free && att&ls.watch != 0 {
+		sc += endFreeStand
+	}
+	sc += 3 * int32((att & ls.keep).Count())
+	if sc < ls.bestScore && ls.side.legal(from, to) {
+		ls.best, ls.bestScore = m, sc
+	}
+}
+
+// worth drops the targets whose first terms already reach the best score: a capture (at
+// least 62 over the base), a square to keep (6, or 2 beside the target); and once a move
+// scores the base (quiet, off the squares to keep and attacking none of them) it drops
+// every target: that move is good enough, the rest is not scanned (the pawns are looked
+// at only when no piece has such a move).
+func (ls *endLoseScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
+	room := ls.bestScore - ls.base
+	if ls.attS.Has(from) && pt != Pawn {
+		room += endFreeStand
+	}
+	if room <= 62 {
+		tg &^= ls.theirs
+	}
+	if room <= 6 {
+		tg &^= ls.keep &^ ls.beside
+	}
+	if room <= 2 {
+		tg &^= ls.keep
+	}
+	if room <= 0 {
+		tg = 0 // good enough: a quiet move off the squares to keep
+	}
+	return tg
+}
+
+// pawnWorth drops the pawns' targets as worth does.
+func (ls *endLoseScan) pawnWorth(tg Bitboard) Bitboard { return ls.worth(Pawn, NoSquare, tg) }
 
 // endClampFar returns the index into endFarFrom for "at least d steps": 8 (no square)
 // past 7, 0 (every square) below 1.

@@ -127,3 +127,38 @@ func endMates(q *Position, m Move, k Square) bool {
 	}
 	return !child.HasLegalMove()
 }
+
+// endSide is what the legality of a move of the side to move depends on: its king and
+// occupancy, and the other side's pieces by kind. It is a copy of what it needs from
+// the position, so that a scoring state kept in the planner holds no pointer to it.
+type endSide struct {
+	k                    Square
+	us                   Color
+	occ                  Bitboard
+	pawns, knights, king Bitboard
+	diagonal, straight   Bitboard
+}
+
+// endSideOf returns what the legality of a move of the side to move in q depends on.
+func endSideOf(q *Position) endSide {
+	us := q.turn
+	them := q.byColor[us^1]
+	return endSide{
+		k: q.KingSquare(us), us: us, occ: q.byType[0],
+		pawns: q.byType[Pawn] & them, knights: q.byType[Knight] & them, king: q.byType[King] & them,
+		diagonal: (q.byType[Bishop] | q.byType[Queen]) & them, straight: (q.byType[Rook] | q.byType[Queen]) & them,
+	}
+}
+
+// legal reports, as endLegal does, whether the normal or promotion move from→to leaves
+// the king of the side to move unattacked.
+func (x *endSide) legal(from, to Square) bool {
+	k := x.k
+	if k == from {
+		k = to
+	}
+	occ := x.occ&^from.Bitboard() | to.Bitboard()
+	att := pawnAttacks[x.us][k]&x.pawns | knightAttacks[k]&x.knights | kingAttacks[k]&x.king |
+		BishopAttacks(k, occ)&x.diagonal | RookAttacks(k, occ)&x.straight
+	return att&^to.Bitboard() == 0
+}

@@ -157,3 +157,36 @@ func testPlannerFindsMates(t *testing.T, planner string, plan func(*decider, Col
 		})
 	}
 }
+
+// The loser's king, waiting at its target while w's king still has steps to make, steps
+// along the edge beside the target rather than move a piece (and a waiting move of a
+// piece once w's king is close, or has no way).
+func TestEndPlannerLoserShuffles(t *testing.T) {
+	tests := []struct {
+		name  string
+		togo  int32 // w's king steps to the stand, as winnerMove left them
+		wantK bool  // a king step of the loser along the edge
+	}{
+		{"w's king far", 3, true},
+		{"w's king two steps away", endShuffle, true},
+		{"w's king one step away", endShuffle - 1, false},
+		{"w's king with no way", endFar, false},
+	}
+	p := sanFEN(t, "4k3/8/8/8/8/4K3/8/R6n b - - 0 1")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := endPlanner{w: White, l: Black, pawn: NoSquare}
+			e.pic = endPicture{target: E8, stand: E6, edge: Rank8}
+			e.togo = [2]int32{tc.togo, endFar}
+			e.attW = p.attacksBy(White, p.byType[0]&^p.KingSquare(Black).Bitboard())
+			m, ok := e.loserMove(&p)
+			if !ok {
+				t.Fatal("no move")
+			}
+			king := m.From() == E8 && Rank8.Has(m.To())
+			if king != tc.wantK {
+				t.Errorf("loserMove = %v, want a king step along the edge: %v", m, tc.wantK)
+			}
+		})
+	}
+}
