@@ -134,8 +134,12 @@ type midPlan struct {
 	// the flight squares l must fill, the pieces it must move away, the flight squares w
 	// must cover itself.
 	holes, blockers, uncovered Bitboard
-	routes                     [3]Bitboard // by stage: the squares the checker must still cross (see route)
-	stopsAt                    [3]Bitboard // by stage: the squares where it is still to stop (see stops)
+	// What needs finds at stage 0 with the supporter (if any) still on sfrom: set by
+	// evaluate, read by play at its first ply instead of counting again.
+	startHoles, startBlockers, startUncovered Bitboard
+
+	routes  [3]Bitboard // by stage: the squares the checker must still cross (see route)
+	stopsAt [3]Bitboard // by stage: the squares where it is still to stop (see stops)
 }
 
 // midState is how far a plan has got: collected, evaluated, dropped or played.
@@ -710,6 +714,7 @@ func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
 		moves++
 	}
 	pl.plies = m.plies(p, moves, tasks) + midPawnPenalty*int32((pl.blockers&p.byType[Pawn]).Count())
+	pl.startHoles, pl.startBlockers, pl.startUncovered = holes, blockers, uncovered
 	pl.state = midEvaluated
 	return true
 }
@@ -894,11 +899,8 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 			if (scur == NoSquare || scur == pl.sto) && st >= pl.nv {
 				left := m.left // what l's move left it to do, counted when it was chosen
 				if n == 0 {
-					holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
-					if !ok {
-						return -1
-					}
-					left = (holes | blockers | uncovered).Count()
+					// Counted by evaluate.
+					left = (pl.startHoles | pl.startBlockers | pl.startUncovered).Count()
 				}
 				if left == 0 {
 					if r := m.mateNow(&q, NewMove(pl.at(st), pl.to), n); r > 0 {
@@ -930,7 +932,10 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				return -1
 			}
 		} else {
-			holes, blockers, uncovered, ok := m.needs(&q, pl, st, scur)
+			holes, blockers, uncovered, ok := pl.startHoles, pl.startBlockers, pl.startUncovered, true
+			if n > 0 { // at the first ply, counted by evaluate
+				holes, blockers, uncovered, ok = m.needs(&q, pl, st, scur)
+			}
 			if !ok || uncovered != 0 {
 				return -1
 			}
@@ -1235,7 +1240,10 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 }
 
 // waitW returns a waiting move of w in q: no capture, no check, far from the squares of
-// the plan (zone), by a piece that covers none of the king's squares, or NullMove.
+// the plan (zone), by a piece that covers none of the king's squares, or NullMove. Of the
+// moves farthest from the king (the distances of the piece's square and its target added),
+// the first in the order of the legal move list: each piece's targets are looked at by
+// their distance to the king, farthest first, and only while they could beat the best.
 func (m *midPlanner) waitW(q *Position, cur, scur Square, zone Bitboard) Move {
 	w := m.w
 	k := q.KingSquare(m.l)
@@ -1249,30 +1257,45 @@ func (m *midPlanner) waitW(q *Position, cur, scur Square, zone Bitboard) Move {
 	for g := 0; g < midGroups; g++ {
 		for b := midGroup(q, g, pieces); b != 0; {
 			from := b.PopFirst()
+			df := distance(from, k)
+			if df+7 <= bestD {
+				continue
+			}
 			pt := q.board[from].Type()
 			if pieceAttacks(pt, w, from, occ)&guard != 0 {
 				continue
 			}
-			for t := groupSteps(q, w, g, from) &^ occ &^ zone; t != 0; {
-				to := t.PopFirst()
-				d := distance(from, k) + distance(to, k)
-				if d <= bestD {
-					continue
+			targets := groupSteps(q, w, g, from) &^ occ &^ zone
+		rings:
+			for r := 7; r >= 0 && df+r > bestD; r-- {
+				for t := targets & midRings[k][r]; t != 0; {
+					to := t.PopFirst()
+					occ2 := occ&^from.Bitboard() | to.Bitboard()
+					if pieceAttacks(pt, w, to, occ2)&guard != 0 {
+						continue
+					}
+					mv := NewMove(from, to)
+					if q.givesCheck(mv, k) || !q.IsLegal(mv) {
+						continue
+					}
+					best, bestD = mv, df+r
+					break rings
 				}
-				occ2 := occ&^from.Bitboard() | to.Bitboard()
-				if pieceAttacks(pt, w, to, occ2)&guard != 0 {
-					continue
-				}
-				mv := NewMove(from, to)
-				if q.givesCheck(mv, k) || !q.IsLegal(mv) {
-					continue
-				}
-				best, bestD = mv, d
 			}
 		}
 	}
 	return best
 }
+
+// midRings holds, by square and distance (in king steps), the squares at that distance.
+var midRings = func() (rings [64][8]Bitboard) {
+	for a := Square(0); a < 64; a++ {
+		for b := Square(0); b < 64; b++ {
+			rings[a][distance(a, b)] |= b.Bitboard()
+		}
+	}
+	return rings
+}()
 
 // waitL returns a waiting move of l in q after which l still has nothing to do, or
 // NullMove.
