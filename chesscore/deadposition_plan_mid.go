@@ -951,7 +951,7 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 		m.line[n] = mv
 		q = q.Play(mv)
 		m.nodes++
-		if q.turn == m.l && q.InCheck() && checkmated(&q) {
+		if q.turn == m.l && q.InCheck() && midMated(&q) {
 			return n + 1 // a move of the plan mates before its end
 		}
 	}
@@ -964,7 +964,7 @@ func (m *midPlanner) mateNow(q *Position, mv Move, n int) int {
 	if q.IsLegal(mv) {
 		child := q.Play(mv)
 		m.nodes++
-		if child.InCheck() && checkmated(&child) {
+		if child.InCheck() && midMated(&child) {
 			m.line[n] = mv
 			return n + 1
 		}
@@ -1025,7 +1025,7 @@ func (m *midPlanner) quickMate(q *Position) Move {
 			}
 			child := q.Play(mv)
 			m.nodes++
-			if checkmated(&child) {
+			if midMated(&child) {
 				return mv
 			}
 		}
@@ -1346,4 +1346,55 @@ func midCanFill(p *Position, them, pawns, occ Bitboard, sq Square, l Color) bool
 	}
 	orth := (p.byType[Rook] | p.byType[Queen]) & them
 	return orth&rookRays[sq] != 0 && RookAttacks(sq, occ)&orth != 0
+}
+
+// midMated reports whether the side to move in p, in check, is checkmated: as checkmated,
+// without listing every legal move. With no king's step out of check, a single check is
+// answered only by a piece taking the checker or stepping between: those moves alone are
+// tested (IsLegal). En passant and a pawn's move onto the last rank are left to
+// checkmated, as is a position not in check.
+func midMated(p *Position) bool {
+	us, them := p.turn, p.turn^1
+	k := p.KingSquare(us)
+	occ := p.byType[0]
+	occNoKing := occ &^ k.Bitboard()
+	for b := kingAttacks[k] &^ p.byColor[us]; b != 0; {
+		if !p.attacked(b.PopFirst(), them, occNoKing) {
+			return false
+		}
+	}
+	checkers := p.AttackersTo(k, them, occ)
+	if checkers == 0 || p.ep != NoSquare {
+		return checkmated(p)
+	}
+	if checkers&(checkers-1) != 0 {
+		return true // a double check: only the king may answer
+	}
+	c := checkers.First()
+	ours := p.byColor[us] &^ p.byType[King]
+	pawns := p.byType[Pawn] & ours
+	// The pieces that may take the checker, then those that may step between.
+	if from := p.AttackersTo(c, us, occ) & ours; from != 0 {
+		if from&pawns != 0 && pawnLastRank[us].Has(c) {
+			return checkmated(p)
+		}
+		for b := from; b != 0; {
+			if p.IsLegal(NewMove(b.PopFirst(), c)) {
+				return false
+			}
+		}
+	}
+	for t := Between(c, k); t != 0; {
+		sq := t.PopFirst()
+		from := p.AttackersTo(sq, us, occ)&ours&^pawns | midPushers(pawns, occ, sq, us)
+		if from&pawns != 0 && pawnLastRank[us].Has(sq) {
+			return checkmated(p)
+		}
+		for b := from; b != 0; {
+			if p.IsLegal(NewMove(b.PopFirst(), sq)) {
+				return false
+			}
+		}
+	}
+	return true
 }
