@@ -1210,12 +1210,11 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 	qb.set(q)
 	wk := q.KingSquare(m.w)
 	for _, mv := range c.moves[:c.n] {
-		if !q.IsLegal(mv) {
+		// The move made on the bitboards alone (a plain move: the list holds no other).
+		child, legal := qb.playPlain(l, q.board[mv.From()].Type(), kat, mv.From(), mv.To())
+		if !legal {
 			continue
 		}
-		// The move made on the bitboards alone (a plain move: the list holds no other).
-		child := qb
-		child.shift(l, q.board[mv.From()].Type(), mv.From(), mv.To())
 		m.nodes++
 		if child.attacked(wk, l, child.typ[0]) {
 			continue // l may not check: w would have to answer
@@ -1305,21 +1304,20 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 	tries := 0
 	var qb midBoard
 	qb.set(q)
-	wk := q.KingSquare(m.w)
+	wk, kat := q.KingSquare(m.w), q.KingSquare(l)
 	pieces := q.byColor[l] &^ zone
 	for g := 1; g < midGroups; g++ {
 		for b := midGroup(q, g, pieces); b != 0; {
 			from := b.PopFirst()
 			for t := groupSteps(q, l, g, from) &^ occ &^ zone; t != 0; {
 				mv := NewMove(from, t.PopFirst())
-				if !q.IsLegal(mv) {
+				child, legal := qb.playPlain(l, q.board[from].Type(), kat, from, mv.To())
+				if !legal {
 					continue
 				}
 				if tries++; tries > 4 {
 					return NullMove
 				}
-				child := qb
-				child.shift(l, q.board[from].Type(), from, mv.To())
 				m.nodes++
 				if child.attacked(wk, l, child.typ[0]) {
 					continue // l may not check: w would have to answer

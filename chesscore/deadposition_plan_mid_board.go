@@ -34,6 +34,23 @@ func (b *midBoard) shift(c Color, pt PieceType, from, to Square) {
 	b.typ[0] = b.typ[0]&^fb | tb
 }
 
+// playPlain makes the plain move from-to of the piece of colour c and type pt (its king
+// on k) on a copy of b and reports whether it is legal: no piece of its own taken, its own
+// king not attacked after it. The move must be one the piece can make on the board (a
+// step, a slide through empty squares, a pawn's push or capture; no castling, en passant
+// or promotion): then this is IsLegal.
+func (b *midBoard) playPlain(c Color, pt PieceType, k, from, to Square) (midBoard, bool) {
+	child := *b
+	if b.col[c].Has(to) {
+		return child, false
+	}
+	if pt == King {
+		k = to
+	}
+	child.shift(c, pt, from, to)
+	return child, !child.attacked(k, c^1, child.typ[0])
+}
+
 // has reports whether a piece of colour c and type pt stands on sq.
 func (b *midBoard) has(c Color, pt PieceType, sq Square) bool {
 	return (b.col[c] & b.typ[pt]).Has(sq)
