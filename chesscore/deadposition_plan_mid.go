@@ -1008,12 +1008,16 @@ func (m *midPlanner) quickMate(q *Position) Move {
 	if behind&ours&^disc == 0 {
 		disc = 0
 	}
-	for pieces := ours; pieces != 0; {
+	// The pieces of a type that may check there, and those that may discover a check.
+	pieces := disc
+	for pt := Pawn; pt < King; pt++ {
+		if checks[pt] != 0 {
+			pieces |= q.byType[pt] & ours
+		}
+	}
+	for pieces != 0 {
 		from := pieces.PopFirst()
 		pt := q.board[from].Type()
-		if checks[pt] == 0 && !disc.Has(from) {
-			continue
-		}
 		steps := pieceSteps(q, w, from)
 		if !disc.Has(from) {
 			steps &= checks[pt]
