@@ -337,9 +337,18 @@ func (m *midPlanner) reach(p *Position, hops int) {
 				continue
 			}
 			occ1 := p.byType[0] &^ pc.sq.Bitboard()
+			// What the piece attacks from any of its stops, all at once.
+			stops := pc.stop[h-1]
 			var r Bitboard
-			for v := pc.stop[h-1]; v != 0; {
-				r |= pieceAttacks(pc.pt, m.w, v.PopFirst(), occ1)
+			switch pc.pt {
+			case Knight:
+				r = knightSpread(stops)
+			case Bishop:
+				r = midSlides(stops, occ1, true)
+			case Rook:
+				r = midSlides(stops, occ1, false)
+			default:
+				r = midSlides(stops, occ1, true) | midSlides(stops, occ1, false)
 			}
 			r &^= ours | pc.sq.Bitboard()
 			for j := 0; j < h; j++ {

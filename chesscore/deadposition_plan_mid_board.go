@@ -164,3 +164,40 @@ func midSliderAttacks(diag, orth, ours, occ, zone Bitboard) Bitboard {
 	}
 	return att
 }
+
+// midSlides returns the squares a bishop (diag) or rook (not diag) would attack from any
+// square of from with occupancy occ: the union of their attacks, made at once by filling
+// each direction through the empty squares (doubling the step three times) and stepping
+// once more, onto the first piece met.
+func midSlides(from, occ Bitboard, diag bool) Bitboard {
+	empty := ^occ
+	notA, notH := ^FileA, ^FileH
+	var att Bitboard
+	if diag {
+		att = midFillUp(from, empty&notA, 9)<<9&notA | midFillUp(from, empty&notH, 7)<<7&notH |
+			midFillDown(from, empty&notA, 7)>>7&notA | midFillDown(from, empty&notH, 9)>>9&notH
+	} else {
+		att = midFillUp(from, empty, 8)<<8 | midFillDown(from, empty, 8)>>8 |
+			midFillUp(from, empty&notA, 1)<<1&notA | midFillDown(from, empty&notH, 1)>>1&notH
+	}
+	return att
+}
+
+// midFillUp returns gen and the squares reached from it by steps of s towards the higher
+// squares through pro (the empty squares the step may land on).
+func midFillUp(gen, pro Bitboard, s uint) Bitboard {
+	gen |= pro & (gen << s)
+	pro &= pro << s
+	gen |= pro & (gen << (2 * s))
+	pro &= pro << (2 * s)
+	return gen | pro&(gen<<(4*s))
+}
+
+// midFillDown is midFillUp towards the lower squares.
+func midFillDown(gen, pro Bitboard, s uint) Bitboard {
+	gen |= pro & (gen >> s)
+	pro &= pro >> s
+	gen |= pro & (gen >> (2 * s))
+	pro &= pro >> (2 * s)
+	return gen | pro&(gen>>(4*s))
+}

@@ -114,3 +114,35 @@ func TestMidBoardPlayPlain(t *testing.T) {
 		t.Errorf("only %d moves checked, %d illegal", checked, illegal)
 	}
 }
+
+// midSlides is the union of the bishop's or rook's attacks from each square of a set, for
+// the sets of squares around every piece of every real game position (each piece's own
+// attacks, and the squares two steps from it), with the position's occupancy.
+func TestMidSlides(t *testing.T) {
+	checked := 0
+	for _, p := range loadRealGames(t)[:2000] {
+		occ := p.byType[0]
+		for pieces := occ; pieces != 0; {
+			sq := pieces.PopFirst()
+			for _, from := range []Bitboard{sq.Bitboard(), QueenAttacks(sq, occ), kingSpread(kingSpread(sq.Bitboard()))} {
+				for _, diag := range []bool{false, true} {
+					var want Bitboard
+					for f := from; f != 0; {
+						if s := f.PopFirst(); diag {
+							want |= BishopAttacks(s, occ)
+						} else {
+							want |= RookAttacks(s, occ)
+						}
+					}
+					if got := midSlides(from, occ, diag); got != want {
+						t.Fatalf("%s: slides from %x (diagonal %v): %x, want %x", p.FEN(), uint64(from), diag, uint64(got), uint64(want))
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d sets checked", checked)
+	}
+}

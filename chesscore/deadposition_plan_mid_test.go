@@ -476,3 +476,45 @@ func TestMidMated(t *testing.T) {
 		t.Errorf("only %d checks, %d mates", checks, mates)
 	}
 }
+
+// reach, made by fills from every stop at once, holds the squares each piece of w reaches
+// in one, two and three moves as the attacks of each stop in turn give them, over the real
+// game positions, both colours.
+func TestMidReach(t *testing.T) {
+	var m midPlanner
+	checked := 0
+	for _, p := range loadRealGames(t)[:2000] {
+		if p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		for c := White; c <= Black; c++ {
+			m.setup(&p, c)
+			m.reach(&p, 3)
+			for i := 0; i < m.np; i++ {
+				pc := &m.pieces[i]
+				if pc.pt == Pawn {
+					continue
+				}
+				occ1 := p.byType[0] &^ pc.sq.Bitboard()
+				seen := pc.reach[0] | p.byColor[c] | pc.sq.Bitboard()
+				stop := pc.reach[0]
+				for h := 1; h < 3; h++ {
+					var want Bitboard
+					for v := stop; v != 0; {
+						want |= pieceAttacks(pc.pt, c, v.PopFirst(), occ1)
+					}
+					want &^= seen
+					if pc.reach[h] != want {
+						t.Fatalf("%s, %s: %v on %v reaches %x in %d moves, want %x", p.FEN(), c, pc.pt, pc.sq, uint64(pc.reach[h]), h+1, uint64(want))
+					}
+					seen |= want
+					stop = want
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d reaches checked", checked)
+	}
+}
