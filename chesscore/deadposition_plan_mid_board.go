@@ -34,6 +34,23 @@ func (b *midBoard) shift(c Color, pt PieceType, from, to Square) {
 	b.typ[0] = b.typ[0]&^fb | tb
 }
 
+// playPlain makes the plain move from-to of the piece of colour c and type pt (its king
+// on k) on a copy of b and reports whether it is legal: no piece of its own taken, its own
+// king not attacked after it. The move must be one the piece can make on the board (a
+// step, a slide through empty squares, a pawn's push or capture; no castling, en passant
+// or promotion): then this is IsLegal.
+func (b *midBoard) playPlain(c Color, pt PieceType, k, from, to Square) (midBoard, bool) {
+	child := *b
+	if b.col[c].Has(to) {
+		return child, false
+	}
+	if pt == King {
+		k = to
+	}
+	child.shift(c, pt, from, to)
+	return child, !child.attacked(k, c^1, child.typ[0])
+}
+
 // has reports whether a piece of colour c and type pt stands on sq.
 func (b *midBoard) has(c Color, pt PieceType, sq Square) bool {
 	return (b.col[c] & b.typ[pt]).Has(sq)
@@ -146,4 +163,41 @@ func midSliderAttacks(diag, orth, ours, occ, zone Bitboard) Bitboard {
 		}
 	}
 	return att
+}
+
+// midSlides returns the squares a bishop (diag) or rook (not diag) would attack from any
+// square of from with occupancy occ: the union of their attacks, made at once by filling
+// each direction through the empty squares (doubling the step three times) and stepping
+// once more, onto the first piece met.
+func midSlides(from, occ Bitboard, diag bool) Bitboard {
+	empty := ^occ
+	notA, notH := ^FileA, ^FileH
+	var att Bitboard
+	if diag {
+		att = midFillUp(from, empty&notA, 9)<<9&notA | midFillUp(from, empty&notH, 7)<<7&notH |
+			midFillDown(from, empty&notA, 7)>>7&notA | midFillDown(from, empty&notH, 9)>>9&notH
+	} else {
+		att = midFillUp(from, empty, 8)<<8 | midFillDown(from, empty, 8)>>8 |
+			midFillUp(from, empty&notA, 1)<<1&notA | midFillDown(from, empty&notH, 1)>>1&notH
+	}
+	return att
+}
+
+// midFillUp returns gen and the squares reached from it by steps of s towards the higher
+// squares through pro (the empty squares the step may land on).
+func midFillUp(gen, pro Bitboard, s uint) Bitboard {
+	gen |= pro & (gen << s)
+	pro &= pro << s
+	gen |= pro & (gen << (2 * s))
+	pro &= pro << (2 * s)
+	return gen | pro&(gen<<(4*s))
+}
+
+// midFillDown is midFillUp towards the lower squares.
+func midFillDown(gen, pro Bitboard, s uint) Bitboard {
+	gen |= pro & (gen >> s)
+	pro &= pro >> s
+	gen |= pro & (gen >> (2 * s))
+	pro &= pro >> (2 * s)
+	return gen | pro&(gen>>(4*s))
 }

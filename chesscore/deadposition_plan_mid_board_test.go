@@ -66,3 +66,83 @@ func TestMidBoardShift(t *testing.T) {
 		}
 	}
 }
+
+// playPlain decides legality as IsLegal does, and makes the move as Play does, for every
+// move the planner may ask about (each piece's steps by groupSteps, the pieces of the side
+// to move on every real-game position, and of the other side with the turn passed).
+func TestMidBoardPlayPlain(t *testing.T) {
+	checked, illegal := 0, 0
+	for _, p := range loadRealGames(t) {
+		for pass := 0; pass < 2; pass++ {
+			if pass == 1 {
+				if p.InCheck() {
+					break
+				}
+				p.turn, p.ep = p.turn^1, NoSquare
+				if p.InCheck() {
+					break // the side not to move was in check: no legal position
+				}
+			}
+			c := p.turn
+			var b midBoard
+			b.set(&p)
+			k := p.KingSquare(c)
+			for g := 0; g < midGroups; g++ {
+				for pieces := midGroup(&p, g, p.byColor[c]); pieces != 0; {
+					from := pieces.PopFirst()
+					for steps := groupSteps(&p, c, g, from); steps != 0; {
+						to := steps.PopFirst()
+						mv := NewMove(from, to)
+						child, legal := b.playPlain(c, p.board[from].Type(), k, from, to)
+						checked++
+						if want := p.IsLegal(mv); legal != want {
+							t.Fatalf("%s: %v legal %v, IsLegal %v", p.FEN(), mv, legal, want)
+						}
+						if !legal {
+							illegal++
+							continue
+						}
+						if played := p.Play(mv); child.col != played.byColor || child.typ != played.byType {
+							t.Fatalf("%s: %v made differs from played", p.FEN(), mv)
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked < 100000 || illegal < 1000 {
+		t.Errorf("only %d moves checked, %d illegal", checked, illegal)
+	}
+}
+
+// midSlides is the union of the bishop's or rook's attacks from each square of a set, for
+// the sets of squares around every piece of every real game position (each piece's own
+// attacks, and the squares two steps from it), with the position's occupancy.
+func TestMidSlides(t *testing.T) {
+	checked := 0
+	for _, p := range loadRealGames(t)[:2000] {
+		occ := p.byType[0]
+		for pieces := occ; pieces != 0; {
+			sq := pieces.PopFirst()
+			for _, from := range []Bitboard{sq.Bitboard(), QueenAttacks(sq, occ), kingSpread(kingSpread(sq.Bitboard()))} {
+				for _, diag := range []bool{false, true} {
+					var want Bitboard
+					for f := from; f != 0; {
+						if s := f.PopFirst(); diag {
+							want |= BishopAttacks(s, occ)
+						} else {
+							want |= RookAttacks(s, occ)
+						}
+					}
+					if got := midSlides(from, occ, diag); got != want {
+						t.Fatalf("%s: slides from %x (diagonal %v): %x, want %x", p.FEN(), uint64(from), diag, uint64(got), uint64(want))
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d sets checked", checked)
+	}
+}

@@ -201,10 +201,11 @@ func BenchmarkMidPlanner(b *testing.B) {
 
 // The counts add makes for each plan on the position as it stands (holes, blockers,
 // uncovered squares) are exactly those of needs, and the route of stage 0 a candidate gets
-// (setRoute0) is that of setRoute, over every plan of every level of the real games.
+// (setRoute0) is that of setRoute, over every plan of every level of the real games; the
+// counts evaluate keeps for play's first ply are those of needs with the supporter unmoved.
 func TestMidPlanCounts(t *testing.T) {
 	var m midPlanner
-	checked := 0
+	checked, evaluated := 0, 0
 	for _, p := range loadRealGames(t) {
 		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
 			continue
@@ -230,12 +231,23 @@ func TestMidPlanCounts(t *testing.T) {
 							pl.vias[:pl.nv], uint64(pl.routes[0]), uint64(pl.stopsAt[0]), uint64(r0), uint64(s0))
 					}
 					checked++
+					// What evaluate keeps for play's first ply is needs with the supporter on sfrom.
+					if !m.evaluate(&p, pl) {
+						continue
+					}
+					m.king, m.kmid = pl.king, pl.kmid
+					holes, blockers, uncovered, ok = m.needs(&p, pl, 0, pl.sfrom)
+					if !ok || holes != pl.startHoles || blockers != pl.startBlockers || uncovered != pl.startUncovered {
+						t.Fatalf("%s, %s mates on %v from %v: evaluate keeps %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
+							uint64(pl.startHoles), uint64(pl.startBlockers), uint64(pl.startUncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
+					}
+					evaluated++
 				}
 			}
 		}
 	}
-	if checked < 10000 {
-		t.Errorf("only %d plans checked", checked)
+	if checked < 10000 || evaluated < 5000 {
+		t.Errorf("only %d plans checked, %d evaluated", checked, evaluated)
 	}
 }
 
@@ -369,5 +381,140 @@ func TestMidPlanOrder(t *testing.T) {
 	}
 	if penalised == 0 {
 		t.Error("no plan asked a pawn of the loser to move away")
+	}
+}
+
+// waitW, which looks at each piece's targets farthest from the king first, picks the move
+// the plain look at every target in the legal move list's order picks (the first of the
+// farthest), over the real games, both colours, a zone and a mating square of each kind.
+func TestMidWaitWFarthest(t *testing.T) {
+	var m midPlanner
+	checked, found := 0, 0
+	for _, p := range loadRealGames(t) {
+		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		c := p.turn
+		m.setup(&p, c)
+		for ki := 0; ki < m.nk; ki++ {
+			mk := &m.kings[ki]
+			m.king, m.kmid = mk.sq, mk.mid
+			cur := (p.byColor[c] &^ p.byType[King]).First()
+			zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard()
+			got, want := m.waitW(&p, cur, NoSquare, zone), midWaitWPlain(&m, &p, cur, NoSquare, zone)
+			if got != want {
+				t.Fatalf("%s, %s, king to %v: waitW %v, want %v", p.FEN(), c, m.king, got, want)
+			}
+			checked++
+			if got != NullMove {
+				found++
+			}
+		}
+	}
+	if checked < 10000 || found < checked/2 {
+		t.Errorf("only %d waiting moves checked, %d found", checked, found)
+	}
+}
+
+// midWaitWPlain is waitW looking at every target of every piece in the legal move list's
+// order, keeping the first move of the greatest distance.
+func midWaitWPlain(m *midPlanner, q *Position, cur, scur Square, zone Bitboard) Move {
+	w := m.w
+	k := q.KingSquare(m.l)
+	occ := q.byType[0]
+	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
+	if m.kmid != NoSquare {
+		guard |= m.kmid.Bitboard()
+	}
+	best, bestD := NullMove, -1
+	pieces := q.byColor[w] &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
+	for g := 0; g < midGroups; g++ {
+		for b := midGroup(q, g, pieces); b != 0; {
+			from := b.PopFirst()
+			pt := q.board[from].Type()
+			if pieceAttacks(pt, w, from, occ)&guard != 0 {
+				continue
+			}
+			for tg := groupSteps(q, w, g, from) &^ occ &^ zone; tg != 0; {
+				to := tg.PopFirst()
+				d := distance(from, k) + distance(to, k)
+				if d <= bestD || pieceAttacks(pt, w, to, occ&^from.Bitboard()|to.Bitboard())&guard != 0 {
+					continue
+				}
+				if mv := NewMove(from, to); !q.givesCheck(mv, k) && q.IsLegal(mv) {
+					best, bestD = mv, d
+				}
+			}
+		}
+	}
+	return best
+}
+
+// midMated agrees with checkmated on every position in check one legal move away from a
+// real game position (both the positions and their children), mates among them.
+func TestMidMated(t *testing.T) {
+	checks, mates := 0, 0
+	var ml MoveList
+	for _, p := range loadRealGames(t) {
+		p.LegalMoves(&ml)
+		for _, mv := range ml.Moves[:ml.N] {
+			child := p.Play(mv)
+			if !child.InCheck() {
+				continue
+			}
+			got, want := midMated(&child), checkmated(&child)
+			if got != want {
+				t.Fatalf("%s: midMated %v, checkmated %v", child.FEN(), got, want)
+			}
+			checks++
+			if want {
+				mates++
+			}
+		}
+	}
+	if checks < 5000 || mates < 100 {
+		t.Errorf("only %d checks, %d mates", checks, mates)
+	}
+}
+
+// reach, made by fills from every stop at once, holds the squares each piece of w reaches
+// in one, two and three moves as the attacks of each stop in turn give them, over the real
+// game positions, both colours.
+func TestMidReach(t *testing.T) {
+	var m midPlanner
+	checked := 0
+	for _, p := range loadRealGames(t)[:2000] {
+		if p.byType[0].Count() < midMinPieces {
+			continue
+		}
+		for c := White; c <= Black; c++ {
+			m.setup(&p, c)
+			m.reach(&p, 3)
+			for i := 0; i < m.np; i++ {
+				pc := &m.pieces[i]
+				if pc.pt == Pawn {
+					continue
+				}
+				occ1 := p.byType[0] &^ pc.sq.Bitboard()
+				seen := pc.reach[0] | p.byColor[c] | pc.sq.Bitboard()
+				stop := pc.reach[0]
+				for h := 1; h < 3; h++ {
+					var want Bitboard
+					for v := stop; v != 0; {
+						want |= pieceAttacks(pc.pt, c, v.PopFirst(), occ1)
+					}
+					want &^= seen
+					if pc.reach[h] != want {
+						t.Fatalf("%s, %s: %v on %v reaches %x in %d moves, want %x", p.FEN(), c, pc.pt, pc.sq, uint64(pc.reach[h]), h+1, uint64(want))
+					}
+					seen |= want
+					stop = want
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d reaches checked", checked)
 	}
 }
