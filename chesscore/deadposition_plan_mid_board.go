@@ -79,29 +79,7 @@ func (b *midBoard) attacked(sq Square, by Color, occ Bitboard) bool {
 
 // pushers returns the pawns of colour c that could push onto the empty square sq.
 func (b *midBoard) pushers(sq Square, c Color) Bitboard {
-	return midPushers(b.typ[Pawn]&b.col[c], b.typ[0], sq, c)
-}
-
-// midPushers returns the pawns of pawns (of colour c, occ the occupancy) that could push
-// onto the empty square sq.
-func midPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
-	one := int(sq) - pawnUp[c]
-	if one < 0 || one > 63 {
-		return 0
-	}
-	if pawns.Has(Square(one)) {
-		return Square(one).Bitboard()
-	}
-	start := Rank4
-	if c == Black {
-		start = Rank5
-	}
-	if start.Has(sq) && !occ.Has(Square(one)) {
-		if two := Square(one - pawnUp[c]); pawns.Has(two) {
-			return two.Bitboard()
-		}
-	}
-	return 0
+	return pawnPushers(b.typ[Pawn]&b.col[c], b.typ[0], sq, c)
 }
 
 // attacksNear returns the squares of zone the pieces of colour c attack with occupancy
@@ -133,7 +111,7 @@ func (b *midBoard) fillable(c Color, zone Bitboard) Bitboard {
 }
 
 // midPushed returns every square onto which a pawn of pawns (of colour c, occ the
-// occupancy) could push, were it empty: as midPushers, square by square.
+// occupancy) could push, were it empty: as pawnPushers, square by square.
 func midPushed(pawns, occ Bitboard, c Color) Bitboard {
 	one := pushUp(pawns, c)
 	double := Rank4

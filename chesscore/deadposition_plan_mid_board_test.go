@@ -34,7 +34,7 @@ func TestMidBoardAgrees(t *testing.T) {
 					if occ.Has(sq) {
 						continue
 					}
-					fillers := p.AttackersTo(sq, c, occ)&^p.byType[King]&^p.byType[Pawn] | midPushers(p.byType[Pawn]&p.byColor[c], occ, sq, c)
+					fillers := p.AttackersTo(sq, c, occ)&^p.byType[King]&^p.byType[Pawn] | pawnPushers(p.byType[Pawn]&p.byColor[c], occ, sq, c)
 					if got, want := fill.Has(sq), fillers != 0; got != want {
 						t.Fatalf("%s: %s fills %v: fillable %v, fillers %x", p.FEN(), c, sq, got, uint64(fillers))
 					}

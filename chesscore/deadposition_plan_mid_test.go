@@ -450,33 +450,6 @@ func midWaitWPlain(m *midPlanner, q *Position, cur, scur Square, zone Bitboard) 
 	return best
 }
 
-// midMated agrees with checkmated on every position in check one legal move away from a
-// real game position (both the positions and their children), mates among them.
-func TestMidMated(t *testing.T) {
-	checks, mates := 0, 0
-	var ml MoveList
-	for _, p := range loadRealGames(t) {
-		p.LegalMoves(&ml)
-		for _, mv := range ml.Moves[:ml.N] {
-			child := p.Play(mv)
-			if !child.InCheck() {
-				continue
-			}
-			got, want := midMated(&child), checkmated(&child)
-			if got != want {
-				t.Fatalf("%s: midMated %v, checkmated %v", child.FEN(), got, want)
-			}
-			checks++
-			if want {
-				mates++
-			}
-		}
-	}
-	if checks < 5000 || mates < 100 {
-		t.Errorf("only %d checks, %d mates", checks, mates)
-	}
-}
-
 // reach, made by fills from every stop at once, holds the squares each piece of w reaches
 // in one, two and three moves as the attacks of each stop in turn give them, over the real
 // game positions, both colours.

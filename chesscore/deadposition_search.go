@@ -451,17 +451,6 @@ func mateIn1Move(p *Position, c Color) (Move, bool) {
 	return NullMove, false
 }
 
-// checkmated reports whether the side to move, in check in p, has no legal move: a king
-// step to a square no enemy piece attacks (the king off the board) answers at once,
-// most checks have one; only then are all the moves generated.
-func checkmated(p *Position) bool {
-	us := p.turn
-	k := p.KingSquare(us)
-	occNoKing := p.byType[0] &^ k.Bitboard()
-	for b := kingAttacks[k] &^ p.byColor[us]; b != 0; {
-		if !p.attacked(b.PopFirst(), us^1, occNoKing) {
-			return false
-		}
-	}
-	return !p.HasLegalMove()
-}
+// checkmated reports whether the side to move, in check in p, has no legal move
+// (HasLegalMove: a king step, else only the moves that answer the check).
+func checkmated(p *Position) bool { return !p.HasLegalMove() }

@@ -328,19 +328,78 @@ func (p *Position) CountLegalMoves() int {
 }
 
 // HasLegalMove reports whether the side to move has at least one legal move. A king step
-// answers most positions at once; only then are the other moves generated.
+// answers most positions at once. In check, only the moves that take the checker or step
+// between are then tried, each tested alone (none against a double check); otherwise,
+// or with an en passant capture to consider, the other moves are generated.
 func (p *Position) HasLegalMove() bool {
 	us, them := p.turn, p.turn^1
 	ksq := p.KingSquare(us)
-	occNoKing := p.byType[0] &^ ksq.Bitboard()
+	occ := p.byType[0]
+	occNoKing := occ &^ ksq.Bitboard()
 	for b := kingAttacks[ksq] &^ p.byColor[us]; b != 0; {
 		if !p.attacked(b.PopFirst(), them, occNoKing) {
 			return true
 		}
 	}
+	if checkers := p.AttackersTo(ksq, them, occ); checkers != 0 && p.ep == NoSquare {
+		return p.hasEvasion(ksq, checkers)
+	}
 	var ml MoveList
 	p.LegalMoves(&ml)
 	return ml.N > 0
+}
+
+// hasEvasion reports whether a piece other than the king can answer the check of
+// checkers on the king on ksq, no en passant capture being possible: by taking the single
+// checker or stepping between it and the king.
+func (p *Position) hasEvasion(ksq Square, checkers Bitboard) bool {
+	if checkers&(checkers-1) != 0 {
+		return false // a double check: only the king may answer
+	}
+	us := p.turn
+	c := checkers.First()
+	occ := p.byType[0]
+	ours := p.byColor[us] &^ p.byType[King]
+	pawns := p.byType[Pawn] & ours
+	for t := Between(c, ksq) | checkers; t != 0; {
+		sq := t.PopFirst()
+		from := p.AttackersTo(sq, us, occ) & ours &^ pawns
+		if sq == c {
+			from |= pawnAttacks[us^1][c] & pawns
+		} else {
+			from |= pawnPushers(pawns, occ, sq, us)
+		}
+		promotes := pawnLastRank[us].Has(sq)
+		for b := from; b != 0; {
+			f := b.PopFirst()
+			m := NewMove(f, sq)
+			if promotes && pawns.Has(f) {
+				m = NewPromotion(f, sq, Queen)
+			}
+			if p.IsLegal(m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pawnPushers returns the pawns of pawns (of colour c, occ the occupancy) that could push
+// onto the empty square sq: one step, or two from their first rank.
+func pawnPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
+	one := int(sq) - pawnUp[c]
+	if one < 0 || one > 63 {
+		return 0
+	}
+	if pawns.Has(Square(one)) {
+		return Square(one).Bitboard()
+	}
+	if pawnRank3[c].Has(Square(one)) && !occ.Has(Square(one)) {
+		if two := Square(one - pawnUp[c]); pawns.Has(two) {
+			return two.Bitboard()
+		}
+	}
+	return 0
 }
 
 // IsLegal reports whether m is a legal move in the position: exactly the moves LegalMoves

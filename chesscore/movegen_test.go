@@ -84,3 +84,58 @@ func TestIsLegalMatchesLegalMoves(t *testing.T) {
 	}
 	t.Logf("%d positions from the perft suite, %d real; %d moves checked", len(positions), (len(real)+7)/8, checked)
 }
+
+// TestHasLegalMoveMatchesLegalMoves checks HasLegalMove (a king step, then in check only
+// the moves that answer it) against the list LegalMoves makes: over hand positions where
+// a check is answered only by a capture with promotion, an interposing double push, en
+// passant, or a pinned piece that may not help, over the perft suite, and over every real
+// game position and every position one legal move from it.
+func TestHasLegalMoveMatchesLegalMoves(t *testing.T) {
+	var positions []Position
+	for _, fen := range []string{
+		"r6K/1P4PP/8/8/8/8/8/k7 w - - 0 1",          // takes or steps between, both with promotion
+		"r6K/6PP/8/8/8/8/8/k7 w - - 0 1",            // only g8=Q and the others step between
+		"3r3k/8/8/b7/8/8/1P2PP2/4KB2 w - - 0 1",     // only b4, a double push, steps between
+		"3r3k/8/8/b7/8/8/4PP2/1N2KB2 w - - 0 1",     // Nd2 or Nc3 steps between
+		"3r3k/8/8/b7/8/8/4PP2/rN2KB2 w - - 0 1",     // the knight is pinned: mate
+		"3r3k/8/8/b7/8/5n2/4PP2/1N1QKB2 w - - 0 1",  // a double check: mate
+		"8/8/3ppp2/3bkr2/3Ppp2/2P5/8/K7 b - d3 0 1", // only exd3, en passant, takes the checker
+		"6k1/5ppp/8/8/8/8/5PPP/1r4K1 w - - 0 1",     // a back-rank mate
+		"4k3/8/8/8/8/8/1P6/K6r w - - 0 1",           // the king steps out
+		"r3k3/8/8/8/8/8/8/4K2R b - - 0 1",           // no check
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		positions = append(positions, p)
+	}
+	for _, c := range loadPerftSuite(t) {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions = append(positions, p)
+	}
+	var ml MoveList
+	checks, mates := 0, 0
+	check := func(p *Position) {
+		p.LegalMoves(&ml)
+		if got, want := p.HasLegalMove(), ml.N > 0; got != want {
+			t.Fatalf("%s: HasLegalMove %v, LegalMoves lists %d", p.FEN(), got, ml.N)
+		}
+		if p.InCheck() {
+			checks++
+			if ml.N == 0 {
+				mates++
+			}
+		}
+	}
+	for i := range positions {
+		check(&positions[i])
+	}
+	eachRealPositionAndChild(t, 1, check)
+	if checks < 5000 || mates < 100 {
+		t.Errorf("only %d checks, %d mates", checks, mates)
+	}
+}
