@@ -206,48 +206,62 @@ func BenchmarkMidPlanner(b *testing.B) {
 func TestMidPlanCounts(t *testing.T) {
 	var m midPlanner
 	checked, evaluated := 0, 0
-	for _, p := range loadRealGames(t) {
+	eachMidPlan(loadRealGames(t), &m, nil, func(p *Position, c Color, pl *midPlan) {
+		holes, blockers, uncovered, ok := m.needs(p, pl, 0, NoSquare)
+		if !ok || holes != pl.holes || blockers != pl.blockers || uncovered != pl.uncovered {
+			t.Fatalf("%s, %s mates on %v from %v: add counts %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
+				uint64(pl.holes), uint64(pl.blockers), uint64(pl.uncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
+		}
+		r0, s0 := pl.routes[0], pl.stopsAt[0]
+		if pl.setRoute0(); pl.routes[0] != r0 || pl.stopsAt[0] != s0 {
+			t.Fatalf("%s, %s mates on %v from %v via %v: setRoute0 %x %x, setRoute %x %x", p.FEN(), c, pl.king, pl.to,
+				pl.vias[:pl.nv], uint64(pl.routes[0]), uint64(pl.stopsAt[0]), uint64(r0), uint64(s0))
+		}
+		checked++
+		// What evaluate keeps for play's first ply is needs with the supporter on sfrom.
+		if !m.evaluate(p, pl) {
+			return
+		}
+		m.king, m.kmid = pl.king, pl.kmid
+		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
+		if !ok || holes != pl.startHoles || blockers != pl.startBlockers || uncovered != pl.startUncovered {
+			t.Fatalf("%s, %s mates on %v from %v: evaluate keeps %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
+				uint64(pl.startHoles), uint64(pl.startBlockers), uint64(pl.startUncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
+		}
+		evaluated++
+	})
+	if checked < 10000 || evaluated < 5000 {
+		t.Errorf("only %d plans checked, %d evaluated", checked, evaluated)
+	}
+}
+
+// eachMidPlan calls onPlan with every plan of every level m collects (none played), for
+// each colour not barred by its material, in each of positions with midMinPieces pieces
+// or more and a move to make; onSetup, unless nil, first for each position and colour,
+// after m.setup. m.king and m.kmid are the plan's.
+func eachMidPlan(positions []Position, m *midPlanner, onSetup func(p *Position, c Color), onPlan func(p *Position, c Color, pl *midPlan)) {
+	for i := range positions {
+		p := &positions[i]
 		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
 			continue
 		}
 		for c := White; c <= Black; c++ {
-			if cannotMateByMaterial(&p, c) {
+			if cannotMateByMaterial(p, c) {
 				continue
 			}
-			m.setup(&p, c)
+			m.setup(p, c)
+			if onSetup != nil {
+				onSetup(p, c)
+			}
 			for level := 0; level <= midMaxLevel; level++ {
-				m.collectLevel(&p, level, false)
-				for i := range m.plans[:m.n] {
-					pl := &m.plans[i]
+				m.collectLevel(p, level, false)
+				for j := range m.plans[:m.n] {
+					pl := &m.plans[j]
 					m.king, m.kmid = pl.king, pl.kmid
-					holes, blockers, uncovered, ok := m.needs(&p, pl, 0, NoSquare)
-					if !ok || holes != pl.holes || blockers != pl.blockers || uncovered != pl.uncovered {
-						t.Fatalf("%s, %s mates on %v from %v: add counts %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
-							uint64(pl.holes), uint64(pl.blockers), uint64(pl.uncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
-					}
-					r0, s0 := pl.routes[0], pl.stopsAt[0]
-					if pl.setRoute0(); pl.routes[0] != r0 || pl.stopsAt[0] != s0 {
-						t.Fatalf("%s, %s mates on %v from %v via %v: setRoute0 %x %x, setRoute %x %x", p.FEN(), c, pl.king, pl.to,
-							pl.vias[:pl.nv], uint64(pl.routes[0]), uint64(pl.stopsAt[0]), uint64(r0), uint64(s0))
-					}
-					checked++
-					// What evaluate keeps for play's first ply is needs with the supporter on sfrom.
-					if !m.evaluate(&p, pl) {
-						continue
-					}
-					m.king, m.kmid = pl.king, pl.kmid
-					holes, blockers, uncovered, ok = m.needs(&p, pl, 0, pl.sfrom)
-					if !ok || holes != pl.startHoles || blockers != pl.startBlockers || uncovered != pl.startUncovered {
-						t.Fatalf("%s, %s mates on %v from %v: evaluate keeps %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
-							uint64(pl.startHoles), uint64(pl.startBlockers), uint64(pl.startUncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
-					}
-					evaluated++
+					onPlan(p, c, pl)
 				}
 			}
 		}
-	}
-	if checked < 10000 || evaluated < 5000 {
-		t.Errorf("only %d plans checked, %d evaluated", checked, evaluated)
 	}
 }
 
@@ -295,40 +309,23 @@ func TestMidCoverable(t *testing.T) {
 // plan may meet.
 func TestMidTasksOnLimit(t *testing.T) {
 	var m midPlanner
+	var b midBoard
 	checked, cut := 0, 0
-	for _, p := range loadRealGames(t)[:1500] {
-		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
-			continue
-		}
-		var b midBoard
-		b.set(&p)
-		for c := White; c <= Black; c++ {
-			if cannotMateByMaterial(&p, c) {
-				continue
+	eachMidPlan(loadRealGames(t)[:1500], &m, func(p *Position, _ Color) { b.set(p) }, func(p *Position, c Color, pl *midPlan) {
+		n, ok := m.tasksOn(&b, pl, 0, NoSquare, -1)
+		for limit := 0; limit <= midMaxTasks; limit++ {
+			ln, lok := m.tasksOn(&b, pl, 0, NoSquare, limit)
+			switch {
+			case ok && n <= limit && (ln != n || !lok):
+				t.Fatalf("%s, %s mates on %v from %v: limit %d counts %d %v, want %d", p.FEN(), c, pl.king, pl.to, limit, ln, lok, n)
+			case (!ok || n > limit) && lok && ln <= limit:
+				t.Fatalf("%s, %s mates on %v from %v: limit %d counts %d, want more or none (%d %v)", p.FEN(), c, pl.king, pl.to, limit, ln, n, ok)
+			case ln != n || lok != ok:
+				cut++
 			}
-			m.setup(&p, c)
-			for level := 0; level <= midMaxLevel; level++ {
-				m.collectLevel(&p, level, false)
-				for i := range m.plans[:m.n] {
-					pl := &m.plans[i]
-					m.king, m.kmid = pl.king, pl.kmid
-					n, ok := m.tasksOn(&b, pl, 0, NoSquare, -1)
-					for limit := 0; limit <= midMaxTasks; limit++ {
-						ln, lok := m.tasksOn(&b, pl, 0, NoSquare, limit)
-						switch {
-						case ok && n <= limit && (ln != n || !lok):
-							t.Fatalf("%s, %s mates on %v from %v: limit %d counts %d %v, want %d", p.FEN(), c, pl.king, pl.to, limit, ln, lok, n)
-						case (!ok || n > limit) && lok && ln <= limit:
-							t.Fatalf("%s, %s mates on %v from %v: limit %d counts %d, want more or none (%d %v)", p.FEN(), c, pl.king, pl.to, limit, ln, n, ok)
-						case ln != n || lok != ok:
-							cut++
-						}
-						checked++
-					}
-				}
-			}
+			checked++
 		}
-	}
+	})
 	if checked < 10000 || cut == 0 {
 		t.Errorf("only %d counts checked, %d stopped early", checked, cut)
 	}
@@ -340,45 +337,31 @@ func TestMidTasksOnLimit(t *testing.T) {
 func TestMidPlanOrder(t *testing.T) {
 	var m midPlanner
 	penalised := 0
-	for _, p := range loadRealGames(t)[:1500] {
-		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
-			continue
-		}
-		for c := White; c <= Black; c++ {
-			if cannotMateByMaterial(&p, c) {
-				continue
-			}
-			m.setup(&p, c)
-			for i := 1; i < m.np; i++ {
-				prev, pt := m.pieces[i-1].pt, m.pieces[i].pt
-				if pt != Pawn && (prev == Pawn || prev < pt) {
-					t.Fatalf("%s, %s: pieces listed %v then %v", p.FEN(), c, prev, pt)
-				}
-			}
-			for level := 0; level <= midMaxLevel; level++ {
-				m.collectLevel(&p, level, false)
-				for i := range m.plans[:m.n] {
-					pl := &m.plans[i]
-					pawns := int32((pl.blockers & p.byType[Pawn]).Count())
-					if !m.evaluate(&p, pl) {
-						continue
-					}
-					moves := int32(1 + pl.nv)
-					if pl.sfrom != NoSquare {
-						moves++
-					}
-					m.king, m.kmid = pl.king, pl.kmid
-					holes, blockers, _, _ := m.needs(&p, pl, 0, pl.sfrom)
-					if want := m.plies(&p, moves, int32(holes.Count()+blockers.Count())) + midPawnPenalty*pawns; pl.plies != want {
-						t.Fatalf("%s, %s mates on %v from %v: plies %d, want %d", p.FEN(), c, pl.king, pl.to, pl.plies, want)
-					}
-					if pawns > 0 {
-						penalised++
-					}
-				}
+	eachMidPlan(loadRealGames(t)[:1500], &m, func(p *Position, c Color) {
+		for i := 1; i < m.np; i++ {
+			prev, pt := m.pieces[i-1].pt, m.pieces[i].pt
+			if pt != Pawn && (prev == Pawn || prev < pt) {
+				t.Fatalf("%s, %s: pieces listed %v then %v", p.FEN(), c, prev, pt)
 			}
 		}
-	}
+	}, func(p *Position, c Color, pl *midPlan) {
+		pawns := int32((pl.blockers & p.byType[Pawn]).Count())
+		if !m.evaluate(p, pl) {
+			return
+		}
+		moves := int32(1 + pl.nv)
+		if pl.sfrom != NoSquare {
+			moves++
+		}
+		m.king, m.kmid = pl.king, pl.kmid
+		holes, blockers, _, _ := m.needs(p, pl, 0, pl.sfrom)
+		if want := m.plies(p, moves, int32(holes.Count()+blockers.Count())) + midPawnPenalty*pawns; pl.plies != want {
+			t.Fatalf("%s, %s mates on %v from %v: plies %d, want %d", p.FEN(), c, pl.king, pl.to, pl.plies, want)
+		}
+		if pawns > 0 {
+			penalised++
+		}
+	})
 	if penalised == 0 {
 		t.Error("no plan asked a pawn of the loser to move away")
 	}
