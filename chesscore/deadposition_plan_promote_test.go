@@ -27,6 +27,8 @@ func TestPromotePlannerFindsMates(t *testing.T) {
 		{"the loser's bishop comes in two moves to be taken, few pieces", "8/8/3p1k1p/3P2pP/2b5/5K1B/1r6/6r1 w - - 0 76", White},
 		{"the winner gives its knight to the pawn in its way", "8/p7/P7/1n4k1/8/5PK1/8/8 w - - 0 43", Black},
 		{"a centre pawn runs past the loser's rooks", "r2r4/5p1p/p4pk1/2bp1R2/n1n5/6KN/P1P5/4R3 w - - 8 46", Black},
+		{"the queen is made off the king's lines (promoteCheckCost)", "r2qkb1r/1b1nppp1/2p2n1p/1p6/p2PPB2/PQN2N1P/4BPP1/R3K2R w KQkq - 0 8", White},
+		{"a pawn of the loser queens off the king's lines", "r1b1k2r/3n1p1p/2p1p2B/p2n4/3Pp3/P1p3PP/2P1NP2/1R2KB1R w Kkq - 0 12", Black},
 	})
 }
 
