@@ -186,21 +186,18 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 			sq := b.PopFirst()
 			best, next := promoteFar, NoSquare
 			t := Square(int(sq) + up)
+			gift := false // l's pawn on t, to step aside by taking a unit w gives it
 			switch {
 			case !occ.Has(t):
 				best, next = 1+int(pp.cost[t]), t
 			case theirs.Has(t) && pawns.Has(t):
-				// l's pawn in the way steps aside by taking a unit w gives it.
-				if !wOfferKnown {
-					wOffer, wOfferKnown = giftSquares(p, w), true
-				}
-				if pawnAttacks[l][t]&wOffer != 0 {
-					best, next = 2+promoteOfferCost+int(pp.cost[t]), t
-				}
+				gift = true
 			case pawns.Has(t) || kings.Has(t):
 			default:
 				best, next = 2+int(pp.cost[t]), t
 			}
+			// The captures, each tested only where it could be cheaper than the best so far
+			// (offerIn2 is made only then); the push wins ties.
 			for diag := pawnAttacks[w][sq]; diag != 0; {
 				d := diag.PopFirst()
 				c := promoteFar
@@ -210,6 +207,7 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 					c = 1 + int(pp.cost[d])
 				case offer.Has(d):
 					c = promoteOfferCost + int(pp.cost[d])
+				case promoteOfferCost+1+int(pp.cost[d]) >= best:
 				default:
 					if !offer2Known {
 						offer2, offer2Known = offerIn2(p, l), true
@@ -220,6 +218,16 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 				}
 				if c < best {
 					best, next = c, d
+				}
+			}
+			// The push past l's pawn, after the captures (giftSquares is made only where it
+			// could be the cheapest).
+			if c := 2 + promoteOfferCost + int(pp.cost[t]); gift && c <= best {
+				if !wOfferKnown {
+					wOffer, wOfferKnown = giftSquares(p, w), true
+				}
+				if pawnAttacks[l][t]&wOffer != 0 {
+					best, next = c, t
 				}
 			}
 			pp.cost[sq], pp.next[sq] = int8(min(best, promoteFar)), next
