@@ -152,6 +152,7 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 	ours, theirs := p.byColor[w], p.byColor[l]
 	pawns := p.byType[Pawn]
 	kings := p.byType[King]
+	closed := ours | kings // the squares no capture goes to
 	// The squares l can put a unit on at once: its pieces' moves, its pawns' pushes.
 	offer := knightSpread(p.byType[Knight]&theirs) | pushUp(p.Pieces(l, Pawn), l)
 	for b := (p.byType[Bishop] | p.byType[Queen]) & theirs; b != 0; {
@@ -198,11 +199,10 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 			}
 			// The captures, each tested only where it could be cheaper than the best so far
 			// (offerIn2 is made only then); the push wins ties.
-			for diag := pawnAttacks[w][sq]; diag != 0; {
+			for diag := pawnAttacks[w][sq] &^ closed; diag != 0; {
 				d := diag.PopFirst()
 				c := promoteFar
 				switch {
-				case ours.Has(d) || kings.Has(d):
 				case theirs.Has(d):
 					c = 1 + int(pp.cost[d])
 				case offer.Has(d):
