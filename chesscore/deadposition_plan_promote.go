@@ -162,8 +162,6 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 		offer |= RookAttacks(b.PopFirst(), occ)
 	}
 	offer &^= occ
-	var offer2 Bitboard // made when first needed: the squares l reaches in two moves
-	offer2Known := false
 	var wOffer Bitboard // made when first needed: the squares w can give a unit on
 	wOfferKnown := false
 	mine := p.Pieces(w, Pawn)
@@ -198,7 +196,7 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 				best, next = 2+int(pp.cost[t]), t
 			}
 			// The captures, each tested only where it could be cheaper than the best so far
-			// (offerIn2 is made only then); the push wins ties.
+			// (reachesIn2 is asked only then); the push wins ties.
 			for diag := pawnAttacks[w][sq] &^ closed; diag != 0; {
 				d := diag.PopFirst()
 				c := promoteFar
@@ -209,10 +207,7 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 					c = promoteOfferCost + int(pp.cost[d])
 				case promoteOfferCost+1+int(pp.cost[d]) >= best:
 				default:
-					if !offer2Known {
-						offer2, offer2Known = offerIn2(p, l), true
-					}
-					if offer2.Has(d) {
+					if reachesIn2(p, l, d) {
 						c = promoteOfferCost + 1 + int(pp.cost[d])
 					}
 				}
@@ -286,6 +281,27 @@ func offerIn2(p *Position, l Color) Bitboard {
 		}
 	}
 	return reach &^ occ
+}
+
+// reachesIn2 reports whether a piece of l (not its king) reaches the empty square d of
+// p in two moves through empty squares, or a pawn of l in two pushes: whether offerIn2
+// holds d, at the cost of two attack sets a piece (the attacks of knights and sliders
+// are symmetric: the piece reaches d from f exactly when one of its kind on d attacks f).
+func reachesIn2(p *Position, l Color, d Square) bool {
+	occ := p.byType[0]
+	pawns := p.Pieces(l, Pawn)
+	if pushUp(pushUp(pawns, l)&^occ, l).Has(d) {
+		return true
+	}
+	for b := p.byColor[l] &^ p.byType[King] &^ pawns; b != 0; {
+		sq := b.PopFirst()
+		pt := p.board[sq].Type()
+		first := pieceAttacks(pt, l, sq, occ) &^ occ
+		if first&pieceAttacks(pt, l, d, occ&^sq.Bitboard()) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // giftSquares returns the squares on which w has, or can put in one or two moves, a
