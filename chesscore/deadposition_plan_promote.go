@@ -162,8 +162,6 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 		offer |= RookAttacks(b.PopFirst(), occ)
 	}
 	offer &^= occ
-	var wOffer Bitboard // made when first needed: the squares w can give a unit on
-	wOfferKnown := false
 	mine := p.Pieces(w, Pawn)
 	// The cone of w's pawns: every square a route may cross.
 	cone := mine
@@ -215,13 +213,10 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 					best, next = c, d
 				}
 			}
-			// The push past l's pawn, after the captures (giftSquares is made only where it
+			// The push past l's pawn, after the captures (giftOn is asked only where it
 			// could be the cheapest).
 			if c := 2 + promoteOfferCost + int(pp.cost[t]); gift && c <= best {
-				if !wOfferKnown {
-					wOffer, wOfferKnown = giftSquares(p, w), true
-				}
-				if pawnAttacks[l][t]&wOffer != 0 {
+				if giftOn(p, w, pawnAttacks[l][t]) {
 					best, next = c, t
 				}
 			}
@@ -266,27 +261,11 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 	}
 }
 
-// offerIn2 returns the empty squares of p that a piece of l (not its king) reaches in
-// two moves through empty squares, or a pawn of l in two pushes.
-func offerIn2(p *Position, l Color) Bitboard {
-	occ := p.byType[0]
-	pawns := p.Pieces(l, Pawn)
-	reach := pushUp(pushUp(pawns, l)&^occ, l)
-	for b := p.byColor[l] &^ p.byType[King] &^ pawns; b != 0; {
-		sq := b.PopFirst()
-		pt := p.board[sq].Type()
-		occ1 := occ &^ sq.Bitboard()
-		for first := pieceAttacks(pt, l, sq, occ) &^ occ; first != 0; {
-			reach |= pieceAttacks(pt, l, first.PopFirst(), occ1)
-		}
-	}
-	return reach &^ occ
-}
-
 // reachesIn2 reports whether a piece of l (not its king) reaches the empty square d of
-// p in two moves through empty squares, or a pawn of l in two pushes: whether offerIn2
-// holds d, at the cost of two attack sets a piece (the attacks of knights and sliders
-// are symmetric: the piece reaches d from f exactly when one of its kind on d attacks f).
+// p in two moves through empty squares, or a pawn of l in two pushes, at the cost of two
+// attack sets a piece (the attacks of knights and sliders are symmetric: the piece
+// reaches d from f exactly when one of its kind on d attacks f). Asking only of the
+// squares a route needs costs less than making the whole set (offerIn2 in the tests).
 func reachesIn2(p *Position, l Color, d Square) bool {
 	occ := p.byType[0]
 	pawns := p.Pieces(l, Pawn)
@@ -304,17 +283,30 @@ func reachesIn2(p *Position, l Color, d Square) bool {
 	return false
 }
 
-// giftSquares returns the squares on which w has, or can put in one or two moves, a
-// unit (not its king) for a pawn of l to take.
-func giftSquares(p *Position, w Color) Bitboard {
+// giftOn reports whether w has, or can put in one or two moves, a unit (not its king)
+// on one of the squares targets for a pawn of l to take.
+func giftOn(p *Position, w Color, targets Bitboard) bool {
 	occ := p.byType[0]
 	ours := p.byColor[w] &^ p.byType[King]
-	gift := ours | pushUp(ours&p.byType[Pawn], w)&^occ | offerIn2(p, w)
+	if targets&ours != 0 {
+		return true
+	}
+	empty := targets &^ occ
+	if empty&pushUp(ours&p.byType[Pawn], w) != 0 {
+		return true
+	}
 	for b := ours &^ p.byType[Pawn]; b != 0; {
 		sq := b.PopFirst()
-		gift |= pieceAttacks(p.board[sq].Type(), w, sq, occ) &^ occ
+		if pieceAttacks(p.board[sq].Type(), w, sq, occ)&empty != 0 {
+			return true
+		}
 	}
-	return gift
+	for ; empty != 0; empty &= empty - 1 {
+		if reachesIn2(p, w, empty.First()) {
+			return true
+		}
+	}
+	return false
 }
 
 // play plays the route rt from p to the promotion, then hands over to the middlegame and

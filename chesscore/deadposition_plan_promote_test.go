@@ -195,3 +195,57 @@ func TestPromoteReachesIn2MatchesOfferIn2(t *testing.T) {
 		t.Fatal("no square reached: the test proves nothing")
 	}
 }
+
+// offerIn2 returns, for reachesIn2's test, the empty squares of p that a piece of l (not its king) reaches in
+// two moves through empty squares, or a pawn of l in two pushes.
+func offerIn2(p *Position, l Color) Bitboard {
+	occ := p.byType[0]
+	pawns := p.Pieces(l, Pawn)
+	reach := pushUp(pushUp(pawns, l)&^occ, l)
+	for b := p.byColor[l] &^ p.byType[King] &^ pawns; b != 0; {
+		sq := b.PopFirst()
+		pt := p.board[sq].Type()
+		occ1 := occ &^ sq.Bitboard()
+		for first := pieceAttacks(pt, l, sq, occ) &^ occ; first != 0; {
+			reach |= pieceAttacks(pt, l, first.PopFirst(), occ1)
+		}
+	}
+	return reach &^ occ
+}
+
+// giftSquares returns, for giftOn's test, the squares on which w has, or can put in one or two moves, a
+// unit (not its king) for a pawn of l to take.
+func giftSquares(p *Position, w Color) Bitboard {
+	occ := p.byType[0]
+	ours := p.byColor[w] &^ p.byType[King]
+	gift := ours | pushUp(ours&p.byType[Pawn], w)&^occ | offerIn2(p, w)
+	for b := ours &^ p.byType[Pawn]; b != 0; {
+		sq := b.PopFirst()
+		gift |= pieceAttacks(p.board[sq].Type(), w, sq, occ) &^ occ
+	}
+	return gift
+}
+
+// giftOn, which asks of a pawn's two targets what giftSquares computes for every square,
+// agrees with it for every pawn of l in every real-game position, for both colours.
+func TestPromoteGiftOnMatchesGiftSquares(t *testing.T) {
+	given := 0
+	for _, p := range loadRealGames(t) {
+		for w := White; w <= Black; w++ {
+			want := giftSquares(&p, w)
+			for b := p.Pieces(w^1, Pawn); b != 0; {
+				targets := pawnAttacks[w^1][b.PopFirst()]
+				got := giftOn(&p, w, targets)
+				if got != (targets&want != 0) {
+					t.Fatalf("%s: %v to give a unit on %v: giftOn %v, giftSquares %v", p.FEN(), w, targets, got, targets&want != 0)
+				}
+				if got {
+					given++
+				}
+			}
+		}
+	}
+	if given == 0 {
+		t.Fatal("no unit given: the test proves nothing")
+	}
+}
