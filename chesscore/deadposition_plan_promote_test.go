@@ -27,6 +27,8 @@ func TestPromotePlannerFindsMates(t *testing.T) {
 		{"the loser's bishop comes in two moves to be taken, few pieces", "8/8/3p1k1p/3P2pP/2b5/5K1B/1r6/6r1 w - - 0 76", White},
 		{"the winner gives its knight to the pawn in its way", "8/p7/P7/1n4k1/8/5PK1/8/8 w - - 0 43", Black},
 		{"a centre pawn runs past the loser's rooks", "r2r4/5p1p/p4pk1/2bp1R2/n1n5/6KN/P1P5/4R3 w - - 8 46", Black},
+		{"the queen is made off the king's lines (promoteCheckCost)", "r2qkb1r/1b1nppp1/2p2n1p/1p6/p2PPB2/PQN2N1P/4BPP1/R3K2R w KQkq - 0 8", White},
+		{"a pawn of the loser queens off the king's lines", "r1b1k2r/3n1p1p/2p1p2B/p2n4/3Pp3/P1p3PP/2P1NP2/1R2KB1R w Kkq - 0 12", Black},
 	})
 }
 
@@ -167,5 +169,83 @@ func TestPromoteWaitAwayMatchesMoveList(t *testing.T) {
 	}
 	if found == 0 {
 		t.Fatal("no wait found: the test proves nothing")
+	}
+}
+
+// reachesIn2, which asks of one square what offerIn2 computes for every square, agrees
+// with it on every empty square of every real-game position, for both colours.
+func TestPromoteReachesIn2MatchesOfferIn2(t *testing.T) {
+	reached := 0
+	for _, p := range loadRealGames(t) {
+		for l := White; l <= Black; l++ {
+			want := offerIn2(&p, l)
+			for b := ^p.byType[0]; b != 0; {
+				d := b.PopFirst()
+				got := reachesIn2(&p, l, d)
+				if got != want.Has(d) {
+					t.Fatalf("%s: %v to reach %v in two moves: reachesIn2 %v, offerIn2 %v", p.FEN(), l, d, got, want.Has(d))
+				}
+				if got {
+					reached++
+				}
+			}
+		}
+	}
+	if reached == 0 {
+		t.Fatal("no square reached: the test proves nothing")
+	}
+}
+
+// offerIn2 returns, for reachesIn2's test, the empty squares of p that a piece of l (not its king) reaches in
+// two moves through empty squares, or a pawn of l in two pushes.
+func offerIn2(p *Position, l Color) Bitboard {
+	occ := p.byType[0]
+	pawns := p.Pieces(l, Pawn)
+	reach := pushUp(pushUp(pawns, l)&^occ, l)
+	for b := p.byColor[l] &^ p.byType[King] &^ pawns; b != 0; {
+		sq := b.PopFirst()
+		pt := p.board[sq].Type()
+		occ1 := occ &^ sq.Bitboard()
+		for first := pieceAttacks(pt, l, sq, occ) &^ occ; first != 0; {
+			reach |= pieceAttacks(pt, l, first.PopFirst(), occ1)
+		}
+	}
+	return reach &^ occ
+}
+
+// giftSquares returns, for giftOn's test, the squares on which w has, or can put in one or two moves, a
+// unit (not its king) for a pawn of l to take.
+func giftSquares(p *Position, w Color) Bitboard {
+	occ := p.byType[0]
+	ours := p.byColor[w] &^ p.byType[King]
+	gift := ours | pushUp(ours&p.byType[Pawn], w)&^occ | offerIn2(p, w)
+	for b := ours &^ p.byType[Pawn]; b != 0; {
+		sq := b.PopFirst()
+		gift |= pieceAttacks(p.board[sq].Type(), w, sq, occ) &^ occ
+	}
+	return gift
+}
+
+// giftOn, which asks of a pawn's two targets what giftSquares computes for every square,
+// agrees with it for every pawn of l in every real-game position, for both colours.
+func TestPromoteGiftOnMatchesGiftSquares(t *testing.T) {
+	given := 0
+	for _, p := range loadRealGames(t) {
+		for w := White; w <= Black; w++ {
+			want := giftSquares(&p, w)
+			for b := p.Pieces(w^1, Pawn); b != 0; {
+				targets := pawnAttacks[w^1][b.PopFirst()]
+				got := giftOn(&p, w, targets)
+				if got != (targets&want != 0) {
+					t.Fatalf("%s: %v to give a unit on %v: giftOn %v, giftSquares %v", p.FEN(), w, targets, got, targets&want != 0)
+				}
+				if got {
+					given++
+				}
+			}
+		}
+	}
+	if given == 0 {
+		t.Fatal("no unit given: the test proves nothing")
 	}
 }
