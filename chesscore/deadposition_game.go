@@ -151,6 +151,21 @@ func replaysToMate(p *Position, c Color, l []Move) bool {
 	return q.turn == c^1 && q.InCheck() && !q.HasLegalMove()
 }
 
+// replaysToPosition reports whether the moves l are legal one after the other from p and
+// lead to want exactly. A planner that hands the position its moves reach on to another
+// planner, whose line from there that planner has replayed to a mate (replaysToMate),
+// verifies its own part this way: every move of the joined line is then tested once.
+func replaysToPosition(p *Position, l []Move, want *Position) bool {
+	q := *p
+	for _, m := range l {
+		if !q.IsLegal(m) {
+			return false
+		}
+		q.doMove(m)
+	}
+	return q == *want
+}
+
 // verdict returns c's verdict for p (the position the memory is for), deciding it when
 // it is not known yet.
 func (mm *mateMemory) verdict(p *Position, c Color) Verdict {

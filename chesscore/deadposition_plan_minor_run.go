@@ -21,8 +21,9 @@
 //     in it unguarded (never a capture, never a check).
 //
 // With no piece of l left and the runner's path free of pawns, the endgame planner plays
-// on from there; the two lines joined are replayed once more (replaysToMate) before they
-// are returned: Yes only with a verified line, never a No. A move leading to a position
+// on from there, its line replayed to a mate; the run's moves are replayed to the
+// position handed over (replaysToPosition) before the two lines joined are returned: Yes
+// only with a verified line, never a No. A move leading to a position
 // already played is replaced by the next best; with none left, or the plies spent, the
 // planner gives up. w's king steps alone are listed (kingMoves: it moves nothing
 // else), l's checks are looked up (minorChecks) and its moves scored on the pieces
@@ -139,8 +140,10 @@ func (r *runPlanner) find(p *Position, w Color, e *endPlanner) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	// The endgame planner replayed its line from q to a mate: the run's moves must lead
+	// to q.
 	n := r.n + copy(r.line[r.n:], e.line[:m])
-	if n != r.n+m || !replaysToMate(p, w, r.line[:n]) {
+	if n != r.n+m || !replaysToPosition(p, r.line[:r.n], &q) {
 		return 0, false
 	}
 	return n, true

@@ -35,8 +35,9 @@
 //     none of these moves gets out of it (w taking the checker where it can).
 //   - Mate. With the queen on the board, the middlegame planner (from midMinPieces
 //     pieces), then the endgame planner (up to endMaxPieces), runs on the new position;
-//     the two lines joined replay to a mate (replaysToMate) or are dropped. Yes only with
-//     a verified line, never a No.
+//     the two lines joined are kept when the moves before the hand-over replay to the
+//     position handed over (replaysToPosition), the other planner having verified its
+//     own line from there. Yes only with a verified line, never a No.
 //
 // It gives up at once when no pawn of w has a route, and a route when a side has no move
 // to make or promoteMaxPlies plies are spent.
@@ -117,6 +118,7 @@ type promotePlanner struct {
 	ml     MoveList
 	prev   [2]Move // by colour: its previous wait
 	sub    *decider
+	handed int // the plies of line before the other planner's, -1 if none took over
 	plies  int
 }
 
@@ -150,7 +152,7 @@ func (pp *promotePlanner) find(p *Position, w Color) (int, bool) {
 	pp.plies = 0
 	pp.chooseRoutes(p)
 	for i := 0; i < pp.nr; i++ {
-		if pp.play(p, &pp.routes[i]) && replaysToMate(p, w, pp.line[:pp.n]) {
+		if pp.play(p, &pp.routes[i]) && pp.verified(p) {
 			return pp.n, true
 		}
 	}
@@ -329,7 +331,7 @@ func giftOn(p *Position, w Color, targets Bitboard) bool {
 func (pp *promotePlanner) play(p *Position, rt *promoteRoute) bool {
 	w := pp.w
 	q := *p
-	pp.n = 0
+	pp.n, pp.handed = 0, -1
 	pp.prev = [2]Move{NullMove, NullMove}
 	pawn, idx := rt.pawn, 0
 	for idx < rt.n {
@@ -656,11 +658,23 @@ func (pp *promotePlanner) mate(q *Position) bool {
 	return tryMid() || tryEnd()
 }
 
+// verified reports whether pp.line, just played from p, mates: its moves up to the hand-over
+// replay to the position the other planner was given, whose own line from there that
+// planner verified (replayed to a mate; a mate in one made with IsLegal and tested for
+// mate); a line that mates before any hand-over replays whole.
+func (pp *promotePlanner) verified(p *Position) bool {
+	if pp.handed < 0 {
+		return replaysToMate(p, pp.w, pp.line[:pp.n])
+	}
+	return replaysToPosition(p, pp.line[:pp.handed], &pp.sub.root)
+}
+
 // appendLine appends l to pp.line when it fits.
 func (pp *promotePlanner) appendLine(l []Move) bool {
 	if pp.n+len(l) > len(pp.line) {
 		return false
 	}
+	pp.handed = pp.n
 	pp.n += copy(pp.line[pp.n:], l)
 	return true
 }
