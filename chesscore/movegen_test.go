@@ -88,8 +88,9 @@ func TestIsLegalMatchesLegalMoves(t *testing.T) {
 // TestHasLegalMoveMatchesLegalMoves checks HasLegalMove (a king step, then in check only
 // the moves that answer it) against the list LegalMoves makes: over hand positions where
 // a check is answered only by a capture with promotion, an interposing double push, en
-// passant, or a pinned piece that may not help, over the perft suite, and over every real
-// game position and every position one legal move from it.
+// passant, or a pinned piece that may not help, over the perft suite, over every real
+// game position and every position one legal move from it, and over random placements of
+// many pieces and the positions one move from them.
 func TestHasLegalMoveMatchesLegalMoves(t *testing.T) {
 	var positions []Position
 	for _, fen := range []string{
@@ -135,6 +136,27 @@ func TestHasLegalMoveMatchesLegalMoves(t *testing.T) {
 		check(&positions[i])
 	}
 	eachRealPositionAndChild(t, 1, check)
+	// Random placements: many checks, answered by promotions, pinned pieces, double pushes.
+	before := checks
+	rng := testRNG(0x5DEECE66D)
+	for _, mat := range []string{"QRPPPrnbpp", "RBNPPPqrpp", "QQPPPPrrbnpppp", "RRNBPPPPqbbnpp"} {
+		for i := 0; i < 400; i++ {
+			p, ok := randomPosition(&rng, mat, Color(i&1))
+			if !ok {
+				continue
+			}
+			check(&p)
+			p.LegalMoves(&ml)
+			moves := ml
+			for _, m := range moves.Moves[:moves.N] {
+				q := p.Play(m)
+				check(&q)
+			}
+		}
+	}
+	if checks-before < 500 {
+		t.Errorf("the random placements gave only %d checks", checks-before)
+	}
 	if checks < 5000 || mates < 100 {
 		t.Errorf("only %d checks, %d mates", checks, mates)
 	}
