@@ -320,10 +320,10 @@ func (e *endPlanner) choosePawn(p *Position) int {
 }
 
 // endFlood fills dist, on the squares of mask, with the king-step distances from start
-// over the allowed squares (start itself always counts), endFar where none leads; the
-// other squares are left at endFar.
-func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) {
-	*dist = endFarAll
+// over the allowed squares (start itself always counts); it returns the squares of mask
+// it reached. The other squares of dist are left as they were: only those returned hold
+// a distance.
+func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) Bitboard {
 	frontier := start.Bitboard()
 	seen := frontier
 	for d := uint8(0); frontier != 0; d++ {
@@ -333,18 +333,11 @@ func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) {
 		frontier = kingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
+	return seen & mask
 }
 
 // endStands are the squares two steps inwards from an edge: where a picture's stand is.
 const endStands = FileC | FileF | Rank3 | Rank6
-
-// endFarAll is a distance table that no square is on: endFlood starts from it.
-var endFarAll = func() (d [64]uint8) {
-	for i := range d {
-		d[i] = endFar
-	}
-	return d
-}()
 
 // endRings are the rings of a flood fill around a goal square: ring i holds the squares
 // i king steps away from it.
@@ -391,19 +384,23 @@ type endEdgePicture struct {
 	edge          int
 }
 
-// endEdgePictures lists every target and stand, by target and, for a corner, the rank's
-// picture before the file's: the order the pictures are ranked in when they cost the same.
-var endEdgePictures = func() (out [32]endEdgePicture) {
-	n := 0
+// endEdgePictures lists, by target, its pictures: one on the edge's squares, two in a
+// corner (the rank's before the file's: the order the pictures are ranked in when they
+// cost the same).
+var endEdgePictures = func() (out [64]struct {
+	n   int
+	pic [2]endEdgePicture
+}) {
 	for t := range Square(64) {
 		f, r := t.File(), t.Rank()
+		o := &out[t]
 		if r == 0 || r == 7 {
-			out[n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
-			n++
+			o.pic[o.n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
+			o.n++
 		}
 		if f == 0 || f == 7 {
-			out[n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
-			n++
+			o.pic[o.n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
+			o.n++
 		}
 	}
 	return out
@@ -420,8 +417,8 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	pawns := p.byType[Pawn]
 	wPawnAtt := pawnAttacksOf(p.Pieces(w, Pawn), w)
 	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
-	endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
-	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), endStands, &e.distW)
+	reachT := endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
+	reachS := endFlood(wk, ^(kingAttacks[lk]|lPawnAtt|pawns), endStands, &e.distW) &^ p.Pieces(l, Pawn)
 	n := 0
 	loserPieces := p.byColor[l] &^ p.byType[King]
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
@@ -433,47 +430,46 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	for i, edge := range endEdges {
 		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
 	}
-	for _, ep := range &endEdgePictures {
-		t, s := ep.target, ep.stand
-		if !cand.Has(t) {
-			continue
-		}
+	// The targets the loser's king reaches, each with the stands w's king reaches; the
+	// list sorted by key: the cost, then the steps in all (ties: the first stays first).
+	var keys [endEndPlans]int32
+	for bt := cand & reachT; bt != 0; {
+		t := bt.PopFirst()
 		dl := int(e.distL[t])
-		if dl == endFar {
-			continue
-		}
-		edge := endEdges[ep.edge]
-		dw := int(e.distW[s])
-		if dw == endFar || p.Pieces(l, Pawn).Has(s) {
-			continue
-		}
-		dw += pushes
-		cost := max(dl, dw) + dl + dw
-		if n == endEndPlans && cost > e.pics[n-1].cost {
-			continue // the terms left only add: it would not make the list
-		}
-		plies := 2*max(dl, dw) + 1
-		if distance(lk, s) < distance(lk, t) {
-			cost += endCrossing // the loser's king must get past the stand
-			plies += endCrossing
-		}
-		if !reachL.Has(t) {
-			cost += endCutOff // w's pieces must first clear the way
-		}
-		cost += blockers[ep.edge]
-		pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
-		// Insert into the sorted short list (ties: fewer steps in all).
-		i := min(n, endEndPlans)
-		for i > 0 && (e.pics[i-1].cost > cost ||
-			e.pics[i-1].cost == cost && int(e.distL[e.pics[i-1].target])+int(e.distW[e.pics[i-1].stand]) > dl+dw-pushes) {
-			if i < endEndPlans {
-				e.pics[i] = e.pics[i-1]
+		ps := &endEdgePictures[t]
+		for _, ep := range ps.pic[:ps.n] {
+			s := ep.stand
+			if !reachS.Has(s) {
+				continue
 			}
-			i--
-		}
-		if i < endEndPlans {
-			e.pics[i] = pic
-			n = min(n+1, endEndPlans)
+			dw := int(e.distW[s]) + pushes
+			cost := max(dl, dw) + dl + dw
+			if n == endEndPlans && int32(cost) > keys[n-1]>>7 {
+				continue // the terms left only add: it would not make the list
+			}
+			plies := 2*max(dl, dw) + 1
+			if distance(lk, s) < distance(lk, t) {
+				cost += endCrossing // the loser's king must get past the stand
+				plies += endCrossing
+			}
+			if !reachL.Has(t) {
+				cost += endCutOff // w's pieces must first clear the way
+			}
+			cost += blockers[ep.edge]
+			key := int32(cost)<<7 | int32(dl+dw-pushes)
+			// Insert into the sorted short list.
+			i := min(n, endEndPlans)
+			for i > 0 && keys[i-1] > key {
+				if i < endEndPlans {
+					keys[i], e.pics[i] = keys[i-1], e.pics[i-1]
+				}
+				i--
+			}
+			if i < endEndPlans {
+				keys[i] = key
+				e.pics[i] = endPicture{target: t, stand: s, edge: endEdges[ep.edge], cost: cost, plies: plies}
+				n = min(n+1, endEndPlans)
+			}
 		}
 	}
 	return n
