@@ -167,9 +167,10 @@ func TestEndPlannerLoserShuffles(t *testing.T) {
 		togo  int32 // w's king steps to the stand, as winnerMove left them
 		wantK bool  // a king step of the loser along the edge
 	}{
-		{"w's king far", 3, true},
-		{"w's king two steps away", endShuffle, true},
-		{"w's king one step away", endShuffle - 1, false},
+		{"w's king far", endShuffle + 1, true},
+		{"w's king endShuffle steps away", endShuffle, true},
+		{"w's king one step fewer", endShuffle - 1, false},
+		{"w's king one step away", 1, false},
 		{"w's king with no way", endFar, false},
 	}
 	p := sanFEN(t, "4k3/8/8/8/8/4K3/8/R6n b - - 0 1")
