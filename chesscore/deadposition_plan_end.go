@@ -89,10 +89,11 @@
 // answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
 // 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357). Then, with the
 // planners' new order, the pictures ranked by three times the longer walk, endChainPlans
-// 5 (was 3) and endEndPlans 6 (was 8), and the ranking over the reached targets and
-// stands only (valgrind in one sitting, GOGC=off, BenchmarkCanCheckmate/real):
-// 64,998 instructions a decision (65,586), endPlanner.find 200.7M (207.9M, 3,827
-// calls), the same answers in every piece-count row.
+// 5 (was 3), endEndPlans 6 (was 8), endShuffle 3 (was 2), and the ranking over the
+// reached targets and stands only (valgrind in one sitting, GOGC=off,
+// BenchmarkCanCheckmate/real): 64,898 instructions a decision (65,529), endPlanner.find
+// 199.9M (207.9M, 3,827 calls; chainFrom 520 calls, 35.1M, was 618, 38.4M), the same
+// answers in every piece-count row.
 
 package chesscore
 
