@@ -9,7 +9,7 @@
 // steps inwards from t for w's king. With the kings there, w's king covers the three
 // flight squares of the inner row, and a rook or queen checking along the edge through
 // t, from two squares away or more, covers the other two: mate. The pictures are ranked
-// by the king steps they need, the longer walk and both walks added (flood fills of the
+// by the king steps they need, the longer walk three times and both walks added (flood fills of the
 // squares each king may cross: not attacked by the enemy king or pawns, not blocked by
 // pawns; the pushes of the promoting pawn count as steps of w), plus endCrossing when
 // the stand is nearer the loser's king than its target (the kings' paths cross) and
@@ -87,7 +87,13 @@
 // pictures (callgrind, BenchmarkCanCheckmate/real, every real position, both colours):
 // endPlanner.find 357.0M instructions (414.4M), 76.5k instructions per decision (81.2k);
 // answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
-// 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357).
+// 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357). Then, with the
+// planners' new order, the pictures ranked by three times the longer walk, endChainPlans
+// 5 (was 3), endEndPlans 6 (was 8), endShuffle 3 (was 2), and the ranking over the
+// reached targets and stands only (valgrind in one sitting, GOGC=off,
+// BenchmarkCanCheckmate/real): 64,898 instructions a decision (65,529), endPlanner.find
+// 199.9M (207.9M, 3,827 calls; chainFrom 520 calls, 35.1M, was 618, 38.4M), the same
+// answers in every piece-count row.
 
 package chesscore
 
@@ -100,8 +106,10 @@ const endMaxPieces = 19
 // endMaxPlies bounds the line of one plan.
 const endMaxPlies = 96
 
-// endEndPlans is the number of pictures tried.
-const endEndPlans = 8
+// endEndPlans is the number of pictures tried. 6 rather than 8 (with endChainPlans 5):
+// 64,953 instructions a decision, not 65,153 (5: 64,977; 4 and 3 answer less), the same
+// answers in every row: the chains answer what the last two pictures did.
+const endEndPlans = 6
 
 // endCrowdedPlans is the number of pictures tried with more than endCrowded pieces on the
 // board, where a plan fails more often and the searches after it are quicker.
@@ -140,12 +148,17 @@ const endCutOff = 12
 // in circles: its kings are already on their way, and another picture near them often
 // works. On the real games this answers most of what the pictures alone left (at 16 to
 // 19 pieces after the middlegame planner, 90% instead of 61%), each of them a search
-// saved, and the lines found sooner play fewer plies at 12 to 15 pieces.
-const endChainPlans = 3
+// saved, and the lines found sooner play fewer plies at 12 to 15 pieces. 5 rather than 3
+// (with the pictures ranked by three times the longer walk): 65,153 instructions a
+// decision, not 65,322 (2: 65,513, 4: 65,189, 6: 65,183, 8: 65,201), the same answers in
+// every row: a chain goes on from the kings' way, the next picture from the root again.
+const endChainPlans = 5
 
 // endShuffle is the number of king steps w still needs from which the loser's king,
-// waiting at its target, steps beside it and back instead of moving a piece.
-const endShuffle = 2
+// waiting at its target, steps beside it and back instead of moving a piece. 3 rather
+// than 2 (with endEndPlans 6, endChainPlans 5): 64,918 instructions a decision, not
+// 64,990, the same answers in every row (1 answers less).
+const endShuffle = 3
 
 // endFreeStand is the score the loser gains by moving a piece that attacks the stand off
 // it: w's king can then step in.
@@ -156,7 +169,7 @@ const endFar = 63
 
 // endPicture is a mating picture: the loser's king on target, the winner's king on stand,
 // the mate given along the edge line through target; plies estimates the plies needed,
-// cost ranks the pictures (the longer walk, plus both walks: the fewer steps in all,
+// cost ranks the pictures (the longer walk three times, plus both walks: the fewer steps in all,
 // the fewer chances for the kings to get in each other's way).
 type endPicture struct {
 	target, stand Square
@@ -320,10 +333,10 @@ func (e *endPlanner) choosePawn(p *Position) int {
 }
 
 // endFlood fills dist, on the squares of mask, with the king-step distances from start
-// over the allowed squares (start itself always counts), endFar where none leads; the
-// other squares are left at endFar.
-func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) {
-	*dist = endFarAll
+// over the allowed squares (start itself always counts); it returns the squares of mask
+// it reached. The other squares of dist are left as they were: only those returned hold
+// a distance.
+func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) Bitboard {
 	frontier := start.Bitboard()
 	seen := frontier
 	for d := uint8(0); frontier != 0; d++ {
@@ -333,18 +346,11 @@ func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) {
 		frontier = kingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
+	return seen & mask
 }
 
 // endStands are the squares two steps inwards from an edge: where a picture's stand is.
 const endStands = FileC | FileF | Rank3 | Rank6
-
-// endFarAll is a distance table that no square is on: endFlood starts from it.
-var endFarAll = func() (d [64]uint8) {
-	for i := range d {
-		d[i] = endFar
-	}
-	return d
-}()
 
 // endRings are the rings of a flood fill around a goal square: ring i holds the squares
 // i king steps away from it.
@@ -391,19 +397,23 @@ type endEdgePicture struct {
 	edge          int
 }
 
-// endEdgePictures lists every target and stand, by target and, for a corner, the rank's
-// picture before the file's: the order the pictures are ranked in when they cost the same.
-var endEdgePictures = func() (out [32]endEdgePicture) {
-	n := 0
+// endEdgePictures lists, by target, its pictures: one on the edge's squares, two in a
+// corner (the rank's before the file's: the order the pictures are ranked in when they
+// cost the same).
+var endEdgePictures = func() (out [64]struct {
+	n   int
+	pic [2]endEdgePicture
+}) {
 	for t := range Square(64) {
 		f, r := t.File(), t.Rank()
+		o := &out[t]
 		if r == 0 || r == 7 {
-			out[n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
-			n++
+			o.pic[o.n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
+			o.n++
 		}
 		if f == 0 || f == 7 {
-			out[n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
-			n++
+			o.pic[o.n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
+			o.n++
 		}
 	}
 	return out
@@ -420,8 +430,8 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	pawns := p.byType[Pawn]
 	wPawnAtt := pawnAttacksOf(p.Pieces(w, Pawn), w)
 	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
-	endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
-	endFlood(wk, ^(kingAttacks[lk] | lPawnAtt | pawns), endStands, &e.distW)
+	reachT := endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
+	reachS := endFlood(wk, ^(kingAttacks[lk]|lPawnAtt|pawns), endStands, &e.distW) &^ p.Pieces(l, Pawn)
 	n := 0
 	loserPieces := p.byColor[l] &^ p.byType[King]
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
@@ -433,47 +443,49 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	for i, edge := range endEdges {
 		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
 	}
-	for _, ep := range &endEdgePictures {
-		t, s := ep.target, ep.stand
-		if !cand.Has(t) {
-			continue
-		}
+	// The targets the loser's king reaches, each with the stands w's king reaches; the
+	// list sorted by key: the cost, then the steps in all (ties: the first stays first).
+	var keys [endEndPlans]int32
+	for bt := cand & reachT; bt != 0; {
+		t := bt.PopFirst()
 		dl := int(e.distL[t])
-		if dl == endFar {
-			continue
-		}
-		edge := endEdges[ep.edge]
-		dw := int(e.distW[s])
-		if dw == endFar || p.Pieces(l, Pawn).Has(s) {
-			continue
-		}
-		dw += pushes
-		cost := max(dl, dw) + dl + dw
-		if n == endEndPlans && cost > e.pics[n-1].cost {
-			continue // the terms left only add: it would not make the list
-		}
-		plies := 2*max(dl, dw) + 1
-		if distance(lk, s) < distance(lk, t) {
-			cost += endCrossing // the loser's king must get past the stand
-			plies += endCrossing
-		}
-		if !reachL.Has(t) {
-			cost += endCutOff // w's pieces must first clear the way
-		}
-		cost += blockers[ep.edge]
-		pic := endPicture{target: t, stand: s, edge: edge, cost: cost, plies: plies}
-		// Insert into the sorted short list (ties: fewer steps in all).
-		i := min(n, endEndPlans)
-		for i > 0 && (e.pics[i-1].cost > cost ||
-			e.pics[i-1].cost == cost && int(e.distL[e.pics[i-1].target])+int(e.distW[e.pics[i-1].stand]) > dl+dw-pushes) {
-			if i < endEndPlans {
-				e.pics[i] = e.pics[i-1]
+		ps := &endEdgePictures[t]
+		for _, ep := range ps.pic[:ps.n] {
+			s := ep.stand
+			if !reachS.Has(s) {
+				continue
 			}
-			i--
-		}
-		if i < endEndPlans {
-			e.pics[i] = pic
-			n = min(n+1, endEndPlans)
+			dw := int(e.distW[s]) + pushes
+			// The longer walk sets the plies; three times it, not once (nor twice, four
+			// or five times), with both walks added: 65,322 instructions a decision, not
+			// 65,437 (65,410, 65,361, 65,439), the same answers in every row.
+			cost := 3*max(dl, dw) + dl + dw
+			if n == endEndPlans && int32(cost) > keys[n-1]>>7 {
+				continue // the terms left only add: it would not make the list
+			}
+			plies := 2*max(dl, dw) + 1
+			if distance(lk, s) < distance(lk, t) {
+				cost += endCrossing // the loser's king must get past the stand
+				plies += endCrossing
+			}
+			if !reachL.Has(t) {
+				cost += endCutOff // w's pieces must first clear the way
+			}
+			cost += blockers[ep.edge]
+			key := int32(cost)<<7 | int32(dl+dw-pushes)
+			// Insert into the sorted short list.
+			i := min(n, endEndPlans)
+			for i > 0 && keys[i-1] > key {
+				if i < endEndPlans {
+					keys[i], e.pics[i] = keys[i-1], e.pics[i-1]
+				}
+				i--
+			}
+			if i < endEndPlans {
+				keys[i] = key
+				e.pics[i] = endPicture{target: t, stand: s, edge: endEdges[ep.edge], cost: cost, plies: plies}
+				n = min(n+1, endEndPlans)
+			}
 		}
 	}
 	return n

@@ -167,9 +167,10 @@ func TestEndPlannerLoserShuffles(t *testing.T) {
 		togo  int32 // w's king steps to the stand, as winnerMove left them
 		wantK bool  // a king step of the loser along the edge
 	}{
-		{"w's king far", 3, true},
-		{"w's king two steps away", endShuffle, true},
-		{"w's king one step away", endShuffle - 1, false},
+		{"w's king far", endShuffle + 1, true},
+		{"w's king endShuffle steps away", endShuffle, true},
+		{"w's king one step fewer", endShuffle - 1, false},
+		{"w's king one step away", 1, false},
 		{"w's king with no way", endFar, false},
 	}
 	p := sanFEN(t, "4k3/8/8/8/8/4K3/8/R6n b - - 0 1")
@@ -189,4 +190,25 @@ func TestEndPlannerLoserShuffles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The pictures are ranked by the longer walk first: with the loser's king already on h2,
+// the picture there needs four steps of w's king (9 plies), the one on e1 three steps of
+// each king (7 plies, though more steps in all): e1 comes first.
+func TestEndPlannerPicturesLongerWalkFirst(t *testing.T) {
+	p := sanFEN(t, "8/8/8/8/8/8/7k/RK6 w - - 0 1")
+	e := endPlanner{w: White, l: Black, pawn0: NoSquare}
+	n := e.choosePictures(&p, 0)
+	if n < 2 {
+		t.Fatalf("choosePictures kept %d pictures, want at least 2", n)
+	}
+	if got := e.pics[0]; got.target != E1 || got.stand != E3 {
+		t.Errorf("first picture: target %v, stand %v; want e1, e3", got.target, got.stand)
+	}
+	for _, pic := range e.pics[1:n] {
+		if pic.target == H2 && pic.stand == F2 {
+			return
+		}
+	}
+	t.Errorf("the picture h2, f2 is not among %v", e.pics[:n])
 }
