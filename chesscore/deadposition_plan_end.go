@@ -820,21 +820,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 		return
 	}
 	occ2 := s.occ&^from.Bitboard() | to.Bitboard()
-	var att Bitboard // pieceAttacks, written out: one call less for every move scored
-	switch pt {
-	case Rook:
-		att = RookAttacks(to, occ2)
-	case Queen:
-		att = RookAttacks(to, occ2) | BishopAttacks(to, occ2)
-	case Bishop:
-		att = BishopAttacks(to, occ2)
-	case Knight:
-		att = knightAttacks[to]
-	case Pawn:
-		att = pawnAttacks[s.w][to]
-	default:
-		att = kingAttacks[to]
-	}
+	att := pieceAttacks(pt, s.w, to, occ2)
 	if pt != King && from != s.pawn {
 		if att.Has(s.lk) {
 			sc += 100 // a check that does not mate
@@ -1112,21 +1098,7 @@ func (ls *endLoseScan) try(m Move, pt PieceType, from, to Square, _ bool) {
 		return
 	}
 	occ2 := ls.occ&^from.Bitboard() | to.Bitboard()
-	var att Bitboard // pieceAttacks, written out: one call less for every move scored
-	switch pt {
-	case Rook:
-		att = RookAttacks(to, occ2)
-	case Queen:
-		att = RookAttacks(to, occ2) | BishopAttacks(to, occ2)
-	case Bishop:
-		att = BishopAttacks(to, occ2)
-	case Knight:
-		att = knightAttacks[to]
-	case Pawn:
-		att = pawnAttacks[ls.l][to]
-	default:
-		att = kingAttacks[to]
-	}
+	att := pieceAttacks(pt, ls.l, to, occ2)
 	if att.Has(ls.wk) {
 		sc += 100
 	}
