@@ -269,7 +269,7 @@ var (
 // middlegame planner never runs below midMinPieces). When this order was chosen it took
 // 65,500 instructions a decision where the order before it (the middlegame planner first
 // from 16 pieces, else the endgame planner; the promotion and minor-piece planners last)
-// took 73,300, with the same planners; the whole decision is now 58,500 (80,800 before
+// took 73,300, with the same planners; the whole decision is now 58,600 (80,800 before
 // the new order and this round's work in the planners).
 func planOrder(p *Position, c Color, pieces int) []planStep {
 	switch {
