@@ -229,7 +229,7 @@ func (s *mateSearch) score(p *Position, checked bool) int32 {
 }
 
 // emptyBishop and emptyRook hold the squares a bishop or a rook attacks from each square
-// of an empty board (walked here: the magic tables are filled only by init).
+// of an empty board (walked here: the attack tables are filled only by init).
 var emptyBishop, emptyRook = func() (b, r [64]Bitboard) {
 	for sq := range Square(64) {
 		for to := range Square(64) {
