@@ -41,8 +41,10 @@
 //     cost: its king's steps to s (a flood fill over the squares l does not attack), the
 //     rooks and queens of l off the fill squares (w takes those l offers), a knight's
 //     distance to t and its knight moves to a checking square, a bishop not one move
-//     from the mating square or standing on the line through it and t, a piece of w on
-//     t, s or a fill square, a bishop pinning a piece of l to its king, a piece
+//     from the mating square or standing on the line through it and t (twice that when
+//     it is not even one move from a square off that line that is one move from the
+//     mating square: without that step the bishop wandered), a piece of w on t, s or a
+//     fill square, a bishop pinning a piece of l to its king, a piece
 //     attacking t before l's king stands there; never a check that does not mate nor a
 //     capture of a pawn or minor piece (l needs them to fill).
 //   - l: the move of least cost: its king's steps to t (a flood fill over the squares w
@@ -689,10 +691,13 @@ func (m *minorPlanner) costW(child *Position) int {
 		}
 	}
 	// A bishop one move from a square where it would check on the target.
-	var checks, xray Bitboard // xray: a bishop there pins what stands between it and the target
+	var checks, xray, before Bitboard // xray: a bishop there pins what stands between it and the target
 	if m.pic.check != NoSquare {
 		checks = m.pic.check.Bitboard() // the mate comes from the square w's king guards
 		xray = Line(m.pic.target, m.pic.check)
+		// before: the squares one move from the mating square, off the line through the
+		// target (a bishop there would check at once): a bishop two moves away goes there.
+		before = BishopAttacks(m.pic.check, occ) &^ xray &^ child.byColor[m.w]
 	} else {
 		checks = BishopAttacks(m.pic.target, occ) &^ child.byColor[m.w]
 	}
@@ -701,6 +706,9 @@ func (m *minorPlanner) costW(child *Position) int {
 		att := BishopAttacks(sq, occ)
 		if att&checks == 0 || xray.Has(sq) {
 			c += 3
+			if before != 0 && att&before == 0 {
+				c += 3
+			}
 		}
 		if away && att.Has(m.pic.target) {
 			c += 4
