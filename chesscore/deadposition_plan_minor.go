@@ -841,16 +841,15 @@ func (m *minorPlanner) kingSteps(sq Square) int {
 	return int(m.steps[0]>>sq&1 | m.steps[1]>>sq&1<<1 | m.steps[2]>>sq&1<<2 | m.steps[3]>>sq&1<<3)
 }
 
-// minorKnightMoves holds the knight moves between every pair of squares.
+// minorKnightMoves holds the knight moves between every pair of squares. It is built
+// with knightSpread: the attack tables (knightAttacks) are filled only by init, after
+// the package's variables (built from them, this table was all zeros).
 var minorKnightMoves = func() (t [64][64]uint8) {
 	for from := Square(0); from < 64; from++ {
 		reached := from.Bitboard()
 		frontier := reached
 		for d := uint8(1); frontier != 0; d++ {
-			var next Bitboard
-			for b := frontier; b != 0; {
-				next |= knightAttacks[b.PopFirst()]
-			}
+			next := knightSpread(frontier)
 			frontier = next &^ reached
 			reached |= next
 			for b := frontier; b != 0; {

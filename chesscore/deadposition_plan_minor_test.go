@@ -38,6 +38,10 @@ func TestMinorPlannerFindsMates(t *testing.T) {
 		{"two bishops against knight and pawns", "8/5k1P/2b2P2/8/5N2/4bPK1/8/8 w - - 0 71", Black},
 		{"two bishops against queen and pawns", "7Q/5k2/2b2P2/8/5b2/5PK1/8/8 w - - 0 72", Black},
 		{"two bishops against rook and pawns", "8/6P1/R7/2bb4/8/2k5/5PP1/6K1 w - - 1 45", Black},
+		// The knight goes by its moves to a checking square (the table of knight moves
+		// was all zeros before: the search took 3,133 and 51 nodes).
+		{"knight and blocked pawn against pawns, the knight two moves from its check", "8/p1n5/P7/5k2/7K/5P2/8/8 w - - 4 45", Black},
+		{"knight and pawn against pawns", "8/8/8/K1kn4/1p6/1P6/P7/8 w - - 1 64", Black},
 	})
 }
 
@@ -97,6 +101,37 @@ func TestMinorPlannerRealGames(t *testing.T) {
 	t.Logf("the minor-piece and pawn-run planners answered %d of %d positions they fit", found, fits)
 	if fits == 0 || found*2 < fits {
 		t.Errorf("the minor-piece and pawn-run planners answered %d of %d positions they fit, want at least half", found, fits)
+	}
+}
+
+// minorKnightMoves holds, for every pair of squares, the fewest knight moves between them
+// on an empty board, as a breadth-first walk over knightAttacks finds them.
+func TestMinorKnightMoves(t *testing.T) {
+	for from := range Square(64) {
+		want := [64]int{}
+		for i := range want {
+			want[i] = -1
+		}
+		want[from] = 0
+		frontier := []Square{from}
+		for len(frontier) > 0 {
+			var next []Square
+			for _, sq := range frontier {
+				for b := knightAttacks[sq]; b != 0; {
+					to := b.PopFirst()
+					if want[to] < 0 {
+						want[to] = want[sq] + 1
+						next = append(next, to)
+					}
+				}
+			}
+			frontier = next
+		}
+		for to := range Square(64) {
+			if got := minorMoves(Knight, from, to); got != want[to] {
+				t.Errorf("knight moves %v to %v: %d, want %d", from, to, got, want[to])
+			}
+		}
 	}
 }
 
