@@ -49,7 +49,10 @@
 //     capture of a pawn or minor piece (l needs them to fill).
 //   - l: the move of least cost: its king's steps to t (a flood fill over the squares w
 //     does not attack), each empty fill square (more when no piece of l reaches it at
-//     once), the moves of its spare knights and bishops to them, each rook or queen off
+//     once), each knight or bishop on a fill square from which it attacks the stand or
+//     the mating square (as much as an empty one: it would check w's king there or take
+//     the checker; l promotes to a bishop where a knight would), the moves of its spare
+//     knights and bishops to them, each rook or queen off
 //     the fill squares that w does not attack (l offers it: it could interpose or take
 //     the checker; a check only to offer it), the pushes of its most advanced pawn while
 //     a fill square lacks a piece, each push a pawn still needs before it stops guarding
@@ -127,23 +130,24 @@ type minorPicture struct {
 
 // minorPlanner is the state of the minor-piece planner (kept in the pooled decider).
 type minorPlanner struct {
-	w, l   Color
-	pic    minorPicture
-	n      int // plies of line
-	plies  int // plies played over every picture tried (the decision's nodes)
-	line   [minorMaxPlies]Move
-	hashes [minorMaxPlies + 1]uint64
-	pics   [minorPlans]minorPicture
-	ml     MoveList
-	costs  [MaxMoves]int  // by move of ml: its cost
-	checks [MaxMoves]bool // by move of ml (w to move): whether it gives check
-	child  Position       // the position a move is scored on (choose)
-	next   Position       // the position after the move choose returns
-	attW   Bitboard       // the squares w attacks before l's move
-	steps  [4]Bitboard    // the last flood: bit k of a square's king steps to the goal
-	within Bitboard       // the last flood: the squares fewer than minorRings steps away
-	guard  [3]Bitboard    // by push i: the squares where a pawn of l still guards after i pushes
-	run    runPlanner     // the pawn-run planner, for a winner with only pawns
+	w, l    Color
+	pic     minorPicture
+	n       int // plies of line
+	plies   int // plies played over every picture tried (the decision's nodes)
+	line    [minorMaxPlies]Move
+	hashes  [minorMaxPlies + 1]uint64
+	pics    [minorPlans]minorPicture
+	ml      MoveList
+	costs   [MaxMoves]int  // by move of ml: its cost
+	checks  [MaxMoves]bool // by move of ml (w to move): whether it gives check
+	child   Position       // the position a move is scored on (choose)
+	next    Position       // the position after the move choose returns
+	attW    Bitboard       // the squares w attacks before l's move
+	steps   [4]Bitboard    // the last flood: bit k of a square's king steps to the goal
+	within  Bitboard       // the last flood: the squares fewer than minorRings steps away
+	guard   [3]Bitboard    // by push i: the squares where a pawn of l still guards after i pushes
+	guarded Bitboard       // the stand and the mating square: no piece of l may attack them
+	run     runPlanner     // the pawn-run planner, for a winner with only pawns
 }
 
 // minorRings is the number of flood-fill rings kept: farther squares count as that far.
@@ -757,6 +761,19 @@ func (m *minorPlanner) costL(child *Position) int {
 			c += 3
 		}
 	}
+	// A knight or bishop of l on a fill square from which it attacks the stand or the
+	// mating square counts as missing: it would check w's king there, or take the
+	// checker (a knight promoted where a bishop fits).
+	for b := m.pic.fill & fillers & (child.byType[Knight] | child.byType[Bishop]); b != 0; {
+		f := b.PopFirst()
+		att := knightAttacks[f]
+		if child.byType[Bishop].Has(f) {
+			att = BishopAttacks(f, occ)
+		}
+		if att&m.guarded != 0 {
+			c += 9
+		}
+	}
 	// A pawn of l guarding the stand or the mating square: 6 for each push still guarding
 	// (m.guard, up to three pushes).
 	pawnsL := child.Pieces(m.l, Pawn)
@@ -909,6 +926,7 @@ func (m *minorPlanner) guards() {
 	if m.pic.check != NoSquare {
 		guard |= m.pic.check.Bitboard()
 	}
+	m.guarded = guard
 	m.guard = [3]Bitboard{}
 	for sq := Square(8); sq < 56; sq++ {
 		s := sq

@@ -104,6 +104,33 @@ func TestMinorPlannerRealGames(t *testing.T) {
 	}
 }
 
+// The best picture itself mates in these positions (a picture that fails costs the
+// planner some 20 to 50 plies): l fills with a piece that leaves the stand and the
+// mating square alone (here a bishop promoted on b1, where a knight would check the
+// king on a3).
+func TestMinorFirstPictureMates(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		w         Color
+	}{
+		{"a bishop promoted to fill, not a knight", "8/3K4/8/4B2p/7P/1p6/2k5/8 w - - 19 66", White},
+		{"a bishop promoted to fill, not a knight, the king farther", "8/2K5/8/4B2p/7P/1p6/8/2k5 w - - 21 67", White},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var m minorPlanner
+			m.w, m.l = tc.w, tc.w^1
+			if m.choosePictures(&p) == 0 {
+				t.Fatal("no picture")
+			}
+			m.pic = m.pics[0]
+			if !m.play(&p) || !replaysToMate(&p, tc.w, m.line[:m.n]) {
+				t.Fatalf("the first picture (king on %v, %v's on %v) does not mate", m.pic.target, tc.w, m.pic.stand)
+			}
+		})
+	}
+}
+
 // minorKnightMoves holds, for every pair of squares, the fewest knight moves between them
 // on an empty board, as a breadth-first walk over knightAttacks finds them.
 func TestMinorKnightMoves(t *testing.T) {
