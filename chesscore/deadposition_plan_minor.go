@@ -16,8 +16,9 @@
 // estimates (twice the loser king's distance to t, the winner king's to s, the fill
 // squares, twice the moves the nearest knight, bishop or (against a knight's check)
 // rook or queen of l needs to each fill square on an empty board, at most 3
-// (fillReach), the pushes and knight moves of the pawns to promote, minorEdgeCost off
-// the corners); the best minorPlans are played, minorBudget plies at most over all of
+// (fillReach), the pushes and knight moves of the pawns to promote, minorBlockedCost
+// for such a pawn with the stand or the target on its way, minorEdgeCost off the
+// corners); the best minorPlans are played, minorBudget plies at most over all of
 // them (the planner gives up fast).
 //
 // Where w has a pawn, the promotion planner (deadposition_plan_promote.go) runs first
@@ -268,6 +269,9 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 						break
 					}
 					cost += push[i] + 2 + minorNearest(Knight, at[i], fill)
+					if minorAhead(at[i], push[i], s) || minorAhead(at[i], push[i], t) {
+						cost += minorBlockedCost // a king would stand in the pawn's way
+					}
 				}
 				if cost < 0 {
 					continue
@@ -285,6 +289,22 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 		}
 	}
 	return n
+}
+
+// minorBlockedCost is added to the cost of a picture for each pawn of l to promote whose
+// way the stand or the target crosses.
+const minorBlockedCost = 8
+
+// minorAhead reports whether sq lies on the way of a pawn that promotes on promo after
+// pushes more pushes (the squares it has still to pass, promo included).
+func minorAhead(promo Square, pushes int, sq Square) bool {
+	if sq.File() != promo.File() {
+		return false
+	}
+	if promo.Rank() == 7 {
+		return sq.Rank() > 7-pushes
+	}
+	return sq.Rank() < pushes
 }
 
 // insert puts pic into the ranked m.pics[:n] (dropping the worst past minorPlans) and

@@ -131,6 +131,46 @@ func TestMinorFirstPictureMates(t *testing.T) {
 	}
 }
 
+// A picture whose stand or target stands in the way of the pawn l is to promote to fill
+// ranks below the others: the best picture for the bishop against rook and pawn here
+// puts neither king on the f-file ahead of the pawn (the one that did, the white king on
+// h8 and the black king on f7, failed after 18 plies: the pawn stopped on f6).
+func TestMinorPicturesAvoidPawnWay(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		w         Color
+		way       Bitboard // the squares the pawn to promote still passes
+	}{
+		{"bishop against rook and pawn", "8/3R2b1/8/8/2k5/5K2/5P2/8 w - - 0 59", Black, FileF &^ (Rank1 | Rank2)},
+		{"bishop against rook and pawn, the rook on c7", "8/2R3b1/8/8/3k4/5K2/5P2/8 w - - 2 60", Black, FileF &^ (Rank1 | Rank2)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var m minorPlanner
+			m.w, m.l = tc.w, tc.w^1
+			if m.choosePictures(&p) == 0 {
+				t.Fatal("no picture")
+			}
+			if pic := m.pics[0]; tc.way.Has(pic.stand) || tc.way.Has(pic.target) {
+				t.Errorf("the best picture (king on %v, %v's on %v) stands in the pawn's way", pic.target, tc.w, pic.stand)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		promo  Square
+		pushes int
+		sq     Square
+		want   bool
+	}{
+		{F8, 6, F7, true}, {F8, 6, F8, true}, {F8, 6, F2, false}, {F8, 6, F3, true}, {F8, 1, F7, false},
+		{F8, 6, G7, false}, {A1, 5, A1, true}, {A1, 5, A5, true}, {A1, 5, A6, false}, {A1, 1, A2, false},
+	} {
+		if got := minorAhead(tc.promo, tc.pushes, tc.sq); got != tc.want {
+			t.Errorf("minorAhead(%v, %d, %v) = %v, want %v", tc.promo, tc.pushes, tc.sq, got, tc.want)
+		}
+	}
+}
+
 // minorKnightMoves holds, for every pair of squares, the fewest knight moves between them
 // on an empty board, as a breadth-first walk over knightAttacks finds them.
 func TestMinorKnightMoves(t *testing.T) {
