@@ -218,9 +218,19 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 	knightsL := (theirs & p.byType[Knight]).Count()
 	bishopsL := theirs & p.byType[Bishop]
 	reach := m.fillReach(p)
+	push0, at0 := m.twoPushes(pawnsL)
 	n := 0
 	for tb := minorEdge; tb != 0; {
 		t := tb.PopFirst()
+		// Every term of a picture's cost adds: a target farther than the worst picture
+		// kept is not looked at.
+		base := 2 * distance(kl, t)
+		if kingAttacks[t].Count() > 3 {
+			base += minorEdgeCost // five flight squares: more can go wrong
+		}
+		if n == minorPlans && base >= m.pics[n-1].cost {
+			continue
+		}
 		// A bishop checks along a diagonal through t and covers the diagonal step; a
 		// knight covers no flight square.
 		var diags Bitboard
@@ -235,9 +245,9 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 			for b := kingSpread(kingAttacks[t]) &^ kingAttacks[t] &^ t.Bitboard(); b != 0; {
 				s := b.PopFirst()
 				fill := kingAttacks[t] &^ kingAttacks[s] &^ diag
-				cost := 2*distance(kl, t) + distance(kw, s) + 2*fill.Count()
-				if kingAttacks[t].Count() > 3 {
-					cost += minorEdgeCost // five flight squares: more can go wrong
+				cost := base + distance(kw, s) + 2*fill.Count()
+				if n == minorPlans && cost >= m.pics[n-1].cost {
+					continue
 				}
 				heavyReach := 0 // a rook or queen of l fills only against a knight's check
 				if diag == 0 {
@@ -261,14 +271,17 @@ func (m *minorPlanner) choosePictures(p *Position) int {
 				var push [2]int
 				var at [2]Square
 				if fill.Count() > have {
-					push, at = m.twoPushes(pawnsL &^ fill) // the pawns on fill squares stay
+					push, at = push0, at0
+					if fill&pawnsL != 0 {
+						push, at = m.twoPushes(pawnsL &^ fill) // the pawns on fill squares stay
+					}
 				}
 				for i := 0; i < fill.Count()-have; i++ {
 					if i == 2 || push[i] == minorNoPawn {
 						cost = -1
 						break
 					}
-					cost += push[i] + 2 + minorNearest(Knight, at[i], fill)
+					cost += push[i] + 2 + minorKnightNearest(at[i], fill)
 					if minorAhead(at[i], push[i], s) || minorAhead(at[i], push[i], t) {
 						cost += minorBlockedCost // a king would stand in the pawn's way
 					}
@@ -709,7 +722,7 @@ func (m *minorPlanner) costW(child *Position) int {
 	// A knight one move from a square where it would check on the target.
 	for b := child.Pieces(m.w, Knight); b != 0; {
 		sq := b.PopFirst()
-		c += distance(sq, m.pic.target) + 2*max(minorNearest(Knight, sq, knightAttacks[m.pic.target]&^child.byColor[m.w])-1, 0)
+		c += distance(sq, m.pic.target) + 2*max(minorKnightNearest(sq, knightAttacks[m.pic.target]&^child.byColor[m.w])-1, 0)
 		if away && knightAttacks[sq].Has(m.pic.target) {
 			c += 4
 		}
@@ -846,6 +859,17 @@ func minorNearest(pt PieceType, sq Square, b Bitboard) int {
 		best = min(best, minorMoves(pt, sq, b.PopFirst()))
 	}
 	return best
+}
+
+// minorKnightNearest is minorNearest for a knight: the knight moves from sq to the
+// nearest square of b (8 with none).
+func minorKnightNearest(sq Square, b Bitboard) int {
+	best := uint8(8)
+	row := &minorKnightMoves[sq]
+	for b != 0 {
+		best = min(best, row[b.PopFirst()])
+	}
+	return int(best)
 }
 
 // flood fills in the king steps from every square to goal over the squares allowed, up

@@ -198,6 +198,11 @@ func TestMinorKnightMoves(t *testing.T) {
 			if got := minorMoves(Knight, from, to); got != want[to] {
 				t.Errorf("knight moves %v to %v: %d, want %d", from, to, got, want[to])
 			}
+			// minorKnightNearest over a few squares is the least of their moves.
+			b := to.Bitboard() | Square((int(to)*37+11)&63).Bitboard() | Square((int(from)*13+5)&63).Bitboard()
+			if got, want := minorKnightNearest(from, b), minorNearest(Knight, from, b); got != want {
+				t.Errorf("minorKnightNearest(%v, %x) = %d, minorNearest %d", from, uint64(b), got, want)
+			}
 		}
 	}
 }
