@@ -171,6 +171,25 @@ func TestMinorPicturesAvoidPawnWay(t *testing.T) {
 	}
 }
 
+// A picture whose target l's king cannot reach (over the squares w does not attack) for
+// more than minorCutTurns turns in a row gives up: here the best picture, l's king on
+// h8, failed after 22 plies before (w's bishops and king kept it away).
+func TestMinorCutOffGivesUp(t *testing.T) {
+	p := sanFEN(t, "8/5k1P/2b2P2/8/5N2/4bPK1/8/8 w - - 0 71")
+	var m minorPlanner
+	m.w, m.l = Black, White
+	if m.choosePictures(&p) == 0 {
+		t.Fatal("no picture")
+	}
+	m.pic = m.pics[0]
+	if m.play(&p) {
+		t.Fatalf("the picture (king on %v) mates: pick a position where it does not", m.pic.target)
+	}
+	if limit := 2 * (minorCutTurns + 2); m.n > limit {
+		t.Errorf("the picture (king on %v) gave up after %d plies, want at most %d", m.pic.target, m.n, limit)
+	}
+}
+
 // minorKnightMoves holds, for every pair of squares, the fewest knight moves between them
 // on an empty board, as a breadth-first walk over knightAttacks finds them.
 func TestMinorKnightMoves(t *testing.T) {
