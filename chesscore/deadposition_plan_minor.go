@@ -628,6 +628,7 @@ func (cs *minorChecks) gives(q *Position, mv Move) bool {
 func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 	moves := m.ml.Moves[:m.ml.N]
 	child := &m.child
+	best, bestCost := -1, minorRuledOut // the first move of least cost, found while scoring
 	for i, mv := range moves {
 		m.costs[i] = minorRuledOut
 		capt := q.board[mv.To()]
@@ -641,20 +642,19 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 			continue // a capture of a piece w may mate with, a piece that could interpose
 		}
 		minorApply(child, q, mv)
+		c := 0
 		if winner {
-			m.costs[i] = m.costW(child)
+			c = m.costW(child)
 		} else {
-			m.costs[i] = m.costL(child)
+			c = m.costL(child)
+		}
+		m.costs[i] = c
+		if c < bestCost {
+			best, bestCost = i, c
 		}
 	}
 	k := q.KingSquare(q.turn ^ 1)
 	for {
-		best := -1
-		for i := range moves {
-			if m.costs[i] < minorRuledOut && (best < 0 || m.costs[i] < m.costs[best]) {
-				best = i
-			}
-		}
 		if best < 0 {
 			return NullMove, 0
 		}
@@ -666,6 +666,12 @@ func (m *minorPlanner) choose(q *Position, winner bool) (Move, int) {
 			}
 		}
 		m.costs[best] = minorRuledOut
+		best = -1
+		for i := range moves {
+			if m.costs[i] < minorRuledOut && (best < 0 || m.costs[i] < m.costs[best]) {
+				best = i
+			}
+		}
 	}
 }
 
@@ -836,11 +842,11 @@ func (m *minorPlanner) costL(child *Position) int {
 			c += 2
 			spare++
 			if empty > 0 {
-				pt := Knight
 				if child.byType[Bishop].Has(sq) {
-					pt = Bishop
+					c += 2 * minorNearest(Bishop, sq, m.pic.fill&^fillers)
+				} else {
+					c += 2 * minorKnightNearest(sq, m.pic.fill&^fillers)
 				}
-				c += 2 * minorNearest(pt, sq, m.pic.fill&^fillers)
 			}
 		}
 	}
