@@ -49,8 +49,7 @@
 // real-game corpus (testdata/realgames.fen, over 6,000 positions) and of the hard corpus
 // (testdata/deadpositions.epd) is decided within it: steps 1 to 4 settle all but 6 of
 // the 12,708 real decisions (each position, both colours), and the hardest of those 6
-// (a middlegame position, mated in 27 plies) takes the search
-// 815 nodes;
+// (a middlegame position, mated in 27 plies) takes the search 815 nodes;
 // TestRealGamesDecided and TestDeadPositionCorpus keep every decision within the budget.
 //
 // # Games
