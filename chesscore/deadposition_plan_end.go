@@ -57,6 +57,9 @@
 // endLoseScan), not closures (a closure loaded every value it captured on each call),
 // w's king steps inline; the pictures are ranked from a table of every target and stand;
 // a chain starts from the position that came round again, kept when the circle is seen.
+// The flood fills note the ring of the king they stop at, and a king step's ring is read
+// from the three rings around it without a branch (endRings.step): the loop over the
+// rings mispredicted on where it stopped.
 //
 // Who must wait (parity) is thus settled by whichever side arrives first. A move of w
 // that stalemates is replaced by its next best; one that mates ends the plan. A plan
@@ -355,26 +358,28 @@ const endStands = FileC | FileF | Rank3 | Rank6
 // endRings are the rings of a flood fill around a goal square: ring i holds the squares
 // i king steps away from it.
 type endRings struct {
-	ring [endFar]Bitboard
+	ring [64]Bitboard // ring[n] is kept empty (n < endFar+1 = 64)
 	n    int
+	at   int32 // the ring of the square fill was given as until (endFar when none holds it)
 }
 
 // fill floods from goal over the allowed squares (goal itself always counts), up to one
-// ring past the ring holding until.
+// ring past the ring holding until, and notes that ring in r.at.
 func (r *endRings) fill(goal Square, allowed Bitboard, until Square) {
 	frontier := goal.Bitboard()
 	seen := frontier
-	r.n = 0
+	r.n, r.at = 0, endFar
 	stop := endFar
 	for frontier != 0 && r.n < stop {
 		r.ring[r.n] = frontier
 		if frontier.Has(until) {
-			stop = r.n + 2
+			stop, r.at = r.n+2, int32(r.n)
 		}
 		r.n++
 		frontier = kingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
+	r.ring[r.n&63] = 0
 }
 
 // dist returns the ring of sq (endFar when no ring filled holds it).
@@ -386,6 +391,24 @@ func (r *endRings) dist(sq Square) int32 {
 	}
 	return endFar
 }
+
+// step returns the ring of sq, a square next to the one fill was given as until, when
+// a ring holds that one (r.at < endFar): with it in ring r.at, sq is in ring r.at-1, r.at
+// or r.at+1, or in none. Only those rings are looked at, without a branch: which of them
+// holds sq no predictor guesses, and the loop of dist mispredicted on it.
+func (r *endRings) step(sq Square) int32 {
+	here := r.at
+	// ring[0] is the goal alone, never sq: here-1 clamped to 0 adds nothing; here+1 <=
+	// r.n, and ring[r.n] is empty.
+	lo := r.ring[max(here-1, 0)&63] >> sq & 1
+	mid := r.ring[here&63] >> sq & 1
+	hi := r.ring[(here+1)&63] >> sq & 1
+	return min(here-1+endStepOff[lo|mid<<1|hi<<2], endFar)
+}
+
+// endStepOff is what step adds to here-1, by which of the three rings holds the square
+// (bit 0 the nearer, 1 the same, 2 the farther); past endFar when none does.
+var endStepOff = [8]int32{endFar + 1, 0, 1, 0, 2}
 
 // endEdges are the four edges of the board: the first rank, the last, the a-file, the
 // h-file.
@@ -632,7 +655,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	occ := q.byType[0]
 	attL := q.attacksBy(l, occ&^wk.Bitboard())
 	e.rings.fill(s, ^attL&^q.byType[Pawn], wk)
-	here := e.rings.dist(wk)
+	here := e.rings.at
 	e.togo[0] = here
 	// The squares that bring the loser's king closer to its target (by a flood fill that
 	// only w's king and pawns hinder), and the target itself: w's pieces should leave
@@ -641,7 +664,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	if lk != t {
 		pawns := q.byType[Pawn]
 		e.ringsL.fill(t, ^(kingAttacks[wk] | pawnAttacksOf(q.Pieces(w, Pawn), w) | pawns | e.pawnPath), lk)
-		if dl := e.ringsL.dist(lk); dl > 0 && dl < endFar {
+		if dl := e.ringsL.at; dl > 0 && dl < endFar {
 			near = kingAttacks[lk] & e.ringsL.ring[dl-1]
 			if e.togo[1] == endFar {
 				// The loser's king found no way: every square nearer its target counts.
@@ -708,7 +731,11 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 		for b != 0 {
 			to := b.PopFirst()
-			sc := 16 * e.rings.dist(to)
+			d := e.rings.step(to)
+			if here == endFar {
+				d = e.rings.dist(to)
+			}
+			sc := 16 * d
 			if sc == 16*endFar {
 				sc = 16 * (here + 2)
 			}
@@ -783,11 +810,6 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 		if m.Kind() == PromotionMove && pt != Queen {
 			sc = 1000
 		}
-	case pt == King:
-		sc = 16 * s.e.rings.dist(to)
-		if sc == 16*endFar {
-			sc = 16 * (s.here + 2)
-		}
 	default:
 		sc = 16*s.here + 4
 		if m.Kind() == PromotionMove && pt != Queen {
@@ -813,7 +835,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	}
 	blocked := (to.Bitboard()&s.near | s.others) & s.near
 	lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
-	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && pt != King && from != s.pawn {
+	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && from != s.pawn {
 		lone = 12
 	}
 	if sc+lone+5*int32(blocked.Count()) >= s.bestScore {
@@ -821,7 +843,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	}
 	occ2 := s.occ&^from.Bitboard() | to.Bitboard()
 	att := pieceAttacks(pt, s.w, to, occ2)
-	if pt != King && from != s.pawn {
+	if from != s.pawn {
 		if att.Has(s.lk) {
 			sc += 100 // a check that does not mate
 		}
@@ -1005,7 +1027,7 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	occ := q.byType[0]
 	attW := e.attW // what w attacks, the loser's king aside: play has just computed it
 	e.rings.fill(t, ^attW&^q.byType[Pawn]&^e.pawnPath, lk)
-	here := e.rings.dist(lk)
+	here := e.rings.at
 	e.togo[1] = here
 	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
 	// the target, the pawn's path.
@@ -1015,7 +1037,11 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// score at least 16*here+2, and are looked at only when they could be better.
 	for b := kingAttacks[lk] &^ q.byColor[l] &^ attW; b != 0; {
 		to := b.PopFirst()
-		sc := 16 * e.rings.dist(to)
+		d := e.rings.step(to)
+		if here == endFar {
+			d = e.rings.dist(to)
+		}
+		sc := 16 * d
 		if sc == 16*endFar {
 			sc = 16 * (here + 3)
 		}

@@ -212,3 +212,37 @@ func TestEndPlannerPicturesLongerWalkFirst(t *testing.T) {
 	}
 	t.Errorf("the picture h2, f2 is not among %v", e.pics[:n])
 }
+
+// The flood's rings answer the ring of the square given as until (at) and of the squares
+// next to it (step) as dist does, with walls of every shape.
+func TestEndRingsStepAsDist(t *testing.T) {
+	walls := []struct {
+		name    string
+		allowed Bitboard
+	}{
+		{"open board", ^Bitboard(0)},
+		{"a wall on the d-file with a gap", ^(FileD &^ Rank5)},
+		{"a maze", ^(FileB&^Rank8 | FileD&^Rank1 | FileF&^Rank8 | Rank4&(FileG|FileH))},
+		{"every other square", Bitboard(0x55aa55aa55aa55aa)},
+	}
+	var r endRings
+	for _, w := range walls {
+		for goal := range Square(64) {
+			for until := range Square(64) {
+				r.fill(goal, w.allowed, until)
+				if got, want := r.at, r.dist(until); got != want {
+					t.Fatalf("%s, goal %v, until %v: at = %d, dist = %d", w.name, goal, until, got, want)
+				}
+				if r.at == endFar {
+					continue
+				}
+				for b := kingAttacks[until]; b != 0; {
+					sq := b.PopFirst()
+					if got, want := r.step(sq), r.dist(sq); got != want {
+						t.Fatalf("%s, goal %v, until %v: step(%v) = %d, dist = %d", w.name, goal, until, sq, got, want)
+					}
+				}
+			}
+		}
+	}
+}
