@@ -55,7 +55,9 @@
 // cover the king's free flight squares. w's moves chosen are the same as with a full
 // move list. The moves are scored by scanner states kept in the planner (endWinScan,
 // endLoseScan), not closures (a closure loaded every value it captured on each call),
-// w's king steps inline; the pictures are ranked from a table of every target and stand;
+// w's king steps inline; the pictures whose target and stand the kings reach are found
+// by shifts of the reached stands, and ranked without a branch (each key goes down the
+// short list, each place keeping the smaller: the insertion loop mispredicted);
 // a chain starts from the position that came round again, kept when the circle is seen.
 // The flood fills note the ring of the king they stop at, and a king step's ring is read
 // from the three rings around it without a branch (endRings.step): the loop over the
@@ -192,6 +194,7 @@ type endPlanner struct {
 	line     [endMaxPlies]Move
 	hashes   [endMaxPlies + 1]uint64
 	pics     [endEndPlans]endPicture
+	picPlies [128]uint8        // by picture number (2*target+side): its plies, as choosePictures ranks them
 	distL    [64]uint8         // flood-fill distances from the loser's king
 	distW    [64]uint8         // flood-fill distances from the winner's king
 	rings    endRings          // flood-fill rings around the current goal square
@@ -414,36 +417,19 @@ var endStepOff = [8]int32{endFar + 1, 0, 1, 0, 2}
 // h-file.
 var endEdges = [4]Bitboard{Rank1, Rank8, FileA, FileH}
 
-// endEdgePicture is a target on an edge, its stand and its edge (an index into endEdges).
-type endEdgePicture struct {
-	target, stand Square
-	edge          int
-}
-
-// endEdgePictures lists, by target, its pictures: one on the edge's squares, two in a
-// corner (the rank's before the file's: the order the pictures are ranked in when they
-// cost the same).
-var endEdgePictures = func() (out [64]struct {
-	n   int
-	pic [2]endEdgePicture
-}) {
-	for t := range Square(64) {
-		f, r := t.File(), t.Rank()
-		o := &out[t]
-		if r == 0 || r == 7 {
-			o.pic[o.n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
-			o.n++
-		}
-		if f == 0 || f == 7 {
-			o.pic[o.n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
-			o.n++
-		}
-	}
-	return out
-}()
-
 // edgeSquares are the squares on the edge of the board.
 const edgeSquares = FileA | FileH | Rank1 | Rank8
+
+// endPictureOf returns the picture with target t, on a rank's edge (side 0) or a file's
+// (side 1): its stand, two squares inwards, and its edge (an index into endEdges).
+func endPictureOf(t Square, side int) (stand Square, edge int) {
+	if side == 0 {
+		r := t.Rank() / 7
+		return t + Square(16-32*r), r
+	}
+	f := t.File() / 7
+	return t + Square(2-4*f), 2 + f
+}
 
 // choosePictures ranks the mating pictures by their estimated cost (pushes: the moves w
 // spends promoting first) and keeps the best endEndPlans in e.pics; it returns how many.
@@ -455,61 +441,65 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
 	reachT := endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
 	reachS := endFlood(wk, ^(kingAttacks[lk]|lPawnAtt|pawns), endStands, &e.distW) &^ p.Pieces(l, Pawn)
-	n := 0
 	loserPieces := p.byColor[l] &^ p.byType[King]
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
 	// attacks.
 	reachL := endReach(lk, ^(p.attacksBy(w, p.byType[0]&^lk.Bitboard()) | pawns | e.pawnPath))
-	cand := edgeSquares &^ p.byColor[w] &^ e.pawnPath
+	cand := edgeSquares &^ p.byColor[w] &^ e.pawnPath & reachT
 	// The loser's pieces and w's pawns on each edge stand in the way of the mating check.
 	var blockers [4]int
 	for i, edge := range endEdges {
 		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
 	}
-	// The targets the loser's king reaches, each with the stands w's king reaches; the
-	// list sorted by key: the cost, then the steps in all (ties: the first stays first).
-	var keys [endEndPlans]int32
-	for bt := cand & reachT; bt != 0; {
-		t := bt.PopFirst()
-		dl := int(e.distL[t])
-		ps := &endEdgePictures[t]
-		for _, ep := range ps.pic[:ps.n] {
-			s := ep.stand
-			if !reachS.Has(s) {
-				continue
-			}
-			dw := int(e.distW[s]) + pushes
+	// The pictures whose target the loser's king reaches and whose stand w's king
+	// reaches: on the ranks' edges (side 0) and the files' (side 1), the stand two
+	// squares inwards.
+	sides := [2]Bitboard{
+		cand & (Rank1&(reachS>>16) | Rank8&(reachS<<16)),
+		cand & (FileA&(reachS>>2) | FileH&(reachS<<2)),
+	}
+	// The best endEndPlans, sorted by key: the cost, then the steps in all, then the
+	// picture's number (2*target+side: a corner's rank picture before its file picture),
+	// the order they were once inserted in. Kept without a branch: each picture's key goes
+	// down the list, each place keeping the smaller (the insertion loop mispredicted).
+	// The insertion below is written out for endEndPlans = 6: with another value the
+	// assignment to a [6]uint64 does not compile.
+	keys := [6]uint64([endEndPlans]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)})
+	for side, bt := range sides {
+		for bt != 0 {
+			t := bt.PopFirst()
+			s, edge := endPictureOf(t, side)
+			dl := int(e.distL[t&63])
+			dw := int(e.distW[s&63]) + pushes
 			// The longer walk sets the plies; three times it, not once (nor twice, four
 			// or five times), with both walks added: 65,322 instructions a decision, not
 			// 65,437 (65,410, 65,361, 65,439), the same answers in every row.
-			cost := 3*max(dl, dw) + dl + dw
-			if n == endEndPlans && int32(cost) > keys[n-1]>>7 {
-				continue // the terms left only add: it would not make the list
-			}
-			plies := 2*max(dl, dw) + 1
+			long := max(dl, dw)
+			cost := 3*long + dl + dw + blockers[edge]
+			plies := 2*long + 1
+			cross := 0
 			if distance(lk, s) < distance(lk, t) {
-				cost += endCrossing // the loser's king must get past the stand
-				plies += endCrossing
+				cross = endCrossing // the loser's king must get past the stand
 			}
-			if !reachL.Has(t) {
-				cost += endCutOff // w's pieces must first clear the way
-			}
-			cost += blockers[ep.edge]
-			key := int32(cost)<<7 | int32(dl+dw-pushes)
-			// Insert into the sorted short list.
-			i := min(n, endEndPlans)
-			for i > 0 && keys[i-1] > key {
-				if i < endEndPlans {
-					keys[i], e.pics[i] = keys[i-1], e.pics[i-1]
-				}
-				i--
-			}
-			if i < endEndPlans {
-				keys[i] = key
-				e.pics[i] = endPicture{target: t, stand: s, edge: endEdges[ep.edge], cost: cost, plies: plies}
-				n = min(n+1, endEndPlans)
-			}
+			cost += cross + endCutOff*int(^reachL>>t&1) // w's pieces must first clear the way
+			seq := 2*int(t) + side
+			e.picPlies[seq&127] = uint8(plies + cross)
+			key := uint64(cost)<<16 | uint64(dl+dw-pushes)<<8 | uint64(seq)
+			// Written out (endEndPlans places): the loop cost as much as the keys.
+			keys[0], key = min(keys[0], key), max(keys[0], key)
+			keys[1], key = min(keys[1], key), max(keys[1], key)
+			keys[2], key = min(keys[2], key), max(keys[2], key)
+			keys[3], key = min(keys[3], key), max(keys[3], key)
+			keys[4], key = min(keys[4], key), max(keys[4], key)
+			keys[5] = min(keys[5], key)
 		}
+	}
+	n := 0
+	for ; n < endEndPlans && keys[n] != ^uint64(0); n++ {
+		seq := int(keys[n] & 255)
+		t := Square(seq >> 1)
+		s, edge := endPictureOf(t, seq&1)
+		e.pics[n] = endPicture{target: t, stand: s, edge: endEdges[edge], cost: int(keys[n] >> 16), plies: int(e.picPlies[seq])}
 	}
 	return n
 }

@@ -246,3 +246,26 @@ func TestEndRingsStepAsDist(t *testing.T) {
 		}
 	}
 }
+
+// The pictures are kept in the order of their keys (cost, then steps) and, when those
+// tie, by target, a corner's rank picture before its file picture: with the kings on a1
+// and c3, b1 (stand b3) and a2 (c2) cost the least, then a1 with stands a3 and c1.
+func TestEndPlannerPicturesTieOrder(t *testing.T) {
+	p := sanFEN(t, "7R/8/8/8/8/2K5/8/k7 w - - 0 1")
+	e := endPlanner{w: White, l: Black, pawn0: NoSquare}
+	n := e.choosePictures(&p, 0)
+	want := []struct{ target, stand Square }{{B1, B3}, {A2, C2}, {A1, A3}, {A1, C1}}
+	if n < len(want) {
+		t.Fatalf("choosePictures kept %d pictures, want at least %d", n, len(want))
+	}
+	for i, w := range want {
+		if got := e.pics[i]; got.target != w.target || got.stand != w.stand {
+			t.Errorf("picture %d: target %v, stand %v; want %v, %v", i, got.target, got.stand, w.target, w.stand)
+		}
+	}
+	for i := 1; i < n; i++ {
+		if e.pics[i].cost < e.pics[i-1].cost {
+			t.Errorf("picture %d costs %d, less than the one before it (%d)", i, e.pics[i].cost, e.pics[i-1].cost)
+		}
+	}
+}
