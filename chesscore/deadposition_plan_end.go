@@ -382,7 +382,7 @@ func (r *endRings) fill(goal Square, allowed Bitboard, until Square) {
 		frontier = kingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
-	r.ring[r.n&63] = 0
+	r.ring[r.n&63] = 0 // the frontiers fill ring[0..62]: ring[63] is only ever cleared
 }
 
 // dist returns the ring of sq (endFar when no ring filled holds it).
@@ -401,17 +401,14 @@ func (r *endRings) dist(sq Square) int32 {
 // holds sq no predictor guesses, and the loop of dist mispredicted on it.
 func (r *endRings) step(sq Square) int32 {
 	here := r.at
-	// ring[0] is the goal alone, never sq: here-1 clamped to 0 adds nothing; here+1 <=
-	// r.n, and ring[r.n] is empty.
-	lo := r.ring[max(here-1, 0)&63] >> sq & 1
+	// For here = 0 the nearer ring is ring[63], always empty (fill never reaches it);
+	// here+1 <= r.n, and ring[r.n] is empty. (min and max, inlined, became branches.)
+	lo := r.ring[(here-1)&63] >> sq & 1
 	mid := r.ring[here&63] >> sq & 1
 	hi := r.ring[(here+1)&63] >> sq & 1
-	return min(here-1+endStepOff[lo|mid<<1|hi<<2], endFar)
+	in := -int32(lo | mid | hi) // every bit set when a ring holds sq
+	return (here-1+int32(mid+2*hi))&in | endFar&^in
 }
-
-// endStepOff is what step adds to here-1, by which of the three rings holds the square
-// (bit 0 the nearer, 1 the same, 2 the farther); past endFar when none does.
-var endStepOff = [8]int32{endFar + 1, 0, 1, 0, 2}
 
 // endEdges are the four edges of the board: the first rank, the last, the a-file, the
 // h-file.
@@ -1158,7 +1155,10 @@ func (ls *endLoseScan) pawnWorth(tg Bitboard) Bitboard { return ls.worth(Pawn, N
 // endClampFar returns the index into endFarFrom for "at least d steps": 8 (no square)
 // past 7, 0 (every square) below 1.
 func endClampFar(d int32) int32 {
-	return max(0, min(d, 8))
+	// Without a branch (max and min, inlined, became branches that mispredicted).
+	d &^= d >> 31 // at least 0
+	o := d - 8
+	return 8 + o&(o>>31) // at most 8
 }
 
 // endFarFrom[sq][d] holds the squares at least d king steps from sq (none for d = 8).

@@ -269,3 +269,12 @@ func TestEndPlannerPicturesTieOrder(t *testing.T) {
 		}
 	}
 }
+
+// endClampFar clamps to 0..8 as max(0, min(d, 8)) does.
+func TestEndClampFar(t *testing.T) {
+	for d := int32(-200); d <= 200; d++ {
+		if got, want := endClampFar(d), max(0, min(d, 8)); got != want {
+			t.Errorf("endClampFar(%d) = %d, want %d", d, got, want)
+		}
+	}
+}
