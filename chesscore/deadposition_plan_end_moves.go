@@ -115,17 +115,25 @@ func endMateIn1(q *Position, free Bitboard) (Move, bool) {
 }
 
 // endMates reports whether the legal move m of the side to move in q mates the king on k.
+// With every flight square covered, what is left of HasLegalMove is its answer to a
+// check (hasEvasion), asked without it first trying every king step again: en passant
+// aside, which only HasLegalMove answers.
 func endMates(q *Position, m Move, k Square) bool {
 	w := q.turn
 	child := q.Play(m)
-	if !child.InCheck() {
+	occ := child.byType[0]
+	checkers := child.AttackersTo(k, w, occ)
+	if checkers == 0 {
 		return false
 	}
 	flights := kingAttacks[k] &^ child.byColor[w^1]
-	if flights&^child.attacksBy(w, child.byType[0]&^k.Bitboard()) != 0 {
+	if flights&^child.attacksBy(w, occ&^k.Bitboard()) != 0 {
 		return false
 	}
-	return !child.HasLegalMove()
+	if child.ep != NoSquare {
+		return !child.HasLegalMove()
+	}
+	return !child.hasEvasion(k, checkers)
 }
 
 // endSide is what the legality of a move of the side to move depends on: its king and

@@ -278,3 +278,45 @@ func TestEndClampFar(t *testing.T) {
 		}
 	}
 }
+
+// endMates answers as the move generator does (a check, and no legal move after it), over
+// every legal move of the real games' positions and a few mates and escapes.
+func TestEndMatesAsLegalMoves(t *testing.T) {
+	positions := loadRealGames(t)
+	for _, fen := range []string{
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",  // Ra8 mates on the back rank
+		"r5k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", // Rxa8 mates
+		"6k1/4nppp/8/8/8/8/8/R5K1 w - - 0 1", // Ra8 is met by ...Nc8
+		"8/8/8/3k4/1p6/8/2P5/2K5 w - - 0 1",  // c4 checks, ...bxc3 en passant answers it
+		"k7/8/1K6/8/8/8/7Q/8 w - - 0 1",      // Qh8 mates
+	} {
+		positions = append(positions, sanFEN(t, fen))
+	}
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 7
+	}
+	checks, mates := 0, 0
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		var ml MoveList
+		p.LegalMoves(&ml)
+		k := p.KingSquare(p.turn ^ 1)
+		for _, m := range ml.Moves[:ml.N] {
+			child := p.Play(m)
+			want := child.InCheck() && !child.HasLegalMove()
+			if child.InCheck() {
+				checks++
+			}
+			if want {
+				mates++
+			}
+			if got := endMates(p, m, k); got != want {
+				t.Fatalf("%s: endMates(%v) = %v, want %v", p.FEN(), m, got, want)
+			}
+		}
+	}
+	if mates == 0 || checks == 0 {
+		t.Fatalf("%d checks and %d mates looked at, want some of each", checks, mates)
+	}
+}
