@@ -208,8 +208,9 @@ type endPlanner struct {
 	nSkip    int
 	wscan    endWinScan   // winnerMove's scoring state
 	lscan    endLoseScan  // loserMove's scoring state
-	attOf    [16]Bitboard // by piece of w: the squares it attacks
+	attOf    [16]Bitboard // by piece of w: the near squares it attacks or stands on
 	sqOf     [16]Square
+	othersOf [64]Bitboard // by square of a piece of w: the near squares w's other pieces attack or stand on
 }
 
 // planEnd runs the endgame planner for c on the root: Yes with a verified line, or
@@ -662,12 +663,22 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 		near |= t.Bitboard()
 	}
-	np := 0
+	// What the other pieces of each piece of w attack or stand on among the near
+	// squares: those before it in one pass, those after it in a pass back (read by square
+	// in try and worth, no loop over the pieces for each piece moved).
 	if near != 0 {
+		np := 0
+		var before Bitboard
 		for b := q.byColor[w]; b != 0 && np < len(e.attOf); np++ {
 			sq := b.PopFirst()
-			e.sqOf[np] = sq
-			e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
+			a := pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
+			e.sqOf[np], e.attOf[np], e.othersOf[sq] = sq, a, before
+			before |= a
+		}
+		var after Bitboard
+		for j := np - 1; j >= 0; j-- {
+			e.othersOf[e.sqOf[j]&63] |= after
+			after |= e.attOf[j]
 		}
 	}
 	// A rook or queen must stay able to give the mating check (or become able to).
@@ -693,25 +704,17 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 	}
 	ws := &e.wscan
-	// Set field by field: side, others and pawns are set before they are used.
+	// Set field by field: side and pawns are set before they are used.
 	ws.e, ws.pawn, ws.pawnPath, ws.theirs, ws.w, ws.l, ws.lk = e, e.pawn, e.pawnPath, q.byColor[l], w, l, lk
-	ws.occ, ws.here, ws.near, ws.np = occ, here, near, np
+	ws.occ, ws.here, ws.near = occ, here, near
 	ws.majors, ws.ready, ws.checks, ws.reach, ws.reachQ = majors, ready, checks, reach, reachQ
-	ws.best, ws.bestScore, ws.othersFrom = NullMove, 1<<30, NoSquare
+	ws.best, ws.bestScore = NullMove, 1<<30
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
 	// pawn's moves first; the other moves score at least floor, and are looked at only
 	// when they could be better.
 	if b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0 {
 		// As try scores them, without the terms a king's step never has.
-		var others Bitboard
-		if near != 0 {
-			for j := 0; j < np; j++ {
-				if e.sqOf[j] != wk {
-					others |= e.attOf[j]
-				}
-			}
-			ws.othersFrom, ws.others = wk, others
-		}
+		others := e.othersOf[wk] // stale, but unused, when near is empty
 		leave := int32(0)
 		if e.pawnPath.Has(wk) {
 			leave = -30
@@ -773,11 +776,10 @@ type endWinScan struct {
 	side                  endSide  // what w's moves are tested for legality against
 	theirs                Bitboard // the loser's pieces
 	w, l                  Color
-	lk, othersFrom        Square
+	lk                    Square
 	here, bestScore       int32
 	best                  Move
-	np                    int
-	occ, near, others     Bitboard
+	occ, near             Bitboard
 	majors, ready         Bitboard
 	checks, reach, reachQ Bitboard
 	pawns                 Bitboard // the pawns of w other than the promoting one
@@ -812,15 +814,8 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	} else if s.pawnPath.Has(from) {
 		sc -= 30
 	}
-	if s.near != 0 && from != s.othersFrom {
-		s.othersFrom, s.others = from, 0
-		for j := 0; j < s.np; j++ {
-			if s.e.sqOf[j] != from {
-				s.others |= s.e.attOf[j]
-			}
-		}
-	}
-	blocked := (to.Bitboard()&s.near | s.others) & s.near
+	others := s.e.othersOf[from&63] // stale, but unused, when s.near is empty
+	blocked := (to.Bitboard()&s.near | others) & s.near
 	lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
 	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && from != s.pawn {
 		lone = 12
@@ -856,18 +851,11 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 // worth keeps the targets far enough from the loser's king: the rest of a waiting move's
 // score is at least that of a capture off the near squares.
 func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
-	if s.near != 0 && from != s.othersFrom {
-		s.othersFrom, s.others = from, 0
-		for j := 0; j < s.np; j++ {
-			if s.e.sqOf[j] != from {
-				s.others |= s.e.attOf[j]
-			}
-		}
-	}
+	others := s.e.othersOf[from&63] // stale, but unused, when s.near is empty
 	// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
 	// new square s.near the loser's king 5, a square on the pawn's path 30, a piece
 	// leaving that path -30 otherwise: keep the targets that stay under the s.best.
-	room := s.bestScore - (16*s.here + 4) - 5*int32((s.others&s.near).Count())
+	room := s.bestScore - (16*s.here + 4) - 5*int32((others&s.near).Count())
 	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen {
 		room -= 12 // a minor piece's move leaves no major s.ready
 	}
@@ -875,7 +863,7 @@ func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
 	if s.pawnPath.Has(from) {
 		leave = -30
 	}
-	nearNew := s.near &^ s.others
+	nearNew := s.near &^ others
 	theirs := s.theirs
 	path := tg & s.pawnPath
 	tg &^= path
