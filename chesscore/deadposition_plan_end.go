@@ -208,8 +208,8 @@ type endPlanner struct {
 	nSkip    int
 	wscan    endWinScan   // winnerMove's scoring state
 	lscan    endLoseScan  // loserMove's scoring state
-	attOf    [16]Bitboard // by piece of w: the near squares it attacks or stands on
-	sqOf     [16]Square
+	attOf    [32]Bitboard // by piece of w: the near squares it attacks or stands on (endMaxPieces < 32)
+	sqOf     [32]Square
 	othersOf [64]Bitboard // by square of a piece of w: the near squares w's other pieces attack or stand on
 }
 
@@ -617,6 +617,13 @@ func (e *endPlanner) mateNear(q *Position, kept bool) (Bitboard, bool) {
 	return free, free.Count() <= endFlights
 }
 
+// noteNear notes the np-th piece of w, on sq, with a the near squares it attacks or
+// stands on, and before those of the pieces noted before it; it returns before with a.
+func (e *endPlanner) noteNear(np int, sq Square, a, before Bitboard) Bitboard {
+	e.sqOf[np&31], e.attOf[np&31], e.othersOf[sq&63] = sq, a, before
+	return before | a
+}
+
 // majorReady reports whether a rook or queen of w moving to sq (occupancy occ after the
 // move) can reach, in one move, one of checks: the squares checking the target along the
 // edge from two squares away or more.
@@ -666,19 +673,36 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	// What the other pieces of each piece of w attack or stand on among the near
 	// squares: those before it in one pass, those after it in a pass back (read by square
 	// in try and worth, no loop over the pieces for each piece moved).
+	// The pieces are taken kind by kind (a switch on each piece's kind mispredicted).
 	if near != 0 {
+		own := q.byColor[w]
 		np := 0
-		var before Bitboard
-		for b := q.byColor[w]; b != 0 && np < len(e.attOf); np++ {
+		before := e.noteNear(np, wk, (kingAttacks[wk]|wk.Bitboard())&near, 0)
+		np++
+		for b := own & q.byType[Pawn]; b != 0; np++ {
 			sq := b.PopFirst()
-			a := pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
-			e.sqOf[np], e.attOf[np], e.othersOf[sq] = sq, a, before
-			before |= a
+			before = e.noteNear(np, sq, (pawnAttacks[w][sq]|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Knight]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (knightAttacks[sq]|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Bishop]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (BishopAttacks(sq, occ)|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Rook]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (RookAttacks(sq, occ)|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Queen]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (QueenAttacks(sq, occ)|sq.Bitboard())&near, before)
 		}
 		var after Bitboard
 		for j := np - 1; j >= 0; j-- {
-			e.othersOf[e.sqOf[j]&63] |= after
-			after |= e.attOf[j]
+			e.othersOf[e.sqOf[j&31]&63] |= after
+			after |= e.attOf[j&31]
 		}
 	}
 	// A rook or queen must stay able to give the mating check (or become able to).
