@@ -1068,10 +1068,24 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// The loser's pieces that attack the stand or the edge keep w's king out or the
 	// mating check off: moving them off those squares is worth endFreeStand.
 	watch := e.pic.edge&^t.Bitboard() | s.Bitboard()
+	// Kind by kind (a switch on each piece's kind mispredicted).
 	var attS Bitboard
-	for b := q.byColor[l] &^ q.byType[King] &^ q.byType[Pawn]; b != 0; {
+	theirs := q.byColor[l]
+	for b := theirs & q.byType[Knight]; b != 0; {
 		sq := b.PopFirst()
-		if pieceAttacks(q.board[sq].Type(), l, sq, occ)&watch != 0 {
+		if knightAttacks[sq]&watch != 0 {
+			attS |= sq.Bitboard()
+		}
+	}
+	for b := theirs & (q.byType[Bishop] | q.byType[Queen]); b != 0; {
+		sq := b.PopFirst()
+		if BishopAttacks(sq, occ)&watch != 0 {
+			attS |= sq.Bitboard()
+		}
+	}
+	for b := theirs & (q.byType[Rook] | q.byType[Queen]) &^ attS; b != 0; {
+		sq := b.PopFirst()
+		if RookAttacks(sq, occ)&watch != 0 {
 			attS |= sq.Bitboard()
 		}
 	}
