@@ -117,8 +117,9 @@
 // square folded into the loop's end (160 instructions more for 4 mispredicts fewer), the
 // king steps of w scored in full without the early test (88 more, 3 fewer), a stand
 // worked out without a branch (200 more, 2 fewer), the pawn sets walked as bits (worse in
-// both), and the scanners wrapped in value types (the generic functions still call them
-// through the dictionary).
+// both), the scanners wrapped in value types (the generic functions still call them
+// through the dictionary), and one concrete scanner with a branch on the side instead of
+// the generic functions (424 instructions and 7 mispredicts more).
 
 package chesscore
 
