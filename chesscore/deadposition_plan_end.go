@@ -55,8 +55,13 @@
 // cover the king's free flight squares. w's moves chosen are the same as with a full
 // move list. The moves are scored by scanner states kept in the planner (endWinScan,
 // endLoseScan), not closures (a closure loaded every value it captured on each call),
-// w's king steps inline; the pictures are ranked from a table of every target and stand;
+// w's king steps inline; the pictures whose target and stand the kings reach are found
+// by shifts of the reached stands, and ranked without a branch (each key goes down the
+// short list, each place keeping the smaller: the insertion loop mispredicted);
 // a chain starts from the position that came round again, kept when the circle is seen.
+// The flood fills note the ring of the king they stop at, and a king step's ring is read
+// from the three rings around it without a branch (endRings.step): the loop over the
+// rings mispredicted on where it stopped.
 //
 // Who must wait (parity) is thus settled by whichever side arrives first. A move of w
 // that stalemates is replaced by its next best; one that mates ends the plan. A plan
@@ -94,6 +99,27 @@
 // BenchmarkCanCheckmate/real): 64,898 instructions a decision (65,529), endPlanner.find
 // 199.9M (207.9M, 3,827 calls; chainFrom 520 calls, 35.1M, was 618, 38.4M), the same
 // answers in every piece-count row.
+//
+// Then, for the cold decisions (mispredicted branches cost them about as much as the
+// instructions): a king step's ring read from the three rings around the king, the
+// pictures ranked without a branch, what w's other pieces attack near the loser's king
+// read by square and its pieces (and the loser's watching ones) taken kind by kind, and
+// the mate test asking hasEvasion once the flights are covered (cachegrind, one sitting,
+// BenchmarkCanCheckmate/real): 57,911 instructions and 636 mispredicts a decision (58,621
+// and 695); endPlanner.find 187.4M instructions, 1.63M mispredicts (196.6M, 2.33M); the
+// same line for every real position. Tried and left out, measured the same way: the
+// loser's king stepping beside its target whenever w's king is one step from the stand
+// after its move (a parity rule: 5,936 endgames answered, not 5,944, and 168k plies
+// played, not 149k); w taking back its last waiting move when that scores as a quiet
+// waiting move, no scan (5,943 answered, 158k plies, 58,378 instructions); a piece's
+// targets tried farthest from the loser's king first, ties kept to the generator's order
+// (as many moves scored in full: 137 instructions more); the flood's test of the king's
+// square folded into the loop's end (160 instructions more for 4 mispredicts fewer), the
+// king steps of w scored in full without the early test (88 more, 3 fewer), a stand
+// worked out without a branch (200 more, 2 fewer), the pawn sets walked as bits (worse in
+// both), the scanners wrapped in value types (the generic functions still call them
+// through the dictionary), and one concrete scanner with a branch on the side instead of
+// the generic functions (424 instructions and 7 mispredicts more).
 
 package chesscore
 
@@ -189,6 +215,7 @@ type endPlanner struct {
 	line     [endMaxPlies]Move
 	hashes   [endMaxPlies + 1]uint64
 	pics     [endEndPlans]endPicture
+	picPlies [128]uint8        // by picture number (2*target+side): its plies, as choosePictures ranks them
 	distL    [64]uint8         // flood-fill distances from the loser's king
 	distW    [64]uint8         // flood-fill distances from the winner's king
 	rings    endRings          // flood-fill rings around the current goal square
@@ -202,8 +229,9 @@ type endPlanner struct {
 	nSkip    int
 	wscan    endWinScan   // winnerMove's scoring state
 	lscan    endLoseScan  // loserMove's scoring state
-	attOf    [16]Bitboard // by piece of w: the squares it attacks
-	sqOf     [16]Square
+	attOf    [32]Bitboard // by piece of w: the near squares it attacks or stands on (endMaxPieces < 32)
+	sqOf     [32]Square
+	othersOf [64]Bitboard // by square of a piece of w: the near squares w's other pieces attack or stand on
 }
 
 // planEnd runs the endgame planner for c on the root: Yes with a verified line, or
@@ -355,26 +383,28 @@ const endStands = FileC | FileF | Rank3 | Rank6
 // endRings are the rings of a flood fill around a goal square: ring i holds the squares
 // i king steps away from it.
 type endRings struct {
-	ring [endFar]Bitboard
+	ring [64]Bitboard // ring[n] is kept empty (n < endFar+1 = 64)
 	n    int
+	at   int32 // the ring of the square fill was given as until (endFar when none holds it)
 }
 
 // fill floods from goal over the allowed squares (goal itself always counts), up to one
-// ring past the ring holding until.
+// ring past the ring holding until, and notes that ring in r.at.
 func (r *endRings) fill(goal Square, allowed Bitboard, until Square) {
 	frontier := goal.Bitboard()
 	seen := frontier
-	r.n = 0
+	r.n, r.at = 0, endFar
 	stop := endFar
 	for frontier != 0 && r.n < stop {
 		r.ring[r.n] = frontier
 		if frontier.Has(until) {
-			stop = r.n + 2
+			stop, r.at = r.n+2, int32(r.n)
 		}
 		r.n++
 		frontier = kingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
+	r.ring[r.n&63] = 0 // the frontiers fill ring[0..62]: ring[63] is only ever cleared
 }
 
 // dist returns the ring of sq (endFar when no ring filled holds it).
@@ -387,40 +417,38 @@ func (r *endRings) dist(sq Square) int32 {
 	return endFar
 }
 
+// step returns the ring of sq, a square next to the one fill was given as until, when
+// a ring holds that one (r.at < endFar): with it in ring r.at, sq is in ring r.at-1, r.at
+// or r.at+1, or in none. Only those rings are looked at, without a branch: which of them
+// holds sq no predictor guesses, and the loop of dist mispredicted on it.
+func (r *endRings) step(sq Square) int32 {
+	here := r.at
+	// For here = 0 the nearer ring is ring[63], always empty (fill never reaches it);
+	// here+1 <= r.n, and ring[r.n] is empty. (min and max, inlined, became branches.)
+	lo := r.ring[(here-1)&63] >> sq & 1
+	mid := r.ring[here&63] >> sq & 1
+	hi := r.ring[(here+1)&63] >> sq & 1
+	in := -int32(lo | mid | hi) // every bit set when a ring holds sq
+	return (here-1+int32(mid+2*hi))&in | endFar&^in
+}
+
 // endEdges are the four edges of the board: the first rank, the last, the a-file, the
 // h-file.
 var endEdges = [4]Bitboard{Rank1, Rank8, FileA, FileH}
 
-// endEdgePicture is a target on an edge, its stand and its edge (an index into endEdges).
-type endEdgePicture struct {
-	target, stand Square
-	edge          int
-}
-
-// endEdgePictures lists, by target, its pictures: one on the edge's squares, two in a
-// corner (the rank's before the file's: the order the pictures are ranked in when they
-// cost the same).
-var endEdgePictures = func() (out [64]struct {
-	n   int
-	pic [2]endEdgePicture
-}) {
-	for t := range Square(64) {
-		f, r := t.File(), t.Rank()
-		o := &out[t]
-		if r == 0 || r == 7 {
-			o.pic[o.n] = endEdgePicture{t, MakeSquare(f, r+2-4*(r/7)), r / 7}
-			o.n++
-		}
-		if f == 0 || f == 7 {
-			o.pic[o.n] = endEdgePicture{t, MakeSquare(f+2-4*(f/7), r), 2 + f/7}
-			o.n++
-		}
-	}
-	return out
-}()
-
 // edgeSquares are the squares on the edge of the board.
 const edgeSquares = FileA | FileH | Rank1 | Rank8
+
+// endPictureOf returns the picture with target t, on a rank's edge (side 0) or a file's
+// (side 1): its stand, two squares inwards, and its edge (an index into endEdges).
+func endPictureOf(t Square, side int) (stand Square, edge int) {
+	if side == 0 {
+		r := t.Rank() / 7
+		return t + Square(16-32*r), r
+	}
+	f := t.File() / 7
+	return t + Square(2-4*f), 2 + f
+}
 
 // choosePictures ranks the mating pictures by their estimated cost (pushes: the moves w
 // spends promoting first) and keeps the best endEndPlans in e.pics; it returns how many.
@@ -432,61 +460,65 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
 	reachT := endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
 	reachS := endFlood(wk, ^(kingAttacks[lk]|lPawnAtt|pawns), endStands, &e.distW) &^ p.Pieces(l, Pawn)
-	n := 0
 	loserPieces := p.byColor[l] &^ p.byType[King]
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
 	// attacks.
 	reachL := endReach(lk, ^(p.attacksBy(w, p.byType[0]&^lk.Bitboard()) | pawns | e.pawnPath))
-	cand := edgeSquares &^ p.byColor[w] &^ e.pawnPath
+	cand := edgeSquares &^ p.byColor[w] &^ e.pawnPath & reachT
 	// The loser's pieces and w's pawns on each edge stand in the way of the mating check.
 	var blockers [4]int
 	for i, edge := range endEdges {
 		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
 	}
-	// The targets the loser's king reaches, each with the stands w's king reaches; the
-	// list sorted by key: the cost, then the steps in all (ties: the first stays first).
-	var keys [endEndPlans]int32
-	for bt := cand & reachT; bt != 0; {
-		t := bt.PopFirst()
-		dl := int(e.distL[t])
-		ps := &endEdgePictures[t]
-		for _, ep := range ps.pic[:ps.n] {
-			s := ep.stand
-			if !reachS.Has(s) {
-				continue
-			}
-			dw := int(e.distW[s]) + pushes
+	// The pictures whose target the loser's king reaches and whose stand w's king
+	// reaches: on the ranks' edges (side 0) and the files' (side 1), the stand two
+	// squares inwards.
+	sides := [2]Bitboard{
+		cand & (Rank1&(reachS>>16) | Rank8&(reachS<<16)),
+		cand & (FileA&(reachS>>2) | FileH&(reachS<<2)),
+	}
+	// The best endEndPlans, sorted by key: the cost, then the steps in all, then the
+	// picture's number (2*target+side: a corner's rank picture before its file picture),
+	// the order they were once inserted in. Kept without a branch: each picture's key goes
+	// down the list, each place keeping the smaller (the insertion loop mispredicted).
+	// The insertion below is written out for endEndPlans = 6: with another value the
+	// assignment to a [6]uint64 does not compile.
+	keys := [6]uint64([endEndPlans]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)})
+	for side, bt := range sides {
+		for bt != 0 {
+			t := bt.PopFirst()
+			s, edge := endPictureOf(t, side)
+			dl := int(e.distL[t&63])
+			dw := int(e.distW[s&63]) + pushes
 			// The longer walk sets the plies; three times it, not once (nor twice, four
 			// or five times), with both walks added: 65,322 instructions a decision, not
 			// 65,437 (65,410, 65,361, 65,439), the same answers in every row.
-			cost := 3*max(dl, dw) + dl + dw
-			if n == endEndPlans && int32(cost) > keys[n-1]>>7 {
-				continue // the terms left only add: it would not make the list
-			}
-			plies := 2*max(dl, dw) + 1
+			long := max(dl, dw)
+			cost := 3*long + dl + dw + blockers[edge]
+			plies := 2*long + 1
+			cross := 0
 			if distance(lk, s) < distance(lk, t) {
-				cost += endCrossing // the loser's king must get past the stand
-				plies += endCrossing
+				cross = endCrossing // the loser's king must get past the stand
 			}
-			if !reachL.Has(t) {
-				cost += endCutOff // w's pieces must first clear the way
-			}
-			cost += blockers[ep.edge]
-			key := int32(cost)<<7 | int32(dl+dw-pushes)
-			// Insert into the sorted short list.
-			i := min(n, endEndPlans)
-			for i > 0 && keys[i-1] > key {
-				if i < endEndPlans {
-					keys[i], e.pics[i] = keys[i-1], e.pics[i-1]
-				}
-				i--
-			}
-			if i < endEndPlans {
-				keys[i] = key
-				e.pics[i] = endPicture{target: t, stand: s, edge: endEdges[ep.edge], cost: cost, plies: plies}
-				n = min(n+1, endEndPlans)
-			}
+			cost += cross + endCutOff*int(^reachL>>t&1) // w's pieces must first clear the way
+			seq := 2*int(t) + side
+			e.picPlies[seq&127] = uint8(plies + cross)
+			key := uint64(cost)<<16 | uint64(dl+dw-pushes)<<8 | uint64(seq)
+			// Written out (endEndPlans places): the loop cost as much as the keys.
+			keys[0], key = min(keys[0], key), max(keys[0], key)
+			keys[1], key = min(keys[1], key), max(keys[1], key)
+			keys[2], key = min(keys[2], key), max(keys[2], key)
+			keys[3], key = min(keys[3], key), max(keys[3], key)
+			keys[4], key = min(keys[4], key), max(keys[4], key)
+			keys[5] = min(keys[5], key)
 		}
+	}
+	n := 0
+	for ; n < endEndPlans && keys[n] != ^uint64(0); n++ {
+		seq := int(keys[n] & 255)
+		t := Square(seq >> 1)
+		s, edge := endPictureOf(t, seq&1)
+		e.pics[n] = endPicture{target: t, stand: s, edge: endEdges[edge], cost: int(keys[n] >> 16), plies: int(e.picPlies[seq])}
 	}
 	return n
 }
@@ -606,6 +638,13 @@ func (e *endPlanner) mateNear(q *Position, kept bool) (Bitboard, bool) {
 	return free, free.Count() <= endFlights
 }
 
+// noteNear notes the np-th piece of w, on sq, with a the near squares it attacks or
+// stands on, and before those of the pieces noted before it; it returns before with a.
+func (e *endPlanner) noteNear(np int, sq Square, a, before Bitboard) Bitboard {
+	e.sqOf[np&31], e.attOf[np&31], e.othersOf[sq&63] = sq, a, before
+	return before | a
+}
+
 // majorReady reports whether a rook or queen of w moving to sq (occupancy occ after the
 // move) can reach, in one move, one of checks: the squares checking the target along the
 // edge from two squares away or more.
@@ -632,7 +671,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	occ := q.byType[0]
 	attL := q.attacksBy(l, occ&^wk.Bitboard())
 	e.rings.fill(s, ^attL&^q.byType[Pawn], wk)
-	here := e.rings.dist(wk)
+	here := e.rings.at
 	e.togo[0] = here
 	// The squares that bring the loser's king closer to its target (by a flood fill that
 	// only w's king and pawns hinder), and the target itself: w's pieces should leave
@@ -641,7 +680,7 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	if lk != t {
 		pawns := q.byType[Pawn]
 		e.ringsL.fill(t, ^(kingAttacks[wk] | pawnAttacksOf(q.Pieces(w, Pawn), w) | pawns | e.pawnPath), lk)
-		if dl := e.ringsL.dist(lk); dl > 0 && dl < endFar {
+		if dl := e.ringsL.at; dl > 0 && dl < endFar {
 			near = kingAttacks[lk] & e.ringsL.ring[dl-1]
 			if e.togo[1] == endFar {
 				// The loser's king found no way: every square nearer its target counts.
@@ -652,12 +691,39 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 		near |= t.Bitboard()
 	}
-	np := 0
+	// What the other pieces of each piece of w attack or stand on among the near
+	// squares: those before it in one pass, those after it in a pass back (read by square
+	// in try and worth, no loop over the pieces for each piece moved).
+	// The pieces are taken kind by kind (a switch on each piece's kind mispredicted).
 	if near != 0 {
-		for b := q.byColor[w]; b != 0 && np < len(e.attOf); np++ {
+		own := q.byColor[w]
+		np := 0
+		before := e.noteNear(np, wk, (kingAttacks[wk]|wk.Bitboard())&near, 0)
+		np++
+		for b := own & q.byType[Pawn]; b != 0; np++ {
 			sq := b.PopFirst()
-			e.sqOf[np] = sq
-			e.attOf[np] = pieceAttacks(q.board[sq].Type(), w, sq, occ)&near | sq.Bitboard()&near
+			before = e.noteNear(np, sq, (pawnAttacks[w][sq]|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Knight]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (knightAttacks[sq]|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Bishop]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (BishopAttacks(sq, occ)|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Rook]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (RookAttacks(sq, occ)|sq.Bitboard())&near, before)
+		}
+		for b := own & q.byType[Queen]; b != 0; np++ {
+			sq := b.PopFirst()
+			before = e.noteNear(np, sq, (QueenAttacks(sq, occ)|sq.Bitboard())&near, before)
+		}
+		var after Bitboard
+		for j := np - 1; j >= 0; j-- {
+			e.othersOf[e.sqOf[j&31]&63] |= after
+			after |= e.attOf[j&31]
 		}
 	}
 	// A rook or queen must stay able to give the mating check (or become able to).
@@ -683,32 +749,28 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 		}
 	}
 	ws := &e.wscan
-	// Set field by field: side, others and pawns are set before they are used.
+	// Set field by field: side and pawns are set before they are used.
 	ws.e, ws.pawn, ws.pawnPath, ws.theirs, ws.w, ws.l, ws.lk = e, e.pawn, e.pawnPath, q.byColor[l], w, l, lk
-	ws.occ, ws.here, ws.near, ws.np = occ, here, near, np
+	ws.occ, ws.here, ws.near = occ, here, near
 	ws.majors, ws.ready, ws.checks, ws.reach, ws.reachQ = majors, ready, checks, reach, reachQ
-	ws.best, ws.bestScore, ws.othersFrom = NullMove, 1<<30, NoSquare
+	ws.best, ws.bestScore = NullMove, 1<<30
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
 	// pawn's moves first; the other moves score at least floor, and are looked at only
 	// when they could be better.
 	if b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0 {
 		// As try scores them, without the terms a king's step never has.
-		var others Bitboard
-		if near != 0 {
-			for j := 0; j < np; j++ {
-				if e.sqOf[j] != wk {
-					others |= e.attOf[j]
-				}
-			}
-			ws.othersFrom, ws.others = wk, others
-		}
+		others := e.othersOf[wk] // stale, but unused, when near is empty
 		leave := int32(0)
 		if e.pawnPath.Has(wk) {
 			leave = -30
 		}
 		for b != 0 {
 			to := b.PopFirst()
-			sc := 16 * e.rings.dist(to)
+			d := e.rings.step(to)
+			if here == endFar {
+				d = e.rings.dist(to)
+			}
+			sc := 16 * d
 			if sc == 16*endFar {
 				sc = 16 * (here + 2)
 			}
@@ -759,11 +821,10 @@ type endWinScan struct {
 	side                  endSide  // what w's moves are tested for legality against
 	theirs                Bitboard // the loser's pieces
 	w, l                  Color
-	lk, othersFrom        Square
+	lk                    Square
 	here, bestScore       int32
 	best                  Move
-	np                    int
-	occ, near, others     Bitboard
+	occ, near             Bitboard
 	majors, ready         Bitboard
 	checks, reach, reachQ Bitboard
 	pawns                 Bitboard // the pawns of w other than the promoting one
@@ -783,11 +844,6 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 		if m.Kind() == PromotionMove && pt != Queen {
 			sc = 1000
 		}
-	case pt == King:
-		sc = 16 * s.e.rings.dist(to)
-		if sc == 16*endFar {
-			sc = 16 * (s.here + 2)
-		}
 	default:
 		sc = 16*s.here + 4
 		if m.Kind() == PromotionMove && pt != Queen {
@@ -803,17 +859,10 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	} else if s.pawnPath.Has(from) {
 		sc -= 30
 	}
-	if s.near != 0 && from != s.othersFrom {
-		s.othersFrom, s.others = from, 0
-		for j := 0; j < s.np; j++ {
-			if s.e.sqOf[j] != from {
-				s.others |= s.e.attOf[j]
-			}
-		}
-	}
-	blocked := (to.Bitboard()&s.near | s.others) & s.near
+	others := s.e.othersOf[from&63] // stale, but unused, when s.near is empty
+	blocked := (to.Bitboard()&s.near | others) & s.near
 	lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
-	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && pt != King && from != s.pawn {
+	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && from != s.pawn {
 		lone = 12
 	}
 	if sc+lone+5*int32(blocked.Count()) >= s.bestScore {
@@ -821,7 +870,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 	}
 	occ2 := s.occ&^from.Bitboard() | to.Bitboard()
 	att := pieceAttacks(pt, s.w, to, occ2)
-	if pt != King && from != s.pawn {
+	if from != s.pawn {
 		if att.Has(s.lk) {
 			sc += 100 // a check that does not mate
 		}
@@ -847,18 +896,11 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) {
 // worth keeps the targets far enough from the loser's king: the rest of a waiting move's
 // score is at least that of a capture off the near squares.
 func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
-	if s.near != 0 && from != s.othersFrom {
-		s.othersFrom, s.others = from, 0
-		for j := 0; j < s.np; j++ {
-			if s.e.sqOf[j] != from {
-				s.others |= s.e.attOf[j]
-			}
-		}
-	}
+	others := s.e.othersOf[from&63] // stale, but unused, when s.near is empty
 	// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
 	// new square s.near the loser's king 5, a square on the pawn's path 30, a piece
 	// leaving that path -30 otherwise: keep the targets that stay under the s.best.
-	room := s.bestScore - (16*s.here + 4) - 5*int32((s.others&s.near).Count())
+	room := s.bestScore - (16*s.here + 4) - 5*int32((others&s.near).Count())
 	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen {
 		room -= 12 // a minor piece's move leaves no major s.ready
 	}
@@ -866,7 +908,7 @@ func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
 	if s.pawnPath.Has(from) {
 		leave = -30
 	}
-	nearNew := s.near &^ s.others
+	nearNew := s.near &^ others
 	theirs := s.theirs
 	path := tg & s.pawnPath
 	tg &^= path
@@ -1005,7 +1047,7 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	occ := q.byType[0]
 	attW := e.attW // what w attacks, the loser's king aside: play has just computed it
 	e.rings.fill(t, ^attW&^q.byType[Pawn]&^e.pawnPath, lk)
-	here := e.rings.dist(lk)
+	here := e.rings.at
 	e.togo[1] = here
 	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
 	// the target, the pawn's path.
@@ -1015,7 +1057,11 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// score at least 16*here+2, and are looked at only when they could be better.
 	for b := kingAttacks[lk] &^ q.byColor[l] &^ attW; b != 0; {
 		to := b.PopFirst()
-		sc := 16 * e.rings.dist(to)
+		d := e.rings.step(to)
+		if here == endFar {
+			d = e.rings.dist(to)
+		}
+		sc := 16 * d
 		if sc == 16*endFar {
 			sc = 16 * (here + 3)
 		}
@@ -1043,10 +1089,24 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// The loser's pieces that attack the stand or the edge keep w's king out or the
 	// mating check off: moving them off those squares is worth endFreeStand.
 	watch := e.pic.edge&^t.Bitboard() | s.Bitboard()
+	// Kind by kind (a switch on each piece's kind mispredicted).
 	var attS Bitboard
-	for b := q.byColor[l] &^ q.byType[King] &^ q.byType[Pawn]; b != 0; {
+	theirs := q.byColor[l]
+	for b := theirs & q.byType[Knight]; b != 0; {
 		sq := b.PopFirst()
-		if pieceAttacks(q.board[sq].Type(), l, sq, occ)&watch != 0 {
+		if knightAttacks[sq]&watch != 0 {
+			attS |= sq.Bitboard()
+		}
+	}
+	for b := theirs & (q.byType[Bishop] | q.byType[Queen]); b != 0; {
+		sq := b.PopFirst()
+		if BishopAttacks(sq, occ)&watch != 0 {
+			attS |= sq.Bitboard()
+		}
+	}
+	for b := theirs & (q.byType[Rook] | q.byType[Queen]) &^ attS; b != 0; {
+		sq := b.PopFirst()
+		if RookAttacks(sq, occ)&watch != 0 {
 			attS |= sq.Bitboard()
 		}
 	}
@@ -1142,7 +1202,10 @@ func (ls *endLoseScan) pawnWorth(tg Bitboard) Bitboard { return ls.worth(Pawn, N
 // endClampFar returns the index into endFarFrom for "at least d steps": 8 (no square)
 // past 7, 0 (every square) below 1.
 func endClampFar(d int32) int32 {
-	return max(0, min(d, 8))
+	// Without a branch (max and min, inlined, became branches that mispredicted).
+	d &^= d >> 31 // at least 0
+	o := d - 8
+	return 8 + o&(o>>31) // at most 8
 }
 
 // endFarFrom[sq][d] holds the squares at least d king steps from sq (none for d = 8).

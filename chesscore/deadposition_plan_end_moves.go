@@ -8,24 +8,33 @@ package chesscore
 // ignoring pins and checks (no castling, no en passant): for a pawn its pushes and
 // captures.
 func endTargets(q *Position, pt PieceType, us Color, from Square, occ Bitboard) Bitboard {
+	tgt, _ := endTargetsChecks(q, pt, us, from, occ, from)
+	return tgt
+}
+
+// endTargetsChecks returns endTargets and, with one switch on the kind, the squares from
+// which the piece would attack k, the piece lifted off from (for a pawn, also the last
+// rank: a promotion may check).
+func endTargetsChecks(q *Position, pt PieceType, us Color, from Square, occ Bitboard, k Square) (tgt, checks Bitboard) {
 	own := q.byColor[us]
+	occK := occ &^ from.Bitboard()
 	switch pt {
 	case Pawn:
 		one := pushUp(from.Bitboard(), us) &^ occ
 		two := pushUp(one&pawnRank3[us], us) &^ occ
-		return one | two | pawnAttacks[us][from]&q.byColor[us^1]
+		return one | two | pawnAttacks[us][from]&q.byColor[us^1], pawnAttacks[us^1][k] | pawnLastRank[us]
 	case Knight:
-		return knightAttacks[from] &^ own
+		return knightAttacks[from] &^ own, knightAttacks[k]
 	case Bishop:
-		return BishopAttacks(from, occ) &^ own
+		return BishopAttacks(from, occ) &^ own, BishopAttacks(k, occK)
 	case Rook:
-		return RookAttacks(from, occ) &^ own
+		return RookAttacks(from, occ) &^ own, RookAttacks(k, occK)
 	case Queen:
-		return QueenAttacks(from, occ) &^ own
+		return QueenAttacks(from, occ) &^ own, QueenAttacks(k, occK)
 	case King:
-		return kingAttacks[from] &^ own
+		return kingAttacks[from] &^ own, 0
 	}
-	return 0
+	return 0, 0
 }
 
 // endPromotions are the promotion pieces in the order the move generator lists them.
@@ -56,7 +65,6 @@ func endMateIn1(q *Position, free Bitboard) (Move, bool) {
 	k := q.KingSquare(w ^ 1)
 	occ := q.byType[0]
 	own := q.byColor[w]
-	occK := occ
 	var disc Bitboard
 	for s := own & (rookRays[k]&(q.byType[Rook]|q.byType[Queen]) | bishopRays[k]&(q.byType[Bishop]|q.byType[Queen])); s != 0; {
 		if b := betweenBB[k][s.PopFirst()] & occ; b != 0 && b&(b-1) == 0 && b&own != 0 {
@@ -66,23 +74,9 @@ func endMateIn1(q *Position, free Bitboard) (Move, bool) {
 	for b := own; b != 0; {
 		from := b.PopFirst()
 		pt := q.board[from].Type()
-		tgt := endTargets(q, pt, w, from, occ)
+		tgt, checks := endTargetsChecks(q, pt, w, from, occ, k)
 		if !disc.Has(from) {
-			occK = occ &^ from.Bitboard()
-			switch pt {
-			case Pawn:
-				tgt &= pawnAttacks[w^1][k] | pawnLastRank[w]
-			case Knight:
-				tgt &= knightAttacks[k]
-			case Bishop:
-				tgt &= BishopAttacks(k, occK)
-			case Rook:
-				tgt &= RookAttacks(k, occK)
-			case Queen:
-				tgt &= QueenAttacks(k, occK)
-			default:
-				tgt = 0
-			}
+			tgt &= checks
 		}
 		uncover := free &^ (rookRays[from] | bishopRays[from])
 		for tgt != 0 {
@@ -115,17 +109,25 @@ func endMateIn1(q *Position, free Bitboard) (Move, bool) {
 }
 
 // endMates reports whether the legal move m of the side to move in q mates the king on k.
+// With every flight square covered, what is left of HasLegalMove is its answer to a
+// check (hasEvasion), asked without it first trying every king step again: en passant
+// aside, which only HasLegalMove answers.
 func endMates(q *Position, m Move, k Square) bool {
 	w := q.turn
 	child := q.Play(m)
-	if !child.InCheck() {
+	occ := child.byType[0]
+	checkers := child.AttackersTo(k, w, occ)
+	if checkers == 0 {
 		return false
 	}
 	flights := kingAttacks[k] &^ child.byColor[w^1]
-	if flights&^child.attacksBy(w, child.byType[0]&^k.Bitboard()) != 0 {
+	if flights&^child.attacksBy(w, occ&^k.Bitboard()) != 0 {
 		return false
 	}
-	return !child.HasLegalMove()
+	if child.ep != NoSquare {
+		return !child.HasLegalMove()
+	}
+	return !child.hasEvasion(k, checkers)
 }
 
 // endSide is what the legality of a move of the side to move depends on: its king and

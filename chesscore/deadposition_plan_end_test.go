@@ -212,3 +212,111 @@ func TestEndPlannerPicturesLongerWalkFirst(t *testing.T) {
 	}
 	t.Errorf("the picture h2, f2 is not among %v", e.pics[:n])
 }
+
+// The flood's rings answer the ring of the square given as until (at) and of the squares
+// next to it (step) as dist does, with walls of every shape.
+func TestEndRingsStepAsDist(t *testing.T) {
+	walls := []struct {
+		name    string
+		allowed Bitboard
+	}{
+		{"open board", ^Bitboard(0)},
+		{"a wall on the d-file with a gap", ^(FileD &^ Rank5)},
+		{"a maze", ^(FileB&^Rank8 | FileD&^Rank1 | FileF&^Rank8 | Rank4&(FileG|FileH))},
+		{"every other square", Bitboard(0x55aa55aa55aa55aa)},
+	}
+	var r endRings
+	for _, w := range walls {
+		for goal := range Square(64) {
+			for until := range Square(64) {
+				r.fill(goal, w.allowed, until)
+				if got, want := r.at, r.dist(until); got != want {
+					t.Fatalf("%s, goal %v, until %v: at = %d, dist = %d", w.name, goal, until, got, want)
+				}
+				if r.at == endFar {
+					continue
+				}
+				for b := kingAttacks[until]; b != 0; {
+					sq := b.PopFirst()
+					if got, want := r.step(sq), r.dist(sq); got != want {
+						t.Fatalf("%s, goal %v, until %v: step(%v) = %d, dist = %d", w.name, goal, until, sq, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The pictures are kept in the order of their keys (cost, then steps) and, when those
+// tie, by target, a corner's rank picture before its file picture: with the kings on a1
+// and c3, b1 (stand b3) and a2 (c2) cost the least, then a1 with stands a3 and c1.
+func TestEndPlannerPicturesTieOrder(t *testing.T) {
+	p := sanFEN(t, "7R/8/8/8/8/2K5/8/k7 w - - 0 1")
+	e := endPlanner{w: White, l: Black, pawn0: NoSquare}
+	n := e.choosePictures(&p, 0)
+	want := []struct{ target, stand Square }{{B1, B3}, {A2, C2}, {A1, A3}, {A1, C1}}
+	if n < len(want) {
+		t.Fatalf("choosePictures kept %d pictures, want at least %d", n, len(want))
+	}
+	for i, w := range want {
+		if got := e.pics[i]; got.target != w.target || got.stand != w.stand {
+			t.Errorf("picture %d: target %v, stand %v; want %v, %v", i, got.target, got.stand, w.target, w.stand)
+		}
+	}
+	for i := 1; i < n; i++ {
+		if e.pics[i].cost < e.pics[i-1].cost {
+			t.Errorf("picture %d costs %d, less than the one before it (%d)", i, e.pics[i].cost, e.pics[i-1].cost)
+		}
+	}
+}
+
+// endClampFar clamps to 0..8 as max(0, min(d, 8)) does.
+func TestEndClampFar(t *testing.T) {
+	for d := int32(-200); d <= 200; d++ {
+		if got, want := endClampFar(d), max(0, min(d, 8)); got != want {
+			t.Errorf("endClampFar(%d) = %d, want %d", d, got, want)
+		}
+	}
+}
+
+// endMates answers as the move generator does (a check, and no legal move after it), over
+// every legal move of the real games' positions and a few mates and escapes.
+func TestEndMatesAsLegalMoves(t *testing.T) {
+	positions := loadRealGames(t)
+	for _, fen := range []string{
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",  // Ra8 mates on the back rank
+		"r5k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", // Rxa8 mates
+		"6k1/4nppp/8/8/8/8/8/R5K1 w - - 0 1", // Ra8 is met by ...Nc8
+		"8/8/8/3k4/1p6/8/2P5/2K5 w - - 0 1",  // c4 checks, ...bxc3 en passant answers it
+		"k7/8/1K6/8/8/8/7Q/8 w - - 0 1",      // Qh8 mates
+	} {
+		positions = append(positions, sanFEN(t, fen))
+	}
+	step := 1
+	if raceEnabled || testing.Short() {
+		step = 7
+	}
+	checks, mates := 0, 0
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		var ml MoveList
+		p.LegalMoves(&ml)
+		k := p.KingSquare(p.turn ^ 1)
+		for _, m := range ml.Moves[:ml.N] {
+			child := p.Play(m)
+			want := child.InCheck() && !child.HasLegalMove()
+			if child.InCheck() {
+				checks++
+			}
+			if want {
+				mates++
+			}
+			if got := endMates(p, m, k); got != want {
+				t.Fatalf("%s: endMates(%v) = %v, want %v", p.FEN(), m, got, want)
+			}
+		}
+	}
+	if mates == 0 || checks == 0 {
+		t.Fatalf("%d checks and %d mates looked at, want some of each", checks, mates)
+	}
+}
