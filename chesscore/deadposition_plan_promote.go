@@ -40,7 +40,13 @@
 //     own line from there. Yes only with a verified line, never a No.
 //
 // It gives up at once when no pawn of w has a route, and a route when a side has no move
-// to make or promoteMaxPlies plies are spent.
+// to make, promoteMaxPlies plies are spent, or the play meets again the state it was in
+// four plies before (the position, the previous waits, the route's step: the moves
+// chosen depend on nothing else, so the two sides' shuffles would never end). On the
+// real games that stops all 75 routes that ran to promoteMaxPlies, after 6 to 18 plies:
+// 58,416 instructions a decision, was 58,607 (cachegrind's simple branch model counts
+// 712 mispredicts, was 695, spread over functions this change does not touch: the code's
+// layout moved).
 //
 // It runs ahead of the minor-piece planner (decider.planStep): where both fit, it
 // answers most often and at a tenth of the cost.
@@ -120,6 +126,15 @@ type promotePlanner struct {
 	sub    *decider
 	handed int // the plies of line before the other planner's, -1 if none took over
 	plies  int
+	seen   [promoteMaxPlies]promoteState // by ply of the route's play: the state it was in
+}
+
+// promoteState is what play's choice of a move depends on, besides the route: the
+// position (its hash), the side's previous waits and the route's step.
+type promoteState struct {
+	hash uint64
+	prev [2]Move
+	idx  int
 }
 
 // promotePlanFits reports whether the promotion planner may answer for w in p: w has a
@@ -336,6 +351,14 @@ func (pp *promotePlanner) play(p *Position, rt *promoteRoute) bool {
 	pawn, idx := rt.pawn, 0
 	for idx < rt.n {
 		if pp.n >= promoteMaxPlies {
+			return false
+		}
+		// The moves chosen are a function of the position, the previous waits and the
+		// route's step: a state met again is a loop that never promotes (on the real
+		// games always the two sides' shuffles, four plies long).
+		st := &pp.seen[pp.n]
+		*st = promoteState{q.hash, pp.prev, idx}
+		if pp.n >= 4 && pp.seen[pp.n-4] == *st {
 			return false
 		}
 		var m Move

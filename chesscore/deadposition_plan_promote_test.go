@@ -249,3 +249,33 @@ func TestPromoteGiftOnMatchesGiftSquares(t *testing.T) {
 		t.Fatal("no unit given: the test proves nothing")
 	}
 }
+
+// A route whose play falls into the two sides' shuffles (the same state four plies
+// later) is given up there, not played on to promoteMaxPlies.
+func TestPromotePlayStopsAtALoop(t *testing.T) {
+	for _, tc := range []struct {
+		fen   string
+		w     Color
+		route int
+	}{
+		{"5r2/R1pk1pp1/7p/Q3b3/1PB1P3/2P4P/4nPP1/7K w - - 12 36", Black, 0},
+		{"r2r4/5pkp/p4p2/2bp4/n1n5/6KN/P1P5/4RR2 w - - 6 45", Black, 1},
+	} {
+		p, err := ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.fen, err)
+		}
+		var pp promotePlanner
+		pp.w, pp.l = tc.w, tc.w^1
+		pp.chooseRoutes(&p)
+		if pp.nr <= tc.route {
+			t.Fatalf("%s: %d routes, want route %d", tc.fen, pp.nr, tc.route)
+		}
+		if pp.play(&p, &pp.routes[tc.route]) {
+			t.Fatalf("%s: route %d promotes and mates, want a loop", tc.fen, tc.route)
+		}
+		if pp.n >= promoteMaxPlies || pp.n < 4 || pp.seen[pp.n-4] != pp.seen[pp.n] {
+			t.Errorf("%s: route %d given up after %d plies, not at a repeated state", tc.fen, tc.route, pp.n)
+		}
+	}
+}
