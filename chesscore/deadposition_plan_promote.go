@@ -9,8 +9,11 @@
 // new queen mates, often after captures. The planner plays exactly that, choosing each
 // move directly (whole move lists are scanned only for a wait, an offer or a step aside):
 //
-//   - Routes. For each pawn of w, the cheapest way to the last rank is computed backwards
-//     rank by rank over the squares in front of w's pawns (a dynamic programme). A push
+//   - Routes. For each pawn of w, the cheapest way to the last rank over the squares in
+//     front of w's pawns, found cost level by cost level on bitboards (promoteReach: the
+//     squares a route costs k or less from, made from the levels below k, with no branch
+//     a square), each route then read back square by square as a dynamic programme
+//     backwards rank by rank would choose it (TestPromoteRoutesMatchRankByRank). A push
 //     onto an empty square costs 1; onto a piece (not a king) 2, since it must step
 //     aside first; onto a pawn of l 2+promoteOfferCost when w can give that pawn a unit
 //     to take (a unit of w on a square it takes on, or one that gets there in one or two
@@ -72,7 +75,12 @@
 // promotion 176.8 million (the middlegame planner some 52 thousand a call, 3,100 calls;
 // the endgame planner 330), the play before it 26 million, the routes 19.3 million (25.6
 // before the capture squares were asked one by one: reachesIn2, giftOn), the final
-// replay 18.5 million. The mate's cost follows its length (2 plies about 4 µs, 4 plies
+// replay 18.5 million. Later (this round, 3,314 calls, 209 million in all): the mate 154
+// million (the middlegame planner 137, 44 thousand a call; the endgame planner 16), the
+// routes 18.6 million and about 120 mispredicts a call (cachegrind's model: the rank-by-rank
+// programme branched on every square), 10.4 million and 68 by levels: 58,054
+// instructions a decision, was 58,416 (the median of 8 cold runs side by side 10.45 µs,
+// 11.22 before the loop's stop and the levels, a noisy hour). The mate's cost follows its length (2 plies about 4 µs, 4 plies
 // 8, 6 plies 15), but measured, nothing here shortened it without losing answers:
 // promotion squares near l's king first answer 430 fewer, no king term 60 fewer, l
 // filling its king's squares while it waits 12 fewer and longer lines; the endgame
@@ -117,9 +125,8 @@ type promotePlanner struct {
 	w, l   Color
 	routes [promoteRoutes]promoteRoute
 	nr     int
-	cost   [64]int8   // by square: the cheapest route cost from there
-	next   [64]Square // by square: the next square of that route
-	n      int        // plies of line
+	rc     promoteReach // the route costs, level by level
+	n      int          // plies of line
 	line   [promoteMaxPlies + max(midMaxPlies, endMaxPlies)]Move
 	ml     MoveList
 	prev   [2]Move // by colour: its previous wait
@@ -175,14 +182,20 @@ func (pp *promotePlanner) find(p *Position, w Color) (int, bool) {
 }
 
 // chooseRoutes fills pp.routes with the cheapest routes of w's pawns, cheapest first.
+// The costs are found level by level on bitboards: reach[k] is the set of squares of
+// the cone from which the last rank is reached at a cost of k or less, made from the
+// levels below it by each kind of move (a push onto an empty square from reach[k-1],
+// one onto a piece from reach[k-2], a capture from reach[k-1], an offer from reach[k-3]
+// and so on), with no branch a square; reachesIn2 and giftOn are asked only of the
+// squares where they could lower a cost. A route is then read back square by square,
+// each move the one the rank-by-rank dynamic programme would choose (the push first, then
+// the push past l's pawn, then the captures in square order).
 func (pp *promotePlanner) chooseRoutes(p *Position) {
 	w, l := pp.w, pp.l
-	up := pawnUp[w]
 	occ := p.byType[0]
-	ours, theirs := p.byColor[w], p.byColor[l]
+	theirs := p.byColor[l]
 	pawns := p.byType[Pawn]
 	kings := p.byType[King]
-	closed := ours | kings // the squares no capture goes to
 	// The squares l can put a unit on at once: its pieces' moves, its pawns' pushes.
 	offer := knightSpread(p.byType[Knight]&theirs) | pushUp(p.Pieces(l, Pawn), l)
 	for b := (p.byType[Bishop] | p.byType[Queen]) & theirs; b != 0; {
@@ -199,97 +212,184 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 		ahead := pushUp(cone, w)
 		cone |= ahead | ahead.east() | ahead.west()
 	}
-	lastRank := pawnLastRank[w]
-	for b := cone & lastRank; b != 0; {
-		sq := b.PopFirst()
-		pp.cost[sq], pp.next[sq] = 0, NoSquare
+	rc := &pp.rc
+	*rc = promoteReach{
+		empty:   ^occ,
+		pieces:  occ &^ pawns &^ kings,
+		gifts:   theirs & pawns, // l's pawns, to pass once given a unit to take
+		taken:   theirs &^ kings,
+		offer:   offer,
+		further: ^occ &^ offer, // an offer l needs two moves for
+		cone:    cone &^ pawnLastRank[w],
+		w:       w,
 	}
-	// Rank by rank backwards from the last rank.
-	for rank := lastRank; ; {
-		if rank = pushUp(rank, l); rank == 0 {
-			break
-		}
-		for b := cone & rank; b != 0; {
-			sq := b.PopFirst()
-			best, next := promoteFar, NoSquare
-			t := Square(int(sq) + up)
-			gift := false // l's pawn on t, to step aside by taking a unit w gives it
-			switch {
-			case !occ.Has(t):
-				best, next = 1+int(pp.cost[t]), t
-			case theirs.Has(t) && pawns.Has(t):
-				gift = true
-			case pawns.Has(t) || kings.Has(t):
-			default:
-				best, next = 2+int(pp.cost[t]), t
-			}
-			// The captures, each tested only where it could be cheaper than the best so far
-			// (reachesIn2 is asked only then); the push wins ties.
-			for diag := pawnAttacks[w][sq] &^ closed; diag != 0; {
-				d := diag.PopFirst()
-				c := promoteFar
-				switch {
-				case theirs.Has(d):
-					c = 1 + int(pp.cost[d])
-				case offer.Has(d):
-					c = promoteOfferCost + int(pp.cost[d])
-				case promoteOfferCost+1+int(pp.cost[d]) >= best:
-				default:
-					if reachesIn2(p, l, d) {
-						c = promoteOfferCost + 1 + int(pp.cost[d])
-					}
-				}
-				if c < best {
-					best, next = c, d
-				}
-			}
-			// The push past l's pawn, after the captures (giftOn is asked only where it
-			// could be the cheapest).
-			if c := 2 + promoteOfferCost + int(pp.cost[t]); gift && c <= best {
-				if giftOn(p, w, pawnAttacks[l][t]) {
-					best, next = c, t
-				}
-			}
-			pp.cost[sq], pp.next[sq] = int8(min(best, promoteFar)), next
-		}
-	}
+	rc.reach[0] = cone & pawnLastRank[w]
 	pp.nr = 0
 	lk := p.KingSquare(l)
 	kingLines := RookAttacks(lk, occ) | BishopAttacks(lk, occ) // a queen there checks
-	for b := mine; b != 0; {
-		sq := b.PopFirst()
-		c := int(pp.cost[sq])
-		if c >= promoteFar {
-			continue
+	for k := 1; k < len(rc.reach); k++ {
+		rc.level(p, k)
+		for b := rc.reach[k] & mine &^ rc.reach[k-1]; b != 0; {
+			pp.addRoute(p, b.PopFirst(), k, lk, kingLines)
 		}
-		rt := promoteRoute{pawn: sq}
-		for s := pp.next[sq]; s != NoSquare && rt.n < len(rt.steps); s = pp.next[s] {
-			rt.steps[rt.n] = s
-			rt.n++
+		switch {
+		case pp.nr == len(pp.routes) && pp.routes[pp.nr-1].cost <= k:
+			return // a route found later costs more than k: none is kept
+		case rc.reach[k]&mine == mine:
+			return
+		case k >= 5 && rc.reach[k] == rc.reach[k-5]:
+			return // no level above changes any more
 		}
-		last := rt.steps[rt.n-1]
-		c += 7 - distance(last, lk)
-		if kingLines.Has(last) {
-			c += promoteCheckCost
-		}
-		rt.cost = c
-		// The route's cost plus 7 less its promotion square's distance from l's king, the
-		// cheapest first: far from the king, its defenders stay out of the way and the new
-		// queen has room (on the real games that answers a few more, a tenth sooner). A
-		// square on the king's lines as the board stands costs promoteCheckCost more.
-		i := pp.nr
-		if i < len(pp.routes) {
-			pp.nr++
-		} else if c >= pp.routes[i-1].cost {
-			continue
-		} else {
-			i--
-		}
-		for ; i > 0 && pp.routes[i-1].cost > c; i-- {
-			pp.routes[i] = pp.routes[i-1]
-		}
-		pp.routes[i] = rt
 	}
+}
+
+// addRoute reads back the route of cost k of w's pawn on sq and keeps it among the
+// promoteRoutes cheapest, by the route's cost plus 7 less its promotion square's
+// distance from l's king, plus promoteCheckCost on the king's lines as the board stands
+// (far from the king, its defenders stay out of the way and the new queen has room: on
+// the real games that answers a few more, a tenth sooner); of two at the same cost the
+// pawn on the lower square first.
+func (pp *promotePlanner) addRoute(p *Position, sq Square, k int, lk Square, kingLines Bitboard) {
+	rt := promoteRoute{pawn: sq}
+	for s, left := sq, k; left > 0 && rt.n < len(rt.steps); {
+		s, left = pp.rc.step(p, s, left)
+		rt.steps[rt.n] = s
+		rt.n++
+	}
+	last := rt.steps[rt.n-1]
+	c := k + 7 - distance(last, lk)
+	if kingLines.Has(last) {
+		c += promoteCheckCost
+	}
+	rt.cost = c
+	after := func(r *promoteRoute) bool { return r.cost > c || r.cost == c && r.pawn > sq }
+	i := pp.nr
+	if i < len(pp.routes) {
+		pp.nr++
+	} else if !after(&pp.routes[i-1]) {
+		return
+	} else {
+		i--
+	}
+	for ; i > 0 && after(&pp.routes[i-1]); i-- {
+		pp.routes[i] = pp.routes[i-1]
+	}
+	pp.routes[i] = rt
+}
+
+// promoteMaxCost is the highest cost of a route: six moves of the pawn, each costing
+// at most 2+promoteOfferCost (the push past l's pawn).
+const promoteMaxCost = 6 * (2 + promoteOfferCost)
+
+// promoteReach holds the levels of route costs chooseRoutes computes, with what the
+// levels are made of.
+type promoteReach struct {
+	reach   [promoteMaxCost + 1]Bitboard // reach[k]: the squares a route costs k or less from
+	empty   Bitboard                     // a push costs 1 there, a capture needs an offer
+	pieces  Bitboard                     // a push costs 2: the piece steps aside first
+	gifts   Bitboard                     // l's pawns: a push costs 2+promoteOfferCost, given a unit
+	taken   Bitboard                     // l's units but its king: a capture costs 1
+	offer   Bitboard                     // a capture costs promoteOfferCost: l offers a unit at once
+	further Bitboard                     // the empty squares l cannot offer a unit on at once
+	cone    Bitboard                     // the squares a route may cross, the last rank aside
+	asked   Bitboard                     // the squares of further whose reachesIn2 is known
+	in2     Bitboard                     // of those, the ones l reaches in two moves
+	gAsked  Bitboard                     // the pawns of gifts whose giftOn is known
+	given   Bitboard                     // of those, the ones w can give a unit to take
+	w       Color
+}
+
+// at returns reach[k], empty below level 0.
+func (rc *promoteReach) at(k int) Bitboard {
+	if k < 0 {
+		return 0
+	}
+	return rc.reach[k]
+}
+
+// back returns the squares from which a pawn of w pushes onto b.
+func (rc *promoteReach) back(b Bitboard) Bitboard { return pushUp(b, rc.w^1) }
+
+// level fills reach[k] from the levels below it.
+func (rc *promoteReach) level(p *Position, k int) {
+	l := rc.w ^ 1
+	r := rc.reach[0] | rc.back(rc.at(k-1)&rc.empty|rc.at(k-2)&rc.pieces) |
+		pawnAttacksOf(rc.at(k-1)&rc.taken|rc.at(k-3)&rc.offer, l)
+	r |= rc.reach[k-1]
+	// The captures onto a square l reaches in two moves, asked only where they could
+	// lower a cost: a square of the cone not yet at k, one capture away.
+	if cand := rc.at(k-4) & rc.further &^ rc.asked & pawnAttacksOf(rc.cone&^r, rc.w); cand != 0 {
+		rc.asked |= cand
+		for ; cand != 0; cand &= cand - 1 {
+			if d := cand.First(); reachesIn2(p, l, d) {
+				rc.in2 |= d.Bitboard()
+			}
+		}
+	}
+	r |= pawnAttacksOf(rc.at(k-4)&rc.in2, l)
+	// The pushes past l's pawns, likewise.
+	if cand := rc.at(k-5) & rc.gifts &^ rc.gAsked & pushUp(rc.cone&^r, rc.w); cand != 0 {
+		rc.gAsked |= cand
+		for ; cand != 0; cand &= cand - 1 {
+			if t := cand.First(); giftOn(p, rc.w, pawnAttacks[l][t]) {
+				rc.given |= t.Bitboard()
+			}
+		}
+	}
+	r |= rc.back(rc.at(k-5) & rc.given)
+	rc.reach[k] = r & (rc.cone | rc.reach[0])
+}
+
+// inReach reports whether sq is at level k or below.
+func (rc *promoteReach) inReach(sq Square, k int) bool { return rc.at(k).Has(sq) }
+
+// step returns the square a route of cost k from sq moves to, and the cost from there:
+// the push where it costs k in all, else the push past l's pawn, else the first capture
+// in square order, as the rank-by-rank programme chooses.
+func (rc *promoteReach) step(p *Position, sq Square, k int) (Square, int) {
+	t := Square(int(sq) + pawnUp[rc.w])
+	switch {
+	case rc.empty.Has(t) && rc.inReach(t, k-1):
+		return t, k - 1
+	case rc.pieces.Has(t) && rc.inReach(t, k-2):
+		return t, k - 2
+	case rc.gifts.Has(t) && rc.inReach(t, k-2-promoteOfferCost) && rc.gift(p, t):
+		return t, k - 2 - promoteOfferCost
+	}
+	for diag := pawnAttacks[rc.w][sq] & (rc.taken | rc.empty); diag != 0; {
+		d := diag.PopFirst()
+		switch {
+		case rc.taken.Has(d) && rc.inReach(d, k-1):
+			return d, k - 1
+		case rc.offer.Has(d) && rc.inReach(d, k-promoteOfferCost):
+			return d, k - promoteOfferCost
+		case rc.further.Has(d) && rc.inReach(d, k-promoteOfferCost-1) && rc.twoMoves(p, d):
+			return d, k - promoteOfferCost - 1
+		}
+	}
+	return NoSquare, 0 // not reached: some move gives the cost k
+}
+
+// twoMoves is reachesIn2 for l and the square d of further, asked once.
+func (rc *promoteReach) twoMoves(p *Position, d Square) bool {
+	if !rc.asked.Has(d) {
+		rc.asked |= d.Bitboard()
+		if reachesIn2(p, rc.w^1, d) {
+			rc.in2 |= d.Bitboard()
+		}
+	}
+	return rc.in2.Has(d)
+}
+
+// gift is giftOn for w and l's pawn on t, asked once.
+func (rc *promoteReach) gift(p *Position, t Square) bool {
+	if !rc.gAsked.Has(t) {
+		rc.gAsked |= t.Bitboard()
+		if giftOn(p, rc.w, pawnAttacks[rc.w^1][t]) {
+			rc.given |= t.Bitboard()
+		}
+	}
+	return rc.given.Has(t)
 }
 
 // reachesIn2 reports whether a piece of l (not its king) reaches the empty square d of
