@@ -489,7 +489,7 @@ func (pp *promotePlanner) play(p *Position, rt *promoteRoute) bool {
 		pp.line[pp.n] = m
 		pp.n++
 		pp.plies++
-		q = q.Play(m)
+		q.doMove(m)
 	}
 	return pp.mate(&q)
 }
