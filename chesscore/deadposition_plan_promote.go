@@ -20,9 +20,8 @@
 //     moves), else it closes the way, as any other pawn or a king does. A capture onto a
 //     unit of l (not its king) costs 1; onto an empty square promoteOfferCost when a unit
 //     of l can move there at once (l offers it), one more when that takes l two moves;
-//     onto w's own units or a king, none. To a route's cost is added 7 less the
-//     distance from its promotion square to l's king (on the real games the far squares
-//     answer a few more, and sooner), and promoteCheckCost when that square is on a line
+//     onto w's own units or a king, none. To a route's cost is added promoteCheckCost
+//     when its promotion square is on a line
 //     of l's king (the new queen would check at once); the promoteRoutes cheapest are
 //     tried in turn.
 //   - Play. w pushes (a double step where it can) or captures along the route; with its
@@ -105,10 +104,15 @@ const promoteOfferCost = 3
 // promoteCheckCost is added to a route whose promotion square is on a line of l's king
 // (the board as it stands): the new queen would check at once, l must answer the check
 // instead of the plan, and the queen often stands where it is taken. On the real games
-// 2 answers 6 more positions than 0 (11,129 of the 11,371 where the planner fits, was
-// 11,123) and saves some 230 instructions a decision; 3 answers the same as 2, and a
-// bonus instead (1 to 3) answers 15 to 146 fewer.
-const promoteCheckCost = 2
+// (3,314 calls where it runs in the decision) the middlegame planner after such a
+// promotion cost 6.5 µs against 4.6 (634 of the 3,229 answers with 2). 20 (such a
+// square tried after nearly every other) answers as many as 2, in 57,612 instructions a
+// decision against 57,900 (8 to 12: 57,640 to 57,654). It was 2, with 7 less the
+// promotion square's distance from l's king added too (far squares first): that term
+// answered no more and cost 256 instructions a decision (57,956 with it, 57,900
+// without); the queen's attacks on the king's squares added (1 or 2 a square) saved
+// nothing.
+const promoteCheckCost = 20
 
 // promoteFar is the route cost of a square from which the pawn cannot promote.
 const promoteFar = 100
@@ -234,7 +238,7 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 	for k := 1; k < len(rc.reach); k++ {
 		rc.level(p, k)
 		for b := rc.reach[k] & mine &^ rc.reach[k-1]; b != 0; {
-			pp.addRoute(p, b.PopFirst(), k, lk, kingLines)
+			pp.addRoute(p, b.PopFirst(), k, kingLines)
 		}
 		switch {
 		case pp.nr == len(pp.routes) && pp.routes[pp.nr-1].cost <= k:
@@ -248,23 +252,16 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 }
 
 // addRoute reads back the route of cost k of w's pawn on sq and keeps it among the
-// promoteRoutes cheapest, by the route's cost plus 7 less its promotion square's
-// distance from l's king, plus promoteCheckCost on the king's lines as the board stands
-// (far from the king, its defenders stay out of the way and the new queen has room: on
-// the real games that answers a few more, a tenth sooner); of two at the same cost the
-// pawn on the lower square first.
-func (pp *promotePlanner) addRoute(p *Position, sq Square, k int, lk Square, kingLines Bitboard) {
+// promoteRoutes cheapest (promoteRouteCost); of two at the same cost the pawn on the
+// lower square first.
+func (pp *promotePlanner) addRoute(p *Position, sq Square, k int, kingLines Bitboard) {
 	rt := promoteRoute{pawn: sq}
 	for s, left := sq, k; left > 0 && rt.n < len(rt.steps); {
 		s, left = pp.rc.step(p, s, left)
 		rt.steps[rt.n] = s
 		rt.n++
 	}
-	last := rt.steps[rt.n-1]
-	c := k + 7 - distance(last, lk)
-	if kingLines.Has(last) {
-		c += promoteCheckCost
-	}
+	c := promoteRouteCost(k, rt.steps[rt.n-1], kingLines)
 	rt.cost = c
 	after := func(r *promoteRoute) bool { return r.cost > c || r.cost == c && r.pawn > sq }
 	i := pp.nr
@@ -279,6 +276,16 @@ func (pp *promotePlanner) addRoute(p *Position, sq Square, k int, lk Square, kin
 		pp.routes[i] = pp.routes[i-1]
 	}
 	pp.routes[i] = rt
+}
+
+// promoteRouteCost returns the cost by which the routes are ranked: the cost k of the
+// pawn's moves, promoteCheckCost more when the promotion square last is on kingLines, the
+// lines of l's king as the board stands.
+func promoteRouteCost(k int, last Square, kingLines Bitboard) int {
+	if kingLines.Has(last) {
+		return k + promoteCheckCost
+	}
+	return k
 }
 
 // promoteMaxCost is the highest cost of a route: six moves of the pawn, each costing
