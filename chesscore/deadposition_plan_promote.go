@@ -245,7 +245,7 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 			return // a route found later costs more than k: none is kept
 		case rc.reach[k]&mine == mine:
 			return
-		case k >= 5 && rc.reach[k] == rc.reach[k-5]:
+		case k >= promoteStepMax && rc.reach[k] == rc.reach[k-promoteStepMax]:
 			return // no level above changes any more
 		}
 	}
@@ -288,9 +288,11 @@ func promoteRouteCost(k int, last Square, kingLines Bitboard) int {
 	return k
 }
 
-// promoteMaxCost is the highest cost of a route: six moves of the pawn, each costing
-// at most 2+promoteOfferCost (the push past l's pawn).
-const promoteMaxCost = 6 * (2 + promoteOfferCost)
+// promoteStepMax is the highest cost of one move of the pawn: the push past l's pawn.
+const promoteStepMax = 2 + promoteOfferCost
+
+// promoteMaxCost is the highest cost of a route: six moves of the pawn.
+const promoteMaxCost = 6 * promoteStepMax
 
 // promoteReach holds the levels of route costs chooseRoutes computes, with what the
 // levels are made of.
@@ -325,11 +327,11 @@ func (rc *promoteReach) back(b Bitboard) Bitboard { return pushUp(b, rc.w^1) }
 func (rc *promoteReach) level(p *Position, k int) {
 	l := rc.w ^ 1
 	r := rc.reach[0] | rc.back(rc.at(k-1)&rc.empty|rc.at(k-2)&rc.pieces) |
-		pawnAttacksOf(rc.at(k-1)&rc.taken|rc.at(k-3)&rc.offer, l)
+		pawnAttacksOf(rc.at(k-1)&rc.taken|rc.at(k-promoteOfferCost)&rc.offer, l)
 	r |= rc.reach[k-1]
 	// The captures onto a square l reaches in two moves, asked only where they could
 	// lower a cost: a square of the cone not yet at k, one capture away.
-	if cand := rc.at(k-4) & rc.further &^ rc.asked & pawnAttacksOf(rc.cone&^r, rc.w); cand != 0 {
+	if cand := rc.at(k-promoteOfferCost-1) & rc.further &^ rc.asked & pawnAttacksOf(rc.cone&^r, rc.w); cand != 0 {
 		rc.asked |= cand
 		for ; cand != 0; cand &= cand - 1 {
 			if d := cand.First(); reachesIn2(p, l, d) {
@@ -337,9 +339,9 @@ func (rc *promoteReach) level(p *Position, k int) {
 			}
 		}
 	}
-	r |= pawnAttacksOf(rc.at(k-4)&rc.in2, l)
+	r |= pawnAttacksOf(rc.at(k-promoteOfferCost-1)&rc.in2, l)
 	// The pushes past l's pawns, likewise.
-	if cand := rc.at(k-5) & rc.gifts &^ rc.gAsked & pushUp(rc.cone&^r, rc.w); cand != 0 {
+	if cand := rc.at(k-promoteStepMax) & rc.gifts &^ rc.gAsked & pushUp(rc.cone&^r, rc.w); cand != 0 {
 		rc.gAsked |= cand
 		for ; cand != 0; cand &= cand - 1 {
 			if t := cand.First(); giftOn(p, rc.w, pawnAttacks[l][t]) {
@@ -347,7 +349,7 @@ func (rc *promoteReach) level(p *Position, k int) {
 			}
 		}
 	}
-	r |= rc.back(rc.at(k-5) & rc.given)
+	r |= rc.back(rc.at(k-promoteStepMax) & rc.given)
 	rc.reach[k] = r & (rc.cone | rc.reach[0])
 }
 
