@@ -76,17 +76,27 @@
 // promotion 176.8 million (the middlegame planner some 52 thousand a call, 3,100 calls;
 // the endgame planner 330), the play before it 26 million, the routes 19.3 million (25.6
 // before the capture squares were asked one by one: reachesIn2, giftOn), the final
-// replay 18.5 million. Later (this round, 3,314 calls, 209 million in all): the mate 154
+// replay 18.5 million. Later, with 209 million in all for the same calls: the mate 154.5
 // million (the middlegame planner 137, 44 thousand a call; the endgame planner 16), the
-// routes 18.6 million and about 120 mispredicts a call (cachegrind's model: the rank-by-rank
-// programme branched on every square), 10.4 million and 68 by levels: 58,054
-// instructions a decision, was 58,416 (the median of 8 cold runs side by side 10.45 µs,
-// 11.22 before the loop's stop and the levels, a noisy hour). The mate's cost follows its length (2 plies about 4 µs, 4 plies
-// 8, 6 plies 15), but measured, nothing here shortened it without losing answers:
-// promotion squares near l's king first answer 430 fewer, no king term 60 fewer, l
-// filling its king's squares while it waits 12 fewer and longer lines; the endgame
-// planner costs more than the middlegame planner on the promoted positions at every
-// count from 12 to 19 pieces.
+// routes 19.3 million (about 120 mispredicts a call in cachegrind's model: the
+// rank-by-rank programme branched on every square), the play before the mate 26, the
+// replay 9. Then (cachegrind, BenchmarkCanCheckmate/real, a decision): the routes by
+// levels (12.4 million, about 68 mispredicts a call), the loop's stop, the decider's own
+// planners for the mate, the moves made in place and the routes ranked without the
+// king-distance term took 58,607 instructions to 57,632 and find to 196.8 million (the
+// mate 152.9: the middlegame planner 133.6, the endgame planner 17.9; the play 22.6; the
+// routes 12.4; the replay 8.7). The mate's cost follows its length (2 plies about 2.5
+// µs, 4 plies 4, 6 plies 7, the play before it included): of the routes tried, the one
+// whose mate costs least would save about a third of a call, but nothing cheap on the
+// board predicts it (the promotion square's distance to l's king, the queen's attacks on
+// its squares, the square attacked by l: each measured, 0 to 2% of a call at best). Also
+// measured and left out: promotion squares near l's king first answer 430 fewer, l
+// filling its king's squares while it waits 12 fewer and longer lines, an underpromotion
+// where the queen would check 17 fewer and slower; promoteRoutes 2 costs 1,260
+// instructions a decision more than 3, 4 to 6 no less; promoteOfferCost 2 or 4 no less.
+// Below 12 pieces after the promotion the endgame planner costs less than the
+// middlegame planner (about 4 µs against 11 to 15 with 7 or 8 pieces); from 12 to 19
+// it costs more (about 6 µs against 4 with 12 to 15).
 
 package chesscore
 
