@@ -9,17 +9,19 @@
 // new queen mates, often after captures. The planner plays exactly that, choosing each
 // move directly (whole move lists are scanned only for a wait, an offer or a step aside):
 //
-//   - Routes. For each pawn of w, the cheapest way to the last rank is computed backwards
-//     rank by rank over the squares in front of w's pawns (a dynamic programme). A push
+//   - Routes. For each pawn of w, the cheapest way to the last rank over the squares in
+//     front of w's pawns, found cost level by cost level on bitboards (promoteReach: the
+//     squares a route costs k or less from, made from the levels below k, with no branch
+//     a square), each route then read back square by square as a dynamic programme
+//     backwards rank by rank would choose it (TestPromoteRoutesMatchRankByRank). A push
 //     onto an empty square costs 1; onto a piece (not a king) 2, since it must step
 //     aside first; onto a pawn of l 2+promoteOfferCost when w can give that pawn a unit
 //     to take (a unit of w on a square it takes on, or one that gets there in one or two
 //     moves), else it closes the way, as any other pawn or a king does. A capture onto a
 //     unit of l (not its king) costs 1; onto an empty square promoteOfferCost when a unit
 //     of l can move there at once (l offers it), one more when that takes l two moves;
-//     onto w's own units or a king, none. To a route's cost is added 7 less the
-//     distance from its promotion square to l's king (on the real games the far squares
-//     answer a few more, and sooner), and promoteCheckCost when that square is on a line
+//     onto w's own units or a king, none. To a route's cost is added promoteCheckCost
+//     when its promotion square is on a line
 //     of l's king (the new queen would check at once); the promoteRoutes cheapest are
 //     tried in turn.
 //   - Play. w pushes (a double step where it can) or captures along the route; with its
@@ -37,10 +39,18 @@
 //     pieces), then the endgame planner (up to endMaxPieces), runs on the new position;
 //     the two lines joined are kept when the moves before the hand-over replay to the
 //     position handed over (replaysToPosition), the other planner having verified its
-//     own line from there. Yes only with a verified line, never a No.
+//     own line from there. Yes only with a verified line, never a No. They are the
+//     decider's own planners, not a second decider's (33.6 KB): the same instructions,
+//     168 D1 misses a decision in cachegrind's cache model where a second set took 176.
 //
 // It gives up at once when no pawn of w has a route, and a route when a side has no move
-// to make or promoteMaxPlies plies are spent.
+// to make, promoteMaxPlies plies are spent, or the play meets again the state it was in
+// four plies before (the position, the previous waits, the route's step: the moves
+// chosen depend on nothing else, so the two sides' shuffles would never end). On the
+// real games that stops all 75 routes that ran to promoteMaxPlies, after 6 to 18 plies:
+// 58,416 instructions a decision, was 58,607 (cachegrind's simple branch model counts
+// 712 mispredicts, was 695, spread over functions this change does not touch: the code's
+// layout moved).
 //
 // It runs ahead of the minor-piece planner (decider.planStep): where both fit, it
 // answers most often and at a tenth of the cost.
@@ -66,12 +76,27 @@
 // promotion 176.8 million (the middlegame planner some 52 thousand a call, 3,100 calls;
 // the endgame planner 330), the play before it 26 million, the routes 19.3 million (25.6
 // before the capture squares were asked one by one: reachesIn2, giftOn), the final
-// replay 18.5 million. The mate's cost follows its length (2 plies about 4 µs, 4 plies
-// 8, 6 plies 15), but measured, nothing here shortened it without losing answers:
-// promotion squares near l's king first answer 430 fewer, no king term 60 fewer, l
-// filling its king's squares while it waits 12 fewer and longer lines; the endgame
-// planner costs more than the middlegame planner on the promoted positions at every
-// count from 12 to 19 pieces.
+// replay 18.5 million. Later, with 209 million in all for the same calls: the mate 154.5
+// million (the middlegame planner 137, 44 thousand a call; the endgame planner 16), the
+// routes 19.3 million (about 120 mispredicts a call in cachegrind's model: the
+// rank-by-rank programme branched on every square), the play before the mate 26, the
+// replay 9. Then (cachegrind, BenchmarkCanCheckmate/real, a decision): the routes by
+// levels (12.4 million, about 68 mispredicts a call), the loop's stop, the decider's own
+// planners for the mate, the moves made in place and the routes ranked without the
+// king-distance term took 58,607 instructions to 57,632 and find to 196.8 million (the
+// mate 152.9: the middlegame planner 133.6, the endgame planner 17.9; the play 22.6; the
+// routes 12.4; the replay 8.7). The mate's cost follows its length (2 plies about 2.5
+// µs, 4 plies 4, 6 plies 7, the play before it included): of the routes tried, the one
+// whose mate costs least would save about a third of a call, but nothing cheap on the
+// board predicts it (the promotion square's distance to l's king, the queen's attacks on
+// its squares, the square attacked by l: each measured, 0 to 2% of a call at best). Also
+// measured and left out: promotion squares near l's king first answer 430 fewer, l
+// filling its king's squares while it waits 12 fewer and longer lines, an underpromotion
+// where the queen would check 17 fewer and slower; promoteRoutes 2 costs 1,260
+// instructions a decision more than 3, 4 to 6 no less; promoteOfferCost 2 or 4 no less.
+// Below 12 pieces after the promotion the endgame planner costs less than the
+// middlegame planner (about 4 µs against 11 to 15 with 7 or 8 pieces); from 12 to 19
+// it costs more (about 6 µs against 4 with 12 to 15).
 
 package chesscore
 
@@ -89,10 +114,15 @@ const promoteOfferCost = 3
 // promoteCheckCost is added to a route whose promotion square is on a line of l's king
 // (the board as it stands): the new queen would check at once, l must answer the check
 // instead of the plan, and the queen often stands where it is taken. On the real games
-// 2 answers 6 more positions than 0 (11,129 of the 11,371 where the planner fits, was
-// 11,123) and saves some 230 instructions a decision; 3 answers the same as 2, and a
-// bonus instead (1 to 3) answers 15 to 146 fewer.
-const promoteCheckCost = 2
+// (3,314 calls where it runs in the decision) the middlegame planner after such a
+// promotion cost 6.5 µs against 4.6 (634 of the 3,229 answers with 2). 20 (such a
+// square tried after nearly every other) answers as many as 2, in 57,612 instructions a
+// decision against 57,900 (8 to 12: 57,640 to 57,654). It was 2, with 7 less the
+// promotion square's distance from l's king added too (far squares first): that term
+// answered no more and cost 256 instructions a decision (57,956 with it, 57,900
+// without); the queen's attacks on the king's squares added (1 or 2 a square) saved
+// nothing.
+const promoteCheckCost = 20
 
 // promoteFar is the route cost of a square from which the pawn cannot promote.
 const promoteFar = 100
@@ -108,18 +138,27 @@ type promoteRoute struct {
 
 // promotePlanner is the state of the promotion planner (kept in the pooled decider).
 type promotePlanner struct {
-	w, l   Color
-	routes [promoteRoutes]promoteRoute
-	nr     int
-	cost   [64]int8   // by square: the cheapest route cost from there
-	next   [64]Square // by square: the next square of that route
-	n      int        // plies of line
-	line   [promoteMaxPlies + max(midMaxPlies, endMaxPlies)]Move
-	ml     MoveList
-	prev   [2]Move // by colour: its previous wait
-	sub    *decider
-	handed int // the plies of line before the other planner's, -1 if none took over
-	plies  int
+	w, l    Color
+	routes  [promoteRoutes]promoteRoute
+	nr      int
+	rc      promoteReach // the route costs, level by level
+	n       int          // plies of line
+	line    [promoteMaxPlies + max(midMaxPlies, endMaxPlies)]Move
+	ml      MoveList
+	prev    [2]Move  // by colour: its previous wait
+	dec     *decider // whose middlegame and endgame planners mate after the promotion
+	handPos Position // the position handed over to them
+	handed  int      // the plies of line before the other planner's, -1 if none took over
+	plies   int
+	seen    [promoteMaxPlies]promoteState // by ply of the route's play: the state it was in
+}
+
+// promoteState is what play's choice of a move depends on, besides the route: the
+// position (its hash), the side's previous waits and the route's step.
+type promoteState struct {
+	hash uint64
+	prev [2]Move
+	idx  int
 }
 
 // promotePlanFits reports whether the promotion planner may answer for w in p: w has a
@@ -138,6 +177,7 @@ func (d *decider) planPromote(c Color) (Decision, bool) {
 		d.promote = new(promotePlanner)
 	}
 	pp := d.promote
+	pp.dec = d
 	n, ok := pp.find(&d.root, c)
 	if !ok {
 		return Decision{}, false
@@ -160,14 +200,20 @@ func (pp *promotePlanner) find(p *Position, w Color) (int, bool) {
 }
 
 // chooseRoutes fills pp.routes with the cheapest routes of w's pawns, cheapest first.
+// The costs are found level by level on bitboards: reach[k] is the set of squares of
+// the cone from which the last rank is reached at a cost of k or less, made from the
+// levels below it by each kind of move (a push onto an empty square from reach[k-1],
+// one onto a piece from reach[k-2], a capture from reach[k-1], an offer from reach[k-3]
+// and so on), with no branch a square; reachesIn2 and giftOn are asked only of the
+// squares where they could lower a cost. A route is then read back square by square,
+// each move the one the rank-by-rank dynamic programme would choose (the push first, then
+// the push past l's pawn, then the captures in square order).
 func (pp *promotePlanner) chooseRoutes(p *Position) {
 	w, l := pp.w, pp.l
-	up := pawnUp[w]
 	occ := p.byType[0]
-	ours, theirs := p.byColor[w], p.byColor[l]
+	theirs := p.byColor[l]
 	pawns := p.byType[Pawn]
 	kings := p.byType[King]
-	closed := ours | kings // the squares no capture goes to
 	// The squares l can put a unit on at once: its pieces' moves, its pawns' pushes.
 	offer := knightSpread(p.byType[Knight]&theirs) | pushUp(p.Pieces(l, Pawn), l)
 	for b := (p.byType[Bishop] | p.byType[Queen]) & theirs; b != 0; {
@@ -184,97 +230,189 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 		ahead := pushUp(cone, w)
 		cone |= ahead | ahead.east() | ahead.west()
 	}
-	lastRank := pawnLastRank[w]
-	for b := cone & lastRank; b != 0; {
-		sq := b.PopFirst()
-		pp.cost[sq], pp.next[sq] = 0, NoSquare
+	rc := &pp.rc
+	*rc = promoteReach{
+		empty:   ^occ,
+		pieces:  occ &^ pawns &^ kings,
+		gifts:   theirs & pawns, // l's pawns, to pass once given a unit to take
+		taken:   theirs &^ kings,
+		offer:   offer,
+		further: ^occ &^ offer, // an offer l needs two moves for
+		cone:    cone &^ pawnLastRank[w],
+		w:       w,
 	}
-	// Rank by rank backwards from the last rank.
-	for rank := lastRank; ; {
-		if rank = pushUp(rank, l); rank == 0 {
-			break
-		}
-		for b := cone & rank; b != 0; {
-			sq := b.PopFirst()
-			best, next := promoteFar, NoSquare
-			t := Square(int(sq) + up)
-			gift := false // l's pawn on t, to step aside by taking a unit w gives it
-			switch {
-			case !occ.Has(t):
-				best, next = 1+int(pp.cost[t]), t
-			case theirs.Has(t) && pawns.Has(t):
-				gift = true
-			case pawns.Has(t) || kings.Has(t):
-			default:
-				best, next = 2+int(pp.cost[t]), t
-			}
-			// The captures, each tested only where it could be cheaper than the best so far
-			// (reachesIn2 is asked only then); the push wins ties.
-			for diag := pawnAttacks[w][sq] &^ closed; diag != 0; {
-				d := diag.PopFirst()
-				c := promoteFar
-				switch {
-				case theirs.Has(d):
-					c = 1 + int(pp.cost[d])
-				case offer.Has(d):
-					c = promoteOfferCost + int(pp.cost[d])
-				case promoteOfferCost+1+int(pp.cost[d]) >= best:
-				default:
-					if reachesIn2(p, l, d) {
-						c = promoteOfferCost + 1 + int(pp.cost[d])
-					}
-				}
-				if c < best {
-					best, next = c, d
-				}
-			}
-			// The push past l's pawn, after the captures (giftOn is asked only where it
-			// could be the cheapest).
-			if c := 2 + promoteOfferCost + int(pp.cost[t]); gift && c <= best {
-				if giftOn(p, w, pawnAttacks[l][t]) {
-					best, next = c, t
-				}
-			}
-			pp.cost[sq], pp.next[sq] = int8(min(best, promoteFar)), next
-		}
-	}
+	rc.reach[0] = cone & pawnLastRank[w]
 	pp.nr = 0
 	lk := p.KingSquare(l)
 	kingLines := RookAttacks(lk, occ) | BishopAttacks(lk, occ) // a queen there checks
-	for b := mine; b != 0; {
-		sq := b.PopFirst()
-		c := int(pp.cost[sq])
-		if c >= promoteFar {
-			continue
+	for k := 1; k < len(rc.reach); k++ {
+		rc.level(p, k)
+		for b := rc.reach[k] & mine &^ rc.reach[k-1]; b != 0; {
+			pp.addRoute(p, b.PopFirst(), k, kingLines)
 		}
-		rt := promoteRoute{pawn: sq}
-		for s := pp.next[sq]; s != NoSquare && rt.n < len(rt.steps); s = pp.next[s] {
-			rt.steps[rt.n] = s
-			rt.n++
+		switch {
+		case pp.nr == len(pp.routes) && pp.routes[pp.nr-1].cost <= k:
+			return // a route found later costs more than k: none is kept
+		case rc.reach[k]&mine == mine:
+			return
+		case k >= promoteStepMax && rc.reach[k] == rc.reach[k-promoteStepMax]:
+			return // no level above changes any more
 		}
-		last := rt.steps[rt.n-1]
-		c += 7 - distance(last, lk)
-		if kingLines.Has(last) {
-			c += promoteCheckCost
-		}
-		rt.cost = c
-		// The route's cost plus 7 less its promotion square's distance from l's king, the
-		// cheapest first: far from the king, its defenders stay out of the way and the new
-		// queen has room (on the real games that answers a few more, a tenth sooner). A
-		// square on the king's lines as the board stands costs promoteCheckCost more.
-		i := pp.nr
-		if i < len(pp.routes) {
-			pp.nr++
-		} else if c >= pp.routes[i-1].cost {
-			continue
-		} else {
-			i--
-		}
-		for ; i > 0 && pp.routes[i-1].cost > c; i-- {
-			pp.routes[i] = pp.routes[i-1]
-		}
-		pp.routes[i] = rt
 	}
+}
+
+// addRoute reads back the route of cost k of w's pawn on sq and keeps it among the
+// promoteRoutes cheapest (promoteRouteCost); of two at the same cost the pawn on the
+// lower square first.
+func (pp *promotePlanner) addRoute(p *Position, sq Square, k int, kingLines Bitboard) {
+	rt := promoteRoute{pawn: sq}
+	for s, left := sq, k; left > 0 && rt.n < len(rt.steps); {
+		s, left = pp.rc.step(p, s, left)
+		rt.steps[rt.n] = s
+		rt.n++
+	}
+	c := promoteRouteCost(k, rt.steps[rt.n-1], kingLines)
+	rt.cost = c
+	after := func(r *promoteRoute) bool { return r.cost > c || r.cost == c && r.pawn > sq }
+	i := pp.nr
+	if i < len(pp.routes) {
+		pp.nr++
+	} else if !after(&pp.routes[i-1]) {
+		return
+	} else {
+		i--
+	}
+	for ; i > 0 && after(&pp.routes[i-1]); i-- {
+		pp.routes[i] = pp.routes[i-1]
+	}
+	pp.routes[i] = rt
+}
+
+// promoteRouteCost returns the cost by which the routes are ranked: the cost k of the
+// pawn's moves, promoteCheckCost more when the promotion square last is on kingLines, the
+// lines of l's king as the board stands.
+func promoteRouteCost(k int, last Square, kingLines Bitboard) int {
+	if kingLines.Has(last) {
+		return k + promoteCheckCost
+	}
+	return k
+}
+
+// promoteStepMax is the highest cost of one move of the pawn: the push past l's pawn.
+const promoteStepMax = 2 + promoteOfferCost
+
+// promoteMaxCost is the highest cost of a route: six moves of the pawn.
+const promoteMaxCost = 6 * promoteStepMax
+
+// promoteReach holds the levels of route costs chooseRoutes computes, with what the
+// levels are made of.
+type promoteReach struct {
+	reach   [promoteMaxCost + 1]Bitboard // reach[k]: the squares a route costs k or less from
+	empty   Bitboard                     // a push costs 1 there, a capture needs an offer
+	pieces  Bitboard                     // a push costs 2: the piece steps aside first
+	gifts   Bitboard                     // l's pawns: a push costs 2+promoteOfferCost, given a unit
+	taken   Bitboard                     // l's units but its king: a capture costs 1
+	offer   Bitboard                     // a capture costs promoteOfferCost: l offers a unit at once
+	further Bitboard                     // the empty squares l cannot offer a unit on at once
+	cone    Bitboard                     // the squares a route may cross, the last rank aside
+	asked   Bitboard                     // the squares of further whose reachesIn2 is known
+	in2     Bitboard                     // of those, the ones l reaches in two moves
+	gAsked  Bitboard                     // the pawns of gifts whose giftOn is known
+	given   Bitboard                     // of those, the ones w can give a unit to take
+	w       Color
+}
+
+// at returns reach[k], empty below level 0.
+func (rc *promoteReach) at(k int) Bitboard {
+	if k < 0 {
+		return 0
+	}
+	return rc.reach[k]
+}
+
+// back returns the squares from which a pawn of w pushes onto b.
+func (rc *promoteReach) back(b Bitboard) Bitboard { return pushUp(b, rc.w^1) }
+
+// level fills reach[k] from the levels below it.
+func (rc *promoteReach) level(p *Position, k int) {
+	l := rc.w ^ 1
+	r := rc.reach[0] | rc.back(rc.at(k-1)&rc.empty|rc.at(k-2)&rc.pieces) |
+		pawnAttacksOf(rc.at(k-1)&rc.taken|rc.at(k-promoteOfferCost)&rc.offer, l)
+	r |= rc.reach[k-1]
+	// The captures onto a square l reaches in two moves, asked only where they could
+	// lower a cost: a square of the cone not yet at k, one capture away.
+	if cand := rc.at(k-promoteOfferCost-1) & rc.further &^ rc.asked & pawnAttacksOf(rc.cone&^r, rc.w); cand != 0 {
+		rc.asked |= cand
+		for ; cand != 0; cand &= cand - 1 {
+			if d := cand.First(); reachesIn2(p, l, d) {
+				rc.in2 |= d.Bitboard()
+			}
+		}
+	}
+	r |= pawnAttacksOf(rc.at(k-promoteOfferCost-1)&rc.in2, l)
+	// The pushes past l's pawns, likewise.
+	if cand := rc.at(k-promoteStepMax) & rc.gifts &^ rc.gAsked & pushUp(rc.cone&^r, rc.w); cand != 0 {
+		rc.gAsked |= cand
+		for ; cand != 0; cand &= cand - 1 {
+			if t := cand.First(); giftOn(p, rc.w, pawnAttacks[l][t]) {
+				rc.given |= t.Bitboard()
+			}
+		}
+	}
+	r |= rc.back(rc.at(k-promoteStepMax) & rc.given)
+	rc.reach[k] = r & (rc.cone | rc.reach[0])
+}
+
+// inReach reports whether sq is at level k or below.
+func (rc *promoteReach) inReach(sq Square, k int) bool { return rc.at(k).Has(sq) }
+
+// step returns the square a route of cost k from sq moves to, and the cost from there:
+// the push where it costs k in all, else the push past l's pawn, else the first capture
+// in square order, as the rank-by-rank programme chooses.
+func (rc *promoteReach) step(p *Position, sq Square, k int) (Square, int) {
+	t := Square(int(sq) + pawnUp[rc.w])
+	switch {
+	case rc.empty.Has(t) && rc.inReach(t, k-1):
+		return t, k - 1
+	case rc.pieces.Has(t) && rc.inReach(t, k-2):
+		return t, k - 2
+	case rc.gifts.Has(t) && rc.inReach(t, k-2-promoteOfferCost) && rc.gift(p, t):
+		return t, k - 2 - promoteOfferCost
+	}
+	for diag := pawnAttacks[rc.w][sq] & (rc.taken | rc.empty); diag != 0; {
+		d := diag.PopFirst()
+		switch {
+		case rc.taken.Has(d) && rc.inReach(d, k-1):
+			return d, k - 1
+		case rc.offer.Has(d) && rc.inReach(d, k-promoteOfferCost):
+			return d, k - promoteOfferCost
+		case rc.further.Has(d) && rc.inReach(d, k-promoteOfferCost-1) && rc.twoMoves(p, d):
+			return d, k - promoteOfferCost - 1
+		}
+	}
+	return NoSquare, 0 // not reached: some move gives the cost k
+}
+
+// twoMoves is reachesIn2 for l and the square d of further, asked once.
+func (rc *promoteReach) twoMoves(p *Position, d Square) bool {
+	if !rc.asked.Has(d) {
+		rc.asked |= d.Bitboard()
+		if reachesIn2(p, rc.w^1, d) {
+			rc.in2 |= d.Bitboard()
+		}
+	}
+	return rc.in2.Has(d)
+}
+
+// gift is giftOn for w and l's pawn on t, asked once.
+func (rc *promoteReach) gift(p *Position, t Square) bool {
+	if !rc.gAsked.Has(t) {
+		rc.gAsked |= t.Bitboard()
+		if giftOn(p, rc.w, pawnAttacks[rc.w^1][t]) {
+			rc.given |= t.Bitboard()
+		}
+	}
+	return rc.given.Has(t)
 }
 
 // reachesIn2 reports whether a piece of l (not its king) reaches the empty square d of
@@ -338,6 +476,14 @@ func (pp *promotePlanner) play(p *Position, rt *promoteRoute) bool {
 		if pp.n >= promoteMaxPlies {
 			return false
 		}
+		// The moves chosen are a function of the position, the previous waits and the
+		// route's step: a state met again is a loop that never promotes (on the real
+		// games always the two sides' shuffles, four plies long).
+		st := &pp.seen[pp.n]
+		*st = promoteState{q.hash, pp.prev, idx}
+		if pp.n >= 4 && pp.seen[pp.n-4] == *st {
+			return false
+		}
 		var m Move
 		if q.turn == w {
 			m = pp.pawnMove(&q, pawn, rt, idx)
@@ -362,7 +508,7 @@ func (pp *promotePlanner) play(p *Position, rt *promoteRoute) bool {
 		pp.line[pp.n] = m
 		pp.n++
 		pp.plies++
-		q = q.Play(m)
+		q.doMove(m)
 	}
 	return pp.mate(&q)
 }
@@ -633,29 +779,31 @@ func (pp *promotePlanner) waitAway(q *Position, path, keep, near Bitboard, enemy
 }
 
 // mate runs the middlegame and endgame planners on q (the pawn just promoted) and
-// appends their line to pp.line.
+// appends their line to pp.line. The planners are the decider's own (planPromote's):
+// they start afresh on every call, and one set of them stays warmer in the caches than
+// two.
 func (pp *promotePlanner) mate(q *Position) bool {
-	if pp.sub == nil {
-		pp.sub = new(decider)
+	if pp.dec == nil {
+		pp.dec = new(decider)
 	}
-	s := pp.sub
-	s.reset(q)
-	if s.over {
+	d := pp.dec
+	pp.handPos = *q
+	if !q.HasLegalMove() {
 		return q.InCheck() && q.turn == pp.l
 	}
-	pieces := q.byType[0].Count()
-	tryMid := func() bool {
-		if pieces < midMinPieces {
-			return false
+	if q.byType[0].Count() >= midMinPieces {
+		if n := d.mid.plan(&pp.handPos, pp.w); n > 0 && pp.appendLine(d.mid.line[:n]) {
+			return true
 		}
-		n := s.mid.plan(&s.root, pp.w)
-		return n > 0 && pp.appendLine(s.mid.line[:n])
 	}
-	tryEnd := func() bool {
-		dec, ok := s.planEnd(pp.w)
-		return ok && pp.appendLine(dec.Line)
+	if !endPlanFits(q, pp.w) {
+		return false
 	}
-	return tryMid() || tryEnd()
+	if d.end == nil {
+		d.end = new(endPlanner)
+	}
+	n, ok := d.end.find(&pp.handPos, pp.w)
+	return ok && pp.appendLine(d.end.line[:n])
 }
 
 // verified reports whether pp.line, just played from p, mates: its moves up to the hand-over
@@ -666,7 +814,7 @@ func (pp *promotePlanner) verified(p *Position) bool {
 	if pp.handed < 0 {
 		return replaysToMate(p, pp.w, pp.line[:pp.n])
 	}
-	return replaysToPosition(p, pp.line[:pp.handed], &pp.sub.root)
+	return replaysToPosition(p, pp.line[:pp.handed], &pp.handPos)
 }
 
 // appendLine appends l to pp.line when it fits.

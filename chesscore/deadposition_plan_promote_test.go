@@ -249,3 +249,179 @@ func TestPromoteGiftOnMatchesGiftSquares(t *testing.T) {
 		t.Fatal("no unit given: the test proves nothing")
 	}
 }
+
+// A route whose play falls into the two sides' shuffles (the same state four plies
+// later) is given up there, not played on to promoteMaxPlies.
+func TestPromotePlayStopsAtALoop(t *testing.T) {
+	for _, tc := range []struct {
+		fen string
+		w   Color
+	}{
+		{"5r2/R1pk1pp1/7p/Q3b3/1PB1P3/2P4P/4nPP1/7K w - - 12 36", Black},
+		{"r2r4/5pkp/p4p2/2bp4/n1n5/6KN/P1P5/4RR2 w - - 6 45", Black},
+	} {
+		p, err := ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.fen, err)
+		}
+		var pp promotePlanner
+		pp.w, pp.l = tc.w, tc.w^1
+		pp.chooseRoutes(&p)
+		loops := 0
+		for i := range pp.nr {
+			if pp.play(&p, &pp.routes[i]) || pp.handed >= 0 {
+				continue
+			}
+			if pp.n >= promoteMaxPlies {
+				t.Errorf("%s: route %d played to %d plies", tc.fen, i, pp.n)
+			} else if pp.n >= 4 && pp.seen[pp.n-4] == pp.seen[pp.n] {
+				loops++
+			}
+		}
+		if loops == 0 {
+			t.Errorf("%s: no route given up at a repeated state", tc.fen)
+		}
+	}
+}
+
+// routesByRanks is chooseRoutes's reference for its test: the cheapest routes of w's
+// pawns, cheapest first, by a dynamic programme over the cone's squares, rank by rank
+// backwards from the last rank (the method chooseRoutes replaced).
+func routesByRanks(p *Position, w Color) (routes [promoteRoutes]promoteRoute, nr int) {
+	l := w ^ 1
+	var costs [64]int8
+	var nexts [64]Square
+	up := pawnUp[w]
+	occ := p.byType[0]
+	ours, theirs := p.byColor[w], p.byColor[l]
+	pawns := p.byType[Pawn]
+	kings := p.byType[King]
+	closed := ours | kings // the squares no capture goes to
+	// The squares l can put a unit on at once: its pieces' moves, its pawns' pushes.
+	offer := knightSpread(p.byType[Knight]&theirs) | pushUp(p.Pieces(l, Pawn), l)
+	for b := (p.byType[Bishop] | p.byType[Queen]) & theirs; b != 0; {
+		offer |= BishopAttacks(b.PopFirst(), occ)
+	}
+	for b := (p.byType[Rook] | p.byType[Queen]) & theirs; b != 0; {
+		offer |= RookAttacks(b.PopFirst(), occ)
+	}
+	offer &^= occ
+	mine := p.Pieces(w, Pawn)
+	// The cone of w's pawns: every square a route may cross.
+	cone := mine
+	for range 6 {
+		ahead := pushUp(cone, w)
+		cone |= ahead | ahead.east() | ahead.west()
+	}
+	lastRank := pawnLastRank[w]
+	for b := cone & lastRank; b != 0; {
+		sq := b.PopFirst()
+		costs[sq], nexts[sq] = 0, NoSquare
+	}
+	// Rank by rank backwards from the last rank.
+	for rank := lastRank; ; {
+		if rank = pushUp(rank, l); rank == 0 {
+			break
+		}
+		for b := cone & rank; b != 0; {
+			sq := b.PopFirst()
+			best, next := promoteFar, NoSquare
+			t := Square(int(sq) + up)
+			gift := false // l's pawn on t, to step aside by taking a unit w gives it
+			switch {
+			case !occ.Has(t):
+				best, next = 1+int(costs[t]), t
+			case theirs.Has(t) && pawns.Has(t):
+				gift = true
+			case pawns.Has(t) || kings.Has(t):
+			default:
+				best, next = 2+int(costs[t]), t
+			}
+			// The captures, each tested only where it could be cheaper than the best so far
+			// (reachesIn2 is asked only then); the push wins ties.
+			for diag := pawnAttacks[w][sq] &^ closed; diag != 0; {
+				d := diag.PopFirst()
+				c := promoteFar
+				switch {
+				case theirs.Has(d):
+					c = 1 + int(costs[d])
+				case offer.Has(d):
+					c = promoteOfferCost + int(costs[d])
+				case promoteOfferCost+1+int(costs[d]) >= best:
+				default:
+					if reachesIn2(p, l, d) {
+						c = promoteOfferCost + 1 + int(costs[d])
+					}
+				}
+				if c < best {
+					best, next = c, d
+				}
+			}
+			// The push past l's pawn, after the captures (giftOn is asked only where it
+			// could be the cheapest).
+			if c := 2 + promoteOfferCost + int(costs[t]); gift && c <= best {
+				if giftOn(p, w, pawnAttacks[l][t]) {
+					best, next = c, t
+				}
+			}
+			costs[sq], nexts[sq] = int8(min(best, promoteFar)), next
+		}
+	}
+	nr = 0
+	lk := p.KingSquare(l)
+	kingLines := RookAttacks(lk, occ) | BishopAttacks(lk, occ) // a queen there checks
+	for b := mine; b != 0; {
+		sq := b.PopFirst()
+		c := int(costs[sq])
+		if c >= promoteFar {
+			continue
+		}
+		rt := promoteRoute{pawn: sq}
+		for s := nexts[sq]; s != NoSquare && rt.n < len(rt.steps); s = nexts[s] {
+			rt.steps[rt.n] = s
+			rt.n++
+		}
+		c = promoteRouteCost(c, rt.steps[rt.n-1], kingLines)
+		rt.cost = c
+		i := nr
+		if i < len(routes) {
+			nr++
+		} else if c >= routes[i-1].cost {
+			continue
+		} else {
+			i--
+		}
+		for ; i > 0 && routes[i-1].cost > c; i-- {
+			routes[i] = routes[i-1]
+		}
+		routes[i] = rt
+	}
+	return routes, nr
+}
+
+// chooseRoutes, level by level on bitboards, chooses the same routes, in the same order
+// and at the same costs, as the rank-by-rank programme, for both colours in every
+// real-game position.
+func TestPromoteRoutesMatchRankByRank(t *testing.T) {
+	var pp promotePlanner
+	routes := 0
+	for _, p := range loadRealGames(t) {
+		for w := White; w <= Black; w++ {
+			want, nr := routesByRanks(&p, w)
+			pp.w, pp.l = w, w^1
+			pp.chooseRoutes(&p)
+			if pp.nr != nr {
+				t.Fatalf("%s, %v: %d routes, want %d", p.FEN(), w, pp.nr, nr)
+			}
+			for i := range nr {
+				if pp.routes[i] != want[i] {
+					t.Fatalf("%s, %v: route %d %+v, want %+v", p.FEN(), w, i, pp.routes[i], want[i])
+				}
+			}
+			routes += nr
+		}
+	}
+	if routes == 0 {
+		t.Fatal("no route: the test proves nothing")
+	}
+}
