@@ -267,9 +267,14 @@ type midPlanner struct {
 	tries     int   // plans played
 	floor     int32 // the fewest plies of a plan of the level at hand (-1: none played while collected)
 	line      [midMaxPlies + 2]Move
-	nodes     int // positions played, the verification aside
-	sides     int // moves of l in the plan at hand that left it as much to do
-	left      int // the tasks l's last move in the plan at hand left it (holes and blockers)
+	nodes     int      // positions played, the verification aside
+	sides     int      // moves of l in the plan at hand that left it as much to do
+	left      int      // the tasks l's last move in the plan at hand left it (holes and blockers)
+	rest      Bitboard // the blockers off the paths, from needsOn's last complete count
+	// What l's last move in the plan at hand left it to do, counted completely (see carry):
+	// the holes and the blockers off the paths.
+	carry                 bool
+	carryHoles, carryRest Bitboard
 }
 
 // plan looks for a helpmate by w from p. It returns the number of moves of the line found
@@ -854,13 +859,16 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 	if path&b.col[w] != 0 {
 		return 0, 0, 0, false
 	}
-	blockers = path & b.col[l] &^ pl.stops(st) // the checker takes a piece on a stop
+	onPath := path & b.col[l] &^ pl.stops(st) // the checker takes a piece on a stop
+	// The other blockers (rest) do not depend on where the plan's pieces stand on their
+	// paths: they are counted on h, the position with the plan's pieces arrived.
+	var rest Bitboard
 	h := *b
 	if kat != k {
 		h.shift(l, King, kat, k)
-		blockers |= kat.Bitboard()
+		rest |= kat.Bitboard()
 		if kat == m.kfrom && m.kmid != NoSquare {
-			blockers |= m.kmid.Bitboard()
+			rest |= m.kmid.Bitboard()
 		}
 	}
 	h.shift(w, pl.pt, cur, pl.to)
@@ -874,9 +882,9 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 	if between&h.col[w] != 0 {
 		return 0, 0, 0, false
 	}
-	blockers |= between & h.col[l]
-	if limit >= 0 && blockers.Count() > limit {
-		return 0, blockers, 0, true
+	rest |= between & h.col[l]
+	if limit >= 0 && (onPath|rest).Count() > limit {
+		return 0, onPath | rest, 0, true
 	}
 	occ := h.typ[0]
 	occNoKing := occ &^ k.Bitboard()
@@ -886,16 +894,32 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 			holes = empty & h.fillable(l, empty)
 		}
 		uncovered = flight &^ holes
-		if limit >= 0 && (uncovered != 0 || (holes|blockers).Count() > limit) {
-			return holes, blockers, uncovered, true
+		if limit >= 0 && (uncovered != 0 || (holes|onPath|rest).Count() > limit) {
+			return holes, onPath | rest, uncovered, true
 		}
 	}
-	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
+	rest |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
 	for bb := between; bb != 0; {
 		sq := bb.PopFirst()
-		blockers |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
+		rest |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
 	}
-	return holes, blockers, uncovered, true
+	m.rest = rest
+	return holes, onPath | rest, uncovered, true
+}
+
+// pathBlockers returns the pieces of l in q on the paths the plan's pieces still have to
+// cross (the checker at stage st, the supporter on scur), the checker's stops aside, and
+// reports false when a piece of w stands there: the part of needs that changes when a
+// plan's piece moves along its path.
+func (m *midPlanner) pathBlockers(q *Position, pl *midPlan, st int, scur Square) (Bitboard, bool) {
+	path := pl.route(st)
+	if scur != NoSquare && scur != pl.sto {
+		path |= Between(scur, pl.sto)
+		if pl.spt == Pawn {
+			path |= pl.sto.Bitboard()
+		}
+	}
+	return path & q.byColor[m.l] &^ pl.stops(st), path&q.byColor[m.w] == 0
 }
 
 // play plays plan pl from p, filling m.line. It returns the number of moves of a line
@@ -904,7 +928,7 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	q := *p
 	st, scur := 0, pl.sfrom
-	m.sides = 0
+	m.sides, m.carry = 0, false
 	zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
 		pl.route(0) | pl.from.Bitboard()
 	if pl.sfrom != NoSquare {
@@ -950,13 +974,26 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				st++
 			default:
 				mv = m.waitW(&q, pl.at(st), scur, zone)
+				m.carry = false
 			}
 			if mv == NullMove || !q.IsLegal(mv) {
 				return -1
 			}
+			if q.byType[0].Has(mv.To()) {
+				m.carry = false // a capture: counted again
+			}
 		} else {
 			holes, blockers, uncovered, ok := pl.startHoles, pl.startBlockers, pl.startUncovered, true
-			if n > 0 { // at the first ply, counted by evaluate
+			switch {
+			case n == 0: // counted by evaluate
+			case m.carry:
+				// Since l's last move, w has moved a plan's piece along its path without
+				// taking: the position with the plan's pieces arrived is the same, and only
+				// the blockers on the paths are counted again.
+				var onPath Bitboard
+				onPath, ok = m.pathBlockers(&q, pl, st, scur)
+				holes, blockers, uncovered = m.carryHoles, onPath|m.carryRest, 0
+			default:
 				holes, blockers, uncovered, ok = m.needs(&q, pl, st, scur)
 			}
 			if !ok || uncovered != 0 {
@@ -1233,6 +1270,7 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 		}
 	}
 	now, side := holes.Count()+blockers.Count(), NullMove
+	var sideHoles, sideRest Bitboard
 	var qb midBoard
 	qb.set(q)
 	wk := q.KingSquare(m.w)
@@ -1250,16 +1288,19 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 		if side != NullMove {
 			limit = now - 1
 		}
-		if n, ok := m.tasksOn(&child, pl, st, scur, limit); ok && n < now {
-			m.left = n
+		h, b, u, ok := m.needsOn(&child, pl, st, scur, limit)
+		n := h.Count() + b.Count()
+		if ok = ok && u == 0; ok && n < now {
+			// Below the limit: the count is complete.
+			m.left, m.carry, m.carryHoles, m.carryRest = n, true, h, m.rest
 			return mv
 		} else if ok && n == now && side == NullMove {
-			side = mv
+			side, sideHoles, sideRest = mv, h, m.rest
 		}
 	}
 	if side != NullMove && m.sides < midSideSteps {
 		m.sides++
-		m.left = now
+		m.left, m.carry, m.carryHoles, m.carryRest = now, true, sideHoles, sideRest
 		return side
 	}
 	return NullMove
@@ -1350,7 +1391,7 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 					continue // l may not check: w would have to answer
 				}
 				if n, ok := m.tasksOn(&child, pl, st, scur, 0); ok && n == 0 {
-					m.left = 0
+					m.left, m.carry, m.carryHoles, m.carryRest = 0, true, 0, 0
 					return mv
 				}
 			}
