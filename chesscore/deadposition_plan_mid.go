@@ -1142,20 +1142,6 @@ func (m *midPlanner) tasksOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
 }
 
-// midMoves is a short list of moves a side may make for the plan.
-type midMoves struct {
-	moves [48]Move
-	n     int
-}
-
-// add appends the move from-to unless the list is full.
-func (ml *midMoves) add(from, to Square) {
-	if ml.n < len(ml.moves) {
-		ml.moves[ml.n] = NewMove(from, to)
-		ml.n++
-	}
-}
-
 // pawnSteps returns the squares the pawn of colour c on sq may move to in q, promotions
 // aside: its pushes and its captures.
 func pawnSteps(q *Position, c Color, sq Square) Bitboard {
@@ -1223,15 +1209,21 @@ func groupSteps(q *Position, c Color, g int, sq Square) Bitboard {
 // king's step, a piece onto a hole, a blocker away (not onto the checker's squares, nor
 // where it would still guard its square or the line), tried in that order. With no such
 // move it returns, midSideSteps times at most in a plan, a move that leaves as many
-// tasks. Only those moves are made, each tested for legality alone.
+// tasks. Only those moves are made, each tested for legality alone, as they are found:
+// the moves after the first that leaves fewer tasks are never looked for.
 func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
 	l := m.l
-	var c midMoves
-	kat := q.KingSquare(l)
-	if kingAttacks[kat].Has(m.king) {
-		c.add(kat, m.king)
-	} else if kat == m.kfrom && m.kmid != NoSquare {
-		c.add(kat, m.kmid)
+	e := midTaskScan{q: q, pl: pl, st: st, scur: scur, now: holes.Count() + blockers.Count(), side: NullMove}
+	e.qb.set(q)
+	e.kat, e.wk = q.KingSquare(l), q.KingSquare(m.w)
+	if kingAttacks[e.kat].Has(m.king) {
+		if m.judge(&e, e.kat, m.king) {
+			return e.best
+		}
+	} else if e.kat == m.kfrom && m.kmid != NoSquare {
+		if m.judge(&e, e.kat, m.kmid) {
+			return e.best
+		}
 	}
 	// The pieces that may fill a hole or must move away, piece type by piece type (as the
 	// legal move list orders them): which hole is filled first may matter.
@@ -1254,7 +1246,9 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 			from := b.PopFirst()
 			steps := groupSteps(q, l, g, from)
 			for t := steps & holes; t != 0; {
-				c.add(from, t.PopFirst())
+				if m.judge(&e, from, t.PopFirst()) {
+					return e.best
+				}
 			}
 			if !blockers.Has(from) {
 				continue
@@ -1265,45 +1259,63 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 				if pt != Pawn && to != pl.to && pieceAttacks(pt, l, to, occTo&^from.Bitboard())&(between|pl.to.Bitboard()) != 0 {
 					continue // a blocker still
 				}
-				c.add(from, to)
+				if m.judge(&e, from, to) {
+					return e.best
+				}
 			}
 		}
 	}
-	now, side := holes.Count()+blockers.Count(), NullMove
-	var sideHoles, sideRest Bitboard
-	var qb midBoard
-	qb.set(q)
-	wk := q.KingSquare(m.w)
-	for _, mv := range c.moves[:c.n] {
-		// The move made on the bitboards alone (a plain move: the list holds no other).
-		child, legal := qb.playPlain(l, q.board[mv.From()].Type(), kat, mv.From(), mv.To())
-		if !legal {
-			continue
-		}
-		m.nodes++
-		if child.attacked(wk, l, child.typ[0]) {
-			continue // l may not check: w would have to answer
-		}
-		limit := now // a move that leaves more is of no use
-		if side != NullMove {
-			limit = now - 1
-		}
-		h, b, u, ok := m.needsOn(&child, pl, st, scur, limit)
-		n := h.Count() + b.Count()
-		if ok = ok && u == 0; ok && n < now {
-			// Below the limit: the count is complete.
-			m.left, m.carry, m.carryHoles, m.carryRest = n, true, h, m.rest
-			return mv
-		} else if ok && n == now && side == NullMove {
-			side, sideHoles, sideRest = mv, h, m.rest
-		}
-	}
-	if side != NullMove && m.sides < midSideSteps {
+	if e.side != NullMove && m.sides < midSideSteps {
 		m.sides++
-		m.left, m.carry, m.carryHoles, m.carryRest = now, true, sideHoles, sideRest
-		return side
+		m.left, m.carry, m.carryHoles, m.carryRest = e.now, true, e.sideHoles, e.sideRest
+		return e.side
 	}
 	return NullMove
+}
+
+// midTaskScan is task's state while it judges the loser's candidate moves.
+type midTaskScan struct {
+	q                   *Position
+	pl                  *midPlan
+	st                  int
+	scur                Square
+	qb                  midBoard // q's bitboards
+	kat, wk             Square   // l's king, w's king
+	now                 int      // the tasks l has in q
+	best                Move     // the move found that leaves fewer tasks
+	side                Move     // the first move found that leaves as many (or NullMove)
+	sideHoles, sideRest Bitboard // what side leaves (see carry)
+}
+
+// judge makes l's move from-to (a plain move) on the bitboards of e.q and counts what it
+// leaves: it reports whether the move is legal and leaves fewer tasks (then e.best, and
+// m's counts, hold it), and records the first that leaves as many in e.side.
+func (m *midPlanner) judge(e *midTaskScan, from, to Square) bool {
+	l := m.l
+	// The move made on the bitboards alone (a plain move: task finds no other).
+	child, legal := e.qb.playPlain(l, e.q.board[from].Type(), e.kat, from, to)
+	if !legal {
+		return false
+	}
+	m.nodes++
+	if child.attacked(e.wk, l, child.typ[0]) {
+		return false // l may not check: w would have to answer
+	}
+	limit := e.now // a move that leaves more is of no use
+	if e.side != NullMove {
+		limit = e.now - 1
+	}
+	h, b, u, ok := m.needsOn(&child, e.pl, e.st, e.scur, limit)
+	n := h.Count() + b.Count()
+	if ok = ok && u == 0; ok && n < e.now {
+		// Below the limit: the count is complete.
+		m.left, m.carry, m.carryHoles, m.carryRest = n, true, h, m.rest
+		e.best = NewMove(from, to)
+		return true
+	} else if ok && n == e.now && e.side == NullMove {
+		e.side, e.sideHoles, e.sideRest = NewMove(from, to), h, m.rest
+	}
+	return false
 }
 
 // waitW returns a waiting move of w in q: no capture, no check, far from the squares of
