@@ -1083,8 +1083,9 @@ func (m *midPlanner) quickMate(q *Position) Move {
 			steps &= checks[pt]
 		}
 		for steps != 0 {
-			mv := NewMove(from, steps.PopFirst())
-			if !q.givesCheck(mv, k) || !q.IsLegal(mv) {
+			to := steps.PopFirst()
+			mv := NewMove(from, to)
+			if !q.givesCheck(mv, k) || !disc.Has(from) && m.checkerTaken(q, from, to, k) || !q.IsLegal(mv) {
 				continue
 			}
 			child := q.Play(mv)
@@ -1095,6 +1096,33 @@ func (m *midPlanner) quickMate(q *Position) Move {
 		}
 	}
 	return NullMove
+}
+
+// checkerTaken reports whether l (its king on k) may take the piece of w that has just
+// moved from from to to in q and checks alone (no discovered check): the king, where
+// no other piece of w guards to, or a piece not pinned to the king. Then the check does
+// not mate, and quickMate need not play it.
+func (m *midPlanner) checkerTaken(q *Position, from, to, k Square) bool {
+	w, l := m.w, m.l
+	occ := q.byType[0]&^from.Bitboard() | to.Bitboard()
+	if kingAttacks[k].Has(to) && q.AttackersTo(to, w, occ&^k.Bitboard())&^from.Bitboard() == 0 {
+		return true
+	}
+	takers := q.AttackersTo(to, l, occ) &^ q.byType[King] &^ to.Bitboard()
+	if takers == 0 {
+		return false
+	}
+	// w's sliders once the checker is taken, that could pin a taker.
+	ours := q.byColor[w] &^ from.Bitboard()
+	diag := (q.byType[Bishop] | q.byType[Queen]) & ours
+	orth := (q.byType[Rook] | q.byType[Queen]) & ours
+	for ; takers != 0; takers &= takers - 1 {
+		occ2 := occ &^ takers.First().Bitboard()
+		if BishopAttacks(k, occ2)&diag == 0 && RookAttacks(k, occ2)&orth == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // midQuickLeft is the most tasks l may have left for quickMate to look for a mate the
