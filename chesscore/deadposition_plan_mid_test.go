@@ -474,3 +474,94 @@ func TestMidReach(t *testing.T) {
 		t.Errorf("only %d reaches checked", checked)
 	}
 }
+
+// The counts carried over a move of a plan's piece along its path (play's carry): once
+// the checker has made its first step, or the supporter its move, taking nothing, needs
+// finds the same holes and uncovered squares and the same blockers off the paths, and the
+// blockers on the paths are pathBlockers', over every plan of every level of the real
+// games.
+func TestMidCarry(t *testing.T) {
+	var m midPlanner
+	checked := 0
+	eachMidPlan(loadRealGames(t)[:3000], &m, nil, func(p *Position, c Color, pl *midPlan) {
+		holes, _, uncovered, ok := m.needs(p, pl, 0, pl.sfrom)
+		if !ok {
+			return
+		}
+		rest := m.rest
+		for _, step := range []struct {
+			mv       Move
+			st       int
+			scur     Square
+			possible bool
+		}{
+			{NewMove(pl.from, pl.at(1)), 1, pl.sfrom, pl.nv > 0},
+			{NewMove(pl.sfrom, pl.sto), 0, pl.sto, pl.sfrom != NoSquare},
+		} {
+			if !step.possible || p.byType[0].Has(step.mv.To()) {
+				continue
+			}
+			q := *p
+			q.doMove(step.mv)
+			h, b, u, ok := m.needs(&q, pl, step.st, step.scur)
+			onPath, pok := m.pathBlockers(&q, pl, step.st, step.scur)
+			if ok != pok || ok && (h != holes || u != uncovered || b != onPath|rest) {
+				t.Fatalf("%s, %s mates on %v from %v, after %v: needs %x %x %x (%v), carried %x %x %x (%v)", p.FEN(), c, pl.king, pl.to, step.mv,
+					uint64(h), uint64(b), uint64(u), ok, uint64(holes), uint64(onPath|rest), uint64(uncovered), pok)
+			}
+			checked++
+		}
+	})
+	if checked < 5000 {
+		t.Errorf("only %d moves checked", checked)
+	}
+}
+
+// checkerTaken says yes only where the check does not mate, on hand positions and on
+// every single check by a moved piece in the real games.
+func TestMidCheckerTaken(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen, from, to string
+		want                bool
+	}{
+		{"king takes the unguarded queen", "6k1/8/8/8/8/2Q5/8/4K3 w - - 0 1", "c3", "g7", true},
+		{"the queen guarded through its square, no other taker", "6k1/8/8/8/8/2Q5/8/B3K3 w - - 0 1", "c3", "g7", false},
+		{"a rook takes the guarded queen", "6k1/r7/8/8/8/2Q5/8/B3K3 w - - 0 1", "c3", "g7", true},
+		{"the knight that could take is pinned", "R3n1k1/8/8/8/8/2Q5/8/B3K3 w - - 0 1", "c3", "g7", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			from, _ := ParseSquare(tc.from)
+			to, _ := ParseSquare(tc.to)
+			m := midPlanner{w: p.turn, l: p.turn ^ 1}
+			if got := m.checkerTaken(&p, from, to, p.KingSquare(m.l)); got != tc.want {
+				t.Errorf("checkerTaken = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	taken := 0
+	for _, p := range loadRealGames(t) {
+		var ml MoveList
+		p.LegalMoves(&ml)
+		m := midPlanner{w: p.turn, l: p.turn ^ 1}
+		k := p.KingSquare(m.l)
+		for _, mv := range ml.Moves[:ml.N] {
+			if mv.Kind() != NormalMove {
+				continue
+			}
+			child := p.Play(mv)
+			if !child.InCheck() || child.AttackersTo(k, m.w, child.byType[0]) != mv.To().Bitboard() {
+				continue // no check, or not by the moved piece alone
+			}
+			if m.checkerTaken(&p, mv.From(), mv.To(), k) {
+				taken++
+				if checkmated(&child) {
+					t.Fatalf("%s: checkerTaken says %v can be taken, but it mates", p.FEN(), mv)
+				}
+			}
+		}
+	}
+	if taken < 1000 {
+		t.Errorf("only %d checks taken", taken)
+	}
+}
