@@ -391,8 +391,10 @@ func (m *midPlanner) setup(p *Position, w Color) {
 	occ := p.byType[0]
 	ours := p.byColor[w]
 	m.np = 0
+	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
 	// Queens first, then rooks, bishops and knights: the plans of the strongest pieces mate
-	// most often, and a plan played as soon as it is collected ends the collection.
+	// most often, and a plan played as soon as it is collected ends the collection. Each is
+	// a mover too, its steps its reach in one move.
 	for pt := Queen; pt >= Knight; pt-- {
 		for b := ours & p.byType[pt]; b != 0 && m.np < len(m.pieces); {
 			sq := b.PopFirst()
@@ -401,6 +403,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 			pc.sq, pc.pt, pc.hasR = sq, pt, false
 			pc.reach[0] = pieceAttacks(pt, w, sq, occ) &^ ours
 			pc.stop[0] = pc.reach[0]
+			m.addMover(sq, pt, pc.reach[0])
 		}
 	}
 	m.hops = 1
@@ -413,50 +416,57 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
-	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
 	m.coverSeen, m.coverOK, m.checkers = 0, 0, 0
 	for i := 0; i < m.np; i++ {
 		m.checkers |= m.pieces[i].sq.Bitboard()
 	}
-	for b := ours; b != 0 && m.nmov < len(m.movers); {
+	// The other movers: the pawns (their push) and the king.
+	for b := ours & p.byType[Pawn]; b != 0; {
 		sq := b.PopFirst()
-		mv := &m.movers[m.nmov]
-		m.movAt[sq] = uint8(m.nmov)
-		m.nmov++
-		mv.sq, mv.pt = sq, p.board[sq].Type()
-		m.movOf[mv.pt] |= sq.Bitboard()
-		if mv.pt == Pawn {
-			mv.steps = pushUp(sq.Bitboard(), w) &^ occ &^ (Rank1 | Rank8)
-		} else {
-			mv.steps = pieceAttacks(mv.pt, w, sq, occ) &^ ours
-		}
-		m.movSteps[mv.pt] |= mv.steps
+		m.addMover(sq, Pawn, pushUp(sq.Bitboard(), w)&^occ&^(Rank1|Rank8))
 	}
+	wk := p.KingSquare(w)
+	m.addMover(wk, King, kingAttacks[wk]&^ours)
 	m.kings[0], m.nk, m.stepsSeen = midKing{sq: m.kfrom, mid: NoSquare}, 1, 1
 	occK := occ &^ m.kfrom.Bitboard()
 	seen := m.kfrom.Bitboard()
-	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
-		if k := b.PopFirst(); !p.attacked(k, w, occK) {
-			m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
-			m.nk++
-			m.stepsSeen |= 2
-			seen |= k.Bitboard()
-		}
+	// What w attacks of the squares one or two steps away, l's king off the board.
+	var bb midBoard
+	bb.set(p)
+	near := kingSpread(kingAttacks[m.kfrom]) &^ occ
+	safe := near &^ bb.attacksNear(w, occK, near)
+	for b := kingAttacks[m.kfrom] & safe; b != 0; {
+		k := b.PopFirst()
+		m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
+		m.nk++
+		m.stepsSeen |= 2
+		seen |= k.Bitboard()
 	}
 	for i := 1; i < m.nk && m.nk < len(m.kings); i++ {
 		if m.kings[i].steps != 1 {
 			break
 		}
 		mid := m.kings[i].sq
-		for b := kingAttacks[mid] &^ occ &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
-			if k := b.PopFirst(); !p.attacked(k, w, occK) {
-				m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
-				m.nk++
-				m.stepsSeen |= 4
-				seen |= k.Bitboard()
-			}
+		for b := kingAttacks[mid] & safe &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
+			k := b.PopFirst()
+			m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
+			m.nk++
+			m.stepsSeen |= 4
+			seen |= k.Bitboard()
 		}
 	}
+}
+
+// addMover adds the piece of w of type pt on sq, with the given steps, to the movers.
+func (m *midPlanner) addMover(sq Square, pt PieceType, steps Bitboard) {
+	if m.nmov == len(m.movers) {
+		return
+	}
+	m.movers[m.nmov] = midMover{sq: sq, pt: pt, steps: steps}
+	m.movAt[sq] = uint8(m.nmov)
+	m.nmov++
+	m.movOf[pt] |= sq.Bitboard()
+	m.movSteps[pt] |= steps
 }
 
 // tryPlans plays the best plans of m.plans, verifying the line found, until midTries
