@@ -151,6 +151,7 @@ type midPlan struct {
 	// What needs finds at stage 0 with the supporter (if any) still on sfrom: set by
 	// evaluate, read by play at its first ply instead of counting again.
 	startHoles, startBlockers, startUncovered Bitboard
+	startRest                                 Bitboard // of startBlockers, those off the paths (see carry)
 
 	routes  [3]Bitboard // by stage: the squares the checker must still cross (see route)
 	stopsAt [3]Bitboard // by stage: the squares where it is still to stop (see stops)
@@ -648,22 +649,23 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 			return false
 		}
 	}
-	blockers := (pl.route(0)&^pl.stops(0)|between)&them | p.AttackersTo(pl.to, l, occ2)&^p.byType[King]
+	rest := between&them | p.AttackersTo(pl.to, l, occ2)&^p.byType[King]
 	for b := between; b != 0; {
 		sq := b.PopFirst()
-		blockers |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | pawnPushers(pawns, occ2, sq, l)
+		rest |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | pawnPushers(pawns, occ2, sq, l)
 	}
-	blockers &^= tb
+	rest &^= tb
 	if mk.steps > 0 {
-		blockers |= m.kfrom.Bitboard() // the king's steps
+		rest |= m.kfrom.Bitboard() // the king's steps
 	}
 	if mk.steps > 1 {
-		blockers |= mk.mid.Bitboard()
+		rest |= mk.mid.Bitboard()
 	}
+	blockers := pl.route(0)&^pl.stops(0)&them | rest
 	if blockers.Count() > midMaxTasks {
 		return false
 	}
-	pl.holes, pl.blockers, pl.uncovered = flight&^unc, blockers, unc
+	pl.holes, pl.blockers, pl.uncovered, pl.startRest = flight&^unc, blockers, unc, rest
 	tasks = int32(blockers.Count())
 	moves := int32(1 + pl.nv)
 	pl.bound = m.plies(p, moves, tasks)
@@ -742,6 +744,7 @@ func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
 		if !ok || uncovered != 0 {
 			return false
 		}
+		pl.startRest = m.rest
 	}
 	tasks := int32(holes.Count() + blockers.Count()) // the king's step is a blocker
 	if tasks > midMaxTasks {
@@ -938,7 +941,8 @@ func (m *midPlanner) pathBlockers(q *Position, pl *midPlan, st int, scur Square)
 func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	q := *p
 	st, scur := 0, pl.sfrom
-	m.sides, m.carry = 0, false
+	// Counted by evaluate: carried to l's first move when w moves first.
+	m.sides, m.carry, m.carryHoles, m.carryRest = 0, p.turn == m.w, pl.startHoles, pl.startRest
 	zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
 		pl.route(0) | pl.from.Bitboard()
 	if pl.sfrom != NoSquare {

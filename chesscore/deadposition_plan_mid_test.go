@@ -202,7 +202,8 @@ func BenchmarkMidPlanner(b *testing.B) {
 // The counts add makes for each plan on the position as it stands (holes, blockers,
 // uncovered squares) are exactly those of needs, and the route of stage 0 a candidate gets
 // (setRoute0) is that of setRoute, over every plan of every level of the real games; the
-// counts evaluate keeps for play's first ply are those of needs with the supporter unmoved.
+// counts evaluate keeps for play's first ply are those of needs with the supporter unmoved,
+// the blockers off the paths among them (carried to l's first move) too.
 func TestMidPlanCounts(t *testing.T) {
 	var m midPlanner
 	checked, evaluated := 0, 0
@@ -224,9 +225,10 @@ func TestMidPlanCounts(t *testing.T) {
 		}
 		m.king, m.kmid = pl.king, pl.kmid
 		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
-		if !ok || holes != pl.startHoles || blockers != pl.startBlockers || uncovered != pl.startUncovered {
-			t.Fatalf("%s, %s mates on %v from %v: evaluate keeps %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
-				uint64(pl.startHoles), uint64(pl.startBlockers), uint64(pl.startUncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
+		if !ok || holes != pl.startHoles || blockers != pl.startBlockers || uncovered != pl.startUncovered || m.rest != pl.startRest {
+			t.Fatalf("%s, %s mates on %v from %v: evaluate keeps %x %x %x (off the paths %x), needs %x %x %x (%x, %v)", p.FEN(), c, pl.king, pl.to,
+				uint64(pl.startHoles), uint64(pl.startBlockers), uint64(pl.startUncovered), uint64(pl.startRest),
+				uint64(holes), uint64(blockers), uint64(uncovered), uint64(m.rest), ok)
 		}
 		evaluated++
 	})
