@@ -920,6 +920,25 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 	return holes, onPath | rest, uncovered, true
 }
 
+// waitSeen reports whether w's waiting move mv in q (as waitW makes it: no capture, off
+// the plan's zone, by a piece that covers none of the king's squares before or after it)
+// might change what needs counts apart from the paths: whether its squares
+// lie on a line from the king's squares, the checker's square or the squares between, seen
+// through the squares empty once the plan's pieces and l's king have left theirs (fewer
+// than in the position needs counts on, so every line needs may look along). Else the
+// pieces of w that cover the king's squares, the squares l may fill and the pieces of l
+// that guard the checker's square or its line all stay as they were.
+func (m *midPlanner) waitSeen(q *Position, pl *midPlan, st int, scur Square, mv Move) bool {
+	seen := kingAttacks[m.king] | pl.to.Bitboard() | Between(pl.to, m.king)
+	left := pl.at(st).Bitboard() | q.KingSquare(m.l).Bitboard()
+	if scur != NoSquare {
+		left |= scur.Bitboard()
+	}
+	occ := q.byType[0] &^ left
+	lines := midSlides(seen, occ, true) | midSlides(seen, occ, false)
+	return lines&(mv.From().Bitboard()|mv.To().Bitboard()) != 0
+}
+
 // pathBlockers returns the pieces of l in q on the paths the plan's pieces still have to
 // cross (the checker at stage st, the supporter on scur), the checker's stops aside, and
 // reports false when a piece of w stands there: the part of needs that changes when a
@@ -988,7 +1007,7 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				st++
 			default:
 				mv = m.waitW(&q, pl.at(st), scur, zone)
-				m.carry = false
+				m.carry = m.carry && mv != NullMove && !m.waitSeen(&q, pl, st, scur, mv)
 			}
 			if mv == NullMove || !q.IsLegal(mv) {
 				return -1

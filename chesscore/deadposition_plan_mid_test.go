@@ -567,3 +567,61 @@ func TestMidCheckerTaken(t *testing.T) {
 		t.Errorf("only %d checks taken", taken)
 	}
 }
+
+// A waiting move of w as waitW makes them (no capture, off the plan's zone, by a piece that
+// covers none of the king's squares before or after it) that waitSeen does not see leaves
+// needs' holes, uncovered squares and blockers off the paths as they were (play carries
+// them over it), over every such move for every plan of every level of the real games.
+func TestMidWaitSeen(t *testing.T) {
+	var m midPlanner
+	checked, seen := 0, 0
+	eachMidPlan(loadRealGames(t)[:1500], &m, nil, func(p *Position, c Color, pl *midPlan) {
+		holes, _, uncovered, ok := m.needs(p, pl, 0, pl.sfrom)
+		if !ok {
+			return
+		}
+		rest := m.rest
+		zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
+			pl.route(0) | pl.from.Bitboard()
+		if pl.sfrom != NoSquare {
+			zone |= pl.sfrom.Bitboard() | pl.sto.Bitboard() | Between(pl.sfrom, pl.sto)
+		}
+		if pl.kmid != NoSquare {
+			zone |= kingSpread(pl.kmid.Bitboard())
+		}
+		guard := kingAttacks[m.kfrom] | m.kfrom.Bitboard() | kingAttacks[m.king]
+		if pl.kmid != NoSquare {
+			guard |= pl.kmid.Bitboard()
+		}
+		occ := p.byType[0]
+		for b := p.byColor[c] &^ zone; b != 0; {
+			from := b.PopFirst()
+			pt := p.board[from].Type()
+			if pieceAttacks(pt, c, from, occ)&guard != 0 {
+				continue
+			}
+			for to := pieceSteps(p, c, from) &^ occ &^ zone; to != 0; {
+				mv := NewMove(from, to.PopFirst())
+				if pieceAttacks(pt, c, mv.To(), occ&^from.Bitboard()|mv.To().Bitboard())&guard != 0 {
+					continue
+				}
+				if m.waitSeen(p, pl, 0, pl.sfrom, mv) {
+					seen++
+					continue
+				}
+				q := *p
+				q.doMove(mv)
+				h, b, u, ok := m.needs(&q, pl, 0, pl.sfrom)
+				onPath, pok := m.pathBlockers(&q, pl, 0, pl.sfrom)
+				if ok != pok || ok && (h != holes || u != uncovered || b != onPath|rest) {
+					t.Fatalf("%s, %s mates on %v from %v, after %v: needs %x %x %x (%v), carried %x %x %x (%v)", p.FEN(), c, pl.king, pl.to, mv,
+						uint64(h), uint64(b), uint64(u), ok, uint64(holes), uint64(onPath|rest), uint64(uncovered), pok)
+				}
+				checked++
+			}
+		}
+	})
+	if checked < 5000 || seen < 5000 {
+		t.Errorf("only %d waiting moves checked, %d seen", checked, seen)
+	}
+}
