@@ -920,10 +920,15 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 		return 0, 0, 0, false
 	}
 	rest |= between & h.col[l]
+	occ := h.typ[0]
+	rest |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
+	for bb := between; bb != 0; {
+		sq := bb.PopFirst()
+		rest |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
+	}
 	if limit >= 0 && (onPath|rest).Count() > limit {
 		return 0, onPath | rest, 0, true
 	}
-	occ := h.typ[0]
 	occNoKing := occ &^ k.Bitboard()
 	if flight := kingAttacks[k] &^ h.col[l]; flight != 0 {
 		flight &^= h.attacksNear(w, occNoKing, flight)
@@ -934,11 +939,6 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 		if limit >= 0 && (uncovered != 0 || (holes|onPath|rest).Count() > limit) {
 			return holes, onPath | rest, uncovered, true
 		}
-	}
-	rest |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
-	for bb := between; bb != 0; {
-		sq := bb.PopFirst()
-		rest |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
 	}
 	m.rest = rest
 	return holes, onPath | rest, uncovered, true
