@@ -41,14 +41,21 @@ package chesscore
 //     w plays the supporter's move, then the checker's route, then the check; l makes the
 //     first move that leaves it less to do among the few the plan names (the king's step,
 //     a piece or pawn onto a flight square, a blocker away), each made, tested for
-//     legality and counted on bitboards (midBoard); whichever side has nothing to do makes
+//     legality and counted on bitboards (midBoard) as soon as it is found (the moves after
+//     the first that does are never looked for); whichever side has nothing to do makes
 //     a waiting move away from the squares involved (w's: the farthest from the king,
-//     looked for farthest first). The first ply reads the counts evaluate made. Where the plan leaves a choice, moves are tried in the
-//     legal move list's order. A move of w that mates before the plan's end ends the
+//     looked for farthest first). Where the plan leaves a choice, moves are tried in the
+//     legal move list's order. What l's move leaves it to do is carried to its next
+//     move, not counted again, over a move of w that only brings a plan's piece along its
+//     path (the position with the plan's pieces arrived is the same: only the blockers on
+//     the paths are counted again) or a waiting move off every line from the king's
+//     squares and the checker's (waitSeen); l's first move reads the counts evaluate
+//     made. A move of w that mates before the plan's end ends the
 //     line; once l has nothing left to do, the plan's check is tried first. At w's turns
 //     where l has at most midQuickLeft tasks left (or the plan's check failed), a mate
 //     the plan did not foresee is looked for cheaply (quickMate: only the checks that
-//     also cover the king's free squares, and discovered checks). A check is tested for
+//     also cover the king's free squares, and discovered checks; a check l can answer by
+//     taking the checker, checkerTaken, is not even played). A check is tested for
 //     mate by the king's steps and the moves that take or block the checker alone
 //     (checkmated, HasLegalMove), never by listing every legal move.
 //   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
@@ -85,6 +92,31 @@ package chesscore
 // king's square (canFill: 887 instructions a decision more), w's other pieces' attacks
 // (restAttacks) by fills (230 more), quickMate skipping the plan's check that has just
 // failed together with task's tighter limit once no side step is left (no change).
+// Since, with the same lines (every decision of the real games, the planner alone, line
+// for line): the counts carried over w's plan moves (431 instructions a decision fewer)
+// and its waiting moves (220) and from evaluate to l's first move (153), task judging
+// each move as it finds it (720), quickMate's checkerTaken (499), setup taking the
+// movers' steps from the checkers' reach and the king's safe squares from attacksNear
+// (556) took a whole decision from 58,625 to 56,046 instructions and from 696 to 675
+// mispredicted branches (icount2: cachegrind's model, the difference of 12,708 and
+// 25,416 decisions); needsOn counting the guards of the checker's square and line
+// before the flight squares, its limit tested once they are known, costs 54
+// instructions more but saves 4 mispredicts (56,099 and 670). Measured and left out: dropping, before its play, a plan with a
+// blocker that has no move (100 fewer, but 5 answers lost); support narrowing where a
+// supporter may go by every square it must cover, w's pieces off the board (243 more);
+// a test, cached by king's square and squares to cover, that no supporter could cover
+// them (only 4,969 of the 43,611 failing support calls repeat one: not worth a cache);
+// midBoard.shift clearing the square taken without a branch (135 more, 2 mispredicts
+// fewer); judge testing legality only for a king's move or a pinned piece's (4 fewer, 7
+// mispredicts more); quickMate skipping a piece whose empty board reach has no checking
+// square (9 fewer, 4 mispredicts more); needsOn split in two so that the arrival of the
+// plan's pieces is made once for all of l's candidate moves (the split alone 536 more);
+// judge testing whether l's move may check w's king by its squares on the king's lines
+// before the attack test (95 fewer, 7 mispredicts more); collect listing the pieces with a
+// checking square in reach without a branch (211 more, 2 mispredicts fewer); add looking
+// first at the flight squares no mover can cover (457 more); quickMate testing the king's
+// escape before playing a check (2,471 of the 4,856 checks played that do not mate have
+// one; 27 more, 8 mispredicts more).
 
 // midMinPieces is the number of pieces (kings and pawns included) from which the
 // planner runs. On the real games it answers for about half the positions with 12 to 15
@@ -151,6 +183,7 @@ type midPlan struct {
 	// What needs finds at stage 0 with the supporter (if any) still on sfrom: set by
 	// evaluate, read by play at its first ply instead of counting again.
 	startHoles, startBlockers, startUncovered Bitboard
+	startRest                                 Bitboard // of startBlockers, those off the paths (see carry)
 
 	routes  [3]Bitboard // by stage: the squares the checker must still cross (see route)
 	stopsAt [3]Bitboard // by stage: the squares where it is still to stop (see stops)
@@ -267,9 +300,14 @@ type midPlanner struct {
 	tries     int   // plans played
 	floor     int32 // the fewest plies of a plan of the level at hand (-1: none played while collected)
 	line      [midMaxPlies + 2]Move
-	nodes     int // positions played, the verification aside
-	sides     int // moves of l in the plan at hand that left it as much to do
-	left      int // the tasks l's last move in the plan at hand left it (holes and blockers)
+	nodes     int      // positions played, the verification aside
+	sides     int      // moves of l in the plan at hand that left it as much to do
+	left      int      // the tasks l's last move in the plan at hand left it (holes and blockers)
+	rest      Bitboard // the blockers off the paths, from needsOn's last complete count
+	// What l's last move in the plan at hand left it to do, counted completely (see carry):
+	// the holes and the blockers off the paths.
+	carry                 bool
+	carryHoles, carryRest Bitboard
 }
 
 // plan looks for a helpmate by w from p. It returns the number of moves of the line found
@@ -386,8 +424,10 @@ func (m *midPlanner) setup(p *Position, w Color) {
 	occ := p.byType[0]
 	ours := p.byColor[w]
 	m.np = 0
+	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
 	// Queens first, then rooks, bishops and knights: the plans of the strongest pieces mate
-	// most often, and a plan played as soon as it is collected ends the collection.
+	// most often, and a plan played as soon as it is collected ends the collection. Each is
+	// a mover too, its steps its reach in one move.
 	for pt := Queen; pt >= Knight; pt-- {
 		for b := ours & p.byType[pt]; b != 0 && m.np < len(m.pieces); {
 			sq := b.PopFirst()
@@ -396,6 +436,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 			pc.sq, pc.pt, pc.hasR = sq, pt, false
 			pc.reach[0] = pieceAttacks(pt, w, sq, occ) &^ ours
 			pc.stop[0] = pc.reach[0]
+			m.addMover(sq, pt, pc.reach[0])
 		}
 	}
 	m.hops = 1
@@ -408,50 +449,57 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		pc.reach[0] = (pushUp(sq.Bitboard(), w)&^occ | pawnAttacks[w][sq]&p.byColor[m.l]) &^ (Rank1 | Rank8)
 		pc.stop, pc.reach[1], pc.reach[2] = [2]Bitboard{}, 0, 0
 	}
-	m.nmov, m.movSteps, m.movOf = 0, [King + 1]Bitboard{}, [King + 1]Bitboard{}
 	m.coverSeen, m.coverOK, m.checkers = 0, 0, 0
 	for i := 0; i < m.np; i++ {
 		m.checkers |= m.pieces[i].sq.Bitboard()
 	}
-	for b := ours; b != 0 && m.nmov < len(m.movers); {
+	// The other movers: the pawns (their push) and the king.
+	for b := ours & p.byType[Pawn]; b != 0; {
 		sq := b.PopFirst()
-		mv := &m.movers[m.nmov]
-		m.movAt[sq] = uint8(m.nmov)
-		m.nmov++
-		mv.sq, mv.pt = sq, p.board[sq].Type()
-		m.movOf[mv.pt] |= sq.Bitboard()
-		if mv.pt == Pawn {
-			mv.steps = pushUp(sq.Bitboard(), w) &^ occ &^ (Rank1 | Rank8)
-		} else {
-			mv.steps = pieceAttacks(mv.pt, w, sq, occ) &^ ours
-		}
-		m.movSteps[mv.pt] |= mv.steps
+		m.addMover(sq, Pawn, pushUp(sq.Bitboard(), w)&^occ&^(Rank1|Rank8))
 	}
+	wk := p.KingSquare(w)
+	m.addMover(wk, King, kingAttacks[wk]&^ours)
 	m.kings[0], m.nk, m.stepsSeen = midKing{sq: m.kfrom, mid: NoSquare}, 1, 1
 	occK := occ &^ m.kfrom.Bitboard()
 	seen := m.kfrom.Bitboard()
-	for b := kingAttacks[m.kfrom] &^ occ; b != 0; {
-		if k := b.PopFirst(); !p.attacked(k, w, occK) {
-			m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
-			m.nk++
-			m.stepsSeen |= 2
-			seen |= k.Bitboard()
-		}
+	// What w attacks of the squares one or two steps away, l's king off the board.
+	var bb midBoard
+	bb.set(p)
+	near := kingSpread(kingAttacks[m.kfrom]) &^ occ
+	safe := near &^ bb.attacksNear(w, occK, near)
+	for b := kingAttacks[m.kfrom] & safe; b != 0; {
+		k := b.PopFirst()
+		m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
+		m.nk++
+		m.stepsSeen |= 2
+		seen |= k.Bitboard()
 	}
 	for i := 1; i < m.nk && m.nk < len(m.kings); i++ {
 		if m.kings[i].steps != 1 {
 			break
 		}
 		mid := m.kings[i].sq
-		for b := kingAttacks[mid] &^ occ &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
-			if k := b.PopFirst(); !p.attacked(k, w, occK) {
-				m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
-				m.nk++
-				m.stepsSeen |= 4
-				seen |= k.Bitboard()
-			}
+		for b := kingAttacks[mid] & safe &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
+			k := b.PopFirst()
+			m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
+			m.nk++
+			m.stepsSeen |= 4
+			seen |= k.Bitboard()
 		}
 	}
+}
+
+// addMover adds the piece of w of type pt on sq, with the given steps, to the movers.
+func (m *midPlanner) addMover(sq Square, pt PieceType, steps Bitboard) {
+	if m.nmov == len(m.movers) {
+		return
+	}
+	m.movers[m.nmov] = midMover{sq: sq, pt: pt, steps: steps}
+	m.movAt[sq] = uint8(m.nmov)
+	m.nmov++
+	m.movOf[pt] |= sq.Bitboard()
+	m.movSteps[pt] |= steps
 }
 
 // tryPlans plays the best plans of m.plans, verifying the line found, until midTries
@@ -633,22 +681,23 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 			return false
 		}
 	}
-	blockers := (pl.route(0)&^pl.stops(0)|between)&them | p.AttackersTo(pl.to, l, occ2)&^p.byType[King]
+	rest := between&them | p.AttackersTo(pl.to, l, occ2)&^p.byType[King]
 	for b := between; b != 0; {
 		sq := b.PopFirst()
-		blockers |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | pawnPushers(pawns, occ2, sq, l)
+		rest |= p.AttackersTo(sq, l, occ2)&^p.byType[King]&^p.byType[Pawn] | pawnPushers(pawns, occ2, sq, l)
 	}
-	blockers &^= tb
+	rest &^= tb
 	if mk.steps > 0 {
-		blockers |= m.kfrom.Bitboard() // the king's steps
+		rest |= m.kfrom.Bitboard() // the king's steps
 	}
 	if mk.steps > 1 {
-		blockers |= mk.mid.Bitboard()
+		rest |= mk.mid.Bitboard()
 	}
+	blockers := pl.route(0)&^pl.stops(0)&them | rest
 	if blockers.Count() > midMaxTasks {
 		return false
 	}
-	pl.holes, pl.blockers, pl.uncovered = flight&^unc, blockers, unc
+	pl.holes, pl.blockers, pl.uncovered, pl.startRest = flight&^unc, blockers, unc, rest
 	tasks = int32(blockers.Count())
 	moves := int32(1 + pl.nv)
 	pl.bound = m.plies(p, moves, tasks)
@@ -727,6 +776,7 @@ func (m *midPlanner) evaluate(p *Position, pl *midPlan) bool {
 		if !ok || uncovered != 0 {
 			return false
 		}
+		pl.startRest = m.rest
 	}
 	tasks := int32(holes.Count() + blockers.Count()) // the king's step is a blocker
 	if tasks > midMaxTasks {
@@ -854,13 +904,16 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 	if path&b.col[w] != 0 {
 		return 0, 0, 0, false
 	}
-	blockers = path & b.col[l] &^ pl.stops(st) // the checker takes a piece on a stop
+	onPath := path & b.col[l] &^ pl.stops(st) // the checker takes a piece on a stop
+	// The other blockers (rest) do not depend on where the plan's pieces stand on their
+	// paths: they are counted on h, the position with the plan's pieces arrived.
+	var rest Bitboard
 	h := *b
 	if kat != k {
 		h.shift(l, King, kat, k)
-		blockers |= kat.Bitboard()
+		rest |= kat.Bitboard()
 		if kat == m.kfrom && m.kmid != NoSquare {
-			blockers |= m.kmid.Bitboard()
+			rest |= m.kmid.Bitboard()
 		}
 	}
 	h.shift(w, pl.pt, cur, pl.to)
@@ -874,11 +927,16 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 	if between&h.col[w] != 0 {
 		return 0, 0, 0, false
 	}
-	blockers |= between & h.col[l]
-	if limit >= 0 && blockers.Count() > limit {
-		return 0, blockers, 0, true
-	}
+	rest |= between & h.col[l]
 	occ := h.typ[0]
+	rest |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
+	for bb := between; bb != 0; {
+		sq := bb.PopFirst()
+		rest |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
+	}
+	if limit >= 0 && (onPath|rest).Count() > limit {
+		return 0, onPath | rest, 0, true
+	}
 	occNoKing := occ &^ k.Bitboard()
 	if flight := kingAttacks[k] &^ h.col[l]; flight != 0 {
 		flight &^= h.attacksNear(w, occNoKing, flight)
@@ -886,16 +944,46 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 			holes = empty & h.fillable(l, empty)
 		}
 		uncovered = flight &^ holes
-		if limit >= 0 && (uncovered != 0 || (holes|blockers).Count() > limit) {
-			return holes, blockers, uncovered, true
+		if limit >= 0 && (uncovered != 0 || (holes|onPath|rest).Count() > limit) {
+			return holes, onPath | rest, uncovered, true
 		}
 	}
-	blockers |= h.attackersTo(pl.to, l, occ) &^ k.Bitboard()
-	for bb := between; bb != 0; {
-		sq := bb.PopFirst()
-		blockers |= h.attackersTo(sq, l, occ)&^h.typ[King]&^h.typ[Pawn] | h.pushers(sq, l)
+	m.rest = rest
+	return holes, onPath | rest, uncovered, true
+}
+
+// waitSeen reports whether w's waiting move mv in q (as waitW makes it: no capture, off
+// the plan's zone, by a piece that covers none of the king's squares before or after it)
+// might change what needs counts apart from the paths: whether its squares
+// lie on a line from the king's squares, the checker's square or the squares between, seen
+// through the squares empty once the plan's pieces and l's king have left theirs (fewer
+// than in the position needs counts on, so every line needs may look along). Else the
+// pieces of w that cover the king's squares, the squares l may fill and the pieces of l
+// that guard the checker's square or its line all stay as they were.
+func (m *midPlanner) waitSeen(q *Position, pl *midPlan, st int, scur Square, mv Move) bool {
+	seen := kingAttacks[m.king] | pl.to.Bitboard() | Between(pl.to, m.king)
+	left := pl.at(st).Bitboard() | q.KingSquare(m.l).Bitboard()
+	if scur != NoSquare {
+		left |= scur.Bitboard()
 	}
-	return holes, blockers, uncovered, true
+	occ := q.byType[0] &^ left
+	lines := midSlides(seen, occ, true) | midSlides(seen, occ, false)
+	return lines&(mv.From().Bitboard()|mv.To().Bitboard()) != 0
+}
+
+// pathBlockers returns the pieces of l in q on the paths the plan's pieces still have to
+// cross (the checker at stage st, the supporter on scur), the checker's stops aside, and
+// reports false when a piece of w stands there: the part of needs that changes when a
+// plan's piece moves along its path.
+func (m *midPlanner) pathBlockers(q *Position, pl *midPlan, st int, scur Square) (Bitboard, bool) {
+	path := pl.route(st)
+	if scur != NoSquare && scur != pl.sto {
+		path |= Between(scur, pl.sto)
+		if pl.spt == Pawn {
+			path |= pl.sto.Bitboard()
+		}
+	}
+	return path & q.byColor[m.l] &^ pl.stops(st), path&q.byColor[m.w] == 0
 }
 
 // play plays plan pl from p, filling m.line. It returns the number of moves of a line
@@ -904,7 +992,8 @@ func (m *midPlanner) needsOn(b *midBoard, pl *midPlan, st int, scur Square, limi
 func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	q := *p
 	st, scur := 0, pl.sfrom
-	m.sides = 0
+	// Counted by evaluate: carried to l's first move when w moves first.
+	m.sides, m.carry, m.carryHoles, m.carryRest = 0, p.turn == m.w, pl.startHoles, pl.startRest
 	zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
 		pl.route(0) | pl.from.Bitboard()
 	if pl.sfrom != NoSquare {
@@ -950,13 +1039,26 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 				st++
 			default:
 				mv = m.waitW(&q, pl.at(st), scur, zone)
+				m.carry = m.carry && mv != NullMove && !m.waitSeen(&q, pl, st, scur, mv)
 			}
 			if mv == NullMove || !q.IsLegal(mv) {
 				return -1
 			}
+			if q.byType[0].Has(mv.To()) {
+				m.carry = false // a capture: counted again
+			}
 		} else {
 			holes, blockers, uncovered, ok := pl.startHoles, pl.startBlockers, pl.startUncovered, true
-			if n > 0 { // at the first ply, counted by evaluate
+			switch {
+			case n == 0: // counted by evaluate
+			case m.carry:
+				// Since l's last move, w has moved a plan's piece along its path without
+				// taking: the position with the plan's pieces arrived is the same, and only
+				// the blockers on the paths are counted again.
+				var onPath Bitboard
+				onPath, ok = m.pathBlockers(&q, pl, st, scur)
+				holes, blockers, uncovered = m.carryHoles, onPath|m.carryRest, 0
+			default:
 				holes, blockers, uncovered, ok = m.needs(&q, pl, st, scur)
 			}
 			if !ok || uncovered != 0 {
@@ -1046,8 +1148,9 @@ func (m *midPlanner) quickMate(q *Position) Move {
 			steps &= checks[pt]
 		}
 		for steps != 0 {
-			mv := NewMove(from, steps.PopFirst())
-			if !q.givesCheck(mv, k) || !q.IsLegal(mv) {
+			to := steps.PopFirst()
+			mv := NewMove(from, to)
+			if !q.givesCheck(mv, k) || !disc.Has(from) && m.checkerTaken(q, from, to, k) || !q.IsLegal(mv) {
 				continue
 			}
 			child := q.Play(mv)
@@ -1058,6 +1161,33 @@ func (m *midPlanner) quickMate(q *Position) Move {
 		}
 	}
 	return NullMove
+}
+
+// checkerTaken reports whether l (its king on k) may take the piece of w that has just
+// moved from from to to in q and checks alone (no discovered check): the king, where
+// no other piece of w guards to, or a piece not pinned to the king. Then the check does
+// not mate, and quickMate need not play it.
+func (m *midPlanner) checkerTaken(q *Position, from, to, k Square) bool {
+	w, l := m.w, m.l
+	occ := q.byType[0]&^from.Bitboard() | to.Bitboard()
+	if kingAttacks[k].Has(to) && q.AttackersTo(to, w, occ&^k.Bitboard())&^from.Bitboard() == 0 {
+		return true
+	}
+	takers := q.AttackersTo(to, l, occ) &^ q.byType[King] &^ to.Bitboard()
+	if takers == 0 {
+		return false
+	}
+	// w's sliders once the checker is taken, that could pin a taker.
+	ours := q.byColor[w] &^ from.Bitboard()
+	diag := (q.byType[Bishop] | q.byType[Queen]) & ours
+	orth := (q.byType[Rook] | q.byType[Queen]) & ours
+	for ; takers != 0; takers &= takers - 1 {
+		occ2 := occ &^ takers.First().Bitboard()
+		if BishopAttacks(k, occ2)&diag == 0 && RookAttacks(k, occ2)&orth == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // midQuickLeft is the most tasks l may have left for quickMate to look for a mate the
@@ -1103,20 +1233,6 @@ func (m *midPlanner) mateIn1(q *Position, ml *MoveList) (Move, bool) {
 func (m *midPlanner) tasksOn(b *midBoard, pl *midPlan, st int, scur Square, limit int) (int, bool) {
 	holes, blockers, uncovered, ok := m.needsOn(b, pl, st, scur, limit)
 	return holes.Count() + blockers.Count(), ok && uncovered == 0
-}
-
-// midMoves is a short list of moves a side may make for the plan.
-type midMoves struct {
-	moves [48]Move
-	n     int
-}
-
-// add appends the move from-to unless the list is full.
-func (ml *midMoves) add(from, to Square) {
-	if ml.n < len(ml.moves) {
-		ml.moves[ml.n] = NewMove(from, to)
-		ml.n++
-	}
 }
 
 // pawnSteps returns the squares the pawn of colour c on sq may move to in q, promotions
@@ -1186,15 +1302,21 @@ func groupSteps(q *Position, c Color, g int, sq Square) Bitboard {
 // king's step, a piece onto a hole, a blocker away (not onto the checker's squares, nor
 // where it would still guard its square or the line), tried in that order. With no such
 // move it returns, midSideSteps times at most in a plan, a move that leaves as many
-// tasks. Only those moves are made, each tested for legality alone.
+// tasks. Only those moves are made, each tested for legality alone, as they are found:
+// the moves after the first that leaves fewer tasks are never looked for.
 func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, blockers Bitboard) Move {
 	l := m.l
-	var c midMoves
-	kat := q.KingSquare(l)
-	if kingAttacks[kat].Has(m.king) {
-		c.add(kat, m.king)
-	} else if kat == m.kfrom && m.kmid != NoSquare {
-		c.add(kat, m.kmid)
+	e := midTaskScan{q: q, pl: pl, st: st, scur: scur, now: holes.Count() + blockers.Count(), side: NullMove}
+	e.qb.set(q)
+	e.kat, e.wk = q.KingSquare(l), q.KingSquare(m.w)
+	if kingAttacks[e.kat].Has(m.king) {
+		if m.judge(&e, e.kat, m.king) {
+			return e.best
+		}
+	} else if e.kat == m.kfrom && m.kmid != NoSquare {
+		if m.judge(&e, e.kat, m.kmid) {
+			return e.best
+		}
 	}
 	// The pieces that may fill a hole or must move away, piece type by piece type (as the
 	// legal move list orders them): which hole is filled first may matter.
@@ -1217,7 +1339,9 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 			from := b.PopFirst()
 			steps := groupSteps(q, l, g, from)
 			for t := steps & holes; t != 0; {
-				c.add(from, t.PopFirst())
+				if m.judge(&e, from, t.PopFirst()) {
+					return e.best
+				}
 			}
 			if !blockers.Has(from) {
 				continue
@@ -1228,41 +1352,63 @@ func (m *midPlanner) task(q *Position, pl *midPlan, st int, scur Square, holes, 
 				if pt != Pawn && to != pl.to && pieceAttacks(pt, l, to, occTo&^from.Bitboard())&(between|pl.to.Bitboard()) != 0 {
 					continue // a blocker still
 				}
-				c.add(from, to)
+				if m.judge(&e, from, to) {
+					return e.best
+				}
 			}
 		}
 	}
-	now, side := holes.Count()+blockers.Count(), NullMove
-	var qb midBoard
-	qb.set(q)
-	wk := q.KingSquare(m.w)
-	for _, mv := range c.moves[:c.n] {
-		// The move made on the bitboards alone (a plain move: the list holds no other).
-		child, legal := qb.playPlain(l, q.board[mv.From()].Type(), kat, mv.From(), mv.To())
-		if !legal {
-			continue
-		}
-		m.nodes++
-		if child.attacked(wk, l, child.typ[0]) {
-			continue // l may not check: w would have to answer
-		}
-		limit := now // a move that leaves more is of no use
-		if side != NullMove {
-			limit = now - 1
-		}
-		if n, ok := m.tasksOn(&child, pl, st, scur, limit); ok && n < now {
-			m.left = n
-			return mv
-		} else if ok && n == now && side == NullMove {
-			side = mv
-		}
-	}
-	if side != NullMove && m.sides < midSideSteps {
+	if e.side != NullMove && m.sides < midSideSteps {
 		m.sides++
-		m.left = now
-		return side
+		m.left, m.carry, m.carryHoles, m.carryRest = e.now, true, e.sideHoles, e.sideRest
+		return e.side
 	}
 	return NullMove
+}
+
+// midTaskScan is task's state while it judges the loser's candidate moves.
+type midTaskScan struct {
+	q                   *Position
+	pl                  *midPlan
+	st                  int
+	scur                Square
+	qb                  midBoard // q's bitboards
+	kat, wk             Square   // l's king, w's king
+	now                 int      // the tasks l has in q
+	best                Move     // the move found that leaves fewer tasks
+	side                Move     // the first move found that leaves as many (or NullMove)
+	sideHoles, sideRest Bitboard // what side leaves (see carry)
+}
+
+// judge makes l's move from-to (a plain move) on the bitboards of e.q and counts what it
+// leaves: it reports whether the move is legal and leaves fewer tasks (then e.best, and
+// m's counts, hold it), and records the first that leaves as many in e.side.
+func (m *midPlanner) judge(e *midTaskScan, from, to Square) bool {
+	l := m.l
+	// The move made on the bitboards alone (a plain move: task finds no other).
+	child, legal := e.qb.playPlain(l, e.q.board[from].Type(), e.kat, from, to)
+	if !legal {
+		return false
+	}
+	m.nodes++
+	if child.attacked(e.wk, l, child.typ[0]) {
+		return false // l may not check: w would have to answer
+	}
+	limit := e.now // a move that leaves more is of no use
+	if e.side != NullMove {
+		limit = e.now - 1
+	}
+	h, b, u, ok := m.needsOn(&child, e.pl, e.st, e.scur, limit)
+	n := h.Count() + b.Count()
+	if ok = ok && u == 0; ok && n < e.now {
+		// Below the limit: the count is complete.
+		m.left, m.carry, m.carryHoles, m.carryRest = n, true, h, m.rest
+		e.best = NewMove(from, to)
+		return true
+	} else if ok && n == e.now && e.side == NullMove {
+		e.side, e.sideHoles, e.sideRest = NewMove(from, to), h, m.rest
+	}
+	return false
 }
 
 // waitW returns a waiting move of w in q: no capture, no check, far from the squares of
@@ -1350,7 +1496,7 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 					continue // l may not check: w would have to answer
 				}
 				if n, ok := m.tasksOn(&child, pl, st, scur, 0); ok && n == 0 {
-					m.left = 0
+					m.left, m.carry, m.carryHoles, m.carryRest = 0, true, 0, 0
 					return mv
 				}
 			}

@@ -202,7 +202,8 @@ func BenchmarkMidPlanner(b *testing.B) {
 // The counts add makes for each plan on the position as it stands (holes, blockers,
 // uncovered squares) are exactly those of needs, and the route of stage 0 a candidate gets
 // (setRoute0) is that of setRoute, over every plan of every level of the real games; the
-// counts evaluate keeps for play's first ply are those of needs with the supporter unmoved.
+// counts evaluate keeps for play's first ply are those of needs with the supporter unmoved,
+// the blockers off the paths among them (carried to l's first move) too.
 func TestMidPlanCounts(t *testing.T) {
 	var m midPlanner
 	checked, evaluated := 0, 0
@@ -224,9 +225,10 @@ func TestMidPlanCounts(t *testing.T) {
 		}
 		m.king, m.kmid = pl.king, pl.kmid
 		holes, blockers, uncovered, ok = m.needs(p, pl, 0, pl.sfrom)
-		if !ok || holes != pl.startHoles || blockers != pl.startBlockers || uncovered != pl.startUncovered {
-			t.Fatalf("%s, %s mates on %v from %v: evaluate keeps %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
-				uint64(pl.startHoles), uint64(pl.startBlockers), uint64(pl.startUncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
+		if !ok || holes != pl.startHoles || blockers != pl.startBlockers || uncovered != pl.startUncovered || m.rest != pl.startRest {
+			t.Fatalf("%s, %s mates on %v from %v: evaluate keeps %x %x %x (off the paths %x), needs %x %x %x (%x, %v)", p.FEN(), c, pl.king, pl.to,
+				uint64(pl.startHoles), uint64(pl.startBlockers), uint64(pl.startUncovered), uint64(pl.startRest),
+				uint64(holes), uint64(blockers), uint64(uncovered), uint64(m.rest), ok)
 		}
 		evaluated++
 	})
@@ -472,5 +474,154 @@ func TestMidReach(t *testing.T) {
 	}
 	if checked < 10000 {
 		t.Errorf("only %d reaches checked", checked)
+	}
+}
+
+// The counts carried over a move of a plan's piece along its path (play's carry): once
+// the checker has made its first step, or the supporter its move, taking nothing, needs
+// finds the same holes and uncovered squares and the same blockers off the paths, and the
+// blockers on the paths are pathBlockers', over every plan of every level of the real
+// games.
+func TestMidCarry(t *testing.T) {
+	var m midPlanner
+	checked := 0
+	eachMidPlan(loadRealGames(t)[:3000], &m, nil, func(p *Position, c Color, pl *midPlan) {
+		holes, _, uncovered, ok := m.needs(p, pl, 0, pl.sfrom)
+		if !ok {
+			return
+		}
+		rest := m.rest
+		for _, step := range []struct {
+			mv       Move
+			st       int
+			scur     Square
+			possible bool
+		}{
+			{NewMove(pl.from, pl.at(1)), 1, pl.sfrom, pl.nv > 0},
+			{NewMove(pl.sfrom, pl.sto), 0, pl.sto, pl.sfrom != NoSquare},
+		} {
+			if !step.possible || p.byType[0].Has(step.mv.To()) {
+				continue
+			}
+			q := *p
+			q.doMove(step.mv)
+			h, b, u, ok := m.needs(&q, pl, step.st, step.scur)
+			onPath, pok := m.pathBlockers(&q, pl, step.st, step.scur)
+			if ok != pok || ok && (h != holes || u != uncovered || b != onPath|rest) {
+				t.Fatalf("%s, %s mates on %v from %v, after %v: needs %x %x %x (%v), carried %x %x %x (%v)", p.FEN(), c, pl.king, pl.to, step.mv,
+					uint64(h), uint64(b), uint64(u), ok, uint64(holes), uint64(onPath|rest), uint64(uncovered), pok)
+			}
+			checked++
+		}
+	})
+	if checked < 5000 {
+		t.Errorf("only %d moves checked", checked)
+	}
+}
+
+// checkerTaken says yes only where the check does not mate, on hand positions and on
+// every single check by a moved piece in the real games.
+func TestMidCheckerTaken(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen, from, to string
+		want                bool
+	}{
+		{"king takes the unguarded queen", "6k1/8/8/8/8/2Q5/8/4K3 w - - 0 1", "c3", "g7", true},
+		{"the queen guarded through its square, no other taker", "6k1/8/8/8/8/2Q5/8/B3K3 w - - 0 1", "c3", "g7", false},
+		{"a rook takes the guarded queen", "6k1/r7/8/8/8/2Q5/8/B3K3 w - - 0 1", "c3", "g7", true},
+		{"the knight that could take is pinned", "R3n1k1/8/8/8/8/2Q5/8/B3K3 w - - 0 1", "c3", "g7", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			from, _ := ParseSquare(tc.from)
+			to, _ := ParseSquare(tc.to)
+			m := midPlanner{w: p.turn, l: p.turn ^ 1}
+			if got := m.checkerTaken(&p, from, to, p.KingSquare(m.l)); got != tc.want {
+				t.Errorf("checkerTaken = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	taken := 0
+	for _, p := range loadRealGames(t) {
+		var ml MoveList
+		p.LegalMoves(&ml)
+		m := midPlanner{w: p.turn, l: p.turn ^ 1}
+		k := p.KingSquare(m.l)
+		for _, mv := range ml.Moves[:ml.N] {
+			if mv.Kind() != NormalMove {
+				continue
+			}
+			child := p.Play(mv)
+			if !child.InCheck() || child.AttackersTo(k, m.w, child.byType[0]) != mv.To().Bitboard() {
+				continue // no check, or not by the moved piece alone
+			}
+			if m.checkerTaken(&p, mv.From(), mv.To(), k) {
+				taken++
+				if checkmated(&child) {
+					t.Fatalf("%s: checkerTaken says %v can be taken, but it mates", p.FEN(), mv)
+				}
+			}
+		}
+	}
+	if taken < 1000 {
+		t.Errorf("only %d checks taken", taken)
+	}
+}
+
+// A waiting move of w as waitW makes them (no capture, off the plan's zone, by a piece that
+// covers none of the king's squares before or after it) that waitSeen does not see leaves
+// needs' holes, uncovered squares and blockers off the paths as they were (play carries
+// them over it), over every such move for every plan of every level of the real games.
+func TestMidWaitSeen(t *testing.T) {
+	var m midPlanner
+	checked, seen := 0, 0
+	eachMidPlan(loadRealGames(t)[:1500], &m, nil, func(p *Position, c Color, pl *midPlan) {
+		holes, _, uncovered, ok := m.needs(p, pl, 0, pl.sfrom)
+		if !ok {
+			return
+		}
+		rest := m.rest
+		zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
+			pl.route(0) | pl.from.Bitboard()
+		if pl.sfrom != NoSquare {
+			zone |= pl.sfrom.Bitboard() | pl.sto.Bitboard() | Between(pl.sfrom, pl.sto)
+		}
+		if pl.kmid != NoSquare {
+			zone |= kingSpread(pl.kmid.Bitboard())
+		}
+		guard := kingAttacks[m.kfrom] | m.kfrom.Bitboard() | kingAttacks[m.king]
+		if pl.kmid != NoSquare {
+			guard |= pl.kmid.Bitboard()
+		}
+		occ := p.byType[0]
+		for b := p.byColor[c] &^ zone; b != 0; {
+			from := b.PopFirst()
+			pt := p.board[from].Type()
+			if pieceAttacks(pt, c, from, occ)&guard != 0 {
+				continue
+			}
+			for to := pieceSteps(p, c, from) &^ occ &^ zone; to != 0; {
+				mv := NewMove(from, to.PopFirst())
+				if pieceAttacks(pt, c, mv.To(), occ&^from.Bitboard()|mv.To().Bitboard())&guard != 0 {
+					continue
+				}
+				if m.waitSeen(p, pl, 0, pl.sfrom, mv) {
+					seen++
+					continue
+				}
+				q := *p
+				q.doMove(mv)
+				h, b, u, ok := m.needs(&q, pl, 0, pl.sfrom)
+				onPath, pok := m.pathBlockers(&q, pl, 0, pl.sfrom)
+				if ok != pok || ok && (h != holes || u != uncovered || b != onPath|rest) {
+					t.Fatalf("%s, %s mates on %v from %v, after %v: needs %x %x %x (%v), carried %x %x %x (%v)", p.FEN(), c, pl.king, pl.to, mv,
+						uint64(h), uint64(b), uint64(u), ok, uint64(holes), uint64(onPath|rest), uint64(uncovered), pok)
+				}
+				checked++
+			}
+		}
+	})
+	if checked < 5000 || seen < 5000 {
+		t.Errorf("only %d waiting moves checked, %d seen", checked, seen)
 	}
 }
