@@ -199,6 +199,32 @@ func (pp *promotePlanner) find(p *Position, w Color) (int, bool) {
 	return 0, false
 }
 
+// promoteOffers returns the empty squares l can put a unit on at once: its pieces' moves,
+// its pawns' pushes.
+func promoteOffers(p *Position, l Color) Bitboard {
+	occ, theirs := p.byType[0], p.byColor[l]
+	offer := knightSpread(p.byType[Knight]&theirs) | pushUp(p.Pieces(l, Pawn), l)
+	for b := (p.byType[Bishop] | p.byType[Queen]) & theirs; b != 0; {
+		offer |= BishopAttacks(b.PopFirst(), occ)
+	}
+	for b := (p.byType[Rook] | p.byType[Queen]) & theirs; b != 0; {
+		offer |= RookAttacks(b.PopFirst(), occ)
+	}
+	return offer &^ occ
+}
+
+// pawnCone returns the cone of the pawns of colour w: every square a route of theirs to
+// the last rank may cross (their squares, and each square ahead of the cone, or beside
+// one ahead).
+func pawnCone(pawns Bitboard, w Color) Bitboard {
+	cone := pawns
+	for range 6 {
+		ahead := pushUp(cone, w)
+		cone |= ahead | ahead.east() | ahead.west()
+	}
+	return cone
+}
+
 // chooseRoutes fills pp.routes with the cheapest routes of w's pawns, cheapest first.
 // The costs are found level by level on bitboards: reach[k] is the set of squares of
 // the cone from which the last rank is reached at a cost of k or less, made from the
@@ -214,22 +240,9 @@ func (pp *promotePlanner) chooseRoutes(p *Position) {
 	theirs := p.byColor[l]
 	pawns := p.byType[Pawn]
 	kings := p.byType[King]
-	// The squares l can put a unit on at once: its pieces' moves, its pawns' pushes.
-	offer := knightSpread(p.byType[Knight]&theirs) | pushUp(p.Pieces(l, Pawn), l)
-	for b := (p.byType[Bishop] | p.byType[Queen]) & theirs; b != 0; {
-		offer |= BishopAttacks(b.PopFirst(), occ)
-	}
-	for b := (p.byType[Rook] | p.byType[Queen]) & theirs; b != 0; {
-		offer |= RookAttacks(b.PopFirst(), occ)
-	}
-	offer &^= occ
+	offer := promoteOffers(p, l)
 	mine := p.Pieces(w, Pawn)
-	// The cone of w's pawns: every square a route may cross.
-	cone := mine
-	for range 6 {
-		ahead := pushUp(cone, w)
-		cone |= ahead | ahead.east() | ahead.west()
-	}
+	cone := pawnCone(mine, w)
 	rc := &pp.rc
 	*rc = promoteReach{
 		empty:   ^occ,

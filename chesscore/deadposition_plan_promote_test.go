@@ -297,22 +297,9 @@ func routesByRanks(p *Position, w Color) (routes [promoteRoutes]promoteRoute, nr
 	pawns := p.byType[Pawn]
 	kings := p.byType[King]
 	closed := ours | kings // the squares no capture goes to
-	// The squares l can put a unit on at once: its pieces' moves, its pawns' pushes.
-	offer := knightSpread(p.byType[Knight]&theirs) | pushUp(p.Pieces(l, Pawn), l)
-	for b := (p.byType[Bishop] | p.byType[Queen]) & theirs; b != 0; {
-		offer |= BishopAttacks(b.PopFirst(), occ)
-	}
-	for b := (p.byType[Rook] | p.byType[Queen]) & theirs; b != 0; {
-		offer |= RookAttacks(b.PopFirst(), occ)
-	}
-	offer &^= occ
+	offer := promoteOffers(p, l)
 	mine := p.Pieces(w, Pawn)
-	// The cone of w's pawns: every square a route may cross.
-	cone := mine
-	for range 6 {
-		ahead := pushUp(cone, w)
-		cone |= ahead | ahead.east() | ahead.west()
-	}
+	cone := pawnCone(mine, w)
 	lastRank := pawnLastRank[w]
 	for b := cone & lastRank; b != 0; {
 		sq := b.PopFirst()
