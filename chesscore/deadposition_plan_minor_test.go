@@ -104,6 +104,18 @@ func TestMinorPlannerRealGames(t *testing.T) {
 	}
 }
 
+// minorPictures returns the position of fen and a minor-piece planner for w that has
+// chosen its pictures there (at least one).
+func minorPictures(t *testing.T, fen string, w Color) (Position, *minorPlanner) {
+	t.Helper()
+	p := sanFEN(t, fen)
+	m := &minorPlanner{w: w, l: w ^ 1}
+	if m.choosePictures(&p) == 0 {
+		t.Fatal("no picture")
+	}
+	return p, m
+}
+
 // The best picture itself mates in these positions (a picture that fails costs the
 // planner some 20 to 50 plies): l fills with a piece that leaves the stand and the
 // mating square alone (here a bishop promoted on b1, where a knight would check the
@@ -117,12 +129,7 @@ func TestMinorFirstPictureMates(t *testing.T) {
 		{"a bishop promoted to fill, not a knight, the king farther", "8/2K5/8/4B2p/7P/1p6/8/2k5 w - - 21 67", White},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := sanFEN(t, tc.fen)
-			var m minorPlanner
-			m.w, m.l = tc.w, tc.w^1
-			if m.choosePictures(&p) == 0 {
-				t.Fatal("no picture")
-			}
+			p, m := minorPictures(t, tc.fen, tc.w)
 			m.pic = m.pics[0]
 			if !m.play(&p) || !replaysToMate(&p, tc.w, m.line[:m.n]) {
 				t.Fatalf("the first picture (king on %v, %v's on %v) does not mate", m.pic.target, tc.w, m.pic.stand)
@@ -145,12 +152,7 @@ func TestMinorPicturesAvoidPawnWay(t *testing.T) {
 		{"bishop against rook and pawn, the rook on c7", "8/2R3b1/8/8/3k4/5K2/5P2/8 w - - 2 60", Black, FileF &^ (Rank1 | Rank2)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := sanFEN(t, tc.fen)
-			var m minorPlanner
-			m.w, m.l = tc.w, tc.w^1
-			if m.choosePictures(&p) == 0 {
-				t.Fatal("no picture")
-			}
+			_, m := minorPictures(t, tc.fen, tc.w)
 			if pic := m.pics[0]; tc.way.Has(pic.stand) || tc.way.Has(pic.target) {
 				t.Errorf("the best picture (king on %v, %v's on %v) stands in the pawn's way", pic.target, tc.w, pic.stand)
 			}
