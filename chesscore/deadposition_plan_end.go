@@ -596,10 +596,14 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 			if !ok {
 				return false
 			}
-			attWKept = m.From() == q.KingSquare(e.l) && q.board[m.To()] == NoPiece
+			took := q.board[m.To()] != NoPiece
+			attWKept = m.From() == q.KingSquare(e.l) && !took
 			child = q.Play(m)
 			e.plies++
 			e.line[e.n] = m
+			if took && !e.armed(&child) {
+				return false // w has nothing left to give the plan's mate with: no circle to chain from
+			}
 		}
 		if m := e.line[e.n]; m.From() == e.pawn {
 			e.pawn = m.To()
@@ -623,6 +627,13 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		e.hashes[e.n] = h
 	}
 	return false
+}
+
+// armed reports whether w still has in q what a plan mates with: a rook or queen, or a
+// pawn that may become one (w's waiting moves push pawns too: a real endgame was
+// answered by a pawn promoted after the loser took w's queen).
+func (e *endPlanner) armed(q *Position) bool {
+	return q.byColor[e.w]&(q.byType[Rook]|q.byType[Queen]|q.byType[Pawn]) != 0
 }
 
 // mateNear reports whether a mate in one by w is worth looking for in q: the loser's king
