@@ -221,6 +221,7 @@ type endPlanner struct {
 	rings    endRings          // flood-fill rings around the current goal square
 	ringsL   endRings          // flood-fill rings around the target, only w's king and pawns in the way
 	togo     [2]int32          // king steps left to the stand (w) and the target (the loser)
+	nextTogo int32             // togo[1] after the loser's move chosen at w's turn
 	attW     Bitboard          // what w attacks after its move, the loser's king aside
 	cut      int               // where the last plan played went round in circles
 	cutPos   Position          // the position there
@@ -548,6 +549,7 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 	// last move was a king step that took nothing: the rest of the board is as it was).
 	attWKept := false
 	var child Position // declared once: zeroing it on every ply costs
+	next := NullMove   // the loser's move, when chosen at w's turn
 	for e.n < limit {
 		// Progress: the king steps both sides still need; none for a while means stuck.
 		if left := e.togo[0] + e.togo[1]; left < best {
@@ -577,7 +579,20 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 				// or another.
 				lk := child.KingSquare(e.l)
 				e.attW = child.attacksBy(e.w, child.byType[0]&^lk.Bitboard())
-				if kingAttacks[lk]&^child.byColor[e.l]&^e.attW != 0 || child.HasLegalMove() {
+				if kingAttacks[lk]&^child.byColor[e.l]&^e.attW != 0 {
+					break
+				}
+				// The king cannot step: the loser's move is chosen now (it is the next
+				// ply's), and only when it has none is HasLegalMove asked (castling and en
+				// passant, which loserMove leaves out).
+				togo := e.togo[1]
+				lm, ok := e.loserMove(&child)
+				e.togo[1], e.nextTogo = togo, e.togo[1] // the progress test reads it next ply
+				if ok {
+					next = lm
+					break
+				}
+				if child.HasLegalMove() {
 					break
 				}
 				if child.InCheck() {
@@ -592,7 +607,13 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 				e.nSkip++
 			}
 		} else {
-			m, ok := e.loserMove(&q)
+			m, ok := next, next != NullMove
+			if ok {
+				e.togo[1] = e.nextTogo
+			} else {
+				m, ok = e.loserMove(&q)
+			}
+			next = NullMove
 			if !ok {
 				return false
 			}
