@@ -137,7 +137,8 @@
 // loser's pieces often block it only for a while: 5,547 answered); a circle is almost
 // always 4 plies, seen as soon as it can be, and the chains from one failed picture's
 // circle and another's almost never start from the same position (6 times over the
-// real games), so nothing is saved by remembering them.
+// real games), so nothing is saved by remembering them; a plan's plies bounded by twice
+// the estimate, not three times (5,936 answered), and endStuckPlies 18 (5,938).
 
 package chesscore
 
