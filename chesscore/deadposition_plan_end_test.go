@@ -320,3 +320,27 @@ func TestEndMatesAsLegalMoves(t *testing.T) {
 		t.Fatalf("%d checks and %d mates looked at, want some of each", checks, mates)
 	}
 }
+
+// A plan gives up as soon as the loser takes w's last rook, queen or pawn: nothing is left
+// to mate with (before, every picture and its chains played on, 211 plies here).
+func TestEndPlannerGivesUpUnarmed(t *testing.T) {
+	tests := []struct {
+		name, fen string
+		w         Color
+	}{
+		{"the king takes the new queen, a bishop left", "8/4k3/2R1P3/8/4P3/b5P1/5PK1/7q w - - 0 45", Black},
+		{"the king takes the new queen, another bishop left", "8/2b1k3/4P3/2R1P3/8/6P1/5PK1/7q w - - 0 47", Black},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var e endPlanner
+			if _, ok := e.find(&p, tc.w); ok {
+				t.Fatalf("found a mate with a bishop alone")
+			}
+			if e.plies > 2*endEndPlans {
+				t.Errorf("played %d plies, want at most %d (one capture a picture)", e.plies, 2*endEndPlans)
+			}
+		})
+	}
+}
