@@ -117,6 +117,15 @@ package chesscore
 // first at the flight squares no mover can cover (457 more); quickMate testing the king's
 // escape before playing a check (2,471 of the 4,856 checks played that do not mate have
 // one; 27 more, 8 mispredicts more).
+// Since, with the same lines: add looking for the fillers of all the flight squares at once
+// (knights and pawns, then the sliders whose lines meet a square still unfilled) rather
+// than square by square took a decision from 53,180 to 52,899 instructions and from 586
+// to 574 mispredicted branches. Measured and left out: add leaving the split of the
+// flight squares into holes and uncovered squares, and the supporter, to evaluate (most
+// plans are evaluated all the same, and the blockers are then counted for the plans it
+// drops: 54,869); task counting once what l would have to do with a blocker off the board
+// and judging only the moves that could leave less (17,034 counts spare 5,089 judgements:
+// 54,090).
 
 // midMinPieces is the number of pieces (kings and pawns included) from which the
 // planner runs. On the real games it answers for about half the positions with 12 to 15
@@ -665,14 +674,21 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 		}
 	}
 	// Those with a piece of w on them, or no piece of l able to fill them, w must cover.
+	// The fillers are looked at for all the flight squares at once: the knights and the
+	// pawns, then the sliders whose lines meet a square still unfilled.
 	var unc Bitboard
-	for f := flight; f != 0; {
-		sq := f.PopFirst()
-		if (p.byColor[w]&^fb | tb).Has(sq) || !midCanFill(p, them2, pawns, occ2, sq, l) {
-			if !m.coverable(p, sq) {
+	if flight != 0 {
+		unc = flight & (p.byColor[w]&^fb | tb)
+		empty := flight &^ unc
+		fill := knightSpread(p.byType[Knight]&them2) | midPushed(pawns, occ2, l)
+		if left := empty &^ fill; left != 0 {
+			fill |= midSliderAttacks(p.byType[Bishop]|p.byType[Queen], p.byType[Rook]|p.byType[Queen], them2, occ2, left)
+		}
+		unc |= empty &^ fill
+		for u := unc; u != 0; {
+			if !m.coverable(p, u.PopFirst()) {
 				return false // support would find no supporter for it
 			}
-			unc |= sq.Bitboard()
 		}
 	}
 	if unc != 0 {
@@ -1503,18 +1519,4 @@ func (m *midPlanner) waitL(q *Position, pl *midPlan, st int, scur Square, zone B
 		}
 	}
 	return NullMove
-}
-
-// midCanFill reports whether a piece of l (its king aside) among them, or a pawn of pawns,
-// could step onto the empty square sq in one move with occupancy occ (pins aside): the
-// cheap tests first.
-func midCanFill(p *Position, them, pawns, occ Bitboard, sq Square, l Color) bool {
-	if knightAttacks[sq]&p.byType[Knight]&them != 0 || pawnPushers(pawns, occ, sq, l) != 0 {
-		return true
-	}
-	if diag := (p.byType[Bishop] | p.byType[Queen]) & them; diag&bishopRays[sq] != 0 && BishopAttacks(sq, occ)&diag != 0 {
-		return true
-	}
-	orth := (p.byType[Rook] | p.byType[Queen]) & them
-	return orth&rookRays[sq] != 0 && RookAttacks(sq, occ)&orth != 0
 }
