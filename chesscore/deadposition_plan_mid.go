@@ -675,14 +675,14 @@ func (m *midPlanner) add(p *Position, pl *midPlan, mk *midKing, pc *midPiece) bo
 	}
 	// Those with a piece of w on them, or no piece of l able to fill them, w must cover.
 	// The fillers are looked at for all the flight squares at once: the knights and the
-	// pawns, then the sliders whose lines meet a square still unfilled.
+	// pawns, then the sliders while a square is still unfilled.
 	var unc Bitboard
 	if flight != 0 {
 		unc = flight & (p.byColor[w]&^fb | tb)
 		empty := flight &^ unc
 		fill := knightSpread(p.byType[Knight]&them2) | midPushed(pawns, occ2, l)
 		if left := empty &^ fill; left != 0 {
-			fill |= midSliderAttacks(p.byType[Bishop]|p.byType[Queen], p.byType[Rook]|p.byType[Queen], them2, occ2, left)
+			fill |= midSliderAttacks(p.byType[Bishop]|p.byType[Queen], p.byType[Rook]|p.byType[Queen], them2, occ2)
 		}
 		unc |= empty &^ fill
 		for u := unc; u != 0; {
