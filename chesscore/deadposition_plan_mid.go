@@ -295,6 +295,7 @@ type midPlanner struct {
 	checkers  Bitboard           // the squares of pieces[:np]
 	kings     [25]midKing        // kfrom and the squares one or two steps away the king may go to
 	nk        int
+	kfirst    [4]int // kings[kfirst[s]:kfirst[s+1]] are the squares s steps away
 	stepsSeen uint8 // bit s set when kings holds a square s steps away
 	plans     [96]midPlan
 	n         int
@@ -372,13 +373,16 @@ func (m *midPlanner) collectLevel(p *Position, level int, eager bool) int {
 		}
 	}
 	for pass := 0; pass < 2; pass++ {
-		for ki := 0; ki < m.nk; ki++ {
-			mk := &m.kings[ki]
-			if f := floors[mk.steps]; f < 0 || (f+midEager <= m.floor) != (pass == 0) {
+		// The king's squares by their steps (kings holds them so ordered), a test for each
+		// number of steps rather than each square.
+		for s, f := range floors {
+			if f < 0 || (f+midEager <= m.floor) != (pass == 0) {
 				continue
 			}
-			if n := m.collect(p, mk, level-mk.steps); n > 0 {
-				return n
+			for ki := m.kfirst[s]; ki < m.kfirst[s+1]; ki++ {
+				if n := m.collect(p, &m.kings[ki], level-s); n > 0 {
+					return n
+				}
 			}
 		}
 	}
@@ -468,6 +472,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 	wk := p.KingSquare(w)
 	m.addMover(wk, King, kingAttacks[wk]&^ours)
 	m.kings[0], m.nk, m.stepsSeen = midKing{sq: m.kfrom, mid: NoSquare}, 1, 1
+	m.kfirst[0], m.kfirst[1] = 0, 1
 	occK := occ &^ m.kfrom.Bitboard()
 	seen := m.kfrom.Bitboard()
 	// What w attacks of the squares one or two steps away, l's king off the board.
@@ -482,6 +487,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		m.stepsSeen |= 2
 		seen |= k.Bitboard()
 	}
+	m.kfirst[2] = m.nk
 	for i := 1; i < m.nk && m.nk < len(m.kings); i++ {
 		if m.kings[i].steps != 1 {
 			break
@@ -495,6 +501,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 			seen |= k.Bitboard()
 		}
 	}
+	m.kfirst[3] = m.nk
 }
 
 // addMover adds the piece of w of type pt on sq, with the given steps, to the movers.
