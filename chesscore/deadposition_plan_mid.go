@@ -296,7 +296,7 @@ type midPlanner struct {
 	kings     [25]midKing        // kfrom and the squares one or two steps away the king may go to
 	nk        int
 	kfirst    [4]int // kings[kfirst[s]:kfirst[s+1]] are the squares s steps away
-	stepsSeen uint8 // bit s set when kings holds a square s steps away
+	stepsSeen uint8  // bit s set when kings holds a square s steps away
 	plans     [96]midPlan
 	n         int
 	order     [96]uint8 // the plans by bound, lowest first
