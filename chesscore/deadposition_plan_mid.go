@@ -194,7 +194,7 @@ type midPlan struct {
 	startHoles, startBlockers, startUncovered Bitboard
 	startRest                                 Bitboard // of startBlockers, those off the paths (see carry)
 
-	path    [4]Square   // by stage: the checker's square, to from stage nv+1 on (see at)
+	path    [4]Square   // by stage: the checker's square, to from stage nv+1 on (see at, setRoute0)
 	routes  [3]Bitboard // by stage: the squares the checker must still cross (see route)
 	stopsAt [3]Bitboard // by stage: the squares where it is still to stop (see stops)
 }
@@ -221,32 +221,32 @@ func (pl *midPlan) route(st int) Bitboard { return pl.routes[st] }
 func (pl *midPlan) stops(st int) Bitboard { return pl.stopsAt[st] }
 
 // setRoute computes the routes and stops of every stage once the checker's squares are
-// known, and the checker's squares by stage.
+// known (setRoute0 has set path). Each stage is computed as if the checker had two vias,
+// those it lacks on to: to, never on a route nor a stop, is then taken off (no loop on
+// the vias, whose end the processor mispredicts).
 func (pl *midPlan) setRoute() {
-	pl.path = [4]Square{pl.from, pl.to, pl.to, pl.to}
-	for i, v := range pl.vias[:pl.nv] {
-		pl.path[i+1] = v
-	}
-	var r, s Bitboard
-	for st := pl.nv; st >= 0; st-- {
-		r |= Between(pl.at(st), pl.at(st+1))
-		pl.routes[st], pl.stopsAt[st] = r, s
-		r |= pl.at(st).Bitboard()
-		s |= pl.at(st).Bitboard()
-	}
+	p, tb := &pl.path, pl.to.Bitboard()
+	r2 := Between(p[2], p[3])
+	r1 := Between(p[1], p[2]) | p[2].Bitboard() | r2
+	s1 := p[2].Bitboard()
+	pl.routes = [3]Bitboard{(Between(p[0], p[1]) | p[1].Bitboard() | r1) &^ tb, r1 &^ tb, r2}
+	pl.stopsAt = [3]Bitboard{(p[1].Bitboard() | s1) &^ tb, s1 &^ tb, 0}
 }
 
-// setRoute0 computes the route and stops of stage 0 alone, all a candidate needs until
-// add keeps it (add then calls setRoute).
+// setRoute0 sets the checker's squares by stage and computes the route and stops of
+// stage 0 alone, all a candidate needs until add keeps it (add then calls setRoute).
 func (pl *midPlan) setRoute0() {
-	var r, s Bitboard
-	prev := pl.from
-	for _, v := range pl.vias[:pl.nv] {
-		r |= Between(prev, v) | v.Bitboard()
-		s |= v.Bitboard()
-		prev = v
+	switch pl.nv {
+	case 0:
+		pl.path = [4]Square{pl.from, pl.to, pl.to, pl.to}
+	case 1:
+		pl.path = [4]Square{pl.from, pl.vias[0], pl.to, pl.to}
+	default:
+		pl.path = [4]Square{pl.from, pl.vias[0], pl.vias[1], pl.to}
 	}
-	pl.routes[0], pl.stopsAt[0] = r|Between(prev, pl.to), s
+	p, tb := &pl.path, pl.to.Bitboard()
+	pl.routes[0] = (Between(p[0], p[1]) | p[1].Bitboard() | Between(p[1], p[2]) | p[2].Bitboard() | Between(p[2], p[3])) &^ tb
+	pl.stopsAt[0] = (p[1].Bitboard() | p[2].Bitboard()) &^ tb
 }
 
 // midPiece is a piece of the winner that may check: its square, its type, and the squares
