@@ -84,7 +84,7 @@ func (b *midBoard) pushers(sq Square, c Color) Bitboard {
 
 // attacksNear returns the squares of zone the pieces of colour c attack with occupancy
 // occ (and perhaps others): the sliders are looked at only while some square of zone is
-// left unattacked, and only those whose lines meet such a square.
+// left unattacked.
 func (b *midBoard) attacksNear(c Color, occ, zone Bitboard) Bitboard {
 	ours := b.col[c]
 	att := pawnAttacksOf(b.typ[Pawn]&ours, c) | knightSpread(b.typ[Knight]&ours)
@@ -94,7 +94,7 @@ func (b *midBoard) attacksNear(c Color, occ, zone Bitboard) Bitboard {
 	if zone&^att == 0 {
 		return att
 	}
-	return att | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone&^att)
+	return att | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ)
 }
 
 // fillable returns the squares of zone onto which a piece of colour c (its king aside)
@@ -107,7 +107,7 @@ func (b *midBoard) fillable(c Color, zone Bitboard) Bitboard {
 	if zone&^fill == 0 {
 		return fill
 	}
-	return fill | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ, zone&^fill)
+	return fill | midSliderAttacks(b.typ[Bishop]|b.typ[Queen], b.typ[Rook]|b.typ[Queen], ours, occ)
 }
 
 // midPushed returns every square onto which a pawn of pawns (of colour c, occ the
@@ -121,26 +121,14 @@ func midPushed(pawns, occ Bitboard, c Color) Bitboard {
 	return one | pushUp(one&^occ, c)&double
 }
 
-// midSliderAttacks returns at least the squares of zone the bishops-or-queens diag and
-// rooks-or-queens orth of ours attack with occupancy occ: a slider whose lines meet no
-// square of zone left unattacked is skipped, and the look stops once zone is attacked.
-func midSliderAttacks(diag, orth, ours, occ, zone Bitboard) Bitboard {
-	var att Bitboard
-	for s := diag & ours; s != 0; {
-		if sq := s.PopFirst(); bishopRays[sq]&zone&^att != 0 {
-			if att |= BishopAttacks(sq, occ); zone&^att == 0 {
-				return att
-			}
-		}
-	}
-	for s := orth & ours; s != 0; {
-		if sq := s.PopFirst(); rookRays[sq]&zone&^att != 0 {
-			if att |= RookAttacks(sq, occ); zone&^att == 0 {
-				return att
-			}
-		}
-	}
-	return att
+// midSliderAttacks returns the squares the bishops-or-queens diag and rooks-or-queens orth
+// of ours attack with occupancy occ, all at once by fills (midSlides): without a branch
+// on each slider, which the processor mispredicts. On the real games this costs 1,799
+// instructions a decision more than looking slider by slider at those whose lines meet a
+// square still unattacked, stopping once the squares wanted are all attacked, but saves
+// 52 mispredicted branches (574 to 522) and about 4% of the time.
+func midSliderAttacks(diag, orth, ours, occ Bitboard) Bitboard {
+	return midSlides(diag&ours, occ, true) | midSlides(orth&ours, occ, false)
 }
 
 // midSlides returns the squares a bishop (diag) or rook (not diag) would attack from any

@@ -146,3 +146,31 @@ func TestMidSlides(t *testing.T) {
 		t.Errorf("only %d sets checked", checked)
 	}
 }
+
+// midSliderAttacks is the union of the sliders' own attacks, and midIfAny all or nothing,
+// on every real-game position, both colours.
+func TestMidSliderAttacksAndIfAny(t *testing.T) {
+	for _, p := range loadRealGames(t) {
+		occ := p.byType[0]
+		diag, orth := p.byType[Bishop]|p.byType[Queen], p.byType[Rook]|p.byType[Queen]
+		for c := White; c <= Black; c++ {
+			var want Bitboard
+			for b := diag & p.byColor[c]; b != 0; {
+				want |= BishopAttacks(b.PopFirst(), occ)
+			}
+			for b := orth & p.byColor[c]; b != 0; {
+				want |= RookAttacks(b.PopFirst(), occ)
+			}
+			if got := midSliderAttacks(diag, orth, p.byColor[c], occ); got != want {
+				t.Fatalf("%s, %s: midSliderAttacks %x, want %x", p.FEN(), c, uint64(got), uint64(want))
+			}
+		}
+	}
+	for _, tc := range []struct {
+		b, want Bitboard
+	}{{0, 0}, {1, ^Bitboard(0)}, {1 << 63, ^Bitboard(0)}, {0x00f0000000000100, ^Bitboard(0)}} {
+		if got := midIfAny(tc.b); got != tc.want {
+			t.Errorf("midIfAny(%x) = %x, want %x", uint64(tc.b), uint64(got), uint64(tc.want))
+		}
+	}
+}
