@@ -1010,14 +1010,10 @@ func (m *midPlanner) pathBlockers(q *Position, pl *midPlan, st int, scur Square)
 	return path & q.byColor[m.l] &^ pl.stops(st), path&q.byColor[m.w] == 0
 }
 
-// play plays plan pl from p, filling m.line. It returns the number of moves of a line
-// ending with w mating, or -1. Each side's move is chosen from the plan and tested alone
-// (IsLegal), never picked from a list of every legal move.
-func (m *midPlanner) play(p *Position, pl *midPlan) int {
-	q := *p
-	st, scur := 0, pl.sfrom
-	// Counted by evaluate: carried to l's first move when w moves first.
-	m.sides, m.carry, m.carryHoles, m.carryRest = 0, p.turn == m.w, pl.startHoles, pl.startRest
+// playZone returns the squares of plan pl (m.king and m.kfrom its king's) that waiting
+// moves keep away from: around the king where it stands and where it is mated, the
+// checker's route and square, the supporter's, the king's square between.
+func (m *midPlanner) playZone(pl *midPlan) Bitboard {
 	zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
 		pl.route(0) | pl.from.Bitboard()
 	if pl.sfrom != NoSquare {
@@ -1026,6 +1022,18 @@ func (m *midPlanner) play(p *Position, pl *midPlan) int {
 	if pl.kmid != NoSquare {
 		zone |= kingSpread(pl.kmid.Bitboard())
 	}
+	return zone
+}
+
+// play plays plan pl from p, filling m.line. It returns the number of moves of a line
+// ending with w mating, or -1. Each side's move is chosen from the plan and tested alone
+// (IsLegal), never picked from a list of every legal move.
+func (m *midPlanner) play(p *Position, pl *midPlan) int {
+	q := *p
+	st, scur := 0, pl.sfrom
+	// Counted by evaluate: carried to l's first move when w moves first.
+	m.sides, m.carry, m.carryHoles, m.carryRest = 0, p.turn == m.w, pl.startHoles, pl.startRest
+	zone := m.playZone(pl)
 	for n := 0; n < midMaxPlies; n++ {
 		var mv Move
 		if q.turn == m.w {

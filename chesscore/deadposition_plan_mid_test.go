@@ -581,14 +581,7 @@ func TestMidWaitSeen(t *testing.T) {
 			return
 		}
 		rest := m.rest
-		zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard() | pl.to.Bitboard() | Between(pl.to, m.king) |
-			pl.route(0) | pl.from.Bitboard()
-		if pl.sfrom != NoSquare {
-			zone |= pl.sfrom.Bitboard() | pl.sto.Bitboard() | Between(pl.sfrom, pl.sto)
-		}
-		if pl.kmid != NoSquare {
-			zone |= kingSpread(pl.kmid.Bitboard())
-		}
+		zone := m.playZone(pl)
 		guard := kingAttacks[m.kfrom] | m.kfrom.Bitboard() | kingAttacks[m.king]
 		if pl.kmid != NoSquare {
 			guard |= pl.kmid.Bitboard()
