@@ -491,11 +491,7 @@ func (m *midPlanner) setup(p *Position, w Color) {
 	near := kingSpread(kingAttacks[m.kfrom]) &^ occ
 	safe := near &^ bb.attacksNear(w, occK, near)
 	for b := kingAttacks[m.kfrom] & safe; b != 0; {
-		k := b.PopFirst()
-		m.kings[m.nk] = midKing{sq: k, mid: NoSquare, steps: 1}
-		m.nk++
-		m.stepsSeen |= 2
-		seen |= k.Bitboard()
+		seen |= m.addKing(b.PopFirst(), NoSquare, 1)
 	}
 	m.kfirst[2] = m.nk
 	for i := 1; i < m.nk && m.nk < len(m.kings); i++ {
@@ -504,14 +500,19 @@ func (m *midPlanner) setup(p *Position, w Color) {
 		}
 		mid := m.kings[i].sq
 		for b := kingAttacks[mid] & safe &^ kingAttacks[m.kfrom] &^ seen; b != 0 && m.nk < len(m.kings); {
-			k := b.PopFirst()
-			m.kings[m.nk] = midKing{sq: k, mid: mid, steps: 2}
-			m.nk++
-			m.stepsSeen |= 4
-			seen |= k.Bitboard()
+			seen |= m.addKing(b.PopFirst(), mid, 2)
 		}
 	}
 	m.kfirst[3] = m.nk
+}
+
+// addKing adds k, steps (1 or 2) away from l's king through mid (for two), to the squares
+// where the king may be mated, and returns its bitboard.
+func (m *midPlanner) addKing(k, mid Square, steps int) Bitboard {
+	m.kings[m.nk] = midKing{sq: k, mid: mid, steps: steps}
+	m.nk++
+	m.stepsSeen |= 1 << steps
+	return k.Bitboard()
 }
 
 // addMover adds the piece of w of type pt on sq, with the given steps, to the movers.
