@@ -336,9 +336,22 @@ func (p *Position) HasLegalMove() bool {
 	ksq := p.KingSquare(us)
 	occ := p.byType[0]
 	occNoKing := occ &^ ksq.Bitboard()
-	for b := kingAttacks[ksq] &^ p.byColor[us]; b != 0; {
-		if !p.attacked(b.PopFirst(), them, occNoKing) {
-			return true
+	// The enemy pawns, knights and king cover their squares whatever the occupancy: the
+	// flight squares they leave are tried against the sliders alone.
+	theirs := p.byColor[them]
+	theirKing := p.byType[King] & theirs
+	kingCover := kingAttacks[theirKing.First()&63]
+	if theirKing == 0 {
+		kingCover = 0
+	}
+	leapers := pawnAttacksOf(p.byType[Pawn]&theirs, them) | knightSpread(p.byType[Knight]&theirs) | kingCover
+	if b := kingAttacks[ksq] &^ p.byColor[us] &^ leapers; b != 0 {
+		bq, rq := (p.byType[Bishop]|p.byType[Queen])&theirs, (p.byType[Rook]|p.byType[Queen])&theirs
+		for b != 0 {
+			sq := b.PopFirst()
+			if BishopAttacks(sq, occNoKing)&bq == 0 && RookAttacks(sq, occNoKing)&rq == 0 {
+				return true
+			}
 		}
 	}
 	if checkers := p.AttackersTo(ksq, them, occ); checkers != 0 && p.ep == NoSquare {
