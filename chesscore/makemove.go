@@ -13,9 +13,9 @@ func (p *Position) Play(m Move) Position {
 // doMove applies the legal move m in place.
 func (p *Position) doMove(m Move) {
 	from, to := m.From(), m.To()
-	us := p.turn
-	pc := p.board[from]
-	h := p.hash ^ zobristBlack ^ zobristCastling[p.castling]
+	us := p.turn & 1 // masked here and below: no bounds checks
+	pc := p.board[from] & 15
+	h := p.hash ^ zobristBlack ^ zobristCastling[p.castling&15]
 	if p.ep != NoSquare {
 		h ^= zobristEPFile[p.ep.File()]
 		p.ep = NoSquare
@@ -26,9 +26,9 @@ func (p *Position) doMove(m Move) {
 		// three bitboards, and a capture clears the victim's bit in two.
 		fb, tb := from.Bitboard(), to.Bitboard()
 		ft := fb | tb
-		if cap := p.board[to]; cap != NoPiece {
+		if cap := p.board[to] & 15; cap != NoPiece {
 			p.byType[cap&7] &^= tb
-			p.byColor[cap>>3] &^= tb
+			p.byColor[cap>>3&1] &^= tb
 			h ^= zobristPiece[cap][to]
 			p.halfmove = 0
 			p.byType[0] &^= fb
@@ -36,7 +36,7 @@ func (p *Position) doMove(m Move) {
 			p.byType[0] ^= ft
 		}
 		p.byType[pc&7] ^= ft
-		p.byColor[pc>>3] ^= ft // pc's colour, as put and remove keep it
+		p.byColor[pc>>3&1] ^= ft // pc's colour, as put and remove keep it
 		p.board[from] = NoPiece
 		p.board[to] = pc
 		p.hash = h ^ zobristPiece[pc][from] ^ zobristPiece[pc][to]
@@ -51,7 +51,7 @@ func (p *Position) doMove(m Move) {
 		p.doSpecialMove(m, from, to, us, pc)
 	}
 	p.castling &= castlingKeep[from] & castlingKeep[to]
-	p.hash ^= zobristCastling[p.castling]
+	p.hash ^= zobristCastling[p.castling&15]
 	if us == Black {
 		p.fullmove++
 	}
@@ -66,7 +66,7 @@ func (p *Position) doMove(m Move) {
 func (p *Position) doSpecialMove(m Move, from, to Square, us Color, pc Piece) {
 	switch m.Kind() {
 	case PromotionMove:
-		if cap := p.board[to]; cap != NoPiece {
+		if cap := p.board[to] & 15; cap != NoPiece {
 			p.remove(cap, to)
 		}
 		p.halfmove = 0

@@ -332,8 +332,8 @@ func (p *Position) CountLegalMoves() int {
 // between are then tried, each tested alone (none against a double check); otherwise,
 // or with an en passant capture to consider, the other moves are generated.
 func (p *Position) HasLegalMove() bool {
-	us, them := p.turn, p.turn^1
-	ksq := p.KingSquare(us)
+	us, them := p.turn&1, (p.turn^1)&1 // masked: no bounds checks
+	ksq := p.KingSquare(us) & 63
 	occ := p.byType[0]
 	occNoKing := occ &^ ksq.Bitboard()
 	// The enemy pawns, knights and king cover their squares whatever the occupancy: the
@@ -369,7 +369,7 @@ func (p *Position) hasEvasion(ksq Square, checkers Bitboard) bool {
 	if checkers&(checkers-1) != 0 {
 		return false // a double check: only the king may answer
 	}
-	us := p.turn
+	us := p.turn & 1
 	c := checkers.First()
 	occ := p.byType[0]
 	ours := p.byColor[us] &^ p.byType[King]
@@ -400,6 +400,7 @@ func (p *Position) hasEvasion(ksq Square, checkers Bitboard) bool {
 // pawnPushers returns the pawns of pawns (of colour c, occ the occupancy) that could push
 // onto the empty square sq: one step, or two from their first rank.
 func pawnPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
+	c &= 1
 	one := int(sq) - pawnUp[c]
 	if one < 0 || one > 63 {
 		return 0
@@ -419,7 +420,7 @@ func pawnPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
 // lists, decided for m alone (its piece, its path, then whether it leaves the king
 // attacked) without generating the others.
 func (p *Position) IsLegal(m Move) bool {
-	us, them := p.turn, p.turn^1
+	us, them := p.turn&1, (p.turn^1)&1 // masked: no bounds checks
 	from, to := m.From(), m.To()
 	ours := p.byColor[us]
 	if !ours.Has(from) || ours.Has(to) {
