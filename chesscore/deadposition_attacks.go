@@ -10,7 +10,7 @@ func (p *Position) givesCheck(m Move, k Square) bool {
 		child := p.Play(m)
 		return child.InCheck()
 	}
-	us := p.turn
+	us := p.turn & 1 // masked: no bounds checks
 	occ := p.byType[0]&^from.Bitboard() | to.Bitboard()
 	pt := p.board[from].Type()
 	if m.Kind() == PromotionMove {
@@ -57,6 +57,7 @@ func (p *Position) attacksBy(c Color, occ Bitboard) Bitboard {
 
 // pieceAttacks returns the squares a piece of type pt and colour c on sq attacks with occ.
 func pieceAttacks(pt PieceType, c Color, sq Square, occ Bitboard) Bitboard {
+	c, sq = c&1, sq&63 // masked: no bounds checks
 	switch pt {
 	case Pawn:
 		return pawnAttacks[c][sq]

@@ -13,31 +13,60 @@ func (p *Position) Play(m Move) Position {
 // doMove applies the legal move m in place.
 func (p *Position) doMove(m Move) {
 	from, to := m.From(), m.To()
-	us := p.turn
-	pc := p.board[from]
-	h := p.hash ^ zobristBlack ^ zobristCastling[p.castling]
+	us := p.turn & 1 // masked here and below: no bounds checks
+	pc := p.board[from] & 15
+	h := p.hash ^ zobristBlack ^ zobristCastling[p.castling&15]
 	if p.ep != NoSquare {
 		h ^= zobristEPFile[p.ep.File()]
 		p.ep = NoSquare
 	}
-	p.hash = h
 	p.halfmove++
-	switch m.Kind() {
-	case NormalMove:
-		if cap := p.board[to]; cap != NoPiece {
-			p.remove(cap, to)
+	if m.Kind() == NormalMove {
+		// The common move, done by hand: the mover's bit flips on its two squares in
+		// three bitboards, and a capture clears the victim's bit in two.
+		fb, tb := from.Bitboard(), to.Bitboard()
+		ft := fb | tb
+		if cap := p.board[to] & 15; cap != NoPiece {
+			p.byType[cap&7] &^= tb
+			p.byColor[cap>>3&1] &^= tb
+			h ^= zobristPiece[cap][to]
 			p.halfmove = 0
+			p.byType[0] &^= fb
+		} else {
+			p.byType[0] ^= ft
 		}
-		p.remove(pc, from)
-		p.put(pc, to)
+		p.byType[pc&7] ^= ft
+		p.byColor[pc>>3&1] ^= ft // pc's colour, as put and remove keep it
+		p.board[from] = NoPiece
+		p.board[to] = pc
+		p.hash = h ^ zobristPiece[pc][from] ^ zobristPiece[pc][to]
 		if pc.Type() == Pawn {
 			p.halfmove = 0
 			if int(to)-int(from) == 2*pawnUp[us] {
 				p.setEPIfLegal(Square(int(from)+pawnUp[us]), to)
 			}
 		}
+	} else {
+		p.hash = h
+		p.doSpecialMove(m, from, to, us, pc)
+	}
+	p.castling &= castlingKeep[from] & castlingKeep[to]
+	p.hash ^= zobristCastling[p.castling&15]
+	if us == Black {
+		p.fullmove++
+	}
+	p.turn = us ^ 1
+	if p.ep != NoSquare {
+		p.hash ^= zobristEPFile[p.ep.File()]
+	}
+}
+
+// doSpecialMove places the pieces of a promotion, an en passant capture or a castling
+// (doMove's rarer cases; the hash is kept by put and remove).
+func (p *Position) doSpecialMove(m Move, from, to Square, us Color, pc Piece) {
+	switch m.Kind() {
 	case PromotionMove:
-		if cap := p.board[to]; cap != NoPiece {
+		if cap := p.board[to] & 15; cap != NoPiece {
 			p.remove(cap, to)
 		}
 		p.halfmove = 0
@@ -55,15 +84,6 @@ func (p *Position) doMove(m Move) {
 		rook := MakePiece(us, Rook)
 		p.remove(rook, c.rookFrom)
 		p.put(rook, c.rookTo)
-	}
-	p.castling &= castlingKeep[from] & castlingKeep[to]
-	p.hash ^= zobristCastling[p.castling]
-	if us == Black {
-		p.fullmove++
-	}
-	p.turn = us ^ 1
-	if p.ep != NoSquare {
-		p.hash ^= zobristEPFile[p.ep.File()]
 	}
 }
 

@@ -332,13 +332,26 @@ func (p *Position) CountLegalMoves() int {
 // between are then tried, each tested alone (none against a double check); otherwise,
 // or with an en passant capture to consider, the other moves are generated.
 func (p *Position) HasLegalMove() bool {
-	us, them := p.turn, p.turn^1
-	ksq := p.KingSquare(us)
+	us, them := p.turn&1, (p.turn^1)&1 // masked: no bounds checks
+	ksq := p.KingSquare(us) & 63
 	occ := p.byType[0]
 	occNoKing := occ &^ ksq.Bitboard()
-	for b := kingAttacks[ksq] &^ p.byColor[us]; b != 0; {
-		if !p.attacked(b.PopFirst(), them, occNoKing) {
-			return true
+	// The enemy pawns, knights and king cover their squares whatever the occupancy: the
+	// flight squares they leave are tried against the sliders alone.
+	theirs := p.byColor[them]
+	theirKing := p.byType[King] & theirs
+	kingCover := kingAttacks[theirKing.First()&63]
+	if theirKing == 0 {
+		kingCover = 0
+	}
+	leapers := pawnAttacksOf(p.byType[Pawn]&theirs, them) | knightSpread(p.byType[Knight]&theirs) | kingCover
+	if b := kingAttacks[ksq] &^ p.byColor[us] &^ leapers; b != 0 {
+		bq, rq := (p.byType[Bishop]|p.byType[Queen])&theirs, (p.byType[Rook]|p.byType[Queen])&theirs
+		for b != 0 {
+			sq := b.PopFirst()
+			if BishopAttacks(sq, occNoKing)&bq == 0 && RookAttacks(sq, occNoKing)&rq == 0 {
+				return true
+			}
 		}
 	}
 	if checkers := p.AttackersTo(ksq, them, occ); checkers != 0 && p.ep == NoSquare {
@@ -356,7 +369,7 @@ func (p *Position) hasEvasion(ksq Square, checkers Bitboard) bool {
 	if checkers&(checkers-1) != 0 {
 		return false // a double check: only the king may answer
 	}
-	us := p.turn
+	us := p.turn & 1
 	c := checkers.First()
 	occ := p.byType[0]
 	ours := p.byColor[us] &^ p.byType[King]
@@ -387,6 +400,7 @@ func (p *Position) hasEvasion(ksq Square, checkers Bitboard) bool {
 // pawnPushers returns the pawns of pawns (of colour c, occ the occupancy) that could push
 // onto the empty square sq: one step, or two from their first rank.
 func pawnPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
+	c &= 1
 	one := int(sq) - pawnUp[c]
 	if one < 0 || one > 63 {
 		return 0
@@ -406,7 +420,7 @@ func pawnPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
 // lists, decided for m alone (its piece, its path, then whether it leaves the king
 // attacked) without generating the others.
 func (p *Position) IsLegal(m Move) bool {
-	us, them := p.turn, p.turn^1
+	us, them := p.turn&1, (p.turn^1)&1 // masked: no bounds checks
 	from, to := m.From(), m.To()
 	ours := p.byColor[us]
 	if !ours.Has(from) || ours.Has(to) {

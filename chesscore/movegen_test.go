@@ -104,6 +104,10 @@ func TestHasLegalMoveMatchesLegalMoves(t *testing.T) {
 		"6k1/5ppp/8/8/8/8/5PPP/1r4K1 w - - 0 1",     // a back-rank mate
 		"4k3/8/8/8/8/8/1P6/K6r w - - 0 1",           // the king steps out
 		"r3k3/8/8/8/8/8/8/4K2R b - - 0 1",           // no check
+		"k7/P7/1K6/8/8/8/8/8 b - - 0 1",             // flights covered by a pawn and a king: stalemate
+		"7k/8/5NPK/8/8/8/8/8 b - - 0 1",             // g8 covered by the knight alone: stalemate
+		"7k/8/6PK/8/8/8/8/8 b - - 0 1",              // g8 is free of the leapers' cover
+		"6k1/8/5PK1/8/8/8/8/1B6 b - - 0 1",          // h8 is left by the leapers, the bishop takes it
 	} {
 		p, err := ParseFEN(fen)
 		if err != nil {

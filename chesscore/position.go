@@ -81,7 +81,8 @@ func (p *Position) KingSquare(c Color) Square {
 // AttackersTo returns the pieces of colour by that attack sq, with occ as the occupancy.
 func (p *Position) AttackersTo(sq Square, by Color, occ Bitboard) Bitboard {
 	them := p.byColor[by&1]
-	return them & ((pawnAttacks[by^1][sq] & p.byType[Pawn]) |
+	sq &= 63 // the masks let the compiler drop its bounds checks
+	return them & ((pawnAttacks[(by^1)&1][sq] & p.byType[Pawn]) |
 		(knightAttacks[sq] & p.byType[Knight]) |
 		(kingAttacks[sq] & p.byType[King]) |
 		(BishopAttacks(sq, occ) & (p.byType[Bishop] | p.byType[Queen])) |
@@ -91,7 +92,8 @@ func (p *Position) AttackersTo(sq Square, by Color, occ Bitboard) Bitboard {
 // attacked reports whether any piece of colour by attacks sq with occupancy occ.
 func (p *Position) attacked(sq Square, by Color, occ Bitboard) bool {
 	them := p.byColor[by&1]
-	if pawnAttacks[by^1][sq]&p.byType[Pawn]&them != 0 ||
+	sq &= 63 // the masks let the compiler drop its bounds checks
+	if pawnAttacks[(by^1)&1][sq]&p.byType[Pawn]&them != 0 ||
 		knightAttacks[sq]&p.byType[Knight]&them != 0 ||
 		kingAttacks[sq]&p.byType[King]&them != 0 {
 		return true
