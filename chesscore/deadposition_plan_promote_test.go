@@ -412,3 +412,39 @@ func TestPromoteRoutesMatchRankByRank(t *testing.T) {
 		t.Fatal("no route: the test proves nothing")
 	}
 }
+
+// After the promotion, l (to move, not in check) waits and the other planner is handed
+// the position with w to move: its quick mate in one and its plans then start from w's
+// move. The line replays through the wait to the position handed over.
+func TestPromoteWaitsBeforeHandOver(t *testing.T) {
+	cases := []struct {
+		name string
+		fen  string
+		w    Color
+	}{
+		{"the start position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", White},
+		{"black promotes on a1 after taking twice", "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7 4", Black},
+		{"a pawn takes onto a free file", "2k1r3/1pp1bNp1/p3pn1p/n2rp3/P7/2P2PNP/1P1PK1P1/R1B2R2 w - - 2 24", White},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			var d decider
+			d.reset(&p)
+			if _, ok := d.planPromote(tc.w); !ok {
+				t.Fatal("no line")
+			}
+			pp := d.promote
+			if pp.handed < 2 || pp.handPos.turn != tc.w {
+				t.Fatalf("handed over after %d plies with %v to move, want after l's wait with %v to move", pp.handed, pp.handPos.turn, tc.w)
+			}
+			promo, wait := pp.line[pp.handed-2], pp.line[pp.handed-1]
+			if promo.Kind() != PromotionMove {
+				t.Errorf("ply %d is %v, want the promotion", pp.handed-2, promo)
+			}
+			if !replaysToPosition(&p, pp.line[:pp.handed], &pp.handPos) {
+				t.Errorf("line %v does not replay through the wait %v to the position handed over", pp.line[:pp.handed], wait)
+			}
+		})
+	}
+}
