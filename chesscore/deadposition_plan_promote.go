@@ -44,12 +44,15 @@
 //     168 D1 misses a decision in cachegrind's cache model where a second set took 176.
 //     Where l is to move after the promotion and not in check, it first waits (wait, as
 //     in the play) and the planner is handed the position with w to move (its quick mate
-//     in one fires at once, its plans start from w's move); only if that fails is it
-//     handed the position as the promotion left it. Of 2,527 such hand-overs to the
-//     middlegame planner on the real games, 2,472 mate after the wait: 53,263 to 52,985
-//     instructions a decision (icount2.sh; 463 to 462 mispredicts). Measured and left
-//     out: no second hand-over after a failed one (53,778: answers lost to the later
-//     steps); a mate in one looked for after the wait before the planner (mateIn1Move:
+//     in one fires at once, its plans start from w's move); only if that fails is the
+//     endgame planner, where it fits, handed the position as the promotion left it. Of
+//     2,527 such hand-overs to the middlegame planner on the real games, 2,472 mate after
+//     the wait: 53,255-53,263 to 52,791-52,855 instructions a decision (icount2.sh, runs
+//     vary by some 30; 463 to 462 mispredicts); 52,985 with the middlegame planner handed
+//     the promoted position too after a failed wait. Measured and left out: no planner after a failed wait (53,778:
+//     answers lost to the later steps); the endgame planner also after the wait, then on
+//     the promoted position (52,803: the same within the noise), or only after the wait (52,860); a
+//     mate in one looked for after the wait before the planner (mateIn1Move:
 //     211 mates in 3,300 calls, 54,873: the move list costs more than the planner's
 //     short mates, about 15 thousand instructions each); stopping after a route whose
 //     play failed (no kind of failure, the mate, a loop or a side without a move,
@@ -807,8 +810,8 @@ func (pp *promotePlanner) waitAway(q *Position, path, keep, near Bitboard, enemy
 // appends their line to pp.line. The planners are the decider's own (planPromote's):
 // they start afresh on every call, and one set of them stays warmer in the caches than
 // two. Where l is to move and not in check, it first waits (as in the play) and the
-// planner that fits is handed the position with w to move; only if that fails is it
-// handed the position as the promotion left it.
+// planner that fits is handed the position with w to move; only if that fails is the
+// endgame planner, where it fits, handed the position as the promotion left it.
 func (pp *promotePlanner) mate(q *Position) bool {
 	if pp.dec == nil {
 		pp.dec = new(decider)
@@ -828,6 +831,7 @@ func (pp *promotePlanner) mate(q *Position) bool {
 			}
 			pp.n--
 			pp.handPos = *q
+			return pp.handOver(false)
 		}
 	}
 	return mid && pp.handOver(true) || pp.handOver(false)
