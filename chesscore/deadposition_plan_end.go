@@ -156,6 +156,11 @@
 // 52,856 instructions and 461 mispredicts a decision (53,102 and 461; medians of two,
 // one sitting). Also tried: the loser's targets narrowed above the base by a switch on
 // the room (53,107 and 466, against 53,051 and 460).
+//
+// Then a scanned move's legality answered at once when its side is not in check and no
+// enemy slider stands on a line through its king (endSide.safe: the scanners never move
+// the king): 52,696 instructions and 462 mispredicts a decision (52,867 and 462; medians
+// of two, one sitting), the same lines.
 
 package chesscore
 

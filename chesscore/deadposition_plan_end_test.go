@@ -419,3 +419,28 @@ func checkNarrow(t *testing.T, fen string, narrow func(PieceType, Square, Bitboa
 	}
 	return n
 }
+
+// endSide.legal (with its shortcut for a side neither in check nor with an enemy slider
+// on a line through its king) decides every move endTargets gives as endLegal does.
+func TestEndSideLegalAgreesWithEndLegal(t *testing.T) {
+	safe := 0
+	for _, q := range endTestPositions(t) {
+		us := q.turn
+		x := endSideOf(&q)
+		if x.safe {
+			safe++
+		}
+		for b := q.byColor[us]; b != 0; {
+			from := b.PopFirst()
+			for tg := endTargets(&q, q.board[from].Type(), us, from, q.byType[0]); tg != 0; {
+				to := tg.PopFirst()
+				if got, want := x.legal(from, to), endLegal(&q, from, to); got != want {
+					t.Fatalf("%s: endSide.legal(%v%v) = %v, endLegal says %v", q.FEN(), from, to, got, want)
+				}
+			}
+		}
+	}
+	if safe == 0 {
+		t.Fatalf("no position took the shortcut")
+	}
+}
