@@ -136,6 +136,7 @@ func endMates(q *Position, m Move, k Square) bool {
 type endSide struct {
 	k                    Square
 	us                   Color
+	safe                 bool // no check, and no enemy slider on a line through k: only a king move can be illegal
 	occ                  Bitboard
 	pawns, knights, king Bitboard
 	diagonal, straight   Bitboard
@@ -145,11 +146,13 @@ type endSide struct {
 func endSideOf(q *Position) endSide {
 	us := q.turn
 	them := q.byColor[us^1]
-	return endSide{
+	x := endSide{
 		k: q.KingSquare(us), us: us, occ: q.byType[0],
 		pawns: q.byType[Pawn] & them, knights: q.byType[Knight] & them, king: q.byType[King] & them,
 		diagonal: (q.byType[Bishop] | q.byType[Queen]) & them, straight: (q.byType[Rook] | q.byType[Queen]) & them,
 	}
+	x.safe = bishopRays[x.k]&x.diagonal|rookRays[x.k]&x.straight|pawnAttacks[us][x.k]&x.pawns|knightAttacks[x.k]&x.knights == 0
+	return x
 }
 
 // legal reports, as endLegal does, whether the normal or promotion move from→to leaves
@@ -158,6 +161,8 @@ func (x *endSide) legal(from, to Square) bool {
 	k := x.k
 	if k == from {
 		k = to
+	} else if x.safe {
+		return true // no check to answer, no pin
 	}
 	occ := x.occ&^from.Bitboard() | to.Bitboard()
 	att := pawnAttacks[x.us][k]&x.pawns | knightAttacks[k]&x.knights | kingAttacks[k]&x.king |

@@ -344,3 +344,103 @@ func TestEndPlannerGivesUpUnarmed(t *testing.T) {
 		})
 	}
 }
+
+// narrow never drops a target that try would keep as the new best, for either side's
+// scanner, in the states the planner's last scans left over the real endgames: the
+// narrowing after a kept move changes no move chosen.
+func TestEndScannersNarrowKeepsBetterMoves(t *testing.T) {
+	positions := loadRealGames(t)
+	step := 7
+	if raceEnabled || testing.Short() {
+		step = 41
+	}
+	var d decider
+	var e endPlanner
+	checked := 0
+	for i := 0; i < len(positions); i += step {
+		p := &positions[i]
+		for c := White; c <= Black; c++ {
+			d.reset(p)
+			if _, settled := d.static(c); settled || !endPlanFits(p, c) {
+				continue
+			}
+			e.wscan, e.lscan = endWinScan{}, endLoseScan{}
+			e.find(p, c)
+			if e.wscan.e != nil {
+				ws := e.wscan
+				own := ws.occ &^ ws.theirs
+				froms := own
+				if ws.pawn != NoSquare {
+					froms &^= ws.pawn.Bitboard() // its moves are scored apart, never narrowed
+				}
+				tryCopy := func(m Move, pt PieceType, from, to Square) bool { c := ws; return c.try(m, pt, from, to, true) }
+				checked += checkNarrow(t, p.FEN(), ws.narrow, tryCopy, froms, own, ws.lk.Bitboard(), ws.pawnPath|pawnLastRank[ws.w])
+			}
+			if e.lscan.best != NullMove {
+				ls := e.lscan
+				tryCopy := func(m Move, pt PieceType, from, to Square) bool { c := ls; return c.try(m, pt, from, to, true) }
+				checked += checkNarrow(t, p.FEN(), ls.narrow, tryCopy, ls.occ&^ls.theirs, ls.occ&^ls.theirs, ls.wk.Bitboard(), pawnLastRank[ls.l])
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("no scanner state checked")
+	}
+}
+
+// checkNarrow checks, for every piece kind on every square of froms (the side's pieces
+// scanned) and every target off own and the other side's king (a pawn's off noPawn),
+// that a move try (on a copy of the scanner) keeps is one narrow keeps; it returns the
+// moves tried.
+func checkNarrow(t *testing.T, fen string, narrow func(PieceType, Square, Bitboard) Bitboard,
+	tryCopy func(Move, PieceType, Square, Square) bool, froms, own, king, noPawn Bitboard) int {
+	t.Helper()
+	n := 0
+	for pt := Pawn; pt <= Queen; pt++ {
+		for from := range Square(64) {
+			if !froms.Has(from) || pt == Pawn && noPawn.Has(from) {
+				continue
+			}
+			nfrom := from
+			if pt == Pawn {
+				nfrom = NoSquare
+			}
+			kept := narrow(pt, nfrom, ^Bitboard(0))
+			for to := range Square(64) {
+				if (own | king).Has(to) || pt == Pawn && noPawn.Has(to) {
+					continue
+				}
+				if tryCopy(NewMove(from, to), pt, from, to) && !kept.Has(to) {
+					t.Fatalf("%s: narrow drops %v%v (%v), which try keeps", fen, from, to, pt)
+				}
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// endSide.legal (with its shortcut for a side neither in check nor with an enemy slider
+// on a line through its king) decides every move endTargets gives as endLegal does.
+func TestEndSideLegalAgreesWithEndLegal(t *testing.T) {
+	safe := 0
+	for _, q := range endTestPositions(t) {
+		us := q.turn
+		x := endSideOf(&q)
+		if x.safe {
+			safe++
+		}
+		for b := q.byColor[us]; b != 0; {
+			from := b.PopFirst()
+			for tg := endTargets(&q, q.board[from].Type(), us, from, q.byType[0]); tg != 0; {
+				to := tg.PopFirst()
+				if got, want := x.legal(from, to), endLegal(&q, from, to); got != want {
+					t.Fatalf("%s: endSide.legal(%v%v) = %v, endLegal says %v", q.FEN(), from, to, got, want)
+				}
+			}
+		}
+	}
+	if safe == 0 {
+		t.Fatalf("no position took the shortcut")
+	}
+}
