@@ -1444,6 +1444,16 @@ func (m *midPlanner) judge(e *midTaskScan, from, to Square) bool {
 	return false
 }
 
+// waitGuard returns the squares a waiting move of w may not cover, l's king standing on
+// k: around it and on it, around the square where it is to be mated, the square between.
+func (m *midPlanner) waitGuard(k Square) Bitboard {
+	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
+	if m.kmid != NoSquare {
+		guard |= m.kmid.Bitboard()
+	}
+	return guard
+}
+
 // waitW returns a waiting move of w in q: no capture, no check, far from the squares of
 // the plan (zone), by a piece that covers none of the king's squares, or NullMove. Of the
 // moves farthest from the king (the distances of the piece's square and its target added),
@@ -1453,10 +1463,7 @@ func (m *midPlanner) waitW(q *Position, cur, scur Square, zone Bitboard) Move {
 	w := m.w
 	k := q.KingSquare(m.l)
 	occ := q.byType[0]
-	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
-	if m.kmid != NoSquare {
-		guard |= m.kmid.Bitboard()
-	}
+	guard := m.waitGuard(k)
 	best, bestD := NullMove, -1
 	pieces := q.byColor[w] &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
 	for g := 0; g < midGroups; g++ {

@@ -407,10 +407,7 @@ func midWaitWPlain(m *midPlanner, q *Position, cur, scur Square, zone Bitboard) 
 	w := m.w
 	k := q.KingSquare(m.l)
 	occ := q.byType[0]
-	guard := kingAttacks[k] | k.Bitboard() | kingAttacks[m.king]
-	if m.kmid != NoSquare {
-		guard |= m.kmid.Bitboard()
-	}
+	guard := m.waitGuard(k)
 	best, bestD := NullMove, -1
 	pieces := q.byColor[w] &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
 	for g := 0; g < midGroups; g++ {
@@ -582,10 +579,7 @@ func TestMidWaitSeen(t *testing.T) {
 		}
 		rest := m.rest
 		zone := m.playZone(pl)
-		guard := kingAttacks[m.kfrom] | m.kfrom.Bitboard() | kingAttacks[m.king]
-		if pl.kmid != NoSquare {
-			guard |= pl.kmid.Bitboard()
-		}
+		guard := m.waitGuard(m.kfrom)
 		occ := p.byType[0]
 		for b := p.byColor[c] &^ zone; b != 0; {
 			from := b.PopFirst()
