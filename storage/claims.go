@@ -28,8 +28,8 @@ import (
 // claimEffect prefixes the Effect of a claim's receipt; the holder follows.
 const claimEffect = "claim "
 
-// maxClaimKeyLen bounds a claim's key so its receipt id stays within maxRequestIDLen.
-const maxClaimKeyLen = maxRequestIDLen - 40
+// MaxClaimKeyLen bounds a claim's key so its receipt id stays within maxRequestIDLen.
+const MaxClaimKeyLen = maxRequestIDLen - 40
 
 // Claim is the outcome of TakeClaim.
 type Claim struct {
@@ -52,8 +52,8 @@ func claimID(key string, w int64) string { return fmt.Sprintf("claim/%s/%d", key
 // the transaction that checks the effect is still to be made.
 func TakeClaim(tx Tx, key, holder string, now time.Time, ttl time.Duration) (Claim, error) {
 	switch {
-	case key == "" || len(key) > maxClaimKeyLen:
-		return Claim{}, fmt.Errorf("claim %q: want a key of 1 to %d bytes", key, maxClaimKeyLen)
+	case key == "" || len(key) > MaxClaimKeyLen:
+		return Claim{}, fmt.Errorf("claim %q: want a key of 1 to %d bytes", key, MaxClaimKeyLen)
 	case holder == "":
 		return Claim{}, fmt.Errorf("claim %q: no holder", key)
 	case ttl <= 0:
