@@ -139,7 +139,7 @@ func (c *Change) Apply(tx Tx, news NewRecords) error {
 }
 
 // upsertUserName records u's name, keeping the preferences of a known user.
-func upsertUserName(tx Tx, u User) error {
+func upsertUserName(tx UsersTx, u User) error {
 	old, err := tx.User(u.ID)
 	switch {
 	case err == nil:

@@ -50,7 +50,7 @@ func claimID(key string, w int64) string { return fmt.Sprintf("claim/%s/%d", key
 // holder's claim has not expired. A holder that holds the claim already renews it when
 // a new window has begun (its Until moves on) and keeps it otherwise. Take the claim in
 // the transaction that checks the effect is still to be made.
-func TakeClaim(tx Tx, key, holder string, now time.Time, ttl time.Duration) (Claim, error) {
+func TakeClaim(tx ReceiptsTx, key, holder string, now time.Time, ttl time.Duration) (Claim, error) {
 	switch {
 	case key == "" || len(key) > MaxClaimKeyLen:
 		return Claim{}, fmt.Errorf("claim %q: want a key of 1 to %d bytes", key, MaxClaimKeyLen)

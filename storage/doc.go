@@ -14,6 +14,14 @@
 //
 //	g, err := storage.Read(st, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 //
+// Tx is the union of one small surface per record family: GamesTx, ChallengesTx,
+// SettingsTx, UsersTx, ReceiptsTx, HeartbeatsTx, LeasesTx, LaddersTx, PuzzlesTx,
+// DailiesTx, PuzzlePlayersTx, AttemptsTx, EngineGamesTx and TournamentsTx. A function
+// that works inside a transaction asks for the families it uses (a rating update a
+// LaddersTx, TakeClaim a ReceiptsTx), so its signature says what it may touch; the
+// functions a transaction runs, and the hooks one service hands another, get the
+// whole Tx.
+//
 // Services take a Store and never see the database. What a record may hold (ids of at
 // most MaxIDLen bytes, counts that add up, known states) is checked here, before any
 // backend writes it; the policies on top (how a ladder or leaderboard is ordered, what

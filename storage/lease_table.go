@@ -43,7 +43,7 @@ func (t *leaseTable) Leases() ([]lease.Lease, error) {
 }
 
 // storedLease reads a partition's lease; found is false for one never taken.
-func (t *leaseTable) storedLease(tx Tx, partition int) (l lease.Lease, found bool, err error) {
+func (t *leaseTable) storedLease(tx LeasesTx, partition int) (l lease.Lease, found bool, err error) {
 	l, err = tx.Lease(t.set, partition)
 	if errors.Is(err, ErrNotFound) {
 		return lease.Lease{Partition: partition}, false, nil

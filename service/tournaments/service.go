@@ -226,7 +226,7 @@ func (s *Service) GameOver(gameID uint64) {
 // OnFinish records the result of a tournament game in the transaction that ends it
 // (the games service's Options.OnFinish): the game's end and the tournament's result
 // commit together. A game outside any tournament changes nothing.
-func (s *Service) OnFinish(w storage.Tx, g *storage.Game) error {
+func (s *Service) OnFinish(w storage.TournamentsTx, g *storage.Game) error {
 	tg, err := w.TournamentGame(g.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil

@@ -7,7 +7,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// Arbitrated is sampleGames(t)[1] with every later field set.
+// Arbitrated is SampleGames(t)[1] with every later field set.
 func Arbitrated(t testing.TB) *storage.Game {
 	g := SampleGames(t)[1]
 	g.ID = 4

@@ -4,6 +4,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
+// SamplePuzzle is a puzzle of every field, with id and rating.
 func SamplePuzzle(id string, rating int) *storage.Puzzle {
 	return &storage.Puzzle{
 		ID: id, FEN: "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3",

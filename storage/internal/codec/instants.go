@@ -1,5 +1,4 @@
-// leases.go: the lease records (partition leases and the beats of the instances that
-// hold them, by lease set) and their checks, shared by both backends.
+// instants.go: instants as both backends store them (the leases' expiries and beats).
 
 package codec
 
@@ -15,7 +14,7 @@ func UnixNanos(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-// FromUnixNanos reads an instant stored by unixNanos.
+// FromUnixNanos reads an instant stored by UnixNanos.
 func FromUnixNanos(ns int64) time.Time {
 	if ns == 0 {
 		return time.Time{}

@@ -1,3 +1,7 @@
+// Package testrecords makes the records the storage tests share: sample games of every
+// field, ladder players, rated results, puzzles, and a store filled with every family.
+// It imports only storage, so the tests of the codecs and of each backend can use it as
+// well as the conformance suite.
 package testrecords
 
 import (
@@ -9,6 +13,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
+// T0 is the instant the sample records start from.
 var T0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // CountGames counts the stored games and the live ones.
@@ -20,6 +25,7 @@ func CountGames(db storage.Store) (total, live int, err error) {
 	return total, live, err
 }
 
+// MustTC parses a time control; an error fails the test.
 func MustTC(t testing.TB, s string) clock.TimeControl {
 	t.Helper()
 	tc, err := clock.Parse(s)
@@ -71,6 +77,7 @@ func SampleGames(t testing.TB) []*storage.Game {
 	}
 }
 
+// NewGame is a new casual game of white and black in channel, created at T0.
 func NewGame(white, black, channel string) *storage.Game {
 	return &storage.Game{
 		GuildID: "g1", ChannelID: channel,
@@ -79,7 +86,8 @@ func NewGame(white, black, channel string) *storage.Game {
 	}
 }
 
-func Ids(gs []*storage.Game) []uint64 {
+// IDs returns the ids of games, in order.
+func IDs(gs []*storage.Game) []uint64 {
 	var out []uint64
 	for _, g := range gs {
 		out = append(out, g.ID)

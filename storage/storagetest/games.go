@@ -70,7 +70,7 @@ func testCommitAndIndexes(t *testing.T, be Backend) {
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
-			if got := testrecords.Ids(gs); !reflect.DeepEqual(got, tt.want) {
+			if got := testrecords.IDs(gs); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 			}
 		}

@@ -134,15 +134,15 @@ func TestMigrateFromV1(t *testing.T) {
 		t.Fatalf("version %d after migration", v)
 	}
 	open, _ := storage.Read(db, storage.Tx.OpenGames)
-	if got := testrecords.Ids(open); !reflect.DeepEqual(got, []uint64{1, 3}) {
+	if got := testrecords.IDs(open); !reflect.DeepEqual(got, []uint64{1, 3}) {
 		t.Errorf("open games %v, want [1 3]", got)
 	}
 	byA, _ := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser("a", storage.Query{}) })
-	if got := testrecords.Ids(byA); !reflect.DeepEqual(got, []uint64{2, 1}) {
+	if got := testrecords.IDs(byA); !reflect.DeepEqual(got, []uint64{2, 1}) {
 		t.Errorf("games of a %v, want [2 1]", got)
 	}
 	inC2, _ := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInChannel("c2", storage.Query{}) })
-	if got := testrecords.Ids(inC2); !reflect.DeepEqual(got, []uint64{3}) {
+	if got := testrecords.IDs(inC2); !reflect.DeepEqual(got, []uint64{3}) {
 		t.Errorf("games in c2 %v", got)
 	}
 	pend, _ := storage.Read(db, storage.Tx.PendingChallenges)
