@@ -18,7 +18,7 @@
 // SettingsTx, UsersTx, ReceiptsTx, HeartbeatsTx, LeasesTx, LaddersTx, PuzzlesTx,
 // DailiesTx, PuzzlePlayersTx, AttemptsTx, EngineGamesTx and TournamentsTx. A function
 // that works inside a transaction asks for the families it uses (a rating update a
-// LaddersTx, TakeClaim a ReceiptsTx), so its signature says what it may touch; the
+// LaddersTx, ReserveEffect a ReceiptsTx), so its signature says what it may touch; the
 // functions a transaction runs, and the hooks one service hands another, get the
 // whole Tx.
 //
@@ -36,8 +36,8 @@
 // challenges, guild and puzzle settings, users, receipts), ratings.go, puzzles.go,
 // dailies.go, puzzleplayers.go, attempts.go, engines.go, tournaments.go and leases.go
 // (each a record family and what it may hold); lease_table.go is LeaseTable, the
-// lease.Table of one set over a Store; once.go is TakeOnce, the right to make one
-// effect once across processes.
+// lease.Table of one set over a Store; reservations.go is ReserveEffect, the right to
+// make one effect once across processes.
 //
 // The backends are packages of their own, and only they import their driver
 // (internal/archtest checks it): storage/bolt (a bbolt file) and storage/pg

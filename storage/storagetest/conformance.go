@@ -13,9 +13,9 @@ func Conformance(t *testing.T, be Backend) {
 		name string
 		run  func(t *testing.T, be Backend)
 	}{
-		{"ClaimHolderExpiryAndRenewal", testClaimHolderExpiryAndRenewal},
-		{"ClaimRefusesBadArguments", testClaimRefusesBadArguments},
-		{"ClaimOneWinnerAmongConcurrentTakers", testClaimOneWinnerAmongConcurrentTakers},
+		{"ReservationHolderExpiryAndRenewal", testReservationHolderExpiryAndRenewal},
+		{"ReservationRefusesBadArguments", testReservationRefusesBadArguments},
+		{"ReservationOneWinnerAmongConcurrentTakers", testReservationOneWinnerAmongConcurrentTakers},
 		{"EngineGames", testEngineGames},
 		{"EngineGameRefusals", testEngineGameRefusals},
 		{"LeaseRecords", testLeaseRecords},
