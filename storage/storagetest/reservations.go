@@ -17,7 +17,9 @@ import (
 // take takes key's reservation for holder at now in its own transaction.
 func take(t *testing.T, db storage.Store, key, holder string, now time.Time, ttl time.Duration) storage.Reservation {
 	t.Helper()
-	c, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) { return storage.ReserveEffect(tx, key, holder, now, ttl) })
+	c, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) {
+		return storage.ReserveEffect(tx, key, holder, now, ttl)
+	})
 	if err != nil {
 		t.Fatalf("take %s for %s at %v: %v", key, holder, now, err)
 	}
@@ -30,7 +32,7 @@ func testReservationHolderExpiryAndRenewal(t *testing.T, be Backend) {
 	steps := []struct {
 		name   string
 		holder string
-		at     time.Duration // after t0
+		at     time.Duration       // after t0
 		want   storage.Reservation // Until as an offset from t0 in wantUntil
 		until  time.Duration
 	}{
@@ -73,7 +75,9 @@ func testReservationRefusesBadArguments(t *testing.T, be Backend) {
 	}
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		for _, c := range cases {
-			_, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) { return storage.ReserveEffect(tx, c.key, c.holder, now, c.ttl) })
+			_, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) {
+				return storage.ReserveEffect(tx, c.key, c.holder, now, c.ttl)
+			})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s: err %v, want one about the %s", c.name, err, c.want)
 			}
