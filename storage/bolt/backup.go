@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 )
 
 // Backup writes a consistent copy of the whole file to w from one read transaction:
@@ -16,7 +16,7 @@ import (
 // backup began. It returns the number of bytes written.
 func (db *DB) Backup(w io.Writer) (int64, error) {
 	var n int64
-	err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+	err := db.bbolt.View(func(tx *bbolt.Tx) (err error) {
 		n, err = tx.WriteTo(w)
 		return err
 	})

@@ -9,8 +9,8 @@ import (
 	"os"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
+	bbolt "go.etcd.io/bbolt"
+	bbolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/gambitchess/gambit/storage"
 )
@@ -87,7 +87,7 @@ type Options struct {
 
 // DB is the bbolt backend: a Store in one file. Its methods are safe for concurrent use.
 type DB struct {
-	bolt      *bolt.DB
+	bbolt     *bbolt.DB
 	path      string
 	solo      bool
 	boltBatch bool
@@ -112,13 +112,13 @@ func Open(path string, opts *Options) (db *DB, err error) {
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{
+	b, err := bbolt.Open(path, 0o600, &bbolt.Options{
 		Timeout:      o.LockTimeout,
 		ReadOnly:     o.ReadOnly,
 		NoSync:       o.NoSync,
-		FreelistType: bolt.FreelistMapType,
+		FreelistType: bbolt.FreelistMapType,
 	})
-	if errors.Is(err, bolterrors.ErrTimeout) {
+	if errors.Is(err, bbolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("open %s: %w", path, storage.ErrLocked)
 	}
 	if err != nil {
@@ -141,7 +141,7 @@ func Open(path string, opts *Options) (db *DB, err error) {
 			panic(p)
 		}
 	}()
-	db = &DB{bolt: b, path: path, solo: o.SoloCommits, boltBatch: o.BoltBatch, readOnly: o.ReadOnly,
+	db = &DB{bbolt: b, path: path, solo: o.SoloCommits, boltBatch: o.BoltBatch, readOnly: o.ReadOnly,
 		group: &groupCommitter{db: b, path: path, max: o.MaxBatch}}
 	if o.ReadOnly {
 		err = db.checkSchema()
@@ -160,7 +160,7 @@ func (db *DB) Shared() bool { return false }
 
 // Close closes the file.
 func (db *DB) Close() error {
-	if err := db.bolt.Close(); err != nil {
+	if err := db.bbolt.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", db.path, err)
 	}
 	return nil
@@ -174,19 +174,19 @@ var (
 
 // boltTx is a bbolt transaction seen as a Tx. It is one pointer, so making a Tx of it
 // allocates nothing.
-type boltTx struct{ tx *bolt.Tx }
+type boltTx struct{ tx *bbolt.Tx }
 
 // View runs fn in a read-only transaction. A damaged page is an error wrapping
 // ErrCorrupt (safe.go).
 func (db *DB) View(fn func(tx storage.Tx) error) (err error) {
 	defer restoreFaults(guardFaults())
 	defer recoverDamage(&err, "read", db.path)
-	return db.bolt.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+	return db.bbolt.View(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
 }
 
 // Update runs fn in a write transaction grouped with concurrent writers (Store.Update).
 func (db *DB) Update(fn func(tx storage.Tx) error) error {
-	return db.update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+	return db.update(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
 }
 
 // Bulk runs fn once in a write transaction of its own (Store.Bulk).
@@ -196,7 +196,7 @@ func (db *DB) Bulk(fn func(tx storage.Tx) error) (err error) {
 	}
 	defer restoreFaults(guardFaults())
 	defer recoverDamage(&err, "write", db.path)
-	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+	return db.bbolt.Update(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
 }
 
 // Commit writes the change in one transaction, durably (fsync) unless the store was
@@ -208,7 +208,7 @@ func (db *DB) Commit(c *storage.Change) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	err := db.update(func(tx *bolt.Tx) error { return c.Apply(boltTx{tx}, news) })
+	err := db.update(func(tx *bbolt.Tx) error { return c.Apply(boltTx{tx}, news) })
 	if err != nil {
 		c.Undo(news)
 	}
@@ -244,17 +244,17 @@ func (db *DB) CommitAll(cs []*storage.Change) error {
 // update runs fn in a write transaction, grouped with concurrent writers (group.go)
 // unless the store was opened with SoloCommits. fn may run more than once (when a batch
 // is retried), each time in a fresh transaction: it must not act outside it.
-func (db *DB) update(fn func(tx *bolt.Tx) error) (err error) {
-	safe := func(tx *bolt.Tx) error { return safeCall(fn, tx) }
+func (db *DB) update(fn func(tx *bbolt.Tx) error) (err error) {
+	safe := func(tx *bbolt.Tx) error { return safeCall(fn, tx) }
 	switch {
 	case db.readOnly:
 		return storage.ErrReadOnly
 	case db.solo:
 		defer restoreFaults(guardFaults())
 		defer recoverDamage(&err, "write", db.path)
-		return db.bolt.Update(safe)
+		return db.bbolt.Update(safe)
 	case db.boltBatch:
-		return db.bolt.Batch(safe)
+		return db.bbolt.Batch(safe)
 	}
 	return db.group.commit(fn) // the committer recovers panics itself
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
@@ -30,7 +30,7 @@ func OpenTemp(t testing.TB, opts *Options) *DB {
 
 // schemaVersion reads the schema version of the open file.
 func schemaVersion(db *DB) (v int, err error) {
-	err = db.bolt.View(func(tx *bolt.Tx) (err error) {
+	err = db.bbolt.View(func(tx *bbolt.Tx) (err error) {
 		v, err = readVersion(tx)
 		return err
 	})
@@ -60,12 +60,12 @@ func TestSecondOpenFailsFast(t *testing.T) {
 // writeV1 writes a file in schema version 1: record buckets, no indexes.
 func writeV1(t *testing.T, path string, games []*storage.Game, challenges []*storage.Challenge) {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, nil)
+	b, err := bbolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	err = b.Update(func(tx *bolt.Tx) error {
+	err = b.Update(func(tx *bbolt.Tx) error {
 		if err := migrations[0].up(tx); err != nil {
 			return err
 		}
@@ -93,7 +93,7 @@ func writeV1(t *testing.T, path string, games []*storage.Game, challenges []*sto
 
 func TestMigrateFromV0(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v0.db")
-	b, err := bolt.Open(path, 0o600, nil) // an empty bbolt file: version 0
+	b, err := bbolt.Open(path, 0o600, nil) // an empty bbolt file: version 0
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.bolt.Update(func(tx *bolt.Tx) error { return writeVersion(tx, SchemaVersion+1) })
+	db.bbolt.Update(func(tx *bbolt.Tx) error { return writeVersion(tx, SchemaVersion+1) })
 	db.Close()
 	if _, err := Open(path, nil); !errors.Is(err, storage.ErrNewerSchema) {
 		t.Fatalf("err = %v, want ErrNewerSchema", err)
@@ -222,7 +222,7 @@ func TestBackupWhileWriting(t *testing.T) {
 func TestCheckFindsCorruptRecord(t *testing.T) {
 	db := OpenTemp(t, nil)
 	db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")})
-	db.bolt.Update(func(tx *bolt.Tx) error {
+	db.bbolt.Update(func(tx *bbolt.Tx) error {
 		return tx.Bucket([]byte(bucketGames)).Put(codec.IDKey(1), []byte{1, 2, 3})
 	})
 	if err := db.Check(); !errors.Is(err, storage.ErrCorrupt) {

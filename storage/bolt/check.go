@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/codec"
@@ -97,7 +97,7 @@ func (db *DB) CheckFile() (res CheckResult, err error) {
 	res.Records = map[string]int{}
 	defer restoreFaults(guardFaults())
 	defer recoverDamage(&err, "check", db.path)
-	err = db.bolt.View(func(tx *bolt.Tx) error {
+	err = db.bbolt.View(func(tx *bbolt.Tx) error {
 		for cerr := range tx.Check() { // drain: the checker goroutine sends every error
 			res.add("pages: %v", cerr)
 		}
@@ -119,7 +119,7 @@ func recordBuckets() []string {
 
 // checkBucket reads one bucket, recording what is wrong; a panic on a damaged page
 // stops this bucket only.
-func (db *DB) checkBucket(tx *bolt.Tx, name string, res *CheckResult) {
+func (db *DB) checkBucket(tx *bbolt.Tx, name string, res *CheckResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			res.add("bucket %s: unreadable (damaged page): %v", name, p)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/codec"
@@ -179,7 +179,7 @@ func (t boltTx) EachTournamentGame(fn func(storage.TournamentGame) error) error 
 
 // keepSequence moves a bucket's sequence past an id written as it is (a copied
 // record), so the ids NextSequence gives later do not collide with it.
-func keepSequence(b *bolt.Bucket, id uint64) error {
+func keepSequence(b *bbolt.Bucket, id uint64) error {
 	if id > b.Sequence() {
 		return b.SetSequence(id)
 	}

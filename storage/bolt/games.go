@@ -6,7 +6,7 @@ import (
 	"bytes"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/codec"
@@ -25,7 +25,7 @@ func indexKey(s string, id uint64) []byte {
 
 // indexGame writes the index entries of g. created says the game is new (its user,
 // channel and guild entries are written; they never change afterwards).
-func indexGame(tx *bolt.Tx, g *storage.Game, created bool) error {
+func indexGame(tx *bbolt.Tx, g *storage.Game, created bool) error {
 	key := codec.IDKey(g.ID)
 	live := tx.Bucket([]byte(bucketLiveGames))
 	var err error
@@ -147,7 +147,7 @@ func (t boltTx) indexed(bucket, s string, q storage.Query) ([]*storage.Game, err
 	}
 	var out []*storage.Game
 	games := t.tx.Bucket([]byte(bucketGames))
-	var live *bolt.Bucket
+	var live *bbolt.Bucket
 	if q.LiveOnly {
 		live = t.tx.Bucket([]byte(bucketLiveGames))
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"sync"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/storage"
 )
@@ -20,7 +20,7 @@ import (
 // each batch after a fixed delay, so under load its batches stay small and queue behind
 // each other for the write lock.
 type groupCommitter struct {
-	db   *bolt.DB
+	db   *bbolt.DB
 	path string // for the errors of a damaged file
 	max  int
 
@@ -30,14 +30,14 @@ type groupCommitter struct {
 }
 
 type groupCall struct {
-	fn   func(*bolt.Tx) error
+	fn   func(*bbolt.Tx) error
 	done chan error
 }
 
 // commit runs fn in a shared write transaction and returns once that transaction is
 // committed (or fn's error, fn having been run alone to get it). fn may run more than
 // once, each time in a fresh transaction.
-func (g *groupCommitter) commit(fn func(*bolt.Tx) error) error {
+func (g *groupCommitter) commit(fn func(*bbolt.Tx) error) error {
 	c := &groupCall{fn: fn, done: make(chan error, 1)}
 	g.mu.Lock()
 	g.queue = append(g.queue, c)
@@ -73,7 +73,7 @@ func (g *groupCommitter) run(batch []*groupCall) {
 	defer restoreFaults(guardFaults())
 	for len(batch) > 0 {
 		failed := -1
-		err := g.update(func(tx *bolt.Tx) error {
+		err := g.update(func(tx *bbolt.Tx) error {
 			for i, c := range batch {
 				if err := safeCall(c.fn, tx); err != nil {
 					failed = i
@@ -90,13 +90,13 @@ func (g *groupCommitter) run(batch []*groupCall) {
 		}
 		c := batch[failed]
 		batch = append(batch[:failed], batch[failed+1:]...)
-		c.done <- g.update(func(tx *bolt.Tx) error { return safeCall(c.fn, tx) })
+		c.done <- g.update(func(tx *bbolt.Tx) error { return safeCall(c.fn, tx) })
 	}
 }
 
 // update runs one write transaction; a damaged page met while committing it (bbolt
 // reads pages to rebalance and spill) is an error, not a panic of the committer.
-func (g *groupCommitter) update(fn func(*bolt.Tx) error) (err error) {
+func (g *groupCommitter) update(fn func(*bbolt.Tx) error) (err error) {
 	defer recoverDamage(&err, "write", g.path)
 	return g.db.Update(fn)
 }
@@ -104,7 +104,7 @@ func (g *groupCommitter) update(fn func(*bolt.Tx) error) (err error) {
 // safeCall runs fn, turning a panic into an error so one bad writer cannot take the
 // committer down. bbolt panics on a damaged page it meets while fn reads or writes, so
 // the error wraps ErrCorrupt.
-func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
+func safeCall(fn func(*bbolt.Tx) error, tx *bbolt.Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic in a write transaction: %w (a damaged page?): %v", storage.ErrCorrupt, p)

@@ -40,7 +40,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/codec"
@@ -76,7 +76,7 @@ func (t boltTx) Puzzle(id string) (*storage.Puzzle, error) {
 	return codec.DecodePuzzle(id, v)
 }
 
-func puzzleCount(b *bolt.Bucket) uint64 {
+func puzzleCount(b *bbolt.Bucket) uint64 {
 	if v := b.Get(puzzleCountKey); len(v) == 8 {
 		return binary.BigEndian.Uint64(v)
 	}
@@ -194,7 +194,7 @@ func (t boltTx) PickPuzzle(q storage.PuzzlePick) (*storage.Puzzle, error) {
 	if budget <= 0 {
 		budget = 5000
 	}
-	var attempts *bolt.Bucket
+	var attempts *bbolt.Bucket
 	var triedPrefix []byte
 	if q.NotTriedBy != "" {
 		attempts = tx.Bucket([]byte(bucketPuzzleAttempts))

@@ -31,7 +31,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
@@ -97,7 +97,7 @@ func (t boltTx) PutLadderPlayer(p storage.LadderPlayer) error {
 }
 
 // scanPlayers returns the player records under prefix, in key order.
-func scanPlayers(tx *bolt.Tx, prefix []byte) ([]storage.LadderPlayer, error) {
+func scanPlayers(tx *bbolt.Tx, prefix []byte) ([]storage.LadderPlayer, error) {
 	var out []storage.LadderPlayer
 	c := tx.Bucket([]byte(bucketRatings)).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
@@ -195,7 +195,7 @@ func (t boltTx) RatedResult(gameID uint64) (storage.RatedResult, error) {
 	return r, nil
 }
 
-func putRatedResult(tx *bolt.Tx, r storage.RatedResult) error {
+func putRatedResult(tx *bbolt.Tx, r storage.RatedResult) error {
 	v, err := codec.EncodeJSON(r)
 	if err != nil {
 		return fmt.Errorf("encode rated result of game %d: %w", r.GameID, err)

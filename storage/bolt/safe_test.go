@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
@@ -20,7 +20,7 @@ import (
 // damagedStore writes a store with n games, then overwrites the header of the page
 // that pick chooses (given the raw bbolt file, open read-only; nil: none), and returns
 // the path.
-func damagedStore(t *testing.T, n int, pick func(tx *bolt.Tx) uint64) string {
+func damagedStore(t *testing.T, n int, pick func(tx *bbolt.Tx) uint64) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "damaged.db")
 	db, err := Open(path, &Options{NoSync: true})
@@ -37,13 +37,13 @@ func damagedStore(t *testing.T, n int, pick func(tx *bolt.Tx) uint64) string {
 	if pick == nil {
 		return path
 	}
-	raw, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	raw, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var page uint64
 	pageSize := raw.Info().PageSize
-	raw.View(func(tx *bolt.Tx) error { page = pick(tx); return nil })
+	raw.View(func(tx *bbolt.Tx) error { page = pick(tx); return nil })
 	raw.Close()
 	if page < 2 {
 		t.Fatalf("picked page %d", page)
@@ -66,10 +66,10 @@ func damagedStore(t *testing.T, n int, pick func(tx *bolt.Tx) uint64) string {
 }
 
 // gamesRoot is the root page of the games bucket.
-func gamesRoot(tx *bolt.Tx) uint64 { return uint64(tx.Bucket([]byte(bucketGames)).Root()) }
+func gamesRoot(tx *bbolt.Tx) uint64 { return uint64(tx.Bucket([]byte(bucketGames)).Root()) }
 
 // rootPage is the page of the root bucket, which names every bucket.
-func rootPage(tx *bolt.Tx) uint64 { return uint64(tx.Cursor().Bucket().Root()) }
+func rootPage(tx *bbolt.Tx) uint64 { return uint64(tx.Cursor().Bucket().Root()) }
 
 func TestDamagedPageIsAnErrorNotAPanic(t *testing.T) {
 	path := damagedStore(t, 300, gamesRoot)

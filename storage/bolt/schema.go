@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 
-	bolt "go.etcd.io/bbolt"
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/codec"
@@ -24,42 +24,42 @@ const SchemaVersion = 8
 type migration struct {
 	version int
 	name    string
-	up      func(tx *bolt.Tx) error
+	up      func(tx *bbolt.Tx) error
 }
 
 // migrations are in order; migrations[i].version is i+1.
 var migrations = []migration{
-	{1, "record buckets", func(tx *bolt.Tx) error {
+	{1, "record buckets", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketMeta, bucketGames, bucketChallenges, bucketGuilds, bucketUsers, bucketRequests)
 	}},
-	{2, "secondary indexes (live games, games by user, channel and guild, pending challenges, receipts by time)", func(tx *bolt.Tx) error {
+	{2, "secondary indexes (live games, games by user, channel and guild, pending challenges, receipts by time)", func(tx *bbolt.Tx) error {
 		if err := createBuckets(tx, bucketLiveGames, bucketUserGames, bucketChannelGames, bucketGuildGames,
 			bucketPendingChallenges, bucketRequestsByTime); err != nil {
 			return err
 		}
 		return rebuildIndexes(tx)
 	}},
-	{3, "ladders (ratings per guild, category and user; rated results)", func(tx *bolt.Tx) error {
+	{3, "ladders (ratings per guild, category and user; rated results)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketRatings, bucketRatedResults)
 	}},
-	{4, "puzzles (puzzles, per-guild daily posts, per-user puzzle records and attempts)", func(tx *bolt.Tx) error {
+	{4, "puzzles (puzzles, per-guild daily posts, per-user puzzle records and attempts)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketPuzzles, bucketPuzzleDaily, bucketPuzzleUsers, bucketPuzzleAttempts)
 	}},
-	{5, "engine games (the engine's side and level in games against the bot)", func(tx *bolt.Tx) error {
+	{5, "engine games (the engine's side and level in games against the bot)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketEngineGames)
 	}},
-	{6, "tournaments (events, and the tournament game of each game id)", func(tx *bolt.Tx) error {
+	{6, "tournaments (events, and the tournament game of each game id)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketTournaments, bucketTournamentGames)
 	}},
-	{7, "leases (the partitions of each lease set, their holders and epochs; the holders' beats)", func(tx *bolt.Tx) error {
+	{7, "leases (the partitions of each lease set, their holders and epochs; the holders' beats)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketLeases, bucketLeaseBeats)
 	}},
-	{8, "mate knowledge in game records (no data changes: a gambit of version 7 must not read them)", func(*bolt.Tx) error {
+	{8, "mate knowledge in game records (no data changes: a gambit of version 7 must not read them)", func(*bbolt.Tx) error {
 		return nil
 	}},
 }
 
-func createBuckets(tx *bolt.Tx, names ...string) error {
+func createBuckets(tx *bbolt.Tx, names ...string) error {
 	for _, n := range names {
 		if _, err := tx.CreateBucketIfNotExists([]byte(n)); err != nil {
 			return fmt.Errorf("create bucket %s: %w", n, err)
@@ -69,7 +69,7 @@ func createBuckets(tx *bolt.Tx, names ...string) error {
 }
 
 // readVersion returns the schema version of the file (0 without a meta bucket).
-func readVersion(tx *bolt.Tx) (int, error) {
+func readVersion(tx *bbolt.Tx) (int, error) {
 	b := tx.Bucket([]byte(bucketMeta))
 	if b == nil {
 		return 0, nil
@@ -84,14 +84,14 @@ func readVersion(tx *bolt.Tx) (int, error) {
 	return int(binary.BigEndian.Uint64(v)), nil
 }
 
-func writeVersion(tx *bolt.Tx, v int) error {
+func writeVersion(tx *bbolt.Tx, v int) error {
 	return tx.Bucket([]byte(bucketMeta)).Put([]byte(metaSchema), binary.BigEndian.AppendUint64(nil, uint64(v)))
 }
 
 // migrate runs the migrations the file has not had.
 func (db *DB) migrate() error {
 	var current int
-	if err := db.bolt.View(func(tx *bolt.Tx) (err error) {
+	if err := db.bbolt.View(func(tx *bbolt.Tx) (err error) {
 		current, err = readVersion(tx)
 		return err
 	}); err != nil {
@@ -101,7 +101,7 @@ func (db *DB) migrate() error {
 		return fmt.Errorf("%w: schema version %d, this gambit knows up to %d", storage.ErrNewerSchema, current, SchemaVersion)
 	}
 	for _, m := range migrations[current:] {
-		err := db.bolt.Update(func(tx *bolt.Tx) error {
+		err := db.bbolt.Update(func(tx *bbolt.Tx) error {
 			if err := m.up(tx); err != nil {
 				return err
 			}
@@ -120,7 +120,7 @@ func (db *DB) migrate() error {
 // checkSchema verifies that a read-only file is at the current version (it cannot be
 // migrated without writing).
 func (db *DB) checkSchema() error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
+	return db.bbolt.View(func(tx *bbolt.Tx) error {
 		v, err := readVersion(tx)
 		if err != nil {
 			return err
@@ -136,7 +136,7 @@ func (db *DB) checkSchema() error {
 }
 
 // rebuildIndexes empties the index buckets and fills them again from the records.
-func rebuildIndexes(tx *bolt.Tx) error {
+func rebuildIndexes(tx *bbolt.Tx) error {
 	for _, n := range []string{bucketLiveGames, bucketUserGames, bucketChannelGames, bucketGuildGames, bucketPendingChallenges, bucketRequestsByTime} {
 		if err := tx.DeleteBucket([]byte(n)); err != nil {
 			return fmt.Errorf("empty index %s: %w", n, err)
