@@ -15,7 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
+
 	"sync/atomic"
 	"time"
 
@@ -276,29 +276,18 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	return nil
 }
 
-// openStore opens the configured store: the PostgreSQL database of storage.dsn with
-// driver postgres, else the bbolt file at storage.path (made absolute, for the logs and
-// the errors).
+// openStore opens the configured store (backend.OpenConfig): the PostgreSQL database
+// of storage.dsn with driver postgres, else the bbolt file at storage.path with opts.
 func openStore(cfg config.Storage, opts *bolt.Options, log *slog.Logger) (storage.Store, error) {
-	if cfg.Driver == backend.DriverPostgres {
-		loc := backend.Location{Driver: backend.DriverPostgres, DSN: cfg.DSN}
-		db, err := backend.Open(loc, nil)
-		if err != nil {
-			return nil, fmt.Errorf("storage.dsn: %w", err)
-		}
+	db, loc, err := backend.OpenConfig(cfg, &backend.Options{Bolt: opts})
+	if err != nil {
+		return nil, err
+	}
+	if loc.Driver == backend.DriverPostgres {
 		log.Info("store open", "database", loc.String())
-		return db, nil
+	} else {
+		log.Info("store open", "path", loc.Path)
 	}
-	path := cfg.Path
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, fmt.Errorf("storage.path %q: %w", path, err)
-	}
-	db, err := bolt.Open(abs, opts)
-	if err != nil {
-		return nil, fmt.Errorf("storage.path %q: %w", abs, err)
-	}
-	log.Info("store open", "path", abs)
 	return db, nil
 }
 

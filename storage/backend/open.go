@@ -1,13 +1,15 @@
-// open.go: opening the store the configuration names: a bbolt file or a PostgreSQL
-// database.
-
+// Package backend opens the store a configuration or a location names: a bbolt file
+// (storage/bolt) or a PostgreSQL database (storage/pg). It is the one package that names
+// both backends; the services never import it, and take the storage.Store it opens.
 package backend
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/pg"
@@ -124,4 +126,29 @@ func Open(l Location, opts *Options) (storage.Store, error) {
 		return pg.Open(dsn, &po)
 	}
 	return nil, fmt.Errorf("storage: driver %q: want %s or %s", l.Driver, DriverBbolt, DriverPostgres)
+}
+
+// OpenConfig opens the store of the configuration's storage section: the PostgreSQL
+// database of storage.dsn (or GAMBIT_STORAGE_DSN) with driver postgres, else the bbolt
+// file at storage.path, made absolute for the logs and the errors. It returns the
+// location it opened, to name in the logs; an error names the configuration key.
+func OpenConfig(cfg config.Storage, opts *Options) (storage.Store, Location, error) {
+	if cfg.Driver == DriverPostgres {
+		loc := Location{Driver: DriverPostgres, DSN: cfg.DSN}
+		db, err := Open(loc, opts)
+		if err != nil {
+			return nil, loc, fmt.Errorf("storage.dsn: %w", err)
+		}
+		return db, loc, nil
+	}
+	abs, err := filepath.Abs(cfg.Path)
+	if err != nil {
+		return nil, Location{}, fmt.Errorf("storage.path %q: %w", cfg.Path, err)
+	}
+	loc := Location{Driver: DriverBbolt, Path: abs}
+	db, err := Open(loc, opts)
+	if err != nil {
+		return nil, loc, fmt.Errorf("storage.path %q: %w", abs, err)
+	}
+	return db, loc, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/storage/pg/pgtest"
@@ -74,5 +75,39 @@ func TestOpenLocation(t *testing.T) {
 	defer st.Close()
 	if _, ok := st.(*pg.DB); !ok {
 		t.Errorf("driver postgres opened %T", st)
+	}
+}
+
+func TestOpenConfig(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	st, loc, err := OpenConfig(config.Storage{Driver: "bbolt", Path: "g.db"}, &Options{Bolt: &bolt.Options{NoSync: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if want := filepath.Join(dir, "g.db"); loc.Path != want || loc.Driver != DriverBbolt {
+		t.Errorf("opened %+v, want the bbolt file %s", loc, want)
+	}
+	if _, ok := st.(*bolt.DB); !ok {
+		t.Errorf("driver bbolt opened %T", st)
+	}
+	if _, _, err := OpenConfig(config.Storage{Path: filepath.Join(dir, "missing", "g.db")}, nil); err == nil || !strings.HasPrefix(err.Error(), "storage.path ") {
+		t.Errorf("a file in a missing folder: %v, want an error naming storage.path", err)
+	}
+	t.Setenv(EnvDSN, "")
+	if _, _, err := OpenConfig(config.Storage{Driver: "postgres"}, nil); err == nil || !strings.HasPrefix(err.Error(), "storage.dsn: ") {
+		t.Errorf("postgres without a DSN: %v, want an error naming storage.dsn", err)
+	}
+	if !pgtest.Available(t) {
+		return
+	}
+	st, loc, err = OpenConfig(config.Storage{Driver: "postgres", DSN: pgtest.DSN(t)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, ok := st.(*pg.DB); !ok || loc.Driver != DriverPostgres {
+		t.Errorf("driver postgres opened %T at %v", st, loc)
 	}
 }
