@@ -90,16 +90,18 @@ func redactedDSN(dsn string) string {
 	return strings.Join(out, " ")
 }
 
-// Options tune OpenLocation: each backend takes its own.
+// Options tune Open and OpenConfig: each backend takes its own.
 type Options struct {
-	Bolt     *bolt.Options
+	// Bolt are the bbolt backend's options.
+	Bolt *bolt.Options
+	// Postgres are the PostgreSQL backend's options.
 	Postgres *pg.Options
 	// ReadOnly opens either backend read-only.
 	ReadOnly bool
 }
 
-// Open opens the store at l: the bbolt file (Open) or the PostgreSQL database
-// (OpenPostgres).
+// Open opens the store at l: the bbolt file (bolt.Open) or the PostgreSQL database
+// (pg.Open).
 func Open(l Location, opts *Options) (storage.Store, error) {
 	var o Options
 	if opts != nil {

@@ -20,7 +20,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// Options tune OpenPostgres. The zero value is the production setting.
+// Options tune Open. The zero value is the production setting.
 type Options struct {
 	// ReadOnly refuses every write (ErrReadOnly) and does not migrate: the database
 	// must be at SchemaVersion already.
