@@ -8,7 +8,6 @@ import (
 
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/bolt"
-	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/storage/pg/pgtest"
 )
 
@@ -65,10 +64,4 @@ func eachBackend(t *testing.T, be Backend, fn func(t *testing.T, b backend)) {
 func forEachBackend(t *testing.T, be Backend, fn func(t *testing.T, db storage.Store)) {
 	t.Helper()
 	fn(t, be.New(t)(t))
-}
-
-// openPG opens the PostgreSQL store of dsn, closed when the test ends.
-func openPG(t testing.TB, dsn string) *pg.DB {
-	t.Helper()
-	return OpenPostgresDSN(t, dsn, nil)
 }
