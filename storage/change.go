@@ -3,9 +3,7 @@
 
 package storage
 
-import (
-	"fmt"
-)
+import "fmt"
 
 // Change is what one request writes, committed atomically by Store.Commit: a game, a
 // challenge, user names, the request's receipt, and a hook for writes of other services
@@ -60,6 +58,10 @@ func (c *Change) Validate() error {
 // NewRecords says which records of a change are new, and the game's version: decided
 // before the first run, since a rerun sees the ids and the version the previous run
 // assigned.
+//
+// A backend commits a Change in these steps: Validate before any transaction, News
+// before the first run, Apply in each run (a retried group runs it again in a fresh
+// transaction), and Undo when the commit fails.
 type NewRecords struct {
 	game, challenge bool
 	gameVersion     uint64

@@ -2,9 +2,7 @@
 
 package codec
 
-import (
-	"time"
-)
+import "time"
 
 // UnixNanos is an instant as stored: unix nanoseconds, 0 for the zero instant.
 func UnixNanos(t time.Time) int64 {

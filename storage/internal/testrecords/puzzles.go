@@ -1,8 +1,6 @@
 package testrecords
 
-import (
-	"github.com/gambitchess/gambit/storage"
-)
+import "github.com/gambitchess/gambit/storage"
 
 // SamplePuzzle is a puzzle of every field, with id and rating.
 func SamplePuzzle(id string, rating int) *storage.Puzzle {
