@@ -1,3 +1,6 @@
+// engines.go: the conformance suite's games against the engine: stored with their game,
+// listed while live, refused when they cannot be kept.
+
 package storagetest
 
 import (

@@ -1,3 +1,7 @@
+// games.go: the conformance suite's commits (games and their indexes, bad records
+// refused, the After hook atomic, unique ids under concurrency), challenges, settings
+// and users, receipts and heartbeats.
+
 package storagetest
 
 import (

@@ -1,3 +1,6 @@
+// leases.go: the conformance suite's leases: the records, the instances' beats,
+// LeaseTable's rules, one winner among racing takers, lease managers over the store.
+
 package storagetest
 
 import (
@@ -126,7 +129,7 @@ func testHeartbeatsListsEveryInstance(t *testing.T, be Backend) {
 	})
 }
 
-// TestLeaseTableRules runs one lease set through takes, renewals and releases.
+// testLeaseTableRules runs one lease set through takes, renewals and releases.
 func testLeaseTableRules(t *testing.T, be Backend) {
 	const ttl = 9 * time.Second
 	type step struct {
@@ -202,7 +205,7 @@ func testLeaseTableRules(t *testing.T, be Backend) {
 	})
 }
 
-// TestLeaseTableAcquireIsAtomic has processes race to take the same partitions at the
+// testLeaseTableAcquireIsAtomic has processes race to take the same partitions at the
 // same instant: each partition goes to exactly one of them.
 func testLeaseTableAcquireIsAtomic(t *testing.T, be Backend) {
 	const procs, parts = 4, 16
@@ -244,7 +247,7 @@ func testLeaseTableAcquireIsAtomic(t *testing.T, be Backend) {
 	})
 }
 
-// TestLeaseManagersOverTheStore runs the lease manager over the store: two processes
+// testLeaseManagersOverTheStore runs the lease manager over the store: two processes
 // share the partitions, the survivor of one that stops takes them all within the
 // lease's lifetime at greater epochs, and a closed manager's share passes at once.
 func testLeaseManagersOverTheStore(t *testing.T, be Backend) {

@@ -1,3 +1,6 @@
+// mates.go: the conformance suite's mate knowledge of a game record, kept with the
+// game.
+
 package storagetest
 
 import (
@@ -9,7 +12,7 @@ import (
 	"github.com/gambitchess/gambit/storage/internal/testrecords"
 )
 
-// TestStoreKeepsMates: both backends store the knowledge with the game and give it back.
+// testStoreKeepsMates: a backend stores the knowledge with the game and gives it back.
 func testStoreKeepsMates(t *testing.T, be Backend) {
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		g := testrecords.Knowing(t)

@@ -1,3 +1,6 @@
+// puzzles.go: the conformance suite's puzzles (adding, indexes, picking), the puzzles
+// of the day, the members' records and attempts, the puzzle settings.
+
 package storagetest
 
 import (

@@ -1,3 +1,6 @@
+// ratings.go: the conformance suite's ladders: players validated, rated results once
+// and in end order, atomic updates, replacing a guild's ladders.
+
 package storagetest
 
 import (

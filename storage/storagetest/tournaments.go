@@ -1,3 +1,6 @@
+// tournaments.go: the conformance suite's tournaments and the boards of their games,
+// written in the transaction of a game.
+
 package storagetest
 
 import (

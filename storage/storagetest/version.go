@@ -1,3 +1,6 @@
+// version.go: the conformance suite's guards against acting twice: a game written from
+// a stale copy is refused, a repeated request acts once.
+
 package storagetest
 
 import (
