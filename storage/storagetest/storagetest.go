@@ -2,6 +2,10 @@
 // every test file. ForEachBackend runs a test on each backend: a bbolt file and a
 // schema of the PostgreSQL test cluster (GAMBIT_TEST_POSTGRES_DSN; without it the
 // PostgreSQL subtest is skipped, or fails when GAMBIT_TEST_REQUIRE_POSTGRES is 1).
+//
+// It also holds the conformance suite, what every backend must do whatever its database
+// (Conformance, conformance.go and the files it runs): the tests of storage/bolt and
+// storage/pg run it on their backend (Bolt, Postgres).
 package storagetest
 
 import (
