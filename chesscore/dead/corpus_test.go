@@ -1,4 +1,4 @@
-// deadposition_corpus_test.go: the dead-position decision against its corpora: the hard
+// corpus_test.go: the dead-position decision against its corpora: the hard
 // positions of testdata/deadpositions.epd, the real-game positions of
 // testdata/realgames.fen, brute force on random positions; and its benchmarks.
 

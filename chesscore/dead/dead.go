@@ -185,17 +185,25 @@ func (d *decider) static(c cc.Color) (Decision, bool) {
 	return Decision{}, false
 }
 
-// plan runs step 3 for c, the planners: the middlegame planner first from midMinPieces
-// pieces, where it mates the king where it stands, else the endgame planner first, which
-// walks the king to the edge. Yes with a verified line, or nothing.
+// plan runs step 3 for c, the planners: Yes with a verified line, or nothing. The
+// middlegame planner (from midMinPieces pieces) runs first from 16 pieces, or with a
+// queen of c, where it usually mates the king where it stands; with fewer pieces the
+// endgame planner's walk to the edge is the likelier mate, and runs first.
 func (d *decider) plan(c cc.Color) (Decision, bool) {
-	if d.root.Occupied().Count() >= midMinPieces {
+	pieces := d.root.Occupied().Count()
+	if pieces < midMinPieces {
+		return d.planEnd(c)
+	}
+	if pieces >= 16 || d.root.Pieces(c, cc.Queen) != 0 {
 		if dec, ok := d.planMid(c); ok {
 			return dec, true
 		}
 		return d.planEnd(c)
 	}
-	return d.planEnd(c)
+	if dec, ok := d.planEnd(c); ok {
+		return dec, true
+	}
+	return d.planMid(c)
 }
 
 // planMid runs the middlegame planner for c on the root.

@@ -1,5 +1,5 @@
-// deadposition_plan_end.go: the endgame mate planner: the kings walk straight to a classic
-// mating picture on an edge and a rook or queen mates there, no search.
+// plan_end.go: the endgame mate planner: the kings walk straight to a classic mating
+// picture on an edge and a rook or queen mates there, no search.
 //
 // # Method
 //
@@ -9,175 +9,53 @@
 // steps inwards from t for w's king. With the kings there, w's king covers the three
 // flight squares of the inner row, and a rook or queen checking along the edge through
 // t, from two squares away or more, covers the other two: mate. The pictures are ranked
-// by the king steps they need, the longer walk three times and both walks added (flood fills of the
-// squares each king may cross: not attacked by the enemy king or pawns, not blocked by
-// pawns; the pushes of the promoting pawn count as steps of w), plus endCrossing when
-// the stand is nearer the loser's king than its target (the kings' paths cross) and
-// endEdgeBlocker for each piece of the loser and pawn of w on the edge, plus endCutOff
-// when the loser's king cannot reach t, nor step beside it, without crossing a square w
-// attacks (w's pieces must first clear its way); the best endEndPlans are tried in turn
-// (endCrowdedPlans past endCrowded pieces).
+// by the king steps they need (the longer walk three times, plus both walks; flood fills
+// of the squares each king may cross, the promoting pawn's pushes counted as steps of
+// w), plus endCrossing when the kings' paths cross, endEdgeBlocker for each piece in the
+// way on the edge and endCutOff when the loser's king cannot reach t without crossing a
+// square w attacks; the best endEndPlans are tried in turn.
 //
 // A plan is played move by move on real positions, so the line is legal by
-// construction. Each side picks, among its legal moves, the one that scores best, with
-// no look-ahead:
+// construction. Each side picks the move that scores best, with no look-ahead:
 //
-//   - w: a mate in one when the loser's king has at most endFlights flight squares
-//     (tried first at every turn of w: it also catches mates the plan did not foresee);
-//     else the push of the promoting pawn (to a queen); else a king step along a shortest
-//     path to s (a flood fill from s over the squares the loser does not attack); else a
-//     waiting move far from the loser's king, with no check, that keeps one of its rooks
-//     and queens able to reach a checking square on the edge in one move (or makes one
-//     able, or, when none is, brings one a move nearer). Every move of w is marked down
-//     for each square it leaves attacked or occupied among those that bring the loser's
-//     king closer to t (every square nearer t when the loser's king found no way there).
-//   - the loser: a king step along a shortest path to t (a flood fill from t over the
-//     squares w does not attack); at t, a waiting move of another piece that leaves w's
-//     pieces, s and the edge alone, never a capture nor a check, preferring (by
-//     endFreeStand) to take a piece that watches s or the edge off them, so that w's
-//     king steps in and the check comes (the first quiet move that attacks none of them
-//     is taken without scanning the rest, the pawns only when no piece has one); with
-//     no such move, its king steps off t and back. While w's king still has endShuffle
-//     steps or more to make, its king steps along the edge beside t and back instead, no
-//     other move looked at (it is back at t when w's king arrives: as many plies, and a
-//     scan of every waiting move saved each time; the pieces watching s or the edge are
-//     freed, if need be, once w's king is near).
+//   - w: a mate in one when the loser's king has at most endFlights flight squares;
+//     else the push of the promoting pawn; else a king step along a shortest path to s;
+//     else a waiting move far from the loser's king, with no check, that keeps a rook or
+//     queen able to reach a checking square on the edge in one move.
+//   - the loser: a king step along a shortest path to t; at t, a waiting move of another
+//     piece that leaves w's pieces, s and the edge alone, never a capture nor a check,
+//     preferring to take a piece watching s or the edge off them; with none, its king
+//     steps off t and back. While w's king is still far (endShuffle steps or more), the
+//     loser's king steps beside t and back instead.
 //
-// No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
-// from the squares the other side attacks (legal by construction), the other moves from
-// each piece's targets in the order the move generator lists them (ties go to the first,
-// as when every legal move was scored), and a move's legality is tested only when it
-// scores better than the best so far. Each piece's targets are first narrowed to those
-// whose score, without the terms that need the move's attacks, stays under the best, and
-// narrowed again after each move kept: a waiting move far from the loser's king is found
-// early and the nearer ones are never scored; a move of w's minor piece or pawn while no major is ready counts the lone
-// major's term there too. The mate in one tries only the moves that can check and can
-// cover the king's free flight squares. w's moves chosen are the same as with a full
-// move list. The moves are scored by scanner states kept in the planner (endWinScan,
-// endLoseScan), not closures (a closure loaded every value it captured on each call),
-// w's king steps inline; the pictures whose target and stand the kings reach are found
-// by shifts of the reached stands, and ranked without a branch (each key goes down the
-// short list, each place keeping the smaller: the insertion loop mispredicted);
-// a chain starts from the position that came round again, kept when the circle is seen.
-// The flood fills note the ring of the king they stop at, and a king step's ring is read
-// from the three rings around it without a branch (endRings.step): the loop over the
-// rings mispredicted on where it stopped. When the loser's king cannot step after a move
-// of w, the loser's move is chosen there and then (it is the next ply's), and
-// HasLegalMove is asked only when it has none (castling and en passant aside).
+// No list of legal moves is made (plan_end_moves.go): king steps come from the squares
+// the other side attacks, the other moves from each piece's targets in the move
+// generator's order, narrowed to those that can still beat the best so far, and a move's
+// legality is tested only when it scores better. The moves are scored by scanner states
+// kept in the planner (endWinScan, endLoseScan), so the hot loop calls no closure.
 //
-// Who must wait (parity) is thus settled by whichever side arrives first. A move of w
-// that stalemates is replaced by its next best; one that mates ends the plan. A plan
-// gives up when a position repeats, a side has no legal move, no king has come closer
-// for endStuckPlies plies, the plies run past three times the estimate, or the loser
-// takes the last rook, queen or pawn of w (nothing is left to mate with: no chain
-// follows; a promoted pawn handed over with the loser's king beside it was taken on the
-// first ply of every picture, and every picture and chain then played on for 180-211
-// plies before the next planner answered). A plan that
-// went round in circles is followed by endChainPlans other pictures seen from where the
-// circle began, its line kept up to there: the kings are already on their way. With no
-// plan left, the decision goes on to the next step as if the planner had not run. The
-// line found is replayed once more (replaysToMate) before it is returned: Yes only with
-// a verified line, and never a No. The test for a repeated position scans the hashes
-// only when a 256-bit filter of their top bytes holds the new one, and the mate in one
-// reuses what w attacks when the loser's last move was a king step that took nothing.
-//
-// Measured on the real games, in one sitting against the planner before the steering of
-// every rook and queen, w's pawns as edge blockers, w clearing the loser's way and the
-// loser freeing s and the edge (instructions per call counted by valgrind; CPU time the
-// better of two runs on a loaded machine): the endgames it meets first are answered
-// 95.2% (95.1%) at 0-7 pieces with 44.4k instructions (50.8k), 7.0 µs (7.5); 88.5%
-// (88.4%) at 8-11 with 66.1k (97.0k), 10.5 µs (14.6); 98.4% (98.4%) at 12-15 with 111k
-// (170k), 18.6 µs (26.1); at 16-19 pieces, after the middlegame planner failed, 95.9%
-// (90.0%) with 205k (327k), 37.6 µs (50.7). The first picture now works at 12-15 pieces
-// 71% of the time (52%): 25.3 plies played per call (41.9). BenchmarkEndPlanner (every
-// endgame it fits): found 95.2% (93.4%), 24.7 plies (40.9), 23.7 µs (35.8, medians of
-// three). Then endCutOff, endCrossing 5 and endEdgeBlocker 7 (were 3 and 3), the
-// repetition filter and the kept attacks (valgrind, every endgame BenchmarkEndPlanner
-// fits once): 105.3k instructions per call (112.3k), found 95.36% (95.24%), 23.88 plies
-// (24.56). Then the loser's shuffle beside t, the scanner states and the table of
-// pictures (callgrind, BenchmarkCanCheckmate/real, every real position, both colours):
-// endPlanner.find 357.0M instructions (414.4M), 76.5k instructions per decision (81.2k);
-// answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
-// 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357). Then, with the
-// planners' new order, the pictures ranked by three times the longer walk, endChainPlans
-// 5 (was 3), endEndPlans 6 (was 8), endShuffle 3 (was 2), and the ranking over the
-// reached targets and stands only (valgrind in one sitting, GOGC=off,
-// BenchmarkCanCheckmate/real): 64,898 instructions a decision (65,529), endPlanner.find
-// 199.9M (207.9M, 3,827 calls; chainFrom 520 calls, 35.1M, was 618, 38.4M), the same
-// answers in every piece-count row.
-//
-// Then, for the cold decisions (mispredicted branches cost them about as much as the
-// instructions): a king step's ring read from the three rings around the king, the
-// pictures ranked without a branch, what w's other pieces attack near the loser's king
-// read by square and its pieces (and the loser's watching ones) taken kind by kind, and
-// the mate test asking hasEvasion once the flights are covered (cachegrind, one sitting,
-// BenchmarkCanCheckmate/real): 57,911 instructions and 636 mispredicts a decision (58,621
-// and 695); endPlanner.find 187.4M instructions, 1.63M mispredicts (196.6M, 2.33M); the
-// same line for every real position. Tried and left out, measured the same way: the
-// loser's king stepping beside its target whenever w's king is one step from the stand
-// after its move (a parity rule: 5,936 endgames answered, not 5,944, and 168k plies
-// played, not 149k); w taking back its last waiting move when that scores as a quiet
-// waiting move, no scan (5,943 answered, 158k plies, 58,378 instructions); a piece's
-// targets tried farthest from the loser's king first, ties kept to the generator's order
-// (as many moves scored in full: 137 instructions more); the flood's test of the king's
-// square folded into the loop's end (160 instructions more for 4 mispredicts fewer), the
-// king steps of w scored in full without the early test (88 more, 3 fewer), a stand
-// worked out without a branch (200 more, 2 fewer), the pawn sets walked as bits (worse in
-// both), the scanners wrapped in value types (the generic functions still call them
-// through the dictionary), and one concrete scanner with a branch on the side instead of
-// the generic functions (424 instructions and 7 mispredicts more).
-//
-// Then (cachegrind, one sitting, BenchmarkCanCheckmate/real) the plan given up when the
-// loser takes w's last rook, queen or pawn, and the loser's move chosen at w's turn when
-// its king cannot step: 55,694 instructions and 600 mispredicts a decision (55,821 and
-// 602), every real endgame answered as before (5,944 of 6,233). Tried and left out: the
-// plan given up when w's promoting pawn is taken (not any pawn: a real endgame is
-// answered by another pawn promoted after the loser took w's queen, 5,943 answered); a
-// plan cut, and the chains started, as soon as w's king finds no way to its stand (the
-// loser's pieces often block it only for a while: 5,547 answered); a circle is almost
-// always 4 plies, seen as soon as it can be, and the chains from one failed picture's
-// circle and another's almost never start from the same position (6 times over the
-// real games), so nothing is saved by remembering them; a plan's plies bounded by twice
-// the estimate, not three times (5,936 answered), and endStuckPlies 18 (5,938).
-//
-// Then the waiting-move scans narrow a piece's remaining targets again after each move
-// they keep (narrow: w's worth, which drops only what cannot beat the new best; for the
-// loser, once the best is the base or less, every target but a quiet one beside the
-// target, off the squares to keep): the same line for every real endgame (5,944
-// answered, 148,959 plies). Cachegrind, one sitting, BenchmarkCanCheckmate/real: 53,114
-// instructions and 460 mispredicts a decision (53,259 and 464). Tried and left out: w's
-// narrowing alone gave 53,124; the loser's worth reapplied as it is (it drops the
-// squares beside the target once a quiet move scores the base) changes lines (148,930
-// plies); an exact narrowing of the loser's targets above the base too (its four kinds
-// of square, captures apart) cost more than it saved (53,269).
-//
-// Then w's scoring of a move of a rook or queen reads whether it stays ready to check
-// from the attacks it has already computed, not from majorReady's own (the same lines):
-// 52,856 instructions and 461 mispredicts a decision (53,102 and 461; medians of two,
-// one sitting). Also tried: the loser's targets narrowed above the base by a switch on
-// the room (53,107 and 466, against 53,051 and 460).
-//
-// Then a scanned move's legality answered at once when its side is not in check and no
-// enemy slider stands on a line through its king (endSide.safe: the scanners never move
-// the king): 52,696 instructions and 462 mispredicts a decision (52,867 and 462; medians
-// of two, one sitting), the same lines.
+// A plan gives up when a position repeats, a side has no legal move, no king has come
+// closer for endStuckPlies plies, the plies run past three times the estimate, or the
+// loser takes w's last rook, queen or pawn. A plan that went round in circles is followed
+// by endChainPlans other pictures seen from where the circle began. With no plan left,
+// the decision goes on to the next step as if the planner had not run. The line found is
+// replayed once more (ReplaysToMate) before it is returned: Yes only with a verified
+// line, never a No. BenchmarkEndPlanner measures it on every real endgame it fits.
 
 package dead
 
 import cc "github.com/gambitchess/gambit/chesscore"
 
 // endMaxPieces is the number of pieces (kings and pawns included) up to which the
-// endgame planner runs. Measured on the real games: up to 15 pieces it answers 87-98%
-// of the endgames it fits; from 16 to 19, after the middlegame planner, 90% of what
-// that one left; from 20 on it fails too often and costs more than it saves.
+// endgame planner runs: beyond it the kings rarely find a clear way to the edge, and a
+// failed plan costs more than the search it would save.
 const endMaxPieces = 19
 
 // endMaxPlies bounds the line of one plan.
 const endMaxPlies = 96
 
-// endEndPlans is the number of pictures tried. 6 rather than 8 (with endChainPlans 5):
-// 64,953 instructions a decision, not 65,153 (5: 64,977; 4 and 3 answer less), the same
-// answers in every row: the chains answer what the last two pictures did.
+// endEndPlans is the number of pictures tried from the root; the chains (endChainPlans)
+// answer most of what further pictures would.
 const endEndPlans = 6
 
 // endCrowdedPlans is the number of pictures tried with more than endCrowded pieces on the
@@ -196,37 +74,28 @@ const endFlights = 2
 const endStuckPlies = 24
 
 // endCrossing is the plies added to the estimate of a picture whose stand is nearer the
-// loser's king than its target: the kings' paths cross, the plan often fails. 5 rather
-// than 3 (with endEdgeBlocker 7, not 3): 2% fewer instructions per call on the real games
-// (BenchmarkEndPlanner), and slightly more answers (95.36%, not 95.27%).
+// loser's king than its target: the kings' paths cross, and the plan often fails.
 const endCrossing = 5
 
 // endEdgeBlocker is the cost added to a picture for each of the loser's pieces and w's
 // pawns on its edge: they stand in the way of the mating check (w's pawns cannot step
-// off it). Measured on the real games: the first picture works more often, and no class
-// answers less.
+// off it), so a picture without them works more often.
 const endEdgeBlocker = 7
 
 // endCutOff is the cost added to a picture whose target the loser's king cannot reach
 // (nor step beside) without crossing a square w attacks: w's pieces must first clear its
-// way, and such a plan fails more often. Measured on the real games (BenchmarkEndPlanner):
-// 3% fewer instructions per call, and as many answers.
+// way, and such a plan fails more often.
 const endCutOff = 12
 
 // endChainPlans is the number of pictures tried from where a failed picture went round
 // in circles: its kings are already on their way, and another picture near them often
-// works. On the real games this answers most of what the pictures alone left (at 16 to
-// 19 pieces after the middlegame planner, 90% instead of 61%), each of them a search
-// saved, and the lines found sooner play fewer plies at 12 to 15 pieces. 5 rather than 3
-// (with the pictures ranked by three times the longer walk): 65,153 instructions a
-// decision, not 65,322 (2: 65,513, 4: 65,189, 6: 65,183, 8: 65,201), the same answers in
-// every row: a chain goes on from the kings' way, the next picture from the root again.
+// works: a chain goes on from the kings' way, where the next picture would start from
+// the root again. It answers most of what the pictures alone leave, each a search saved.
 const endChainPlans = 5
 
 // endShuffle is the number of king steps w still needs from which the loser's king,
-// waiting at its target, steps beside it and back instead of moving a piece. 3 rather
-// than 2 (with endEndPlans 6, endChainPlans 5): 64,918 instructions a decision, not
-// 64,990, the same answers in every row (1 answers less).
+// waiting at its target, steps beside it and back instead of moving a piece: as many
+// plies, and no scan of every waiting move.
 const endShuffle = 3
 
 // endFreeStand is the score the loser gains by moving a piece that attacks the stand off
@@ -534,9 +403,7 @@ func (e *endPlanner) choosePictures(p *cc.Position, pushes int) int {
 			s, edge := endPictureOf(t, side)
 			dl := int(e.distL[t&63])
 			dw := int(e.distW[s&63]) + pushes
-			// The longer walk sets the plies; three times it, not once (nor twice, four
-			// or five times), with both walks added: 65,322 instructions a decision, not
-			// 65,437 (65,410, 65,361, 65,439), the same answers in every row.
+			// The longer walk sets the plies: three times it, with both walks added.
 			long := max(dl, dw)
 			cost := 3*long + dl + dw + blockers[edge]
 			plies := 2*long + 1

@@ -1,4 +1,4 @@
-// deadposition_plan_end_moves.go: the endgame planner's move questions answered without
+// plan_end_moves.go: the endgame planner's move questions answered without
 // listing every legal move: where a piece may go, whether one move is legal, and a mate
 // in one among the checking moves only.
 

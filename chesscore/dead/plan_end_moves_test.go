@@ -1,4 +1,4 @@
-// deadposition_plan_end_moves_test.go: the endgame planner's move questions agree with
+// plan_end_moves_test.go: the endgame planner's move questions agree with
 // the move generator on the real positions and the positions one move after them.
 
 package dead

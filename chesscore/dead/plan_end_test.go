@@ -1,4 +1,4 @@
-// deadposition_plan_end_test.go: the endgame mate planner finds the classic helpmates, and
+// plan_end_test.go: the endgame mate planner finds the classic helpmates, and
 // every line it returns replays to a mate.
 
 package dead

@@ -1,164 +1,63 @@
-// deadposition_plan_mid.go: the middlegame mate planner: with plenty of material, a mating
+// plan_mid.go: the middlegame mate planner: with plenty of material, a mating
 // configuration at the loser's king, picked statically and played straight to.
+//
+// The planner answers Yes quickly where the loser's king is walled in by its own pieces,
+// as it usually is in a middlegame, and gives up quickly everywhere else:
+//
+//   - Plans. A plan mates the loser l's king where it stands, or one or two steps away
+//     (each step a task of l): a piece of the winner w (queen, rook, bishop, knight; a
+//     pawn near the king in one move) walks to a square from which it checks there, in
+//     one to three moves through empty squares (breadth-first over its moves on the
+//     board as it stands). The planner counts statically with bitboards what l must do
+//     first: fill each flight square w would not cover, and move away every piece of l
+//     that could then capture the checker or interpose, or that stands on the checker's
+//     route. A square no piece of l can fill (or the checking square, next to the king)
+//     needs a supporter: a piece or pawn of w that covers it after one move. Plans asking
+//     more than midMaxTasks moves of l are dropped.
+//   - Levels. Plans are made level by level (the moves of w before the mate plus the
+//     king's steps) and played at each level best first, by the plies they should take
+//     (midPawnPenalty more for each pawn of l to move away: such plans fail most),
+//     midTries plans at most in all: short mates are found first and cheaply, and a
+//     position without one is given up quickly. A plan within midEager plies of its
+//     level's floor is played as soon as it is collected, the queens' plans first.
+//   - Cheap first. A plan is counted once when collected, on the bitboards of the
+//     position as it stands, and dropped at once when the defenders it must move away are
+//     too many or what l cannot fill no supporter can cover; the rest of its evaluation
+//     is made lazily, lowest estimate first.
+//   - Play. A plan is played on real positions, each move chosen from the plan and its
+//     legality tested alone (IsLegal), never picked from a list of every legal move: w
+//     plays the supporter's move, then the checker's route, then the check; l makes the
+//     first move that leaves it less to do among the few the plan names (the king's step,
+//     a piece or pawn onto a flight square, a blocker away), counted on bitboards
+//     (midBoard); whichever side has nothing to do makes a waiting move away from the
+//     squares involved. What l has left to do is carried over the moves that cannot
+//     change it (waitSeen). Where l has at most midQuickLeft tasks left, a mate the plan
+//     did not foresee is looked for cheaply (quickMate: only the checks that also cover
+//     the king's free squares, and discovered checks).
+//   - Verify. A line found replays to a mate by w (ReplaysToMate) or is dropped.
+//
+// It never answers No: a failure falls through to the next step of the decision.
+// BenchmarkMidPlanner measures it on the real positions it runs on.
 
 package dead
 
 import cc "github.com/gambitchess/gambit/chesscore"
 
-// The planner answers Yes quickly where the loser's king is walled in by its own pieces,
-// as it usually is in a middlegame, and gives up quickly everywhere else. Its method:
-//
-//   - Plans. A plan mates the loser l's king where it stands, or one or two steps away
-//     (each step a task of l): a piece of the winner w (queen, rook, bishop, knight; a
-//     pawn near the king in one move) walks to a square from which it checks there, in
-//     one to three moves through empty squares from which it does not check yet
-//     (breadth-first over its moves on the board as it stands, each move's squares
-//     filled from all the stops of the one before at once). The planner counts
-//     statically with bitboards what l must do first: fill each flight square w would
-//     not cover (a piece or pawn of l able to step there in one move must exist), and
-//     move away every piece of l that could then capture the checker or interpose, or
-//     that stands on the checker's route. A square no piece of l can fill (or the
-//     checking square, next to the king) needs a supporter: a piece or pawn of w that
-//     covers it after one move (and as many holes as it can, when l would have too much
-//     to do). Plans asking more than midMaxTasks moves of l are dropped.
-//   - Levels. Plans are made level by level, the level being the moves of w before the
-//     mate plus the king's steps, and played at each level best first (by the plies they
-//     should take, a pawn of l to move away counted as midPawnPenalty more: such plans
-//     fail most), midTries plans at most in all: the short mates are found first and
-//     cheaply, and a position without one is given up quickly. A plan whose plies are
-//     within midEager of the fewest any plan of its level can take (the floor) is played
-//     as soon as it is collected, the king's squares where such plans may be collected
-//     first and the queens' plans first of all: when it mates, the rest of the level is
-//     never collected.
-//   - Cheap first. A plan is counted once when collected, on the bitboards of the
-//     position as it stands (exactly as needs would count it), its supporter chosen
-//     when one is needed: it is dropped at once when the defenders it must move away are
-//     too many or what l cannot fill no supporter can cover (at the first such square
-//     that no mover could cover after any move, in any plan: known once per square), and
-//     gets an estimate of its plies. The rest of its evaluation (a supporter for too many holes, the count with
-//     the supporter moved) is made lazily, lowest estimate first, and stops at a plan no
-//     estimate left can beat.
-//   - Play. A plan is played on real positions, each side's move chosen from the plan and
-//     its legality tested alone (IsLegal), never picked from a list of every legal move:
-//     w plays the supporter's move, then the checker's route, then the check; l makes the
-//     first move that leaves it less to do among the few the plan names (the king's step,
-//     a piece or pawn onto a flight square, a blocker away), each made, tested for
-//     legality and counted on bitboards (midBoard) as soon as it is found (the moves after
-//     the first that does are never looked for); whichever side has nothing to do makes
-//     a waiting move away from the squares involved (w's: the farthest from the king,
-//     looked for farthest first). Where the plan leaves a choice, moves are tried in the
-//     legal move list's order. What l's move leaves it to do is carried to its next
-//     move, not counted again, over a move of w that only brings a plan's piece along its
-//     path (the position with the plan's pieces arrived is the same: only the blockers on
-//     the paths are counted again) or a waiting move off every line from the king's
-//     squares and the checker's (waitSeen); l's first move reads the counts evaluate
-//     made. A move of w that mates before the plan's end ends the
-//     line; once l has nothing left to do, the plan's check is tried first. At w's turns
-//     where l has at most midQuickLeft tasks left (or the plan's check failed), a mate
-//     the plan did not foresee is looked for cheaply (quickMate: only the checks that
-//     also cover the king's free squares, and discovered checks; a check l can answer by
-//     taking the checker, checkerTaken, is not even played). A check is tested for
-//     mate by the king's steps and the moves that take or block the checker alone
-//     (checkmated, HasLegalMove), never by listing every legal move.
-//   - Verify. A line found replays to a mate by w (replaysToMate) or is dropped.
-//
-// It never answers No: a failure falls through to the next step of the decision.
-//
-// Cost, on the real games (both colours, where the planner runs first): with 20 pieces
-// or more it answers 91.6% of the decisions in about 58,300 instructions a call, with 16
-// to 19 pieces 76.9% in about 65,400 (cachegrind, every such decision; 60,100 and 68,800
-// before add's test of what no mover can cover and support's filter of the movers; some
-// 66,000 and 77,000 before the eager plans and the cheaper play, 124,000 when each ply
-// scored every legal move), some 11 to 15 µs within the whole decision on this machine. The cost is spread thin:
-// collecting and counting plans about 40% (add and support a fifth), playing them 40%,
-// evaluating 9%. Of the plans played about 60% fail, most when l has no move left that
-// brings it closer (3 to 7 plies in), a fifth at w's first move. The queens' plans first,
-// the pawn penalty, the counts that stop at their limit and the board's attack sets that
-// stop once the zone is covered took the planner from 559 to 551 million instructions on
-// the real corpus (callgrind, 12,708 decisions: 17,814 plays to 17,366), 81,170 to 80,460
-// a whole decision, the same positions answered (218 of 7,483 by another line, as long
-// on the whole: 40,245 moves before, 40,247 after). Measured and left out, each
-// saving nothing or costing more than it saved: ranking plans down (never dropping them)
-// whose blocker has no move now, whose holes lack distinct fillers (Hall's condition) or
-// only pawns to fill them, or that ask what a failed play of the same king's square could
-// not do; stopping a play at a blocker with no move and playing it again later; skipping
-// candidates whose flight squares no mover can cover before add (exact, but its own cost
-// ate the saving); a one-mover test before support; king-step groups within a level.
-// Since, with the same lines: play's first ply reading evaluate's counts, waitW looking
-// farthest first, a mate test on the king's steps and the answers to the check alone
-// (now HasLegalMove's own, for every planner), the loser's candidate moves made and
-// tested for legality on the bitboards alone, quickMate looking only at the pieces that
-// may check, and the reach filled from all stops at once took a whole decision from
-// 70,677 to 66,276 instructions (cachegrind, the difference of 12,708 and 25,416
-// decisions). Measured and left out: the fillers of each flight square known once per
-// king's square (canFill: 887 instructions a decision more), w's other pieces' attacks
-// (restAttacks) by fills (230 more), quickMate skipping the plan's check that has just
-// failed together with task's tighter limit once no side step is left (no change).
-// Since, with the same lines (every decision of the real games, the planner alone, line
-// for line): the counts carried over w's plan moves (431 instructions a decision fewer)
-// and its waiting moves (220) and from evaluate to l's first move (153), task judging
-// each move as it finds it (720), quickMate's checkerTaken (499), setup taking the
-// movers' steps from the checkers' reach and the king's safe squares from attacksNear
-// (556) took a whole decision from 58,625 to 56,046 instructions and from 696 to 675
-// mispredicted branches (icount2: cachegrind's model, the difference of 12,708 and
-// 25,416 decisions); needsOn counting the guards of the checker's square and line
-// before the flight squares, its limit tested once they are known, costs 54
-// instructions more but saves 4 mispredicts (56,099 and 670). Measured and left out: dropping, before its play, a plan with a
-// blocker that has no move (100 fewer, but 5 answers lost); support narrowing where a
-// supporter may go by every square it must cover, w's pieces off the board (243 more);
-// a test, cached by king's square and squares to cover, that no supporter could cover
-// them (only 4,969 of the 43,611 failing support calls repeat one: not worth a cache);
-// midBoard.shift clearing the square taken without a branch (135 more, 2 mispredicts
-// fewer); judge testing legality only for a king's move or a pinned piece's (4 fewer, 7
-// mispredicts more); quickMate skipping a piece whose empty board reach has no checking
-// square (9 fewer, 4 mispredicts more); needsOn split in two so that the arrival of the
-// plan's pieces is made once for all of l's candidate moves (the split alone 536 more);
-// judge testing whether l's move may check w's king by its squares on the king's lines
-// before the attack test (95 fewer, 7 mispredicts more); collect listing the pieces with a
-// checking square in reach without a branch (211 more, 2 mispredicts fewer); add looking
-// first at the flight squares no mover can cover (457 more); quickMate testing the king's
-// escape before playing a check (2,471 of the 4,856 checks played that do not mate have
-// one; 27 more, 8 mispredicts more).
-// Since, with the same lines (every decision of the real games, line for line): add
-// looking for the fillers of all the flight squares at once (the knights and pawns, then
-// the sliders) rather than square by square took a decision from 53,180 to 52,899
-// instructions and from 586 to 574 mispredicted branches; then, a mispredicted branch
-// costing some 40 to 50 instructions' time, branches the processor mispredicts were
-// traded for instructions: the sliders' attacks by fills (midSliderAttacks: 1,799
-// instructions more, 52 mispredicts fewer, 4% less time), support's candidate movers and
-// coverable's test of every type at once, a plan's squares by stage read from an array
-// (at) and its routes computed without a loop on its vias, collectLevel testing each
-// number of the king's steps once: 54,466 instructions and 499 mispredicts in all.
-// Measured and left out: add leaving the split of the flight squares into holes and
-// uncovered squares, and the supporter, to evaluate (most plans are evaluated all the
-// same, and the blockers are then counted for the plans it drops: 1,689 instructions
-// more); task counting once what l would have to do with a blocker off the board and
-// judging only the moves that could still leave less (17,034 counts spare only 5,089
-// judgements: 910 more); pieceAttacks without a branch on the type (midAttacks: 1,395
-// more, 12 mispredicts fewer, no faster); attacksNear and fillable without their early
-// return (224 more, 2 mispredicts more); restAttacks by fills (216 more, no mispredict
-// fewer).
-
 // midMinPieces is the number of pieces (kings and pawns included) from which the
-// planner runs. On the real games it answers for about half the positions with 12 to 15
-// pieces, three quarters with 16 to 19, 85 to 94% with 20 or more. With 8 to 11 pieces it
-// still answers a quarter, but those are the easy ones, which the next steps settle
-// quickly too: there it saves nothing, and the endgame's methods serve better.
+// planner runs. Below it the positions it could answer are the easy ones, which the
+// endgame planner and the search settle quickly too.
 const midMinPieces = 12
 
 // midMaxTasks bounds the moves the loser must make in a plan (fillers and defenders).
 const midMaxTasks = 3
 
-// midTries is the number of plans played, best first. On the real games 8 tries answer
-// 78.2% of the positions from midMinPieces pieces, 16 80.3%, 32 80.4%: most failures run
-// out of plans before.
+// midTries is the number of plans played, best first: past it a plan rarely mates, and
+// most failures run out of plans before.
 const midTries = 16
 
 // midEager is how many plies above the fewest a plan of its level can take (the floor)
-// a plan may take that is played as soon as it is collected. On the real games (16
-// pieces or more) 2 saves about 7% of the planner's instructions over 0 or 1 (the plans
-// at the floor mate at once, as quickMate has seen); 3 saves nothing more and loses an
-// answer.
+// a plan may take that is played as soon as it is collected: such plans mate often
+// enough that collecting the rest of the level first is wasted.
 const midEager = 2
 
 // midMaxLevel is the last level of plans made: the moves of the winner before the mate
@@ -167,8 +66,7 @@ const midMaxLevel = 4
 
 // midSideSteps is the number of moves of l in a plan that may leave it as much to do,
 // when no move leaves it less: a filler onto a hole that then guards the checker's square,
-// say, moved on later. On the real games one such move answers 81.0% of the positions
-// from midMinPieces pieces (80.3% without); more add nothing.
+// say, moved on later. One such move finds a few more mates; more add nothing.
 const midSideSteps = 1
 
 // midMaxPlies bounds the length of a plan's line.
@@ -176,9 +74,8 @@ const midMaxPlies = 14
 
 // midPawnPenalty is added to a plan's plies (and its bound) for each pawn of l it must
 // move away: a pawn that guards the checker's square or stands in the way can only push
-// or take, and such plans fail more often (on the real games 78% with one such pawn, 96%
-// with two, 58% with none), so they are played after the others of their length. With
-// the same answers, 2 saves about 0.7% of the instructions of a decision.
+// or take, and such plans fail more often, so they are played after the others of their
+// length.
 const midPawnPenalty = 2
 
 // midPlan is one mating configuration: the piece of type pt on from checks the loser's
@@ -1226,10 +1123,8 @@ func (m *midPlanner) checkerTaken(q *cc.Position, from, to, k cc.Square) bool {
 }
 
 // midQuickLeft is the most tasks l may have left for quickMate to look for a mate the
-// plan did not foresee, during a plan. On the real games, with 16 pieces or more, quickMate
-// at every move of w finds 248 mates in 23,253 calls (the plan's own check being tried
-// first): with at most one task left it loses none of the answers and saves 2% of the
-// planner's instructions; never looking saves 6% and loses 6 answers.
+// plan did not foresee, during a plan: the unforeseen mates come near the plan's end,
+// and looking earlier costs more than it finds.
 const midQuickLeft = 1
 
 // midQuickFree is the most free squares of the loser's king for which quickMate looks

@@ -1,4 +1,4 @@
-// deadposition_plan_mid_board_test.go: the middlegame planner's bitboard-only position
+// plan_mid_board_test.go: the middlegame planner's bitboard-only position
 // against the position's own attack questions.
 
 package dead

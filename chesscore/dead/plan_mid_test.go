@@ -1,4 +1,4 @@
-// deadposition_plan_mid_test.go: the middlegame mate planner on hand positions and on the
+// plan_mid_test.go: the middlegame mate planner on hand positions and on the
 // real-game corpus, its allocations and its speed.
 
 package dead

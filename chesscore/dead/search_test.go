@@ -1,4 +1,4 @@
-// deadposition_search_test.go: the best-first search's parts against plain references.
+// search_test.go: the best-first search's parts against plain references.
 
 package dead
 
