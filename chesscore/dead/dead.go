@@ -261,8 +261,8 @@ func blockedPawns(p *cc.Position) cc.Bitboard {
 func mayBeBlocked(p *cc.Position) bool { return blockedPawns(p) != 0 }
 
 // wallPawns is the number of blocked pawns from which the structure analysis runs at the
-// nodes of the search (and before the planners in the test after a move): fewer cannot wall a
-// king off across the board. Soundness does not depend on it.
+// nodes of the search (and before the planners in the test after a move): fewer cannot
+// wall a king off across the board. Soundness does not depend on it.
 const wallPawns = 6
 
 // mayBeWalled reports whether p has at least wallPawns blocked pawns.
