@@ -536,9 +536,16 @@ func (e *endPlanner) play(p *cc.Position, q cc.Position, n0 int) bool {
 				return false // w has nothing left to give the plan's mate with: no circle to chain from
 			}
 		}
-		if m := e.line[e.n]; m.From() == e.pawn {
-			e.pawn = m.To()
-			if m.Kind() == cc.PromotionMove {
+		// The promoting pawn moves only by w's own moves, and is gone once promoted or
+		// taken: a piece of the loser that took it stands on its square, and moves of
+		// that piece from there are no pawn's (played as one, they took w's king).
+		if e.pawn != cc.NoSquare {
+			if m := e.line[e.n]; q.Turn() == e.w && m.From() == e.pawn {
+				e.pawn = m.To()
+				if m.Kind() == cc.PromotionMove {
+					e.pawn = cc.NoSquare
+				}
+			} else if child.PieceAt(e.pawn) != cc.MakePiece(e.w, cc.Pawn) {
 				e.pawn = cc.NoSquare
 			}
 		}
