@@ -1362,7 +1362,12 @@ func (m *midPlanner) waitW(q *cc.Position, cur, scur cc.Square, zone cc.Bitboard
 	occ := q.Occupied()
 	guard := m.waitGuard(k)
 	best, bestD := cc.NullMove, -1
-	pieces := q.ColorPieces(w) &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
+	pieces := q.ColorPieces(w) &^ zone &^ cur.Bitboard()
+	if scur != cc.NoSquare {
+		// NoSquare's bitboard is a1's (Bitboard masks the square): taken off unguarded,
+		// it kept a piece on a1 from waiting.
+		pieces &^= scur.Bitboard()
+	}
 	for g := 0; g < midGroups; g++ {
 		for b := midGroup(q, g, pieces); b != 0; {
 			from := b.PopFirst()

@@ -403,6 +403,42 @@ func TestMidWaitWFarthest(t *testing.T) {
 	}
 }
 
+// With no supporter (scur NoSquare, whose bitboard is a1's), a piece of w on a1 still
+// waits: once waitW took NoSquare's bitboard off w's pieces and kept that piece still.
+func TestMidWaitWNoSupporter(t *testing.T) {
+	tests := []struct {
+		fen        string
+		cur        cc.Square   // the checker, which does not wait
+		zone       cc.Bitboard // the squares waiting moves keep away from
+		wantFrom   cc.Square   // the square of the only piece that may wait
+		wantWaited bool
+	}{
+		// The rook on a1 is the only piece of w off the zone (the king is on it).
+		{"7k/8/8/8/8/3Q4/8/R6K w - - 0 1", cc.D3, cc.H1.Bitboard(), cc.A1, true},
+		// The same with the rook on b1: it waited before too.
+		{"7k/8/8/8/8/3Q4/8/1R5K w - - 0 1", cc.D3, cc.H1.Bitboard(), cc.B1, true},
+		// Only the king, on the zone, and the checker: no waiting move.
+		{"7k/8/8/8/8/3Q4/8/7K w - - 0 1", cc.D3, cc.H1.Bitboard(), cc.NoSquare, false},
+	}
+	for _, tc := range tests {
+		p := sanFEN(t, tc.fen)
+		var m midPlanner
+		m.setup(&p, cc.White)
+		m.king, m.kmid = m.kfrom, cc.NoSquare
+		zone := tc.zone | cc.KingAttacks(m.king) | m.king.Bitboard()
+		got := m.waitW(&p, tc.cur, cc.NoSquare, zone)
+		if want := midWaitWPlain(&m, &p, tc.cur, cc.NoSquare, zone); got != want {
+			t.Errorf("%s: waitW %v, the plain scan %v", tc.fen, got, want)
+		}
+		if waited := got != cc.NullMove; waited != tc.wantWaited || waited && got.From() != tc.wantFrom {
+			t.Errorf("%s: waitW %v, want a move from %v (%v)", tc.fen, got, tc.wantFrom, tc.wantWaited)
+		}
+		if got != cc.NullMove && !p.IsLegal(got) {
+			t.Errorf("%s: waitW %v is illegal", tc.fen, got)
+		}
+	}
+}
+
 // midWaitWPlain is waitW looking at every target of every piece in the legal move list's
 // order, keeping the first move of the greatest distance.
 func midWaitWPlain(m *midPlanner, q *cc.Position, cur, scur cc.Square, zone cc.Bitboard) cc.Move {
@@ -411,7 +447,10 @@ func midWaitWPlain(m *midPlanner, q *cc.Position, cur, scur cc.Square, zone cc.B
 	occ := q.Occupied()
 	guard := m.waitGuard(k)
 	best, bestD := cc.NullMove, -1
-	pieces := q.ColorPieces(w) &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
+	pieces := q.ColorPieces(w) &^ zone &^ cur.Bitboard()
+	if scur != cc.NoSquare {
+		pieces &^= scur.Bitboard()
+	}
 	for g := 0; g < midGroups; g++ {
 		for b := midGroup(q, g, pieces); b != 0; {
 			from := b.PopFirst()
