@@ -120,7 +120,7 @@ type endPlanner struct {
 	w, l     cc.Color
 	pic      endPicture
 	pawn0    cc.Square   // the pawn of w to promote, NoSquare when w has a rook or queen
-	pawn     cc.Square   // where that pawn is now in the plan played
+	pawn     cc.Square   // where that pawn is now in the plan played, NoSquare once promoted or taken
 	pawnPath cc.Bitboard // the squares in front of that pawn
 	n        int         // plies of line
 	plies    int         // plies played over every plan tried (the decision's nodes)
@@ -758,7 +758,10 @@ func (e *endPlanner) winnerMove(q *cc.Position) (cc.Move, bool) {
 		}
 		pieceMoves(q, occ, ws)
 		// The other pawns' moves (the squares near the loser's king only add).
-		ws.pawns = q.Pieces(w, cc.Pawn) &^ e.pawn.Bitboard()
+		ws.pawns = q.Pieces(w, cc.Pawn)
+		if e.pawn != cc.NoSquare {
+			ws.pawns &^= e.pawn.Bitboard() // NoSquare's bitboard is a1's, not empty
+		}
 		pawnMoves(q, ws.pawns, occ, true, ws)
 	}
 	return ws.best, ws.best != cc.NullMove
