@@ -72,7 +72,7 @@ func newWorld(t testing.TB, opts ...discordfake.Option) *world {
 	if raceEnabled {
 		deadline = 10 * time.Second // the race detector slows everything tenfold
 	}
-	opts = append([]discordfake.Option{discordfake.WithHeartbeatInterval(250 * time.Millisecond), discordfake.WithInteractionDeadline(deadline)}, opts...)
+	opts = append([]discordfake.Option{discordfake.WithInteractionDeadline(deadline)}, opts...)
 	f := discordfake.New(t, opts...)
 	cfg := config.Default()
 	cfg.Discord.Token = f.Token

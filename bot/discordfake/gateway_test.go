@@ -3,6 +3,7 @@ package discordfake
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -109,7 +110,7 @@ func TestGatewayRawSession(t *testing.T) {
 	f := newFake(t)
 	ws := rawGateway(t, f, "v=10&encoding=json")
 	hello, err := readFrame(t, ws)
-	if err != nil || hello.Op != opHello || !strings.Contains(string(hello.D), `"heartbeat_interval":250`) {
+	if err != nil || hello.Op != opHello || !strings.Contains(string(hello.D), fmt.Sprintf(`"heartbeat_interval":%d`, DefaultHeartbeatInterval.Milliseconds())) {
 		t.Fatalf("hello = %+v, %v", hello, err)
 	}
 	ws.WriteJSON(identifyFrame(f.Token, nil))
