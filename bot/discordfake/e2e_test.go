@@ -192,7 +192,7 @@ func TestOpenReady(t *testing.T) {
 	f := newFake(t)
 	var log eventLog
 	s := open(t, f, log.attach)
-	if !f.WaitFor(func() bool { return log.count("GUILD_CREATE") == 1 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return log.count("GUILD_CREATE") == 1 }, hangGuard) {
 		t.Fatal("no GUILD_CREATE after READY")
 	}
 	s.State.RLock()
@@ -508,7 +508,7 @@ func TestDeferredThenFollowup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.WaitFor(func() bool { return len(f.Followups(res.ID)) == 1 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return len(f.Followups(res.ID)) == 1 }, hangGuard) {
 		t.Fatal("no followup")
 	}
 	orig, _ := f.Original(res.ID)
@@ -760,7 +760,7 @@ func TestThreads(t *testing.T) {
 	if err != nil || !got.ThreadMetadata.Archived || got.MessageCount != 1 {
 		t.Errorf("GET thread = %+v, %v; want archived with 1 message", got, err)
 	}
-	if !f.WaitFor(func() bool { return log.count("THREAD_CREATE") == 2 && log.count("THREAD_UPDATE") == 1 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return log.count("THREAD_CREATE") == 2 && log.count("THREAD_UPDATE") == 1 }, hangGuard) {
 		t.Errorf("thread events: %d creates, %d updates; want 2 and 1", log.count("THREAD_CREATE"), log.count("THREAD_UPDATE"))
 	}
 	if _, err := s.State.Channel(priv.ID); err != nil {
@@ -806,7 +806,7 @@ func TestRateLimitRetry(t *testing.T) {
 	if n := len(f.Messages(f.ChannelID)); n != 1 {
 		t.Errorf("%d messages, want exactly 1", n)
 	}
-	if !f.WaitFor(func() bool { mu.Lock(); defer mu.Unlock(); return len(limited) == 2 }, 2*time.Second) {
+	if !f.WaitFor(func() bool { mu.Lock(); defer mu.Unlock(); return len(limited) == 2 }, hangGuard) {
 		t.Errorf("RateLimit events = %d, want 2", len(limited))
 	}
 
@@ -916,7 +916,7 @@ func TestInvalidSession(t *testing.T) {
 	var log eventLog
 	open(t, f, log.attach)
 	f.InvalidateSessions()
-	if !f.WaitFor(func() bool { return f.Identifies() == 2 && log.count("READY") == 2 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return f.Identifies() == 2 && log.count("READY") == 2 }, hangGuard) {
 		t.Fatalf("after op 9: identifies %d, READY %d; want 2 and 2", f.Identifies(), log.count("READY"))
 	}
 }
@@ -959,7 +959,7 @@ func TestShards(t *testing.T) {
 			s.State.RLock()
 			defer s.State.RUnlock()
 			return len(s.State.Guilds) == 2
-		}, 5*time.Second)
+		}, hangGuard)
 		if !ok {
 			t.Fatalf("shard %d state has the wrong guilds", id)
 		}
@@ -981,7 +981,7 @@ func TestShards(t *testing.T) {
 	// A guild added later arrives with GUILD_CREATE on its shard.
 	g5, _ := f.AddGuild("late")
 	s := sessions[ShardFor(g5, 2)]
-	if !f.WaitFor(func() bool { _, err := s.State.Guild(g5); return err == nil }, 5*time.Second) {
+	if !f.WaitFor(func() bool { _, err := s.State.Guild(g5); return err == nil }, hangGuard) {
 		t.Error("late guild missing from its shard's state")
 	}
 	if log := f.IdentifyLog(); len(log) != 2 || log[0].ShardCount != 2 {
