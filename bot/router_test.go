@@ -200,9 +200,15 @@ func TestRouterDuplicateHasOneEffect(t *testing.T) {
 }
 
 func TestRouterDefersSlowHandlers(t *testing.T) {
+	// A slow handler answers only once the middleware has deferred: slow is "still
+	// running after 20 ms" however late the middleware's timer gets to run.
 	slow := func(resp *commands.Response) commands.Handler {
 		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
-			time.Sleep(150 * time.Millisecond)
+			for giveUp := time.Now().Add(hangGuard); !r.Responder.Deferred(); time.Sleep(time.Millisecond) {
+				if time.Now().After(giveUp) {
+					return nil, errors.New(r.Name + ": never deferred")
+				}
+			}
 			return resp, nil
 		}
 	}
