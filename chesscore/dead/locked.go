@@ -1,0 +1,285 @@
+// locked.go: the proof for locked pawn structures. When no pawn can ever move or be
+// captured, the pawns are fixed walls, every other piece is confined to the squares it
+// can reach around them, and whether a side can ever mate is a question about those
+// squares alone; LockedDead answers it.
+
+package dead
+
+import (
+	"slices"
+
+	cc "github.com/gambitchess/gambit/chesscore"
+)
+
+// lockedBoard is a position whose pawns are proven never to move nor to be captured,
+// whatever both sides play: the pawns are walls, and every other piece is confined to
+// the squares it can reach without crossing them.
+type lockedBoard struct {
+	walls      cc.Bitboard    // every pawn of the position
+	pawns      [2]cc.Bitboard // by colour
+	pawnAtt    [2]cc.Bitboard // squares each side's pawns attack, for ever
+	kingRegion [2]cc.Bitboard // squares each king can ever stand on, its square now included
+	kingSafe   [2]cc.Bitboard // the squares of kingRegion no enemy pawn attacks: where it can stand after any move
+	pieces     []lockedPiece  // the pieces other than kings and pawns
+}
+
+// lockedPiece is a knight, bishop, rook or queen of a locked board with the squares it
+// can ever stand on.
+type lockedPiece struct {
+	color  cc.Color
+	kind   cc.PieceType
+	square cc.Square
+	reach  cc.Bitboard
+}
+
+// lockBoard proves, if it can, that no pawn of p will ever move or be captured, and
+// returns the locked board. The proof is an induction on the moves of any game from p:
+// while every pawn stands, each king steps only through squares that are no pawn's and
+// that no enemy pawn attacks (its region), and every other piece moves along lines the
+// pawns do not block (its reach). No pawn can then be the first to change:
+//
+//   - a push: every pawn has a pawn right in front of it;
+//   - a capture by a pawn: no enemy pawn stands on a square it attacks (checked), no
+//     enemy king can legally stand there, and no enemy piece's reach meets those
+//     squares (checked);
+//   - en passant: p has no en passant right, and no pawn ever advances two squares;
+//   - a pawn taken by a piece: no enemy piece attacks it from anywhere in its reach
+//     (checked); by a king: every pawn next to the enemy king's region is protected by
+//     a pawn of its own, so taking it is never legal (checked).
+//
+// Castling moves the king through squares of its region and the rook along its reach,
+// and captures among the pieces only remove pieces: the induction holds for them too.
+func lockBoard(p *cc.Position) (lockedBoard, bool) {
+	b := wallBoard(p)
+	if p.EnPassant() != cc.NoSquare || b.walls == 0 {
+		return b, false
+	}
+	if b.pawns[cc.White]&^(b.walls>>8) != 0 || b.pawns[cc.Black]&^(b.walls<<8) != 0 {
+		return b, false // a pawn with an empty square in front of it
+	}
+	for c := cc.White; c <= cc.Black; c++ {
+		if b.pawnAtt[c]&b.pawns[c^1] != 0 {
+			return b, false // a pawn may take another
+		}
+		if lockedKingSpread(b.kingRegion[c])&b.pawns[c^1]&^b.pawnAtt[c^1] != 0 {
+			return b, false // the king may take an unprotected pawn
+		}
+	}
+	for _, pc := range b.pieces {
+		_, attack := lockedPieceFlood(pc.kind, pc.square, b.walls)
+		if pc.reach&b.pawnAtt[pc.color^1] != 0 || attack&b.pawns[pc.color^1] != 0 {
+			return b, false // the piece may be taken by a pawn, or take one
+		}
+	}
+	return b, true
+}
+
+// wallBoard returns the board of p with its pawns taken as walls that stand for ever,
+// proven or not: the kings' regions and the pieces' reach around them.
+func wallBoard(p *cc.Position) lockedBoard {
+	var b lockedBoard
+	b.pawns = [2]cc.Bitboard{p.Pieces(cc.White, cc.Pawn), p.Pieces(cc.Black, cc.Pawn)}
+	b.walls = b.pawns[cc.White] | b.pawns[cc.Black]
+	for c := cc.White; c <= cc.Black; c++ {
+		for s := b.pawns[c]; s != 0; {
+			b.pawnAtt[c] |= cc.PawnAttacks(c, s.PopFirst())
+		}
+	}
+	for c := cc.White; c <= cc.Black; c++ {
+		b.kingRegion[c] = lockedKingFlood(p.KingSquare(c), ^b.walls&^b.pawnAtt[c^1])
+		b.kingSafe[c] = b.kingRegion[c] &^ b.pawnAtt[c^1]
+	}
+	others := p.Occupied() &^ b.walls &^ p.Pieces(cc.White, cc.King) &^ p.Pieces(cc.Black, cc.King)
+	for s := others; s != 0; {
+		sq := s.PopFirst()
+		pc := p.PieceAt(sq)
+		reach, _ := lockedPieceFlood(pc.Type(), sq, b.walls)
+		b.pieces = append(b.pieces, lockedPiece{color: pc.Color(), kind: pc.Type(), square: sq, reach: reach})
+	}
+	return b
+}
+
+// LockedDead reports whether p is proven to be a position in which winner can never
+// checkmate, by any series of legal moves, because its pawns are locked. It is true only
+// with a proof in two parts. First, no pawn can ever move or be captured: every pawn is
+// blocked by a pawn in front of it, no pawn attacks an enemy pawn, no piece other than a
+// king can ever reach a square an enemy pawn attacks or attack an enemy pawn from the
+// squares it can reach with the pawns as walls, and every pawn a king could ever step
+// next to is protected by a pawn (and there is no en passant right). Second, on no square
+// the losing king can ever reach can a mate be assembled from the places the pieces can
+// ever reach: a check from some square of a piece's reach, and every flight square
+// attacked from such squares (each piece from one square at once, the winning king from
+// a square not next to the losing one) or filled by one of the loser's own pieces (one
+// piece a square). False means nothing proven either way.
+func LockedDead(p *cc.Position, winner cc.Color) bool {
+	if p.Turn() != winner && p.InCheck() && !p.HasLegalMove() {
+		return false // mated already, perhaps by a pawn, which the squares below leave out
+	}
+	b, ok := lockBoard(p)
+	return ok && !b.mateConceivable(winner)
+}
+
+// mateConceivable reports whether w could have the loser's king mated on some square of
+// its region, judging each flight square by the pieces that could close it: it is false
+// only when no choice of one place for each piece (its reach) gives a check and closes
+// every flight square. Pieces are allowed to share squares and lines are blocked only by
+// pawns, so that every mate reachable in play is among the choices.
+func (b *lockedBoard) mateConceivable(w cc.Color) bool {
+	l := w ^ 1
+	var opts lockedOptions
+	for r := b.kingSafe[l]; r != 0; {
+		k := r.PopFirst()
+		if b.mateConceivableAt(w, k, &opts) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockedOption is what one piece placed on one square does for a mate on a given square:
+// the flight squares it closes, and whether it gives the check.
+type lockedOption struct {
+	closes cc.Bitboard
+	checks bool
+}
+
+// lockedOptions holds, for each piece of a mate under test, the distinct options it has.
+type lockedOptions struct {
+	byPiece [][]lockedOption
+}
+
+// mateConceivableAt is mateConceivable for the loser's king on k.
+func (b *lockedBoard) mateConceivableAt(w cc.Color, k cc.Square, o *lockedOptions) bool {
+	l := w ^ 1
+	flights := cc.KingAttacks(k) &^ b.pawns[l] &^ b.pawnAtt[w]
+	o.byPiece = o.byPiece[:0]
+	anyCheck := false
+	// The winning king: any square of its region not next to k.
+	var kingOpts []lockedOption
+	for z := b.kingSafe[w] &^ cc.KingAttacks(k) &^ k.Bitboard(); z != 0; {
+		kingOpts = lockedAddOption(kingOpts, lockedOption{closes: cc.KingAttacks(z.PopFirst()) & flights})
+	}
+	if len(kingOpts) == 0 {
+		return false // the winning king can never stand anywhere while l's king is on k
+	}
+	o.byPiece = append(o.byPiece, kingOpts)
+	for i := range b.pieces {
+		pc := &b.pieces[i]
+		opts := []lockedOption{{}} // elsewhere, or taken
+		if pc.color == l {
+			for f := pc.reach & flights; f != 0; {
+				opts = append(opts, lockedOption{closes: f.PopFirst().Bitboard()})
+			}
+		} else {
+			for s := pc.reach &^ k.Bitboard(); s != 0; {
+				att := lockedAttacks(pc.kind, s.PopFirst(), b.walls)
+				op := lockedOption{closes: att & flights, checks: att.Has(k)}
+				anyCheck = anyCheck || op.checks
+				opts = lockedAddOption(opts, op)
+			}
+		}
+		if slices.ContainsFunc(opts, func(op lockedOption) bool { return op.closes != 0 || op.checks }) {
+			o.byPiece = append(o.byPiece, opts) // a piece that can do nothing here is left out
+		}
+	}
+	if !anyCheck {
+		return false
+	}
+	return lockedChoose(o.byPiece, flights, false)
+}
+
+// lockedAddOption adds op to opts unless an option there does at least as much; it
+// drops the options op does at least as much as.
+func lockedAddOption(opts []lockedOption, op lockedOption) []lockedOption {
+	for _, q := range opts {
+		if op.closes&^q.closes == 0 && (q.checks || !op.checks) {
+			return opts
+		}
+	}
+	kept := opts[:0]
+	for _, q := range opts {
+		if !(q.closes&^op.closes == 0 && (op.checks || !q.checks)) {
+			kept = append(kept, q)
+		}
+	}
+	return append(kept, op)
+}
+
+// lockedChoose reports whether one option of each piece of byPiece closes need and, unless
+// checked, gives the check.
+func lockedChoose(byPiece [][]lockedOption, need cc.Bitboard, checked bool) bool {
+	if len(byPiece) == 0 {
+		return need == 0 && checked
+	}
+	var can cc.Bitboard
+	canCheck := checked
+	for _, opts := range byPiece {
+		for _, op := range opts {
+			can |= op.closes
+			canCheck = canCheck || op.checks
+		}
+	}
+	if need&^can != 0 || !canCheck {
+		return false
+	}
+	for _, op := range byPiece[0] {
+		if lockedChoose(byPiece[1:], need&^op.closes, checked || op.checks) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockedKingFlood returns the squares a king on sq reaches by steps through allowed
+// squares (sq itself included).
+func lockedKingFlood(sq cc.Square, allowed cc.Bitboard) cc.Bitboard {
+	region := sq.Bitboard()
+	for {
+		next := region | lockedKingSpread(region)&allowed
+		if next == region {
+			return region
+		}
+		region = next
+	}
+}
+
+// lockedKingSpread returns the squares one king step from any square of b.
+func lockedKingSpread(b cc.Bitboard) cc.Bitboard {
+	var out cc.Bitboard
+	for b != 0 {
+		out |= cc.KingAttacks(b.PopFirst())
+	}
+	return out
+}
+
+// lockedPieceFlood returns the squares a piece of kind t on sq can reach with walls
+// standing for ever (and nothing else in its way), and every square it attacks from
+// them.
+func lockedPieceFlood(t cc.PieceType, sq cc.Square, walls cc.Bitboard) (reach, attack cc.Bitboard) {
+	reach = sq.Bitboard()
+	for todo := reach; todo != 0; {
+		a := lockedAttacks(t, todo.PopFirst(), walls)
+		attack |= a
+		if n := a &^ walls &^ reach; n != 0 {
+			reach |= n
+			todo |= n
+		}
+	}
+	return reach, attack
+}
+
+// lockedAttacks returns the squares a knight, bishop, rook or queen on sq attacks with
+// occ occupied.
+func lockedAttacks(t cc.PieceType, sq cc.Square, occ cc.Bitboard) cc.Bitboard {
+	switch t {
+	case cc.Knight:
+		return cc.KnightAttacks(sq)
+	case cc.Bishop:
+		return cc.BishopAttacks(sq, occ)
+	case cc.Rook:
+		return cc.RookAttacks(sq, occ)
+	case cc.Queen:
+		return cc.QueenAttacks(sq, occ)
+	}
+	return 0
+}
