@@ -50,13 +50,10 @@ type lockedPiece struct {
 // Castling moves the king through squares of its region and the rook along its reach,
 // and captures among the pieces only remove pieces: the induction holds for them too.
 func lockBoard(p *cc.Position) (lockedBoard, bool) {
+	if !pawnsLocked(p) {
+		return lockedBoard{}, false
+	}
 	b := wallBoard(p)
-	if p.EnPassant() != cc.NoSquare || b.walls == 0 {
-		return b, false
-	}
-	if b.pawns[cc.White]&^(b.walls>>8) != 0 || b.pawns[cc.Black]&^(b.walls<<8) != 0 {
-		return b, false // a pawn with an empty square in front of it
-	}
 	for c := cc.White; c <= cc.Black; c++ {
 		if b.pawnAtt[c]&b.pawns[c^1] != 0 {
 			return b, false // a pawn may take another
@@ -72,6 +69,14 @@ func lockBoard(p *cc.Position) (lockedBoard, bool) {
 		}
 	}
 	return b, true
+}
+
+// pawnsLocked reports whether p has pawns, each with a pawn right in front of it, and no
+// en passant right: the first condition of lockBoard, checked before anything is built.
+func pawnsLocked(p *cc.Position) bool {
+	white, black := p.Pieces(cc.White, cc.Pawn), p.Pieces(cc.Black, cc.Pawn)
+	pawns := white | black
+	return pawns != 0 && p.EnPassant() == cc.NoSquare && white&^(pawns>>8) == 0 && black&^(pawns<<8) == 0
 }
 
 // wallBoard returns the board of p with its pawns taken as walls that stand for ever,

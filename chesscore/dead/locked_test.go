@@ -211,9 +211,9 @@ func shortHelpmate(p *cc.Position, c cc.Color, plies int) bool {
 // them where there are few enough to visit, else brute force to a few plies and
 // chesscore.Decide's own search (a separate method) within a small budget.
 func TestLockedCorpusDeadByExhaustion(t *testing.T) {
-	limit, plies := 40000, 3
+	limit, plies := 15000, 3
 	if testing.Short() || lockedRace {
-		limit, plies = 8000, 2
+		limit, plies = 3000, 2
 	}
 	exhausted, dead := 0, 0
 	for _, e := range loadLockedCorpus(t) {
