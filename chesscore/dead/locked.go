@@ -151,6 +151,7 @@ type lockedOption struct {
 // lockedOptions holds, for each piece of a mate under test, the distinct options it has.
 type lockedOptions struct {
 	byPiece [][]lockedOption
+	failed  map[lockedState]struct{} // the chooser's memory, kept from square to square
 }
 
 // mateConceivableAt is mateConceivable for the loser's king on k.
@@ -190,8 +191,20 @@ func (b *lockedBoard) mateConceivableAt(w cc.Color, k cc.Square, o *lockedOption
 	if !anyCheck {
 		return false
 	}
-	return lockedChoose(o.byPiece, flights, false)
+	// The pieces with the fewest options first: the choices fail soonest there.
+	slices.SortStableFunc(o.byPiece, func(a, c []lockedOption) int { return len(a) - len(c) })
+	ch := lockedChooser{byPiece: o.byPiece, failed: o.failed, steps: lockedChooseSteps}
+	clear(ch.failed)
+	if ch.failed == nil {
+		ch.failed = make(map[lockedState]struct{})
+		o.failed = ch.failed
+	}
+	return ch.choose(0, flights, false)
 }
+
+// lockedChooseSteps bounds the choices a lockedChooser tries for one square of the
+// losing king; past it the mate counts as conceivable (nothing is proven).
+const lockedChooseSteps = 1000000
 
 // lockedAddOption adds op to opts unless an option there does at least as much; it
 // drops the options op does at least as much as.
@@ -210,28 +223,53 @@ func lockedAddOption(opts []lockedOption, op lockedOption) []lockedOption {
 	return append(kept, op)
 }
 
-// lockedChoose reports whether one option of each piece of byPiece closes need and, unless
-// checked, gives the check.
-func lockedChoose(byPiece [][]lockedOption, need cc.Bitboard, checked bool) bool {
-	if len(byPiece) == 0 {
+// lockedChooser looks for one option of each piece that closes every flight square and
+// gives the check. The answer from a piece on depends only on the squares still to close
+// and whether the check is given, so the states that failed are remembered: at most the
+// pieces times 2 to the power of 8 flight squares times 2, each tried once.
+type lockedChooser struct {
+	byPiece [][]lockedOption
+	failed  map[lockedState]struct{}
+	steps   int
+}
+
+// lockedState is a state of lockedChooser: the next piece, the squares still to close,
+// whether the check is given.
+type lockedState struct {
+	piece   int
+	need    cc.Bitboard
+	checked bool
+}
+
+// choose reports whether the pieces from i on can close need and, unless checked, give
+// the check. It answers true (the mate is conceivable) when its steps run out.
+func (ch *lockedChooser) choose(i int, need cc.Bitboard, checked bool) bool {
+	if ch.steps--; ch.steps < 0 {
+		return true
+	}
+	if i == len(ch.byPiece) {
 		return need == 0 && checked
+	}
+	st := lockedState{piece: i, need: need, checked: checked}
+	if _, ok := ch.failed[st]; ok {
+		return false
 	}
 	var can cc.Bitboard
 	canCheck := checked
-	for _, opts := range byPiece {
+	for _, opts := range ch.byPiece[i:] {
 		for _, op := range opts {
 			can |= op.closes
 			canCheck = canCheck || op.checks
 		}
 	}
-	if need&^can != 0 || !canCheck {
-		return false
-	}
-	for _, op := range byPiece[0] {
-		if lockedChoose(byPiece[1:], need&^op.closes, checked || op.checks) {
-			return true
+	if need&^can == 0 && canCheck {
+		for _, op := range ch.byPiece[i] {
+			if ch.choose(i+1, need&^op.closes, checked || op.checks) {
+				return true
+			}
 		}
 	}
+	ch.failed[st] = struct{}{}
 	return false
 }
 

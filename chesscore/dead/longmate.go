@@ -87,8 +87,12 @@ func (b *lockedBoard) mateTargets(p *cc.Position, w cc.Color, n int) []mateTarge
 	squares := b.kingSafe[l].Squares()
 	slices.SortStableFunc(squares, func(a, c cc.Square) int { return int(lDist[a]) - int(lDist[c]) })
 	var found []mateTarget
+	var conceivable lockedOptions
 	tested := 0
 	for _, k := range squares {
+		if !b.mateConceivableAt(w, k, &conceivable) {
+			continue // no choice of squares mates there, let alone one on the board
+		}
 		flights := cc.KingAttacks(k) &^ b.pawns[l] &^ b.pawnAtt[w]
 		var kingOpts []targetOption
 		for z := b.kingSafe[w] &^ cc.KingAttacks(k) &^ k.Bitboard(); z != 0; {
