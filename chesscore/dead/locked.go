@@ -15,11 +15,13 @@ import (
 // whatever both sides play: the pawns are walls, and every other piece is confined to
 // the squares it can reach without crossing them.
 type lockedBoard struct {
-	walls      cc.Bitboard    // every pawn of the position
+	walls      cc.Bitboard    // every pawn of the position, and the pieces of fixed
 	pawns      [2]cc.Bitboard // by colour
 	pawnAtt    [2]cc.Bitboard // squares each side's pawns attack, for ever
 	kingRegion [2]cc.Bitboard // squares each king can ever stand on, its square now included
 	kingSafe   [2]cc.Bitboard // the squares of kingRegion no enemy pawn attacks: where it can stand after any move
+	fixed      [2]cc.Bitboard // by colour: the pieces among the walls, which never move nor are taken
+	colors     [2]cc.Bitboard // by colour: every piece of the position
 	pieces     []lockedPiece  // the pieces other than kings and pawns
 }
 
@@ -49,6 +51,12 @@ type lockedPiece struct {
 //
 // Castling moves the king through squares of its region and the rook along its reach,
 // and captures among the pieces only remove pieces: the induction holds for them too.
+//
+// Pieces that can never move nor be taken are walls too: a piece whose every move would
+// land on a pawn or another such piece of its own colour, on a square no enemy pawn
+// attacks, that no enemy piece attacks from anywhere in its reach, and that the enemy
+// king can never stand next to unless a pawn protects it. The induction then covers
+// them as well: none of them can be the first wall to move or be taken.
 func lockBoard(p *cc.Position) (lockedBoard, bool) {
 	if !pawnsLocked(p) {
 		return lockedBoard{}, false
@@ -58,17 +66,78 @@ func lockBoard(p *cc.Position) (lockedBoard, bool) {
 		if b.pawnAtt[c]&b.pawns[c^1] != 0 {
 			return b, false // a pawn may take another
 		}
+	}
+	pawns := b.walls
+	var banned cc.Bitboard // pieces that could be taken: never walls
+	for {
+		fixed := stuckPieces(&b, banned)
+		fb := b
+		if fixed != 0 {
+			fb = wallBoardWith(p, pawns|fixed)
+			fb.fixed = [2]cc.Bitboard{fixed & p.ColorPieces(cc.White), fixed & p.ColorPieces(cc.Black)}
+		}
+		unsafe, ok := fb.standsForEver()
+		if !ok || unsafe == 0 {
+			return fb, ok
+		}
+		banned |= unsafe
+	}
+}
+
+// standsForEver checks the conditions of lockBoard's induction on b: ok is false when a
+// pawn could move or be taken; otherwise unsafe holds the fixed pieces that could be
+// taken after all (none: b is proven).
+func (b *lockedBoard) standsForEver() (unsafe cc.Bitboard, ok bool) {
+	for c := cc.White; c <= cc.Black; c++ {
 		if lockedKingSpread(b.kingRegion[c])&b.pawns[c^1]&^b.pawnAtt[c^1] != 0 {
-			return b, false // the king may take an unprotected pawn
+			return 0, false // the king may take an unprotected pawn
 		}
 	}
+	var attacked [2]cc.Bitboard // by colour: squares its pieces can ever attack
 	for _, pc := range b.pieces {
 		_, attack := lockedPieceFlood(pc.kind, pc.square, b.walls)
 		if pc.reach&b.pawnAtt[pc.color^1] != 0 || attack&b.pawns[pc.color^1] != 0 {
-			return b, false // the piece may be taken by a pawn, or take one
+			if b.fixed[pc.color].Has(pc.square) {
+				unsafe |= pc.square.Bitboard() // a pawn may take it
+				continue
+			}
+			return 0, false // the piece may be taken by a pawn, or take one
+		}
+		attacked[pc.color] |= attack
+	}
+	for c := cc.White; c <= cc.Black; c++ {
+		for s := b.fixed[c]; s != 0; {
+			sq := s.PopFirst()
+			nearKing := lockedKingSpread(b.kingRegion[c^1]).Has(sq) && !b.pawnAtt[c].Has(sq)
+			if attacked[c^1].Has(sq) || nearKing {
+				unsafe |= sq.Bitboard()
+			}
 		}
 	}
-	return b, true
+	return unsafe, true
+}
+
+// stuckPieces returns the largest set of b's pieces, banned ones excepted, each of whose
+// moves would land on a pawn or a piece of the set of its own colour.
+func stuckPieces(b *lockedBoard, banned cc.Bitboard) cc.Bitboard {
+	var stuck cc.Bitboard
+	for _, pc := range b.pieces {
+		stuck |= pc.square.Bitboard()
+	}
+	stuck &^= banned
+	for {
+		next := stuck
+		for _, pc := range b.pieces {
+			own := b.pawns[pc.color] | next&b.colors[pc.color]
+			if next.Has(pc.square) && lockedAttacks(pc.kind, pc.square, b.walls|next)&^own != 0 {
+				next &^= pc.square.Bitboard()
+			}
+		}
+		if next == stuck {
+			return stuck
+		}
+		stuck = next
+	}
 }
 
 // pawnsLocked reports whether p has pawns, each with a pawn right in front of it, and no
@@ -82,9 +151,16 @@ func pawnsLocked(p *cc.Position) bool {
 // wallBoard returns the board of p with its pawns taken as walls that stand for ever,
 // proven or not: the kings' regions and the pieces' reach around them.
 func wallBoard(p *cc.Position) lockedBoard {
+	return wallBoardWith(p, p.Pieces(cc.White, cc.Pawn)|p.Pieces(cc.Black, cc.Pawn))
+}
+
+// wallBoardWith is wallBoard with walls of its own: the pawns and pieces that stand for
+// ever.
+func wallBoardWith(p *cc.Position, walls cc.Bitboard) lockedBoard {
 	var b lockedBoard
 	b.pawns = [2]cc.Bitboard{p.Pieces(cc.White, cc.Pawn), p.Pieces(cc.Black, cc.Pawn)}
-	b.walls = b.pawns[cc.White] | b.pawns[cc.Black]
+	b.walls = walls
+	b.colors = [2]cc.Bitboard{p.ColorPieces(cc.White), p.ColorPieces(cc.Black)}
 	for c := cc.White; c <= cc.Black; c++ {
 		for s := b.pawns[c]; s != 0; {
 			b.pawnAtt[c] |= cc.PawnAttacks(c, s.PopFirst())
@@ -94,7 +170,7 @@ func wallBoard(p *cc.Position) lockedBoard {
 		b.kingRegion[c] = lockedKingFlood(p.KingSquare(c), ^b.walls&^b.pawnAtt[c^1])
 		b.kingSafe[c] = b.kingRegion[c] &^ b.pawnAtt[c^1]
 	}
-	others := p.Occupied() &^ b.walls &^ p.Pieces(cc.White, cc.King) &^ p.Pieces(cc.Black, cc.King)
+	others := p.Occupied() &^ b.pawns[cc.White] &^ b.pawns[cc.Black] &^ p.Pieces(cc.White, cc.King) &^ p.Pieces(cc.Black, cc.King)
 	for s := others; s != 0; {
 		sq := s.PopFirst()
 		pc := p.PieceAt(sq)
@@ -157,7 +233,7 @@ type lockedOptions struct {
 // mateConceivableAt is mateConceivable for the loser's king on k.
 func (b *lockedBoard) mateConceivableAt(w cc.Color, k cc.Square, o *lockedOptions) bool {
 	l := w ^ 1
-	flights := cc.KingAttacks(k) &^ b.pawns[l] &^ b.pawnAtt[w]
+	flights := cc.KingAttacks(k) &^ b.pawns[l] &^ b.fixed[l] &^ b.pawnAtt[w]
 	o.byPiece = o.byPiece[:0]
 	anyCheck := false
 	// The winning king: any square of its region not next to k.

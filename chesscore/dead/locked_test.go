@@ -367,6 +367,10 @@ func TestLockedDeadVerdicts(t *testing.T) {
 		{"a dark bishop that never crosses its own chain", "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/2B1K3 w - - 0 1", cc.White, true},
 		{"the same for Black", "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/2B1K3 b - - 0 1", cc.Black, true},
 		{"the king in check by a pawn leaves its square for ever", "5k2/1B6/1p6/pPp1p2B/P1PpPp1p/3PKPpP/1b4P1/b2B4 w - - 0 1", cc.Black, true},
+		{"a knight shut in on a1 by its own pawns", "7k/8/8/4p1p1/1p1pP1P1/1PpP4/2P5/N6K w - - 0 1", cc.White, true},
+		{"the same for Black", "7k/8/8/4p1p1/1p1pP1P1/1PpP4/2P5/N6K w - - 0 1", cc.Black, true},
+		{"a rook shut in by a pawn and a bishop shut in itself", "7k/8/8/4p1p1/1p1pP1P1/pPpP4/P1P5/RB5K w - - 0 1", cc.White, true},
+		{"a bishop stuck on b1 keeps its own king from a1", "3k1b1b/3B4/8/8/1pBp1p1p/pPpPpPpP/P1P1P1PK/1B4b1 w - - 0 1", cc.Black, true},
 		{"the loser's own bishops fill the dark flight squares", "3k1b1b/3B4/8/8/1pBp1p1p/pPpPpPpP/P1P1P1PK/1B4b1 w - - 0 1", cc.White, false},
 		{"white's own bishops fill a2 and b1: Black mates on a1", "3b4/p3p2k/Pp1pPp1p/1PpP1PpP/2P3P1/b7/4B3/6KB b - - 0 1", cc.Black, false},
 	}
