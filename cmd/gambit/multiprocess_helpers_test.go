@@ -26,6 +26,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -149,7 +150,7 @@ type cluster struct {
 	tb    testing.TB
 	f     *discordfake.Fake
 	dsn   string
-	db    *storage.Postgres // the test's own handle on the store
+	db    *pg.DB // the test's own handle on the store
 	procs []*serveProc
 	dir   string
 	// channels holds a text channel of each server, in the fake's order of servers.

@@ -57,9 +57,43 @@ var restricted = []struct {
 	why     string
 }{
 	{"github.com/bwmarrin/discordgo", []string{"bot", "commands"}, "only the Discord layers speak Discord"},
-	{bbolt, []string{"storage"}, "only storage knows its database"},
-	{bbolt + "/", []string{"storage"}, "only storage knows its database"},
-	{pgx + "/", []string{"storage"}, "only storage knows its database"},
+	{bbolt, []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
+	{bbolt + "/", []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
+	{pgx + "/", []string{"storage/pg"}, "only the PostgreSQL backend knows pgx"},
+	{module + "/storage/bolt", backendUsers, "services reach the store through storage.Store, never a backend"},
+	{module + "/storage/pg", backendUsers, "services reach the store through storage.Store, never a backend"},
+	{module + "/storage/backend", backendUsers, "services reach the store through storage.Store, never a backend"},
+}
+
+// backendUsers are the folders that may name a backend: the binary and the composition
+// roots that open the store, and storage itself.
+var backendUsers = []string{"cmd", "bot", "serve", "storage"}
+
+// storageLayers ranks the packages of storage as layers of their own: the neutral surface
+// at the bottom, the codecs above it, then the copy between stores, the backends (the
+// PostgreSQL one writes its backups as bbolt files), the choice of a backend and the test
+// helpers on top. As in layers, a package imports only packages of a lower rank.
+var storageLayers = []struct {
+	prefix string
+	rank   int
+}{
+	{"storage/storagetest", 6},
+	{"storage/backend", 5},
+	{"storage/pg", 4},
+	{"storage/bolt", 3},
+	{"storage/transfer", 2},
+	{"storage/internal/codec", 1},
+	{"storage/internal/testrecords", 1},
+	{"storage", 0},
+}
+
+func storageRank(rel string) (int, bool) {
+	for _, l := range storageLayers {
+		if under(rel, l.prefix) {
+			return l.rank, true
+		}
+	}
+	return 0, false
 }
 
 // impure lists what the rules (chesscore and below it) must never import outside tests:
@@ -157,6 +191,23 @@ func TestImportsPointDown(t *testing.T) {
 				t.Errorf("%s (layer %d) imports %s (layer %d): an arrow pointing up", rel, rank, irel, irank)
 			case irank == rank && igroup != group:
 				t.Errorf("%s imports %s: both are in layer %d but in different groups (%s, %s)", rel, irel, rank, group, igroup)
+			}
+		}
+	}
+}
+
+func TestStorageImportsPointDown(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		rank, ok := storageRank(rel)
+		if !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel := folder(imp)
+			irank, ok := storageRank(irel)
+			if ok && irel != rel && irank >= rank {
+				t.Errorf("%s (storage layer %d) imports %s (storage layer %d): an arrow pointing up or sideways", rel, rank, irel, irank)
 			}
 		}
 	}

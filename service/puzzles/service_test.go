@@ -18,6 +18,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/puzzle/puzzletest"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -91,7 +92,7 @@ func (p *recPoster) last() *DailyPost {
 
 type fixture struct {
 	t     *testing.T
-	db    *storage.DB
+	db    *bolt.DB
 	clock *timers.ManualClock
 	post  *recPoster
 	svc   *Service
