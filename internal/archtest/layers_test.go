@@ -18,10 +18,12 @@ import (
 const module = "github.com/gambitchess/gambit"
 
 // layers ranks the project's folders from the top (cmd) to the bottom (the pure rules and
-// small utilities), as docs/architecture.md draws them: render sits beside commands and uci
-// beside the services, each just below its one user. A package may import packages of a
-// lower rank, and packages of its own rank only inside its own group (service/engineplay
-// may use service/games). The first matching prefix wins, so longer prefixes come first.
+// small utilities), as docs/architecture.md draws them: render sits beside commands and
+// uci beside the services, each just below its one user; the dead-position decision
+// (chesscore/dead) sits just above the rules it is built on, which never import it. A
+// package may import packages of a lower rank, and packages of its own rank only inside
+// its own group (service/engineplay may use service/games). The first matching prefix
+// wins, so longer prefixes come first.
 var layers = []struct {
 	prefix string // folder below the module root; a package matches it or lies below it
 	rank   int
@@ -37,6 +39,7 @@ var layers = []struct {
 	{"uci", 4, "uci"},
 	{"storage", 3, "storage"},
 	{"puzzle", 2, "puzzle"},
+	{"chesscore/dead", 2, "chesscore/dead"},
 	{"chesscore", 1, "chesscore"},
 	{"tournament", 1, "tournament"},
 	{"config", 2, "config"},
@@ -230,6 +233,30 @@ func TestRestrictedImports(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRulesDoNotImportTheDecision: the rules core and its siblings reach the dead-position
+// decision only through the chesscore.MateDecider a game is given, never by import.
+func TestRulesDoNotImportTheDecision(t *testing.T) {
+	decision := module + "/chesscore/dead"
+	seen := false
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		if p.ImportPath == decision {
+			seen = true
+		}
+		if !under(rel, "chesscore") || under(rel, "chesscore/dead") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if imp == decision || strings.HasPrefix(imp, decision+"/") {
+				t.Errorf("%s imports %s: the rules are given the decision (chesscore.MateDecider), they never import it", rel, imp)
+			}
+		}
+	}
+	if !seen {
+		t.Errorf("no package %s: update this test and docs/architecture.md", decision)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/bolt"
@@ -135,7 +136,7 @@ func loadFlagPositions(b *testing.B) []flagPosition {
 		if err != nil {
 			b.Fatalf("realgames.uci:%d: %v", n+1, err)
 		}
-		g := chesscore.NewGame(p)
+		g := chesscore.NewGame(p, dead.Decider{})
 		for _, u := range strings.Fields(moves) {
 			pos := g.Position()
 			m, err := pos.ParseUCI(u)
@@ -315,7 +316,7 @@ func buildStartupFile(dir string) (string, error) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var pool [][]chesscore.Move
 	for range 200 {
-		g := chesscore.NewGame(chesscore.StartPosition())
+		g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 		for g.Ply() < 30+r.IntN(50) && !g.Over() {
 			pos := g.Position()
 			var ml chesscore.MoveList

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -100,7 +101,7 @@ func checkStart(fen string) error {
 	if fen == "" {
 		return nil
 	}
-	g, err := chesscore.NewGameFromFEN(fen)
+	g, err := chesscore.NewGameFromFEN(fen, dead.Decider{})
 	if err != nil {
 		return fmt.Errorf("%w: start position: %w", ErrBadRequest, err)
 	}

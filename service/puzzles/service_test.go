@@ -15,6 +15,7 @@ import (
 	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/puzzle/puzzletest"
 	"github.com/gambitchess/gambit/storage"
@@ -44,7 +45,7 @@ func synthetic(t testing.TB, n int) io.Reader {
 // playSAN plays a game given in SAN (move numbers are skipped).
 func playSAN(t *testing.T, sans string) *cc.Game {
 	t.Helper()
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), dead.Decider{})
 	for _, s := range strings.Fields(sans) {
 		if strings.HasSuffix(s, ".") {
 			continue

@@ -1,9 +1,11 @@
-package chesscore
+package dead
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	cc "github.com/gambitchess/gambit/chesscore"
 )
 
 // python-chess's insufficient-material cases (facts: position, and whether each colour's
@@ -13,7 +15,7 @@ func TestCannotMateByMaterial(t *testing.T) {
 		fen          string
 		white, black bool
 	}{
-		{StartFEN, false, false},
+		{cc.StartFEN, false, false},
 		{"k1K1B1B1/8/8/8/8/8/8/8 w - - 7 32", true, true},
 		{"kbK1B1B1/8/8/8/8/8/8/8 w - - 7 32", false, false},
 		{"8/5k2/8/8/8/8/3K4/8 w - - 0 1", true, true},
@@ -35,18 +37,18 @@ func TestCannotMateByMaterial(t *testing.T) {
 	}
 	for _, tc := range tests {
 		p := sanFEN(t, tc.fen)
-		if got := cannotMateByMaterial(&p, White); got != tc.white {
+		if got := cc.CannotMateByMaterial(&p, cc.White); got != tc.white {
 			t.Errorf("%s: white cannot mate = %v, want %v", tc.fen, got, tc.white)
 		}
-		if got := cannotMateByMaterial(&p, Black); got != tc.black {
+		if got := cc.CannotMateByMaterial(&p, cc.Black); got != tc.black {
 			t.Errorf("%s: black cannot mate = %v, want %v", tc.fen, got, tc.black)
 		}
-		for c, cannot := range map[Color]bool{White: tc.white, Black: tc.black} {
+		for c, cannot := range map[cc.Color]bool{cc.White: tc.white, cc.Black: tc.black} {
 			v := CanCheckmate(&p, c)
-			if cannot && v != No {
+			if cannot && v != cc.No {
 				t.Errorf("%s: CanCheckmate(%s) = %s, want no", tc.fen, c, v)
 			}
-			if !cannot && v == No {
+			if !cannot && v == cc.No {
 				t.Errorf("%s: CanCheckmate(%s) = no, but the material allows a mate", tc.fen, c)
 			}
 		}
@@ -57,43 +59,43 @@ func TestCanCheckmateVerdicts(t *testing.T) {
 	tests := []struct {
 		name         string
 		fen          string
-		white, black Verdict
+		white, black cc.Verdict
 	}{
-		{"start", StartFEN, Yes, Yes},
-		{"K+P vs K", "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", Yes, No},
-		{"K+P vs K, rook pawn", "7k/8/8/8/8/8/P7/K7 b - - 0 1", Yes, No},
-		{"K+Q vs K", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1", Yes, No},
-		{"K+R vs K", "8/8/8/4k3/8/8/8/4K2R b - - 0 1", Yes, No},
-		{"K+B+N vs K", "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1", Yes, No},
-		{"K+N+N vs K (a helpmate)", "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", Yes, No},
-		{"K+B+B vs K, both colours", "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", Yes, No},
-		{"K+B+B vs K, one colour", "8/8/8/4k3/8/8/8/2B1K1B1 w - - 0 1", No, No},
-		{"K+N vs K+N", "8/8/8/4k3/8/8/8/4KN1n w - - 0 1", Yes, Yes},
-		{"K+N vs K+P", "8/8/8/4k3/8/8/4p3/4KN2 w - - 0 1", Yes, Yes},
-		{"K+B vs K+P, the pawn promotes", "8/8/8/4k3/8/8/4p3/4KB2 w - - 0 1", Yes, Yes},
-		{"K+B vs K+B, one colour", "8/8/8/4kb2/8/8/8/4KB2 w - - 0 1", No, No},
-		{"K vs K", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", No, No},
-		{"blocked chain", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1", No, No},
-		{"blocked chain, kings either side", "8/2k5/8/p1p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1", No, No},
-		{"blocked, both kings can take", "8/8/8/1k6/1p6/1P6/8/1K6 w - - 0 1", Yes, Yes},
-		{"chain with a hole", "8/8/1k6/p1p1p3/P1P1P1P1/8/4K3/8 w - - 0 1", Yes, Yes},
-		{"blocked, but the king walks in", "8/8/1k6/p1p5/P1P5/8/4K3/8 w - - 0 1", Yes, Yes},
-		{"blocked, an en passant capture", "8/8/1k6/8/pP6/P7/4K3/8 b - b3 0 1", Yes, Yes},
-		{"bishop blockade (search)", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1", No, No},
-		{"checkmated", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", No, Yes},
-		{"stalemate", "7K/7P/7k/8/6q1/8/8/8 w - - 0 1", No, No},
-		{"K+Q vs K+R", "8/8/2r5/8/4k3/8/2Q2K2/8 b - - 0 1", Yes, Yes},
-		{"K+R+P vs K+R", "4k3/8/2rP4/8/8/8/3K4/7R b - - 0 1", Yes, Yes},
-		{"middlegame", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8", Yes, Yes},
+		{"start", cc.StartFEN, cc.Yes, cc.Yes},
+		{"K+P vs K", "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", cc.Yes, cc.No},
+		{"K+P vs K, rook pawn", "7k/8/8/8/8/8/P7/K7 b - - 0 1", cc.Yes, cc.No},
+		{"K+Q vs K", "8/8/8/4k3/8/8/8/4K2Q w - - 0 1", cc.Yes, cc.No},
+		{"K+R vs K", "8/8/8/4k3/8/8/8/4K2R b - - 0 1", cc.Yes, cc.No},
+		{"K+B+N vs K", "8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1", cc.Yes, cc.No},
+		{"K+N+N vs K (a helpmate)", "8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", cc.Yes, cc.No},
+		{"K+B+B vs K, both colours", "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", cc.Yes, cc.No},
+		{"K+B+B vs K, one colour", "8/8/8/4k3/8/8/8/2B1K1B1 w - - 0 1", cc.No, cc.No},
+		{"K+N vs K+N", "8/8/8/4k3/8/8/8/4KN1n w - - 0 1", cc.Yes, cc.Yes},
+		{"K+N vs K+P", "8/8/8/4k3/8/8/4p3/4KN2 w - - 0 1", cc.Yes, cc.Yes},
+		{"K+B vs K+P, the pawn promotes", "8/8/8/4k3/8/8/4p3/4KB2 w - - 0 1", cc.Yes, cc.Yes},
+		{"K+B vs K+B, one colour", "8/8/8/4kb2/8/8/8/4KB2 w - - 0 1", cc.No, cc.No},
+		{"K vs K", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", cc.No, cc.No},
+		{"blocked chain", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1", cc.No, cc.No},
+		{"blocked chain, kings either side", "8/2k5/8/p1p1p1p1/P1P1P1P1/2K5/8/8 w - - 0 1", cc.No, cc.No},
+		{"blocked, both kings can take", "8/8/8/1k6/1p6/1P6/8/1K6 w - - 0 1", cc.Yes, cc.Yes},
+		{"chain with a hole", "8/8/1k6/p1p1p3/P1P1P1P1/8/4K3/8 w - - 0 1", cc.Yes, cc.Yes},
+		{"blocked, but the king walks in", "8/8/1k6/p1p5/P1P5/8/4K3/8 w - - 0 1", cc.Yes, cc.Yes},
+		{"blocked, an en passant capture", "8/8/1k6/8/pP6/P7/4K3/8 b - b3 0 1", cc.Yes, cc.Yes},
+		{"bishop blockade (search)", "8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1", cc.No, cc.No},
+		{"checkmated", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", cc.No, cc.Yes},
+		{"stalemate", "7K/7P/7k/8/6q1/8/8/8 w - - 0 1", cc.No, cc.No},
+		{"K+Q vs K+R", "8/8/2r5/8/4k3/8/2Q2K2/8 b - - 0 1", cc.Yes, cc.Yes},
+		{"K+R+P vs K+R", "4k3/8/2rP4/8/8/8/3K4/7R b - - 0 1", cc.Yes, cc.Yes},
+		{"middlegame", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8", cc.Yes, cc.Yes},
 	}
 	for _, tc := range tests {
 		p := sanFEN(t, tc.fen)
-		for c, want := range map[Color]Verdict{White: tc.white, Black: tc.black} {
+		for c, want := range map[cc.Color]cc.Verdict{cc.White: tc.white, cc.Black: tc.black} {
 			v, line := Helpmate(&p, c, DefaultMateNodes)
 			if v != want {
 				t.Errorf("%s (%s): CanCheckmate(%s) = %s, want %s", tc.name, tc.fen, c, v, want)
 			}
-			if v == Yes && line != nil {
+			if v == cc.Yes && line != nil {
 				checkHelpmate(t, &p, c, line)
 			}
 		}
@@ -101,7 +103,7 @@ func TestCanCheckmateVerdicts(t *testing.T) {
 }
 
 // checkHelpmate replays a witness line and checks that it ends with c mating.
-func checkHelpmate(t *testing.T, p *Position, c Color, line []Move) {
+func checkHelpmate(t *testing.T, p *cc.Position, c cc.Color, line []cc.Move) {
 	t.Helper()
 	q := *p
 	for i, m := range line {
@@ -116,8 +118,8 @@ func checkHelpmate(t *testing.T, p *Position, c Color, line []Move) {
 }
 
 // bruteHelpmate looks for a mate by c within depth plies, trying every line.
-func bruteHelpmate(p *Position, c Color, depth int) bool {
-	var ml MoveList
+func bruteHelpmate(p *cc.Position, c cc.Color, depth int) bool {
+	var ml cc.MoveList
 	p.LegalMoves(&ml)
 	if ml.N == 0 {
 		return p.InCheck() && p.Turn() != c
@@ -147,18 +149,18 @@ func (r *testRNG) next() uint64 {
 
 // randomPosition places the two kings and the pieces (FEN letters, upper case for White)
 // on random squares and returns the position if it is legal.
-func randomPosition(r *testRNG, pieces string, turn Color) (Position, bool) {
+func randomPosition(r *testRNG, pieces string, turn cc.Color) (cc.Position, bool) {
 	var board [64]byte
 	return placeRandomly(r, &board, pieces, turn)
 }
 
 // placeRandomly adds the two kings and the pieces to board on random empty squares (no
 // pawn on the first or last rank) and returns the position if it is legal.
-func placeRandomly(r *testRNG, board *[64]byte, pieces string, turn Color) (Position, bool) {
+func placeRandomly(r *testRNG, board *[64]byte, pieces string, turn cc.Color) (cc.Position, bool) {
 	for _, c := range []byte("Kk" + pieces) {
 		for tries := 0; ; tries++ {
 			if tries > 200 {
-				return Position{}, false
+				return cc.Position{}, false
 			}
 			sq := int(r.next() % 64)
 			if board[sq] != 0 || (c == 'P' || c == 'p') && (sq < 8 || sq >= 56) {
@@ -191,7 +193,7 @@ func placeRandomly(r *testRNG, board *[64]byte, pieces string, turn Color) (Posi
 		}
 	}
 	b.WriteString([]string{" w - - 0 1", " b - - 0 1"}[turn])
-	p, err := ParseFEN(b.String())
+	p, err := cc.ParseFEN(b.String())
 	return p, err == nil
 }
 
@@ -203,19 +205,19 @@ func TestCanCheckmateSoundOnRandomPositions(t *testing.T) {
 	n := 0
 	for _, mat := range materials {
 		for i := 0; i < 12; i++ {
-			p, ok := randomPosition(&rng, mat, Color(i&1))
+			p, ok := randomPosition(&rng, mat, cc.Color(i&1))
 			if !ok {
 				continue
 			}
 			n++
-			for c := White; c <= Black; c++ {
+			for c := cc.White; c <= cc.Black; c++ {
 				v, line := Helpmate(&p, c, 4000)
 				switch v {
-				case No:
+				case cc.No:
 					if bruteHelpmate(&p, c, 3) {
 						t.Errorf("%s: CanCheckmate(%s) = no, but a mate in 3 plies exists", p.FEN(), c)
 					}
-				case Yes:
+				case cc.Yes:
 					if line != nil {
 						checkHelpmate(t, &p, c, line)
 					}
@@ -233,20 +235,20 @@ func TestCanCheckmateSoundOnRandomPositions(t *testing.T) {
 func TestCanCheckmateSoundAlongRandomGames(t *testing.T) {
 	rng := testRNG(12345)
 	for game := 0; game < 6; game++ {
-		p := StartPosition()
+		p := cc.StartPosition()
 		for ply := 0; ply < 200; ply++ {
-			var ml MoveList
+			var ml cc.MoveList
 			p.LegalMoves(&ml)
 			if ml.N == 0 {
 				break
 			}
 			if ply%10 == 9 {
-				for c := White; c <= Black; c++ {
+				for c := cc.White; c <= cc.Black; c++ {
 					v, line := Helpmate(&p, c, 3000)
-					if v == No && bruteHelpmate(&p, c, 2) {
+					if v == cc.No && bruteHelpmate(&p, c, 2) {
 						t.Errorf("%s: no for %s, but a mate in 2 plies exists", p.FEN(), c)
 					}
-					if v == Yes && line != nil {
+					if v == cc.Yes && line != nil {
 						checkHelpmate(t, &p, c, line)
 					}
 				}
@@ -261,12 +263,12 @@ func TestCanCheckmateOrdinaryEndgamesDecided(t *testing.T) {
 	rng := testRNG(42)
 	for _, mat := range []string{"", "N", "n", "B", "b", "P", "p", "Q", "r", "BN", "NN"} {
 		for i := 0; i < 20; i++ {
-			p, ok := randomPosition(&rng, mat, Color(i&1))
+			p, ok := randomPosition(&rng, mat, cc.Color(i&1))
 			if !ok {
 				continue
 			}
-			for c := White; c <= Black; c++ {
-				if v := CanCheckmate(&p, c); v == Unknown {
+			for c := cc.White; c <= cc.Black; c++ {
+				if v := CanCheckmate(&p, c); v == cc.Unknown {
 					t.Errorf("K%s: %s: CanCheckmate(%s) = unknown", mat, p.FEN(), c)
 				}
 			}
@@ -274,8 +276,8 @@ func TestCanCheckmateOrdinaryEndgamesDecided(t *testing.T) {
 	}
 	for _, fen := range blockedChains {
 		p := sanFEN(t, fen)
-		for c := White; c <= Black; c++ {
-			if v := CanCheckmate(&p, c); v != No {
+		for c := cc.White; c <= cc.Black; c++ {
+			if v := CanCheckmate(&p, c); v != cc.No {
 				t.Errorf("%s: CanCheckmate(%s) = %s, want no", fen, c, v)
 			}
 		}

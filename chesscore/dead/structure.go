@@ -1,14 +1,17 @@
-// deadposition_structure.go: the semi-static analysis of blocked pawn structures: which
+// structure.go: the semi-static analysis of blocked pawn structures: which
 // pawns can never move again, which squares every other piece can ever reach and attack
 // around them, and from that whether a side can never checkmate.
 
-package chesscore
+package dead
+
+import cc "github.com/gambitchess/gambit/chesscore"
 
 // structure is the semi-static analysis of a position. Its frozen pieces (pawns, and
 // pieces walled in by them) never move and are never captured, whatever both sides play;
-// every other piece is confined to the squares it can reach without crossing them. All sets over-approximate: a piece may never really
-// get to a square of its reach (other pieces stand in the way, or it would be captured
-// first), but it can never get anywhere else.
+// every other piece is confined to the squares it can reach without crossing them.
+// All sets over-approximate: a piece may never really get to a square of its reach
+// (other pieces stand in the way, or it would be captured first), but it can never get
+// anywhere else.
 //
 // The sets are a fixpoint. Frozen is the largest set of pawns, each blocked by a frozen
 // pawn in front of it, and of other pieces (not kings) with no move but onto frozen
@@ -19,15 +22,15 @@ package chesscore
 // be the first of them to move or be taken: until then every piece stays within its
 // reach.
 type structure struct {
-	frozen    Bitboard       // pieces (of both colours, no kings) that never move and are never captured
-	colors    [2]Bitboard    // the pieces of each colour in the position analysed
-	pawns     Bitboard       // the pawns of the position analysed
-	count     [2][6]int      // by colour and type: the pieces that are not frozen
-	frozenAtt [2]Bitboard    // squares each side's frozen pieces attack: for ever
-	kingReach [2]Bitboard    // squares each king can ever stand on
-	reach     [2][6]Bitboard // by colour and type (Pawn to Queen): squares such pieces can ever stand on, promoted pieces under their new type
-	occupy    [2]Bitboard    // squares the side's pieces other than the king can ever stand on
-	attack    [2]Bitboard    // squares the side's pieces other than the king can ever attack
+	frozen    cc.Bitboard       // pieces (of both colours, no kings) that never move and are never captured
+	colors    [2]cc.Bitboard    // the pieces of each colour in the position analysed
+	pawns     cc.Bitboard       // the pawns of the position analysed
+	count     [2][6]int         // by colour and type: the pieces that are not frozen
+	frozenAtt [2]cc.Bitboard    // squares each side's frozen pieces attack: for ever
+	kingReach [2]cc.Bitboard    // squares each king can ever stand on
+	reach     [2][6]cc.Bitboard // by colour and type (Pawn to Queen): squares such pieces can ever stand on, promoted pieces under their new type
+	occupy    [2]cc.Bitboard    // squares the side's pieces other than the king can ever stand on
+	attack    [2]cc.Bitboard    // squares the side's pieces other than the king can ever attack
 }
 
 // maxStructureRounds bounds the rounds of the frozen-piece fixpoint (each round unfreezes
@@ -39,24 +42,24 @@ const maxStructureRounds = 16
 // want[c], that c can never checkmate. It computes the fixpoint round by round and stops
 // as soon as a round cannot prove it: each later round has fewer frozen pieces, so
 // larger reach everywhere, and can only prove less.
-func (s *structure) proveNoMate(p *Position, want [2]bool) bool {
-	pawns := p.byType[Pawn]
+func (s *structure) proveNoMate(p *cc.Position, want [2]bool) bool {
+	pawns := p.TypePieces(cc.Pawn)
 	if pawns == 0 {
 		return false
 	}
-	wp, bp := pawns&p.byColor[White], pawns&p.byColor[Black]
+	wp, bp := pawns&p.ColorPieces(cc.White), pawns&p.ColorPieces(cc.Black)
 	cand := wp&(pawns>>8) | bp&(pawns<<8) // every pawn with a pawn right in front of it
-	if p.ep != NoSquare && cand != 0 {
+	if p.EnPassant() != cc.NoSquare && cand != 0 {
 		// The pawn that just advanced two squares may be taken en passant, by the pawns beside it.
-		us := p.turn
-		cand &^= Square(int(p.ep) - pawnUp[us]).Bitboard()
-		cand &^= pawnAttacks[us^1][p.ep] & p.Pieces(us, Pawn)
+		us := p.Turn()
+		cand &^= cc.Square(int(p.EnPassant()) - pawnUp[us]).Bitboard()
+		cand &^= cc.PawnAttacks(us^1, p.EnPassant()) & p.Pieces(us, cc.Pawn)
 	}
-	var banned Bitboard
+	var banned cc.Bitboard
 	for round := 0; cand != 0 && round < maxStructureRounds; round++ {
 		all := cand | stuckPieces(p, cand, banned)
 		s.compute(p, all)
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			if want[c] && !s.cannotMate(c) {
 				return false
 			}
@@ -73,15 +76,15 @@ func (s *structure) proveNoMate(p *Position, want [2]bool) bool {
 
 // stuckPieces returns the pieces other than pawns and kings whose every move would land on
 // walls (cand, and the stuck pieces found so far), banned pieces excepted.
-func stuckPieces(p *Position, walls, banned Bitboard) Bitboard {
-	var stuck Bitboard
-	pieces := p.byType[0] &^ p.byType[Pawn] &^ p.byType[King] &^ banned
+func stuckPieces(p *cc.Position, walls, banned cc.Bitboard) cc.Bitboard {
+	var stuck cc.Bitboard
+	pieces := p.Occupied() &^ p.TypePieces(cc.Pawn) &^ p.TypePieces(cc.King) &^ banned
 	for {
 		w := walls | stuck
-		found := Bitboard(0)
+		found := cc.Bitboard(0)
 		for b := pieces &^ stuck; b != 0; {
 			sq := b.PopFirst()
-			if pieceAttacks(p.board[sq].Type(), White, sq, w)&^w == 0 {
+			if cc.PieceAttacks(p.PieceAt(sq).Type(), cc.White, sq, w)&^w == 0 {
 				found |= sq.Bitboard()
 			}
 		}
@@ -93,91 +96,91 @@ func stuckPieces(p *Position, walls, banned Bitboard) Bitboard {
 }
 
 // compute fills the reach, occupy and attack sets assuming the pawns of frozen never move.
-func (s *structure) compute(p *Position, frozen Bitboard) {
+func (s *structure) compute(p *cc.Position, frozen cc.Bitboard) {
 	s.frozen = frozen
-	s.colors = p.byColor
-	s.pawns = p.byType[Pawn]
+	s.colors = [2]cc.Bitboard{p.ColorPieces(cc.White), p.ColorPieces(cc.Black)}
+	s.pawns = p.TypePieces(cc.Pawn)
 	walls := frozen
-	for c := White; c <= Black; c++ {
-		s.frozenAtt[c] = pawnAttacksOf(frozen&p.byColor[c]&p.byType[Pawn], c)
-		for b := frozen & p.byColor[c] &^ p.byType[Pawn]; b != 0; {
+	for c := cc.White; c <= cc.Black; c++ {
+		s.frozenAtt[c] = cc.PawnSpread(c, frozen&p.ColorPieces(c)&p.TypePieces(cc.Pawn))
+		for b := frozen & p.ColorPieces(c) &^ p.TypePieces(cc.Pawn); b != 0; {
 			sq := b.PopFirst()
-			s.frozenAtt[c] |= pieceAttacks(p.board[sq].Type(), c, sq, walls)
+			s.frozenAtt[c] |= cc.PieceAttacks(p.PieceAt(sq).Type(), c, sq, walls)
 		}
 	}
-	var seeds [2][6]Bitboard
-	for c := White; c <= Black; c++ {
+	var seeds [2][6]cc.Bitboard
+	for c := cc.White; c <= cc.Black; c++ {
 		s.kingReach[c] = kingRegion(p.KingSquare(c), ^walls&^s.frozenAtt[c^1])
-		for t := Pawn; t <= Queen; t++ {
+		for t := cc.Pawn; t <= cc.Queen; t++ {
 			seeds[c][t] = p.Pieces(c, t) &^ frozen
 			s.count[c][t] = seeds[c][t].Count()
 		}
-		s.occupy[c] = p.byColor[c] &^ p.byType[King]
+		s.occupy[c] = p.ColorPieces(c) &^ p.TypePieces(cc.King)
 	}
 	// The pieces' floods depend only on where promotions may start: they are made again
 	// only when that grows, while the pawns' captures widen round after round.
-	var pieceOcc, pieceAtt, promoted [2]Bitboard
+	var pieceOcc, pieceAtt, promoted [2]cc.Bitboard
 	flooded := [2]bool{}
 	for {
-		var occupy, attack [2]Bitboard
-		for c := White; c <= Black; c++ {
+		var occupy, attack [2]cc.Bitboard
+		for c := cc.White; c <= cc.Black; c++ {
 			// Pawns first: their captures land where enemy pieces may stand, and where they
 			// promote the new pieces start.
-			pr := pawnFlood(seeds[c][Pawn], c, walls, s.occupy[c^1]&^walls)
-			s.reach[c][Pawn] = pr
+			pr := pawnFlood(seeds[c][cc.Pawn], c, walls, s.occupy[c^1]&^walls)
+			s.reach[c][cc.Pawn] = pr
 			last := pawnLastRank[c]
 			if promo := pr & last; !flooded[c] || promo != promoted[c] {
 				flooded[c], promoted[c] = true, promo
 				pieceOcc[c], pieceAtt[c] = s.floodPieces(c, &seeds[c], promo, walls)
 			}
-			occupy[c] = pr | frozen&p.byColor[c] | pieceOcc[c]
-			attack[c] = pawnAttacksOf(pr&^last, c) | s.frozenAtt[c] | pieceAtt[c]
+			occupy[c] = pr | frozen&p.ColorPieces(c) | pieceOcc[c]
+			attack[c] = cc.PawnSpread(c, pr&^last) | s.frozenAtt[c] | pieceAtt[c]
 		}
 		s.attack = attack
 		if occupy == s.occupy {
 			return
 		}
-		s.occupy[White] |= occupy[White]
-		s.occupy[Black] |= occupy[Black]
+		s.occupy[cc.White] |= occupy[cc.White]
+		s.occupy[cc.Black] |= occupy[cc.Black]
 	}
 }
 
 // floodPieces fills the reach of c's knights, bishops, rooks and queens (from seeds, and
 // from the promotion squares promo) and returns the squares they can ever stand on and
 // attack.
-func (s *structure) floodPieces(c Color, seeds *[6]Bitboard, promo, walls Bitboard) (occupy, attack Bitboard) {
-	r, a := knightFlood(seeds[Knight]|promo, walls)
-	s.reach[c][Knight], occupy, attack = r, r, a
-	r, a = sliderFlood(seeds[Bishop]|promo, walls, false)
-	s.reach[c][Bishop], occupy, attack = r, occupy|r, attack|a
-	r, a = sliderFlood(seeds[Rook]|promo, walls, true)
-	s.reach[c][Rook], occupy, attack = r, occupy|r, attack|a
-	rq, aq := sliderFlood(seeds[Queen]|promo, walls, true)
+func (s *structure) floodPieces(c cc.Color, seeds *[6]cc.Bitboard, promo, walls cc.Bitboard) (occupy, attack cc.Bitboard) {
+	r, a := knightFlood(seeds[cc.Knight]|promo, walls)
+	s.reach[c][cc.Knight], occupy, attack = r, r, a
+	r, a = sliderFlood(seeds[cc.Bishop]|promo, walls, false)
+	s.reach[c][cc.Bishop], occupy, attack = r, occupy|r, attack|a
+	r, a = sliderFlood(seeds[cc.Rook]|promo, walls, true)
+	s.reach[c][cc.Rook], occupy, attack = r, occupy|r, attack|a
+	rq, aq := sliderFlood(seeds[cc.Queen]|promo, walls, true)
 	bq, ab := sliderFlood(rq, walls, false)
 	for bq != rq { // a queen alternates both kinds of lines
 		rq, aq = sliderFlood(bq, walls, true)
 		bq, ab = sliderFlood(rq, walls, false)
 	}
-	s.reach[c][Queen] = rq
+	s.reach[c][cc.Queen] = rq
 	return occupy | rq, attack | aq | ab
 }
 
 // unfrozen returns the pawns of cand that the computed reach shows may move or be taken.
-func (s *structure) unfrozen(cand Bitboard) Bitboard {
-	var bad Bitboard
-	for c := White; c <= Black; c++ {
+func (s *structure) unfrozen(cand cc.Bitboard) cc.Bitboard {
+	var bad cc.Bitboard
+	for c := cc.White; c <= cc.Black; c++ {
 		for b := cand & s.colors[c]; b != 0; {
 			sq := b.PopFirst()
-			ahead := Square(int(sq) + pawnUp[c])
+			ahead := cc.Square(int(sq) + pawnUp[c])
 			pawn := s.pawns.Has(sq)
 			switch {
 			case pawn && !s.frozen.Has(ahead):
 				bad |= sq.Bitboard() // the pawn in front may go: this one may advance
-			case pawn && pawnAttacks[c][sq]&s.occupy[c^1] != 0:
+			case pawn && cc.PawnAttacks(c, sq)&s.occupy[c^1] != 0:
 				bad |= sq.Bitboard() // an enemy piece may come where it captures
 			case s.attack[c^1].Has(sq):
 				bad |= sq.Bitboard() // an enemy piece may take it
-			case kingSpread(s.kingReach[c^1]).Has(sq) && !s.frozenAtt[c].Has(sq):
+			case cc.KingSpread(s.kingReach[c^1]).Has(sq) && !s.frozenAtt[c].Has(sq):
 				bad |= sq.Bitboard() // the enemy king may take it
 			}
 		}
@@ -192,7 +195,7 @@ func (s *structure) unfrozen(cand Bitboard) Bitboard {
 // enemy king; the enemy needs a piece of its own for every flight square it has to fill,
 // and counts at most its pieces (pawns for any piece, they may promote) whose reach meets
 // those squares.
-func (s *structure) cannotMate(c Color) bool {
+func (s *structure) cannotMate(c cc.Color) bool {
 	l := c ^ 1
 	attackC := s.attack[c]
 	occupyL := s.occupy[l]
@@ -200,16 +203,16 @@ func (s *structure) cannotMate(c Color) bool {
 	frozenL := s.frozen & s.colors[l]
 	for r := s.kingReach[l] & attackC; r != 0; {
 		k := r.PopFirst()
-		flights := kingAttacks[k] &^ attackC &^ frozenL
-		if flights&^occupyL&^kingSpread(kingC) != 0 {
+		flights := cc.KingAttacks(k) &^ attackC &^ frozenL
+		if flights&^occupyL&^cc.KingSpread(kingC) != 0 {
 			continue // a flight square nothing can ever close
 		}
 		if s.fillable(l, flights) {
 			return false
 		}
-		for z := kingC &^ kingSpread(k.Bitboard()); z != 0; {
+		for z := kingC &^ cc.KingSpread(k.Bitboard()); z != 0; {
 			zs := z.PopFirst()
-			if flights&kingAttacks[zs] != 0 && s.fillable(l, flights&^kingAttacks[zs]) {
+			if flights&cc.KingAttacks(zs) != 0 && s.fillable(l, flights&^cc.KingAttacks(zs)) {
 				return false
 			}
 		}
@@ -219,7 +222,7 @@ func (s *structure) cannotMate(c Color) bool {
 
 // fillable reports whether colour l may have a piece of its own (not its king, not
 // frozen) on each square of need at once, by counting pieces by type.
-func (s *structure) fillable(l Color, need Bitboard) bool {
+func (s *structure) fillable(l cc.Color, need cc.Bitboard) bool {
 	if need&^s.occupy[l] != 0 {
 		return false
 	}
@@ -228,53 +231,43 @@ func (s *structure) fillable(l Color, need Bitboard) bool {
 		return true
 	}
 	pieces, any := 0, false
-	for t := Knight; t <= Queen; t++ {
+	for t := cc.Knight; t <= cc.Queen; t++ {
 		if s.reach[l][t]&need != 0 {
 			pieces += s.count[l][t]
 			any = true
 		}
 	}
-	promotes := s.reach[l][Pawn]&pawnLastRank[l] != 0
-	if s.reach[l][Pawn]&need != 0 || promotes && any {
-		pieces += s.count[l][Pawn]
+	promotes := s.reach[l][cc.Pawn]&pawnLastRank[l] != 0
+	if s.reach[l][cc.Pawn]&need != 0 || promotes && any {
+		pieces += s.count[l][cc.Pawn]
 	}
 	return pieces >= n
 }
 
 // knightFlood returns the squares knights starting on seed can reach without landing on
 // walls, and every square they attack from there.
-func knightFlood(seed, walls Bitboard) (reach, attack Bitboard) {
+func knightFlood(seed, walls cc.Bitboard) (reach, attack cc.Bitboard) {
 	reach = seed
 	for {
-		next := reach | knightSpread(reach)&^walls
+		next := reach | cc.KnightSpread(reach)&^walls
 		if next == reach {
-			return reach, knightSpread(reach)
+			return reach, cc.KnightSpread(reach)
 		}
 		reach = next
 	}
 }
 
-// knightSpread returns the squares one knight jump from any square of b.
-func knightSpread(b Bitboard) Bitboard {
-	l1 := (b &^ FileA) >> 1
-	l2 := (b &^ (FileA | FileB)) >> 2
-	r1 := (b &^ FileH) << 1
-	r2 := (b &^ (FileG | FileH)) << 2
-	h1, h2 := l1|r1, l2|r2
-	return h1<<16 | h1>>16 | h2<<8 | h2>>8
-}
-
 // sliderFlood returns the squares rooks (rook) or bishops starting on seed can reach along
 // lines that walls block, and every square they attack from there.
-func sliderFlood(seed, walls Bitboard, rook bool) (reach, attack Bitboard) {
+func sliderFlood(seed, walls cc.Bitboard, rook bool) (reach, attack cc.Bitboard) {
 	reach = seed
 	for todo := seed; todo != 0; {
 		sq := todo.PopFirst()
-		var a Bitboard
+		var a cc.Bitboard
 		if rook {
-			a = RookAttacks(sq, walls)
+			a = cc.RookAttacks(sq, walls)
 		} else {
-			a = BishopAttacks(sq, walls)
+			a = cc.BishopAttacks(sq, walls)
 		}
 		attack |= a
 		if n := a &^ walls &^ reach; n != 0 {
@@ -287,12 +280,12 @@ func sliderFlood(seed, walls Bitboard, rook bool) (reach, attack Bitboard) {
 
 // pawnFlood returns the squares pawns of colour c starting on seed can reach: pushes onto
 // squares that are not walls, captures onto squares of capturable, up to the last rank.
-func pawnFlood(seed Bitboard, c Color, walls, capturable Bitboard) Bitboard {
+func pawnFlood(seed cc.Bitboard, c cc.Color, walls, capturable cc.Bitboard) cc.Bitboard {
 	reach := seed
 	last := pawnLastRank[c]
 	for {
 		movers := reach &^ last
-		next := reach | pushUp(movers, c)&^walls | pawnAttacksOf(movers, c)&capturable
+		next := reach | cc.PawnPushes(c, movers)&^walls | cc.PawnSpread(c, movers)&capturable
 		if next == reach {
 			return reach
 		}

@@ -1,5 +1,5 @@
-// deadposition_plan_end.go: the endgame mate planner: the kings walk straight to a classic
-// mating picture on an edge and a rook or queen mates there, no search.
+// plan_end.go: the endgame mate planner: the kings walk straight to a classic mating
+// picture on an edge and a rook or queen mates there, no search.
 //
 // # Method
 //
@@ -9,173 +9,53 @@
 // steps inwards from t for w's king. With the kings there, w's king covers the three
 // flight squares of the inner row, and a rook or queen checking along the edge through
 // t, from two squares away or more, covers the other two: mate. The pictures are ranked
-// by the king steps they need, the longer walk three times and both walks added (flood fills of the
-// squares each king may cross: not attacked by the enemy king or pawns, not blocked by
-// pawns; the pushes of the promoting pawn count as steps of w), plus endCrossing when
-// the stand is nearer the loser's king than its target (the kings' paths cross) and
-// endEdgeBlocker for each piece of the loser and pawn of w on the edge, plus endCutOff
-// when the loser's king cannot reach t, nor step beside it, without crossing a square w
-// attacks (w's pieces must first clear its way); the best endEndPlans are tried in turn
-// (endCrowdedPlans past endCrowded pieces).
+// by the king steps they need (the longer walk three times, plus both walks; flood fills
+// of the squares each king may cross, the promoting pawn's pushes counted as steps of
+// w), plus endCrossing when the kings' paths cross, endEdgeBlocker for each piece in the
+// way on the edge and endCutOff when the loser's king cannot reach t without crossing a
+// square w attacks; the best endEndPlans are tried in turn.
 //
 // A plan is played move by move on real positions, so the line is legal by
-// construction. Each side picks, among its legal moves, the one that scores best, with
-// no look-ahead:
+// construction. Each side picks the move that scores best, with no look-ahead:
 //
-//   - w: a mate in one when the loser's king has at most endFlights flight squares
-//     (tried first at every turn of w: it also catches mates the plan did not foresee);
-//     else the push of the promoting pawn (to a queen); else a king step along a shortest
-//     path to s (a flood fill from s over the squares the loser does not attack); else a
-//     waiting move far from the loser's king, with no check, that keeps one of its rooks
-//     and queens able to reach a checking square on the edge in one move (or makes one
-//     able, or, when none is, brings one a move nearer). Every move of w is marked down
-//     for each square it leaves attacked or occupied among those that bring the loser's
-//     king closer to t (every square nearer t when the loser's king found no way there).
-//   - the loser: a king step along a shortest path to t (a flood fill from t over the
-//     squares w does not attack); at t, a waiting move of another piece that leaves w's
-//     pieces, s and the edge alone, never a capture nor a check, preferring (by
-//     endFreeStand) to take a piece that watches s or the edge off them, so that w's
-//     king steps in and the check comes (the first quiet move that attacks none of them
-//     is taken without scanning the rest, the pawns only when no piece has one); with
-//     no such move, its king steps off t and back. While w's king still has endShuffle
-//     steps or more to make, its king steps along the edge beside t and back instead, no
-//     other move looked at (it is back at t when w's king arrives: as many plies, and a
-//     scan of every waiting move saved each time; the pieces watching s or the edge are
-//     freed, if need be, once w's king is near).
+//   - w: a mate in one when the loser's king has at most endFlights flight squares;
+//     else the push of the promoting pawn; else a king step along a shortest path to s;
+//     else a waiting move far from the loser's king, with no check, that keeps a rook or
+//     queen able to reach a checking square on the edge in one move.
+//   - the loser: a king step along a shortest path to t; at t, a waiting move of another
+//     piece that leaves w's pieces, s and the edge alone, never a capture nor a check,
+//     preferring to take a piece watching s or the edge off them; with none, its king
+//     steps off t and back. While w's king is still far (endShuffle steps or more), the
+//     loser's king steps beside t and back instead.
 //
-// No list of legal moves is made (deadposition_plan_end_moves.go): the king steps come
-// from the squares the other side attacks (legal by construction), the other moves from
-// each piece's targets in the order the move generator lists them (ties go to the first,
-// as when every legal move was scored), and a move's legality is tested only when it
-// scores better than the best so far. Each piece's targets are first narrowed to those
-// whose score, without the terms that need the move's attacks, stays under the best, and
-// narrowed again after each move kept: a waiting move far from the loser's king is found
-// early and the nearer ones are never scored; a move of w's minor piece or pawn while no major is ready counts the lone
-// major's term there too. The mate in one tries only the moves that can check and can
-// cover the king's free flight squares. w's moves chosen are the same as with a full
-// move list. The moves are scored by scanner states kept in the planner (endWinScan,
-// endLoseScan), not closures (a closure loaded every value it captured on each call),
-// w's king steps inline; the pictures whose target and stand the kings reach are found
-// by shifts of the reached stands, and ranked without a branch (each key goes down the
-// short list, each place keeping the smaller: the insertion loop mispredicted);
-// a chain starts from the position that came round again, kept when the circle is seen.
-// The flood fills note the ring of the king they stop at, and a king step's ring is read
-// from the three rings around it without a branch (endRings.step): the loop over the
-// rings mispredicted on where it stopped. When the loser's king cannot step after a move
-// of w, the loser's move is chosen there and then (it is the next ply's), and
-// HasLegalMove is asked only when it has none (castling and en passant aside).
+// No list of legal moves is made (plan_end_moves.go): king steps come from the squares
+// the other side attacks, the other moves from each piece's targets in the move
+// generator's order, narrowed to those that can still beat the best so far, and a move's
+// legality is tested only when it scores better. The moves are scored by scanner states
+// kept in the planner (endWinScan, endLoseScan), so the hot loop calls no closure.
 //
-// Who must wait (parity) is thus settled by whichever side arrives first. A move of w
-// that stalemates is replaced by its next best; one that mates ends the plan. A plan
-// gives up when a position repeats, a side has no legal move, no king has come closer
-// for endStuckPlies plies, the plies run past three times the estimate, or the loser
-// takes the last rook, queen or pawn of w (nothing is left to mate with: no chain
-// follows; a promoted pawn handed over with the loser's king beside it was taken on the
-// first ply of every picture, and every picture and chain then played on for 180-211
-// plies before the next planner answered). A plan that
-// went round in circles is followed by endChainPlans other pictures seen from where the
-// circle began, its line kept up to there: the kings are already on their way. With no
-// plan left, the decision goes on to the next step as if the planner had not run. The
-// line found is replayed once more (replaysToMate) before it is returned: Yes only with
-// a verified line, and never a No. The test for a repeated position scans the hashes
-// only when a 256-bit filter of their top bytes holds the new one, and the mate in one
-// reuses what w attacks when the loser's last move was a king step that took nothing.
-//
-// Measured on the real games, in one sitting against the planner before the steering of
-// every rook and queen, w's pawns as edge blockers, w clearing the loser's way and the
-// loser freeing s and the edge (instructions per call counted by valgrind; CPU time the
-// better of two runs on a loaded machine): the endgames it meets first are answered
-// 95.2% (95.1%) at 0-7 pieces with 44.4k instructions (50.8k), 7.0 µs (7.5); 88.5%
-// (88.4%) at 8-11 with 66.1k (97.0k), 10.5 µs (14.6); 98.4% (98.4%) at 12-15 with 111k
-// (170k), 18.6 µs (26.1); at 16-19 pieces, after the middlegame planner failed, 95.9%
-// (90.0%) with 205k (327k), 37.6 µs (50.7). The first picture now works at 12-15 pieces
-// 71% of the time (52%): 25.3 plies played per call (41.9). BenchmarkEndPlanner (every
-// endgame it fits): found 95.2% (93.4%), 24.7 plies (40.9), 23.7 µs (35.8, medians of
-// three). Then endCutOff, endCrossing 5 and endEdgeBlocker 7 (were 3 and 3), the
-// repetition filter and the kept attacks (valgrind, every endgame BenchmarkEndPlanner
-// fits once): 105.3k instructions per call (112.3k), found 95.36% (95.24%), 23.88 plies
-// (24.56). Then the loser's shuffle beside t, the scanner states and the table of
-// pictures (callgrind, BenchmarkCanCheckmate/real, every real position, both colours):
-// endPlanner.find 357.0M instructions (414.4M), 76.5k instructions per decision (81.2k);
-// answered at 0-7 pieces 1319 of 1386 (1319), 8-11 1295 of 1461 (1295), 12-15 1760 of
-// 1788 (1760), 16-19 after the middlegame planner 358 of 369 (357). Then, with the
-// planners' new order, the pictures ranked by three times the longer walk, endChainPlans
-// 5 (was 3), endEndPlans 6 (was 8), endShuffle 3 (was 2), and the ranking over the
-// reached targets and stands only (valgrind in one sitting, GOGC=off,
-// BenchmarkCanCheckmate/real): 64,898 instructions a decision (65,529), endPlanner.find
-// 199.9M (207.9M, 3,827 calls; chainFrom 520 calls, 35.1M, was 618, 38.4M), the same
-// answers in every piece-count row.
-//
-// Then, for the cold decisions (mispredicted branches cost them about as much as the
-// instructions): a king step's ring read from the three rings around the king, the
-// pictures ranked without a branch, what w's other pieces attack near the loser's king
-// read by square and its pieces (and the loser's watching ones) taken kind by kind, and
-// the mate test asking hasEvasion once the flights are covered (cachegrind, one sitting,
-// BenchmarkCanCheckmate/real): 57,911 instructions and 636 mispredicts a decision (58,621
-// and 695); endPlanner.find 187.4M instructions, 1.63M mispredicts (196.6M, 2.33M); the
-// same line for every real position. Tried and left out, measured the same way: the
-// loser's king stepping beside its target whenever w's king is one step from the stand
-// after its move (a parity rule: 5,936 endgames answered, not 5,944, and 168k plies
-// played, not 149k); w taking back its last waiting move when that scores as a quiet
-// waiting move, no scan (5,943 answered, 158k plies, 58,378 instructions); a piece's
-// targets tried farthest from the loser's king first, ties kept to the generator's order
-// (as many moves scored in full: 137 instructions more); the flood's test of the king's
-// square folded into the loop's end (160 instructions more for 4 mispredicts fewer), the
-// king steps of w scored in full without the early test (88 more, 3 fewer), a stand
-// worked out without a branch (200 more, 2 fewer), the pawn sets walked as bits (worse in
-// both), the scanners wrapped in value types (the generic functions still call them
-// through the dictionary), and one concrete scanner with a branch on the side instead of
-// the generic functions (424 instructions and 7 mispredicts more).
-//
-// Then (cachegrind, one sitting, BenchmarkCanCheckmate/real) the plan given up when the
-// loser takes w's last rook, queen or pawn, and the loser's move chosen at w's turn when
-// its king cannot step: 55,694 instructions and 600 mispredicts a decision (55,821 and
-// 602), every real endgame answered as before (5,944 of 6,233). Tried and left out: the
-// plan given up when w's promoting pawn is taken (not any pawn: a real endgame is
-// answered by another pawn promoted after the loser took w's queen, 5,943 answered); a
-// plan cut, and the chains started, as soon as w's king finds no way to its stand (the
-// loser's pieces often block it only for a while: 5,547 answered); a circle is almost
-// always 4 plies, seen as soon as it can be, and the chains from one failed picture's
-// circle and another's almost never start from the same position (6 times over the
-// real games), so nothing is saved by remembering them; a plan's plies bounded by twice
-// the estimate, not three times (5,936 answered), and endStuckPlies 18 (5,938).
-//
-// Then the waiting-move scans narrow a piece's remaining targets again after each move
-// they keep (narrow: w's worth, which drops only what cannot beat the new best; for the
-// loser, once the best is the base or less, every target but a quiet one beside the
-// target, off the squares to keep): the same line for every real endgame (5,944
-// answered, 148,959 plies). Cachegrind, one sitting, BenchmarkCanCheckmate/real: 53,114
-// instructions and 460 mispredicts a decision (53,259 and 464). Tried and left out: w's
-// narrowing alone gave 53,124; the loser's worth reapplied as it is (it drops the
-// squares beside the target once a quiet move scores the base) changes lines (148,930
-// plies); an exact narrowing of the loser's targets above the base too (its four kinds
-// of square, captures apart) cost more than it saved (53,269).
-//
-// Then w's scoring of a move of a rook or queen reads whether it stays ready to check
-// from the attacks it has already computed, not from majorReady's own (the same lines):
-// 52,856 instructions and 461 mispredicts a decision (53,102 and 461; medians of two,
-// one sitting). Also tried: the loser's targets narrowed above the base by a switch on
-// the room (53,107 and 466, against 53,051 and 460).
-//
-// Then a scanned move's legality answered at once when its side is not in check and no
-// enemy slider stands on a line through its king (endSide.safe: the scanners never move
-// the king): 52,696 instructions and 462 mispredicts a decision (52,867 and 462; medians
-// of two, one sitting), the same lines.
+// A plan gives up when a position repeats, a side has no legal move, no king has come
+// closer for endStuckPlies plies, the plies run past three times the estimate, or the
+// loser takes w's last rook, queen or pawn. A plan that went round in circles is followed
+// by endChainPlans other pictures seen from where the circle began. With no plan left,
+// the decision goes on to the next step as if the planner had not run. The line found is
+// replayed once more (ReplaysToMate) before it is returned: Yes only with a verified
+// line, never a No. BenchmarkEndPlanner measures it on every real endgame it fits.
 
-package chesscore
+package dead
+
+import cc "github.com/gambitchess/gambit/chesscore"
 
 // endMaxPieces is the number of pieces (kings and pawns included) up to which the
-// endgame planner runs. Measured on the real games: up to 15 pieces it answers 87-98%
-// of the endgames it fits; from 16 to 19, after the middlegame planner, 90% of what
-// that one left; from 20 on it fails too often and costs more than it saves.
+// endgame planner runs: beyond it the kings rarely find a clear way to the edge, and a
+// failed plan costs more than the search it would save.
 const endMaxPieces = 19
 
 // endMaxPlies bounds the line of one plan.
 const endMaxPlies = 96
 
-// endEndPlans is the number of pictures tried. 6 rather than 8 (with endChainPlans 5):
-// 64,953 instructions a decision, not 65,153 (5: 64,977; 4 and 3 answer less), the same
-// answers in every row: the chains answer what the last two pictures did.
+// endEndPlans is the number of pictures tried from the root; the chains (endChainPlans)
+// answer most of what further pictures would.
 const endEndPlans = 6
 
 // endCrowdedPlans is the number of pictures tried with more than endCrowded pieces on the
@@ -194,37 +74,28 @@ const endFlights = 2
 const endStuckPlies = 24
 
 // endCrossing is the plies added to the estimate of a picture whose stand is nearer the
-// loser's king than its target: the kings' paths cross, the plan often fails. 5 rather
-// than 3 (with endEdgeBlocker 7, not 3): 2% fewer instructions per call on the real games
-// (BenchmarkEndPlanner), and slightly more answers (95.36%, not 95.27%).
+// loser's king than its target: the kings' paths cross, and the plan often fails.
 const endCrossing = 5
 
 // endEdgeBlocker is the cost added to a picture for each of the loser's pieces and w's
 // pawns on its edge: they stand in the way of the mating check (w's pawns cannot step
-// off it). Measured on the real games: the first picture works more often, and no class
-// answers less.
+// off it), so a picture without them works more often.
 const endEdgeBlocker = 7
 
 // endCutOff is the cost added to a picture whose target the loser's king cannot reach
 // (nor step beside) without crossing a square w attacks: w's pieces must first clear its
-// way, and such a plan fails more often. Measured on the real games (BenchmarkEndPlanner):
-// 3% fewer instructions per call, and as many answers.
+// way, and such a plan fails more often.
 const endCutOff = 12
 
 // endChainPlans is the number of pictures tried from where a failed picture went round
 // in circles: its kings are already on their way, and another picture near them often
-// works. On the real games this answers most of what the pictures alone left (at 16 to
-// 19 pieces after the middlegame planner, 90% instead of 61%), each of them a search
-// saved, and the lines found sooner play fewer plies at 12 to 15 pieces. 5 rather than 3
-// (with the pictures ranked by three times the longer walk): 65,153 instructions a
-// decision, not 65,322 (2: 65,513, 4: 65,189, 6: 65,183, 8: 65,201), the same answers in
-// every row: a chain goes on from the kings' way, the next picture from the root again.
+// works: a chain goes on from the kings' way, where the next picture would start from
+// the root again. It answers most of what the pictures alone leave, each a search saved.
 const endChainPlans = 5
 
 // endShuffle is the number of king steps w still needs from which the loser's king,
-// waiting at its target, steps beside it and back instead of moving a piece. 3 rather
-// than 2 (with endEndPlans 6, endChainPlans 5): 64,918 instructions a decision, not
-// 64,990, the same answers in every row (1 answers less).
+// waiting at its target, steps beside it and back instead of moving a piece: as many
+// plies, and no scan of every waiting move.
 const endShuffle = 3
 
 // endFreeStand is the score the loser gains by moving a piece that attacks the stand off
@@ -239,46 +110,46 @@ const endFar = 63
 // cost ranks the pictures (the longer walk three times, plus both walks: the fewer steps in all,
 // the fewer chances for the kings to get in each other's way).
 type endPicture struct {
-	target, stand Square
-	edge          Bitboard
+	target, stand cc.Square
+	edge          cc.Bitboard
 	cost, plies   int
 }
 
 // endPlanner is the state of the endgame planner (kept in the pooled decider).
 type endPlanner struct {
-	w, l     Color
+	w, l     cc.Color
 	pic      endPicture
-	pawn0    Square   // the pawn of w to promote, NoSquare when w has a rook or queen
-	pawn     Square   // where that pawn is now in the plan played
-	pawnPath Bitboard // the squares in front of that pawn
-	n        int      // plies of line
-	plies    int      // plies played over every plan tried (the decision's nodes)
-	line     [endMaxPlies]Move
+	pawn0    cc.Square   // the pawn of w to promote, NoSquare when w has a rook or queen
+	pawn     cc.Square   // where that pawn is now in the plan played
+	pawnPath cc.Bitboard // the squares in front of that pawn
+	n        int         // plies of line
+	plies    int         // plies played over every plan tried (the decision's nodes)
+	line     [endMaxPlies]cc.Move
 	hashes   [endMaxPlies + 1]uint64
 	pics     [endEndPlans]endPicture
-	picPlies [128]uint8        // by picture number (2*target+side): its plies, as choosePictures ranks them
-	distL    [64]uint8         // flood-fill distances from the loser's king
-	distW    [64]uint8         // flood-fill distances from the winner's king
-	rings    endRings          // flood-fill rings around the current goal square
-	ringsL   endRings          // flood-fill rings around the target, only w's king and pawns in the way
-	togo     [2]int32          // king steps left to the stand (w) and the target (the loser)
-	nextTogo int32             // togo[1] after the loser's move chosen at w's turn
-	attW     Bitboard          // what w attacks after its move, the loser's king aside
-	cut      int               // where the last plan played went round in circles
-	cutPos   Position          // the position there
-	chain    [endMaxPlies]Move // the failed plan's line up to there
-	skip     [2]Move           // w's moves passed over this turn: they stalemate
+	picPlies [128]uint8           // by picture number (2*target+side): its plies, as choosePictures ranks them
+	distL    [64]uint8            // flood-fill distances from the loser's king
+	distW    [64]uint8            // flood-fill distances from the winner's king
+	rings    endRings             // flood-fill rings around the current goal square
+	ringsL   endRings             // flood-fill rings around the target, only w's king and pawns in the way
+	togo     [2]int32             // king steps left to the stand (w) and the target (the loser)
+	nextTogo int32                // togo[1] after the loser's move chosen at w's turn
+	attW     cc.Bitboard          // what w attacks after its move, the loser's king aside
+	cut      int                  // where the last plan played went round in circles
+	cutPos   cc.Position          // the position there
+	chain    [endMaxPlies]cc.Move // the failed plan's line up to there
+	skip     [2]cc.Move           // w's moves passed over this turn: they stalemate
 	nSkip    int
-	wscan    endWinScan   // winnerMove's scoring state
-	lscan    endLoseScan  // loserMove's scoring state
-	attOf    [32]Bitboard // by piece of w: the near squares it attacks or stands on (endMaxPieces < 32)
-	sqOf     [32]Square
-	othersOf [64]Bitboard // by square of a piece of w: the near squares w's other pieces attack or stand on
+	wscan    endWinScan      // winnerMove's scoring state
+	lscan    endLoseScan     // loserMove's scoring state
+	attOf    [32]cc.Bitboard // by piece of w: the near squares it attacks or stands on (endMaxPieces < 32)
+	sqOf     [32]cc.Square
+	othersOf [64]cc.Bitboard // by square of a piece of w: the near squares w's other pieces attack or stand on
 }
 
 // planEnd runs the endgame planner for c on the root: Yes with a verified line, or
 // nothing (the decision goes on).
-func (d *decider) planEnd(c Color) (Decision, bool) {
+func (d *decider) planEnd(c cc.Color) (Decision, bool) {
 	if !endPlanFits(&d.root, c) {
 		return Decision{}, false
 	}
@@ -289,35 +160,35 @@ func (d *decider) planEnd(c Color) (Decision, bool) {
 	if !ok {
 		return Decision{}, false
 	}
-	return Decision{Verdict: Yes, Proof: ProofMate, Line: d.end.line[:n], Nodes: d.end.plies}, true
+	return Decision{Verdict: cc.Yes, Proof: ProofMate, Line: d.end.line[:n], Nodes: d.end.plies}, true
 }
 
 // endPlanFits reports whether the endgame planner may answer for w in p: few pieces, and
 // w has a rook or queen or a pawn.
-func endPlanFits(p *Position, w Color) bool {
-	if p.byType[0].Count() > endMaxPieces {
+func endPlanFits(p *cc.Position, w cc.Color) bool {
+	if p.Occupied().Count() > endMaxPieces {
 		return false
 	}
-	return p.byColor[w]&(p.byType[Rook]|p.byType[Queen]|p.byType[Pawn]) != 0
+	return p.ColorPieces(w)&(p.TypePieces(cc.Rook)|p.TypePieces(cc.Queen)|p.TypePieces(cc.Pawn)) != 0
 }
 
 // find looks for a helpmate by w from p with the plans; it returns the line's length and
 // whether a verified line is in e.line.
-func (e *endPlanner) find(p *Position, w Color) (int, bool) {
+func (e *endPlanner) find(p *cc.Position, w cc.Color) (int, bool) {
 	e.w, e.l = w, w^1
 	e.plies = 0
 	if !endPlanFits(p, w) {
 		return 0, false
 	}
-	e.pawn0, e.pawnPath = NoSquare, 0
+	e.pawn0, e.pawnPath = cc.NoSquare, 0
 	pushes := 0
-	if p.byColor[w]&(p.byType[Rook]|p.byType[Queen]) == 0 {
+	if p.ColorPieces(w)&(p.TypePieces(cc.Rook)|p.TypePieces(cc.Queen)) == 0 {
 		if pushes = e.choosePawn(p); pushes < 0 {
 			return 0, false
 		}
 	}
 	np := e.choosePictures(p, pushes)
-	if p.byType[0].Count() > endCrowded {
+	if p.Occupied().Count() > endCrowded {
 		np = min(np, endCrowdedPlans)
 	}
 	// A picture that goes round in circles is followed by endChainPlans others seen from
@@ -327,7 +198,7 @@ func (e *endPlanner) find(p *Position, w Color) (int, bool) {
 	for i := 0; i < np; i++ {
 		e.pawn0, e.pawnPath = pawn0, pawnPath
 		e.pic = pics[i]
-		if e.play(p, *p, 0) && replaysToMate(p, w, e.line[:e.n]) {
+		if e.play(p, *p, 0) && cc.ReplaysToMate(p, w, e.line[:e.n]) {
 			return e.n, true
 		}
 		if cut := e.cut; cut > 0 {
@@ -343,12 +214,12 @@ func (e *endPlanner) find(p *Position, w Color) (int, bool) {
 // chainFrom tries the best endChainPlans pictures other than failed from the position
 // that e.chain[:cut] reaches from p (the line goes on from there); it returns the line's
 // length and whether a verified line is in e.line.
-func (e *endPlanner) chainFrom(p *Position, cut int, failed endPicture) (int, bool) {
+func (e *endPlanner) chainFrom(p *cc.Position, cut int, failed endPicture) (int, bool) {
 	w := e.w
 	q := e.cutPos // what e.chain[:cut] reaches from p: the position that came round again
-	e.pawn0, e.pawnPath = NoSquare, 0
+	e.pawn0, e.pawnPath = cc.NoSquare, 0
 	pushes := 0
-	if q.byColor[w]&(q.byType[Rook]|q.byType[Queen]) == 0 {
+	if q.ColorPieces(w)&(q.TypePieces(cc.Rook)|q.TypePieces(cc.Queen)) == 0 {
 		if pushes = e.choosePawn(&q); pushes < 0 {
 			return 0, false
 		}
@@ -362,7 +233,7 @@ func (e *endPlanner) chainFrom(p *Position, cut int, failed endPicture) (int, bo
 		}
 		tried++
 		copy(e.line[:cut], e.chain[:cut])
-		if e.play(p, q, cut) && replaysToMate(p, w, e.line[:e.n]) {
+		if e.play(p, q, cut) && cc.ReplaysToMate(p, w, e.line[:e.n]) {
 			return e.n, true
 		}
 	}
@@ -372,15 +243,15 @@ func (e *endPlanner) chainFrom(p *Position, cut int, failed endPicture) (int, bo
 // choosePawn picks w's pawn to promote: the one with the fewest pushes left whose path
 // to the last rank holds no pawn (the pieces on it can step aside). It returns the
 // pushes, or -1 when no pawn is free.
-func (e *endPlanner) choosePawn(p *Position) int {
+func (e *endPlanner) choosePawn(p *cc.Position) int {
 	best := -1
-	occ := p.byType[Pawn]
-	for b := p.Pieces(e.w, Pawn); b != 0; {
+	occ := p.TypePieces(cc.Pawn)
+	for b := p.Pieces(e.w, cc.Pawn); b != 0; {
 		sq := b.PopFirst()
-		var path Bitboard
+		var path cc.Bitboard
 		pushes := 0
 		for s := sq; ; {
-			if e.w == White {
+			if e.w == cc.White {
 				s += 8
 			} else {
 				s -= 8
@@ -391,7 +262,7 @@ func (e *endPlanner) choosePawn(p *Position) int {
 				break
 			}
 		}
-		if e.w == White && sq.Rank() == 1 || e.w == Black && sq.Rank() == 6 {
+		if e.w == cc.White && sq.Rank() == 1 || e.w == cc.Black && sq.Rank() == 6 {
 			pushes-- // the double step
 		}
 		if path&occ != 0 || best >= 0 && pushes >= best {
@@ -406,33 +277,33 @@ func (e *endPlanner) choosePawn(p *Position) int {
 // over the allowed squares (start itself always counts); it returns the squares of mask
 // it reached. The other squares of dist are left as they were: only those returned hold
 // a distance.
-func endFlood(start Square, allowed, mask Bitboard, dist *[64]uint8) Bitboard {
+func endFlood(start cc.Square, allowed, mask cc.Bitboard, dist *[64]uint8) cc.Bitboard {
 	frontier := start.Bitboard()
 	seen := frontier
 	for d := uint8(0); frontier != 0; d++ {
 		for b := frontier & mask; b != 0; {
 			dist[b.PopFirst()] = d
 		}
-		frontier = kingSpread(frontier) & allowed &^ seen
+		frontier = cc.KingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
 	return seen & mask
 }
 
 // endStands are the squares two steps inwards from an edge: where a picture's stand is.
-const endStands = FileC | FileF | Rank3 | Rank6
+const endStands = cc.FileC | cc.FileF | cc.Rank3 | cc.Rank6
 
 // endRings are the rings of a flood fill around a goal square: ring i holds the squares
 // i king steps away from it.
 type endRings struct {
-	ring [64]Bitboard // ring[n] is kept empty (n < endFar+1 = 64)
+	ring [64]cc.Bitboard // ring[n] is kept empty (n < endFar+1 = 64)
 	n    int
 	at   int32 // the ring of the square fill was given as until (endFar when none holds it)
 }
 
 // fill floods from goal over the allowed squares (goal itself always counts), up to one
 // ring past the ring holding until, and notes that ring in r.at.
-func (r *endRings) fill(goal Square, allowed Bitboard, until Square) {
+func (r *endRings) fill(goal cc.Square, allowed cc.Bitboard, until cc.Square) {
 	frontier := goal.Bitboard()
 	seen := frontier
 	r.n, r.at = 0, endFar
@@ -443,14 +314,14 @@ func (r *endRings) fill(goal Square, allowed Bitboard, until Square) {
 			stop, r.at = r.n+2, int32(r.n)
 		}
 		r.n++
-		frontier = kingSpread(frontier) & allowed &^ seen
+		frontier = cc.KingSpread(frontier) & allowed &^ seen
 		seen |= frontier
 	}
 	r.ring[r.n&63] = 0 // the frontiers fill ring[0..62]: ring[63] is only ever cleared
 }
 
 // dist returns the ring of sq (endFar when no ring filled holds it).
-func (r *endRings) dist(sq Square) int32 {
+func (r *endRings) dist(sq cc.Square) int32 {
 	for i := 0; i < r.n; i++ {
 		if r.ring[i].Has(sq) {
 			return int32(i)
@@ -463,7 +334,7 @@ func (r *endRings) dist(sq Square) int32 {
 // a ring holds that one (r.at < endFar): with it in ring r.at, sq is in ring r.at-1, r.at
 // or r.at+1, or in none. Only those rings are looked at, without a branch: which of them
 // holds sq no predictor guesses, and the loop of dist mispredicted on it.
-func (r *endRings) step(sq Square) int32 {
+func (r *endRings) step(sq cc.Square) int32 {
 	here := r.at
 	// For here = 0 the nearer ring is ring[63], always empty (fill never reaches it);
 	// here+1 <= r.n, and ring[r.n] is empty. (min and max, inlined, became branches.)
@@ -476,48 +347,48 @@ func (r *endRings) step(sq Square) int32 {
 
 // endEdges are the four edges of the board: the first rank, the last, the a-file, the
 // h-file.
-var endEdges = [4]Bitboard{Rank1, Rank8, FileA, FileH}
+var endEdges = [4]cc.Bitboard{cc.Rank1, cc.Rank8, cc.FileA, cc.FileH}
 
 // edgeSquares are the squares on the edge of the board.
-const edgeSquares = FileA | FileH | Rank1 | Rank8
+const edgeSquares = cc.FileA | cc.FileH | cc.Rank1 | cc.Rank8
 
 // endPictureOf returns the picture with target t, on a rank's edge (side 0) or a file's
 // (side 1): its stand, two squares inwards, and its edge (an index into endEdges).
-func endPictureOf(t Square, side int) (stand Square, edge int) {
+func endPictureOf(t cc.Square, side int) (stand cc.Square, edge int) {
 	if side == 0 {
 		r := t.Rank() / 7
-		return t + Square(16-32*r), r
+		return t + cc.Square(16-32*r), r
 	}
 	f := t.File() / 7
-	return t + Square(2-4*f), 2 + f
+	return t + cc.Square(2-4*f), 2 + f
 }
 
 // choosePictures ranks the mating pictures by their estimated cost (pushes: the moves w
 // spends promoting first) and keeps the best endEndPlans in e.pics; it returns how many.
-func (e *endPlanner) choosePictures(p *Position, pushes int) int {
+func (e *endPlanner) choosePictures(p *cc.Position, pushes int) int {
 	w, l := e.w, e.l
 	wk, lk := p.KingSquare(w), p.KingSquare(l)
-	pawns := p.byType[Pawn]
-	wPawnAtt := pawnAttacksOf(p.Pieces(w, Pawn), w)
-	lPawnAtt := pawnAttacksOf(p.Pieces(l, Pawn), l)
-	reachT := endFlood(lk, ^(kingAttacks[wk] | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
-	reachS := endFlood(wk, ^(kingAttacks[lk]|lPawnAtt|pawns), endStands, &e.distW) &^ p.Pieces(l, Pawn)
-	loserPieces := p.byColor[l] &^ p.byType[King]
+	pawns := p.TypePieces(cc.Pawn)
+	wPawnAtt := cc.PawnSpread(w, p.Pieces(w, cc.Pawn))
+	lPawnAtt := cc.PawnSpread(l, p.Pieces(l, cc.Pawn))
+	reachT := endFlood(lk, ^(cc.KingAttacks(wk) | wPawnAtt | pawns | e.pawnPath), edgeSquares, &e.distL)
+	reachS := endFlood(wk, ^(cc.KingAttacks(lk)|lPawnAtt|pawns), endStands, &e.distW) &^ p.Pieces(l, cc.Pawn)
+	loserPieces := p.ColorPieces(l) &^ p.TypePieces(cc.King)
 	// The squares the loser's king reaches, or steps beside, without crossing one that w
 	// attacks.
-	reachL := endReach(lk, ^(p.attacksBy(w, p.byType[0]&^lk.Bitboard()) | pawns | e.pawnPath))
-	cand := edgeSquares &^ p.byColor[w] &^ e.pawnPath & reachT
+	reachL := endReach(lk, ^(attacksBy(p, w, p.Occupied()&^lk.Bitboard()) | pawns | e.pawnPath))
+	cand := edgeSquares &^ p.ColorPieces(w) &^ e.pawnPath & reachT
 	// The loser's pieces and w's pawns on each edge stand in the way of the mating check.
 	var blockers [4]int
 	for i, edge := range endEdges {
-		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, Pawn))).Count()
+		blockers[i] = endEdgeBlocker * (edge & (loserPieces | p.Pieces(w, cc.Pawn))).Count()
 	}
 	// The pictures whose target the loser's king reaches and whose stand w's king
 	// reaches: on the ranks' edges (side 0) and the files' (side 1), the stand two
 	// squares inwards.
-	sides := [2]Bitboard{
-		cand & (Rank1&(reachS>>16) | Rank8&(reachS<<16)),
-		cand & (FileA&(reachS>>2) | FileH&(reachS<<2)),
+	sides := [2]cc.Bitboard{
+		cand & (cc.Rank1&(reachS>>16) | cc.Rank8&(reachS<<16)),
+		cand & (cc.FileA&(reachS>>2) | cc.FileH&(reachS<<2)),
 	}
 	// The best endEndPlans, sorted by key: the cost, then the steps in all, then the
 	// picture's number (2*target+side: a corner's rank picture before its file picture),
@@ -532,9 +403,7 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 			s, edge := endPictureOf(t, side)
 			dl := int(e.distL[t&63])
 			dw := int(e.distW[s&63]) + pushes
-			// The longer walk sets the plies; three times it, not once (nor twice, four
-			// or five times), with both walks added: 65,322 instructions a decision, not
-			// 65,437 (65,410, 65,361, 65,439), the same answers in every row.
+			// The longer walk sets the plies: three times it, with both walks added.
 			long := max(dl, dw)
 			cost := 3*long + dl + dw + blockers[edge]
 			plies := 2*long + 1
@@ -558,7 +427,7 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 	n := 0
 	for ; n < endEndPlans && keys[n] != ^uint64(0); n++ {
 		seq := int(keys[n] & 255)
-		t := Square(seq >> 1)
+		t := cc.Square(seq >> 1)
 		s, edge := endPictureOf(t, seq&1)
 		e.pics[n] = endPicture{target: t, stand: s, edge: endEdges[edge], cost: int(keys[n] >> 16), plies: int(e.picPlies[seq])}
 	}
@@ -568,12 +437,12 @@ func (e *endPlanner) choosePictures(p *Position, pushes int) int {
 // play plays the current plan from q, reached from p by e.line[:n0], into e.line and
 // reports whether it ends with w mating. When it goes round in circles, e.cut is where
 // the circle began (0 for any other failure).
-func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
+func (e *endPlanner) play(p *cc.Position, q cc.Position, n0 int) bool {
 	e.n = n0
 	e.cut = 0
 	e.pawn = e.pawn0
 	limit := min(n0+e.pic.plies*3+10, endMaxPlies)
-	e.hashes[n0] = q.hash
+	e.hashes[n0] = q.Hash()
 	// seen filters the repetition test: by the parity of the ply, a bit for each top byte
 	// of a hash in e.hashes (the line before n0 included); a hash whose bit is clear was
 	// not seen, and the hashes are scanned only when it is set.
@@ -582,15 +451,15 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		seen[i&1][h>>62] |= 1 << (h >> 56 & 63)
 	}
 	e.togo = [2]int32{endFar, endFar}
-	if q.turn == e.l {
-		e.attW = q.attacksBy(e.w, q.byType[0]&^q.KingSquare(e.l).Bitboard())
+	if q.Turn() == e.l {
+		e.attW = attacksBy(&q, e.w, q.Occupied()&^q.KingSquare(e.l).Bitboard())
 	}
 	best, bestAt := int32(2*endFar), n0
 	// attWKept: e.attW still holds what w attacks, the loser's king aside (the loser's
 	// last move was a king step that took nothing: the rest of the board is as it was).
 	attWKept := false
-	var child Position // declared once: zeroing it on every ply costs
-	next := NullMove   // the loser's move, when chosen at w's turn
+	var child cc.Position // declared once: zeroing it on every ply costs
+	next := cc.NullMove   // the loser's move, when chosen at w's turn
 	for e.n < limit {
 		// Progress: the king steps both sides still need; none for a while means stuck.
 		if left := e.togo[0] + e.togo[1]; left < best {
@@ -598,7 +467,7 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		} else if e.n-bestAt > endStuckPlies {
 			return false
 		}
-		if q.turn == e.w {
+		if q.Turn() == e.w {
 			if free, near := e.mateNear(&q, attWKept); near {
 				if m, ok := endMateIn1(&q, free); ok {
 					e.line[e.n] = m
@@ -619,8 +488,8 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 				// The loser has a move: a king step (what w attacks is kept for loserMove)
 				// or another.
 				lk := child.KingSquare(e.l)
-				e.attW = child.attacksBy(e.w, child.byType[0]&^lk.Bitboard())
-				if kingAttacks[lk]&^child.byColor[e.l]&^e.attW != 0 {
+				e.attW = attacksBy(&child, e.w, child.Occupied()&^lk.Bitboard())
+				if cc.KingAttacks(lk)&^child.ColorPieces(e.l)&^e.attW != 0 {
 					break
 				}
 				// The king cannot step: the loser's move is chosen now (it is the next
@@ -648,17 +517,17 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 				e.nSkip++
 			}
 		} else {
-			m, ok := next, next != NullMove
+			m, ok := next, next != cc.NullMove
 			if ok {
 				e.togo[1] = e.nextTogo
 			} else {
 				m, ok = e.loserMove(&q)
 			}
-			next = NullMove
+			next = cc.NullMove
 			if !ok {
 				return false
 			}
-			took := q.board[m.To()] != NoPiece
+			took := q.PieceAt(m.To()) != cc.NoPiece
 			attWKept = m.From() == q.KingSquare(e.l) && !took
 			child = q.Play(m)
 			e.plies++
@@ -669,13 +538,13 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 		}
 		if m := e.line[e.n]; m.From() == e.pawn {
 			e.pawn = m.To()
-			if m.Kind() == PromotionMove {
-				e.pawn = NoSquare
+			if m.Kind() == cc.PromotionMove {
+				e.pawn = cc.NoSquare
 			}
 		}
 		q = child
 		e.n++
-		h := q.hash
+		h := q.Hash()
 		if f := &seen[e.n&1][h>>62]; *f&(1<<(h>>56&63)) == 0 {
 			*f |= 1 << (h >> 56 & 63)
 		} else {
@@ -694,26 +563,26 @@ func (e *endPlanner) play(p *Position, q Position, n0 int) bool {
 // armed reports whether w still has in q what a plan mates with: a rook or queen, or a
 // pawn that may become one (w's waiting moves push pawns too: a real endgame was
 // answered by a pawn promoted after the loser took w's queen).
-func (e *endPlanner) armed(q *Position) bool {
-	return q.byColor[e.w]&(q.byType[Rook]|q.byType[Queen]|q.byType[Pawn]) != 0
+func (e *endPlanner) armed(q *cc.Position) bool {
+	return q.ColorPieces(e.w)&(q.TypePieces(cc.Rook)|q.TypePieces(cc.Queen)|q.TypePieces(cc.Pawn)) != 0
 }
 
 // mateNear reports whether a mate in one by w is worth looking for in q: the loser's king
 // has at most endFlights flight squares (empty or w's, not attacked by w); it returns them.
 // With kept, e.attW already holds what w attacks in q, the loser's king aside.
-func (e *endPlanner) mateNear(q *Position, kept bool) (Bitboard, bool) {
+func (e *endPlanner) mateNear(q *cc.Position, kept bool) (cc.Bitboard, bool) {
 	lk := q.KingSquare(e.l)
 	att := e.attW
 	if !kept {
-		att = q.attacksBy(e.w, q.byType[0]&^lk.Bitboard())
+		att = attacksBy(q, e.w, q.Occupied()&^lk.Bitboard())
 	}
-	free := kingAttacks[lk] &^ q.byColor[e.l] &^ att
+	free := cc.KingAttacks(lk) &^ q.ColorPieces(e.l) &^ att
 	return free, free.Count() <= endFlights
 }
 
 // noteNear notes the np-th piece of w, on sq, with a the near squares it attacks or
 // stands on, and before those of the pieces noted before it; it returns before with a.
-func (e *endPlanner) noteNear(np int, sq Square, a, before Bitboard) Bitboard {
+func (e *endPlanner) noteNear(np int, sq cc.Square, a, before cc.Bitboard) cc.Bitboard {
 	e.sqOf[np&31], e.attOf[np&31], e.othersOf[sq&63] = sq, a, before
 	return before | a
 }
@@ -721,15 +590,15 @@ func (e *endPlanner) noteNear(np int, sq Square, a, before Bitboard) Bitboard {
 // majorReady reports whether a rook or queen of w moving to sq (occupancy occ after the
 // move) can reach, in one move, one of checks: the squares checking the target along the
 // edge from two squares away or more.
-func majorReady(pt PieceType, sq Square, occ, checks Bitboard) bool {
+func majorReady(pt cc.PieceType, sq cc.Square, occ, checks cc.Bitboard) bool {
 	if checks.Has(sq) {
 		return true
 	}
 	switch pt {
-	case Rook:
-		return RookAttacks(sq, occ)&checks != 0
-	case Queen:
-		return QueenAttacks(sq, occ)&checks != 0
+	case cc.Rook:
+		return cc.RookAttacks(sq, occ)&checks != 0
+	case cc.Queen:
+		return cc.QueenAttacks(sq, occ)&checks != 0
 	}
 	return false
 }
@@ -737,24 +606,24 @@ func majorReady(pt PieceType, sq Square, occ, checks Bitboard) bool {
 // winnerMove picks w's legal move in q (none of e.skip): the best scored, its legality
 // checked only when it scores better than the best so far. It reports false when w has
 // no such move.
-func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
+func (e *endPlanner) winnerMove(q *cc.Position) (cc.Move, bool) {
 	w, l := e.w, e.l
 	s, t := e.pic.stand, e.pic.target
 	wk, lk := q.KingSquare(w), q.KingSquare(l)
-	occ := q.byType[0]
-	attL := q.attacksBy(l, occ&^wk.Bitboard())
-	e.rings.fill(s, ^attL&^q.byType[Pawn], wk)
+	occ := q.Occupied()
+	attL := attacksBy(q, l, occ&^wk.Bitboard())
+	e.rings.fill(s, ^attL&^q.TypePieces(cc.Pawn), wk)
 	here := e.rings.at
 	e.togo[0] = here
 	// The squares that bring the loser's king closer to its target (by a flood fill that
 	// only w's king and pawns hinder), and the target itself: w's pieces should leave
 	// them free.
-	var near Bitboard
+	var near cc.Bitboard
 	if lk != t {
-		pawns := q.byType[Pawn]
-		e.ringsL.fill(t, ^(kingAttacks[wk] | pawnAttacksOf(q.Pieces(w, Pawn), w) | pawns | e.pawnPath), lk)
+		pawns := q.TypePieces(cc.Pawn)
+		e.ringsL.fill(t, ^(cc.KingAttacks(wk) | cc.PawnSpread(w, q.Pieces(w, cc.Pawn)) | pawns | e.pawnPath), lk)
 		if dl := e.ringsL.at; dl > 0 && dl < endFar {
-			near = kingAttacks[lk] & e.ringsL.ring[dl-1]
+			near = cc.KingAttacks(lk) & e.ringsL.ring[dl-1]
 			if e.togo[1] == endFar {
 				// The loser's king found no way: every square nearer its target counts.
 				for i := 1; i < int(dl); i++ {
@@ -769,44 +638,44 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 	// in try and worth, no loop over the pieces for each piece moved).
 	// The pieces are taken kind by kind (a switch on each piece's kind mispredicted).
 	if near != 0 {
-		own := q.byColor[w]
+		own := q.ColorPieces(w)
 		np := 0
-		before := e.noteNear(np, wk, (kingAttacks[wk]|wk.Bitboard())&near, 0)
+		before := e.noteNear(np, wk, (cc.KingAttacks(wk)|wk.Bitboard())&near, 0)
 		np++
-		for b := own & q.byType[Pawn]; b != 0; np++ {
+		for b := own & q.TypePieces(cc.Pawn); b != 0; np++ {
 			sq := b.PopFirst()
-			before = e.noteNear(np, sq, (pawnAttacks[w][sq]|sq.Bitboard())&near, before)
+			before = e.noteNear(np, sq, (cc.PawnAttacks(w, sq)|sq.Bitboard())&near, before)
 		}
-		for b := own & q.byType[Knight]; b != 0; np++ {
+		for b := own & q.TypePieces(cc.Knight); b != 0; np++ {
 			sq := b.PopFirst()
-			before = e.noteNear(np, sq, (knightAttacks[sq]|sq.Bitboard())&near, before)
+			before = e.noteNear(np, sq, (cc.KnightAttacks(sq)|sq.Bitboard())&near, before)
 		}
-		for b := own & q.byType[Bishop]; b != 0; np++ {
+		for b := own & q.TypePieces(cc.Bishop); b != 0; np++ {
 			sq := b.PopFirst()
-			before = e.noteNear(np, sq, (BishopAttacks(sq, occ)|sq.Bitboard())&near, before)
+			before = e.noteNear(np, sq, (cc.BishopAttacks(sq, occ)|sq.Bitboard())&near, before)
 		}
-		for b := own & q.byType[Rook]; b != 0; np++ {
+		for b := own & q.TypePieces(cc.Rook); b != 0; np++ {
 			sq := b.PopFirst()
-			before = e.noteNear(np, sq, (RookAttacks(sq, occ)|sq.Bitboard())&near, before)
+			before = e.noteNear(np, sq, (cc.RookAttacks(sq, occ)|sq.Bitboard())&near, before)
 		}
-		for b := own & q.byType[Queen]; b != 0; np++ {
+		for b := own & q.TypePieces(cc.Queen); b != 0; np++ {
 			sq := b.PopFirst()
-			before = e.noteNear(np, sq, (QueenAttacks(sq, occ)|sq.Bitboard())&near, before)
+			before = e.noteNear(np, sq, (cc.QueenAttacks(sq, occ)|sq.Bitboard())&near, before)
 		}
-		var after Bitboard
+		var after cc.Bitboard
 		for j := np - 1; j >= 0; j-- {
 			e.othersOf[e.sqOf[j&31]&63] |= after
 			after |= e.attOf[j&31]
 		}
 	}
 	// A rook or queen must stay able to give the mating check (or become able to).
-	majors := q.byColor[w] & (q.byType[Rook] | q.byType[Queen])
-	var checks, ready, reach, reachQ Bitboard
+	majors := q.ColorPieces(w) & (q.TypePieces(cc.Rook) | q.TypePieces(cc.Queen))
+	var checks, ready, reach, reachQ cc.Bitboard
 	if majors != 0 {
-		checks = RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ kingAttacks[t]
+		checks = cc.RookAttacks(t, occ&^lk.Bitboard()&^majors) & e.pic.edge &^ cc.KingAttacks(t)
 		for b := majors; b != 0; {
 			sq := b.PopFirst()
-			if majorReady(q.board[sq].Type(), sq, occ, checks) {
+			if majorReady(q.PieceAt(sq).Type(), sq, occ, checks) {
 				ready |= sq.Bitboard()
 			}
 		}
@@ -814,23 +683,23 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 			// None can check next move: the squares from which one could.
 			for b := checks; b != 0; {
 				c := b.PopFirst()
-				reach |= RookAttacks(c, occ)
-				reachQ |= BishopAttacks(c, occ)
+				reach |= cc.RookAttacks(c, occ)
+				reachQ |= cc.BishopAttacks(c, occ)
 			}
-			reach &^= q.byColor[w]
-			reachQ = reachQ&^q.byColor[w] | reach
+			reach &^= q.ColorPieces(w)
+			reachQ = reachQ&^q.ColorPieces(w) | reach
 		}
 	}
 	ws := &e.wscan
 	// Set field by field: side and pawns are set before they are used.
-	ws.e, ws.pawn, ws.pawnPath, ws.theirs, ws.w, ws.l, ws.lk = e, e.pawn, e.pawnPath, q.byColor[l], w, l, lk
+	ws.e, ws.pawn, ws.pawnPath, ws.theirs, ws.w, ws.l, ws.lk = e, e.pawn, e.pawnPath, q.ColorPieces(l), w, l, lk
 	ws.occ, ws.here, ws.near = occ, here, near
 	ws.majors, ws.ready, ws.checks, ws.reach, ws.reachQ = majors, ready, checks, reach, reachQ
-	ws.best, ws.bestScore = NullMove, 1<<30
+	ws.best, ws.bestScore = cc.NullMove, 1<<30
 	// The king's steps (legal: attL has the squares the loser attacks) and the promoting
 	// pawn's moves first; the other moves score at least floor, and are looked at only
 	// when they could be better.
-	if b := kingAttacks[wk] &^ q.byColor[w] &^ attL; b != 0 {
+	if b := cc.KingAttacks(wk) &^ q.ColorPieces(w) &^ attL; b != 0 {
 		// As try scores them, without the terms a king's step never has.
 		others := e.othersOf[wk] // stale, but unused, when near is empty
 		leave := int32(0)
@@ -857,52 +726,52 @@ func (e *endPlanner) winnerMove(q *Position) (Move, bool) {
 				continue
 			}
 			if near != 0 {
-				blocked |= kingAttacks[to] & near
+				blocked |= cc.KingAttacks(to) & near
 				sc += 5 * int32(blocked.Count())
 				if blocked == near {
 					sc += 20 // the loser's king cannot come closer
 				}
 			}
-			if m := NewMove(wk, to); sc < ws.bestScore && e.allowed(m) {
+			if m := cc.NewMove(wk, to); sc < ws.bestScore && e.allowed(m) {
 				ws.best, ws.bestScore = m, sc
 			}
 		}
 	}
-	if e.pawn != NoSquare {
+	if e.pawn != cc.NoSquare {
 		ws.side = endSideOf(q) // the other moves' legality is tested
 		pawnMoves(q, e.pawn.Bitboard(), occ, false, ws)
 	}
 	floor := 16*here + 2
-	if e.pawnPath&q.byColor[w]&^q.byType[Pawn] != 0 {
+	if e.pawnPath&q.ColorPieces(w)&^q.TypePieces(cc.Pawn) != 0 {
 		floor -= 30
 	}
 	if ws.bestScore >= floor {
-		if e.pawn == NoSquare {
+		if e.pawn == cc.NoSquare {
 			ws.side = endSideOf(q)
 		}
 		pieceMoves(q, occ, ws)
 		// The other pawns' moves (the squares near the loser's king only add).
-		ws.pawns = q.Pieces(w, Pawn) &^ e.pawn.Bitboard()
+		ws.pawns = q.Pieces(w, cc.Pawn) &^ e.pawn.Bitboard()
 		pawnMoves(q, ws.pawns, occ, true, ws)
 	}
-	return ws.best, ws.best != NullMove
+	return ws.best, ws.best != cc.NullMove
 }
 
 // endWinScan is what winnerMove scores w's moves with (kept in the planner).
 type endWinScan struct {
 	e                     *endPlanner
-	side                  endSide  // what w's moves are tested for legality against
-	theirs                Bitboard // the loser's pieces
-	w, l                  Color
-	lk                    Square
+	side                  endSide     // what w's moves are tested for legality against
+	theirs                cc.Bitboard // the loser's pieces
+	w, l                  cc.Color
+	lk                    cc.Square
 	here, bestScore       int32
-	best                  Move
-	occ, near             Bitboard
-	majors, ready         Bitboard
-	checks, reach, reachQ Bitboard
-	pawns                 Bitboard // the pawns of w other than the promoting one
-	pawn                  Square   // e.pawn
-	pawnPath              Bitboard // e.pawnPath
+	best                  cc.Move
+	occ, near             cc.Bitboard
+	majors, ready         cc.Bitboard
+	checks, reach, reachQ cc.Bitboard
+	pawns                 cc.Bitboard // the pawns of w other than the promoting one
+	pawn                  cc.Square   // e.pawn
+	pawnPath              cc.Bitboard // e.pawnPath
 }
 
 // try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
@@ -910,17 +779,17 @@ type endWinScan struct {
 // that is no longer ready, the squares near the loser's king the move attacks) only add,
 // so a move whose first terms already reach the best score is dropped at once. It
 // reports whether it kept m.
-func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) bool {
+func (s *endWinScan) try(m cc.Move, pt cc.PieceType, from, to cc.Square, legal bool) bool {
 	var sc int32
 	switch {
 	case from == s.pawn:
 		sc = -1000
-		if m.Kind() == PromotionMove && pt != Queen {
+		if m.Kind() == cc.PromotionMove && pt != cc.Queen {
 			sc = 1000
 		}
 	default:
 		sc = 16*s.here + 4
-		if m.Kind() == PromotionMove && pt != Queen {
+		if m.Kind() == cc.PromotionMove && pt != cc.Queen {
 			sc += 200
 		}
 		if s.occ.Has(to) {
@@ -928,7 +797,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) bool
 		}
 		sc += 8 - int32(distance(to, s.lk)) // wait far from the loser's king
 	}
-	if s.pawnPath.Has(to) && pt != Pawn {
+	if s.pawnPath.Has(to) && pt != cc.Pawn {
 		sc += 30 // in the way of the promoting pawn
 	} else if s.pawnPath.Has(from) {
 		sc -= 30
@@ -936,14 +805,14 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) bool
 	others := s.e.othersOf[from&63] // stale, but unused, when s.near is empty
 	blocked := (to.Bitboard()&s.near | others) & s.near
 	lone := int32(0) // the lone major's term, sure before the attacks for a minor piece
-	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen && from != s.pawn {
+	if s.ready == 0 && s.majors != 0 && pt != cc.Rook && pt != cc.Queen && from != s.pawn {
 		lone = 12
 	}
 	if sc+lone+5*int32(blocked.Count()) >= s.bestScore {
 		return false
 	}
 	occ2 := s.occ&^from.Bitboard() | to.Bitboard()
-	att := pieceAttacks(pt, s.w, to, occ2)
+	att := cc.PieceAttacks(pt, s.w, to, occ2)
 	if from != s.pawn {
 		if att.Has(s.lk) {
 			sc += 100 // a check that does not mate
@@ -952,7 +821,7 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) bool
 		// from there (majorReady, with the attacks already at hand: pt is its kind).
 		if s.majors != 0 && s.ready&^from.Bitboard() == 0 && (!s.majors.Has(from) || !s.checks.Has(to) && att&s.checks == 0) {
 			sc += 12
-			if s.ready == 0 && (pt == Rook && att&s.reach != 0 || pt == Queen && att&s.reachQ != 0) {
+			if s.ready == 0 && (pt == cc.Rook && att&s.reach != 0 || pt == cc.Queen && att&s.reachQ != 0) {
 				sc -= 6 // one move from a checking square: on its way
 			}
 		}
@@ -973,13 +842,13 @@ func (s *endWinScan) try(m Move, pt PieceType, from, to Square, legal bool) bool
 
 // worth keeps the targets far enough from the loser's king: the rest of a waiting move's
 // score is at least that of a capture off the near squares.
-func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
+func (s *endWinScan) worth(pt cc.PieceType, from cc.Square, tg cc.Bitboard) cc.Bitboard {
 	others := s.e.othersOf[from&63] // stale, but unused, when s.near is empty
 	// A target d squares from the loser's king adds 8-d to the base, a capture -3, a
 	// new square s.near the loser's king 5, a square on the pawn's path 30, a piece
 	// leaving that path -30 otherwise: keep the targets that stay under the s.best.
 	room := s.bestScore - (16*s.here + 4) - 5*int32((others&s.near).Count())
-	if s.ready == 0 && s.majors != 0 && pt != Rook && pt != Queen {
+	if s.ready == 0 && s.majors != 0 && pt != cc.Rook && pt != cc.Queen {
 		room -= 12 // a minor piece's move leaves no major s.ready
 	}
 	leave := int32(0)
@@ -1002,7 +871,7 @@ func (s *endWinScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
 
 // pawnWorth keeps the targets of the other pawns far enough from the loser's king (the
 // squares near it only add).
-func (s *endWinScan) pawnWorth(tg Bitboard) Bitboard {
+func (s *endWinScan) pawnWorth(tg cc.Bitboard) cc.Bitboard {
 	dmin := 6 - (s.bestScore - (16*s.here + 4))
 	if s.pawns&s.pawnPath != 0 {
 		dmin -= 30
@@ -1021,8 +890,8 @@ func (s *endWinScan) pawnWorth(tg Bitboard) Bitboard {
 
 // narrow drops the targets that cannot beat the new best: worth and pawnWorth drop only
 // those (the lines are the same as without narrowing, over every real endgame).
-func (s *endWinScan) narrow(pt PieceType, from Square, tg Bitboard) Bitboard {
-	if pt == Pawn {
+func (s *endWinScan) narrow(pt cc.PieceType, from cc.Square, tg cc.Bitboard) cc.Bitboard {
+	if pt == cc.Pawn {
 		return s.pawnWorth(tg)
 	}
 	return s.worth(pt, from, tg)
@@ -1035,33 +904,33 @@ func (s *endWinScan) narrow(pt PieceType, from Square, tg Bitboard) Bitboard {
 // piece's targets (or a pawn set's, pt Pawn) that cannot beat the new best, and only
 // those: the move chosen is the one every target scored would give.
 type endScanner interface {
-	try(m Move, pt PieceType, from, to Square, legal bool) bool
-	narrow(pt PieceType, from Square, tg Bitboard) Bitboard
-	worth(pt PieceType, from Square, tg Bitboard) Bitboard
-	pawnWorth(tg Bitboard) Bitboard
+	try(m cc.Move, pt cc.PieceType, from, to cc.Square, legal bool) bool
+	narrow(pt cc.PieceType, from cc.Square, tg cc.Bitboard) cc.Bitboard
+	worth(pt cc.PieceType, from cc.Square, tg cc.Bitboard) cc.Bitboard
+	pawnWorth(tg cc.Bitboard) cc.Bitboard
 }
 
 // pawnMoves hands every move of the pawns (of the side to move in q) to s, in the order
 // the move generator lists them: single pushes, promotions (each as its four pieces),
 // double pushes, captures to one side, then to the other; with filter, only the targets
 // s.pawnWorth lets through.
-func pawnMoves[S endScanner](q *Position, pawns, occ Bitboard, filter bool, s S) {
+func pawnMoves[S endScanner](q *cc.Position, pawns, occ cc.Bitboard, filter bool, s S) {
 	if pawns == 0 {
 		return
 	}
-	us := q.turn
+	us := q.Turn()
 	up := pawnUp[us]
 	last := pawnLastRank[us]
 	single := pushUp(pawns, us) &^ occ
 	double := pushUp(single&pawnRank3[us], us) &^ occ
-	theirs := q.byColor[us^1]
+	theirs := q.ColorPieces(us ^ 1)
 	sets := [...]struct {
-		to    Bitboard
+		to    cc.Bitboard
 		delta int
 	}{
 		{single &^ last, up}, {single & last, up}, {double, 2 * up},
-		{pushUp(pawns&^FileA, us) >> 1 & theirs &^ last, up - 1}, {pushUp(pawns&^FileA, us) >> 1 & theirs & last, up - 1},
-		{pushUp(pawns&^FileH, us) << 1 & theirs &^ last, up + 1}, {pushUp(pawns&^FileH, us) << 1 & theirs & last, up + 1},
+		{pushUp(pawns&^cc.FileA, us) >> 1 & theirs &^ last, up - 1}, {pushUp(pawns&^cc.FileA, us) >> 1 & theirs & last, up - 1},
+		{pushUp(pawns&^cc.FileH, us) << 1 & theirs &^ last, up + 1}, {pushUp(pawns&^cc.FileH, us) << 1 & theirs & last, up + 1},
 	}
 	for _, set := range sets {
 		b := set.to
@@ -1073,15 +942,15 @@ func pawnMoves[S endScanner](q *Position, pawns, occ Bitboard, filter bool, s S)
 		}
 		for b != 0 {
 			to := b.PopFirst()
-			from := Square(int(to) - set.delta)
+			from := cc.Square(int(to) - set.delta)
 			if !last.Has(to) {
-				if s.try(NewMove(from, to), Pawn, from, to, false) && filter {
-					b = s.narrow(Pawn, NoSquare, b)
+				if s.try(cc.NewMove(from, to), cc.Pawn, from, to, false) && filter {
+					b = s.narrow(cc.Pawn, cc.NoSquare, b)
 				}
 				continue
 			}
 			for _, pr := range endPromotions {
-				s.try(NewPromotion(from, to, pr), pr, from, to, false)
+				s.try(cc.NewPromotion(from, to, pr), pr, from, to, false)
 			}
 		}
 	}
@@ -1091,34 +960,34 @@ func pawnMoves[S endScanner](q *Position, pawns, occ Bitboard, filter bool, s S)
 // and pawns to s, in the order the move generator lists them: knights, then the bishops'
 // and queens' diagonal moves, then the rooks' and queens' straight ones; only the targets
 // s.worth lets through.
-func pieceMoves[S endScanner](q *Position, occ Bitboard, s S) {
-	us := q.turn
-	own := q.byColor[us]
-	for b := q.byType[Knight] & own; b != 0; {
+func pieceMoves[S endScanner](q *cc.Position, occ cc.Bitboard, s S) {
+	us := q.Turn()
+	own := q.ColorPieces(us)
+	for b := q.TypePieces(cc.Knight) & own; b != 0; {
 		from := b.PopFirst()
-		for tg := s.worth(Knight, from, knightAttacks[from]&^own); tg != 0; {
+		for tg := s.worth(cc.Knight, from, cc.KnightAttacks(from)&^own); tg != 0; {
 			to := tg.PopFirst()
-			if s.try(NewMove(from, to), Knight, from, to, false) {
-				tg = s.narrow(Knight, from, tg)
+			if s.try(cc.NewMove(from, to), cc.Knight, from, to, false) {
+				tg = s.narrow(cc.Knight, from, tg)
 			}
 		}
 	}
-	for b := (q.byType[Bishop] | q.byType[Queen]) & own; b != 0; {
+	for b := (q.TypePieces(cc.Bishop) | q.TypePieces(cc.Queen)) & own; b != 0; {
 		from := b.PopFirst()
-		pt := q.board[from].Type()
-		for tg := s.worth(pt, from, BishopAttacks(from, occ)&^own); tg != 0; {
+		pt := q.PieceAt(from).Type()
+		for tg := s.worth(pt, from, cc.BishopAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
-			if s.try(NewMove(from, to), pt, from, to, false) {
+			if s.try(cc.NewMove(from, to), pt, from, to, false) {
 				tg = s.narrow(pt, from, tg)
 			}
 		}
 	}
-	for b := (q.byType[Rook] | q.byType[Queen]) & own; b != 0; {
+	for b := (q.TypePieces(cc.Rook) | q.TypePieces(cc.Queen)) & own; b != 0; {
 		from := b.PopFirst()
-		pt := q.board[from].Type()
-		for tg := s.worth(pt, from, RookAttacks(from, occ)&^own); tg != 0; {
+		pt := q.PieceAt(from).Type()
+		for tg := s.worth(pt, from, cc.RookAttacks(from, occ)&^own); tg != 0; {
 			to := tg.PopFirst()
-			if s.try(NewMove(from, to), pt, from, to, false) {
+			if s.try(cc.NewMove(from, to), pt, from, to, false) {
 				tg = s.narrow(pt, from, tg)
 			}
 		}
@@ -1126,7 +995,7 @@ func pieceMoves[S endScanner](q *Position, occ Bitboard, s S) {
 }
 
 // allowed reports whether m is none of the moves of w passed over (they stalemate).
-func (e *endPlanner) allowed(m Move) bool {
+func (e *endPlanner) allowed(m cc.Move) bool {
 	for _, x := range e.skip[:e.nSkip] {
 		if x == m {
 			return false
@@ -1138,23 +1007,23 @@ func (e *endPlanner) allowed(m Move) bool {
 // loserMove picks the loser's legal move in q: the best scored (or the first quiet
 // waiting move that leaves alone what it must), its legality checked only when it
 // scores better than the best so far. It reports false when the loser has no legal move.
-func (e *endPlanner) loserMove(q *Position) (Move, bool) {
+func (e *endPlanner) loserMove(q *cc.Position) (cc.Move, bool) {
 	w, l := e.w, e.l
 	t, s := e.pic.target, e.pic.stand
 	lk := q.KingSquare(l)
 	wk := q.KingSquare(w)
-	occ := q.byType[0]
+	occ := q.Occupied()
 	attW := e.attW // what w attacks, the loser's king aside: play has just computed it
-	e.rings.fill(t, ^attW&^q.byType[Pawn]&^e.pawnPath, lk)
+	e.rings.fill(t, ^attW&^q.TypePieces(cc.Pawn)&^e.pawnPath, lk)
 	here := e.rings.at
 	e.togo[1] = here
 	// What the loser's other pieces must leave alone: w's pieces, the stand, the edge near
 	// the target, the pawn's path.
-	keep := q.byColor[w] | s.Bitboard() | kingAttacks[wk] | e.pic.edge | e.pawnPath
-	best, bestScore := NullMove, int32(1<<30)
+	keep := q.ColorPieces(w) | s.Bitboard() | cc.KingAttacks(wk) | e.pic.edge | e.pawnPath
+	best, bestScore := cc.NullMove, int32(1<<30)
 	// The king's steps first (legal: attW has the squares w attacks); the other moves
 	// score at least 16*here+2, and are looked at only when they could be better.
-	for b := kingAttacks[lk] &^ q.byColor[l] &^ attW; b != 0; {
+	for b := cc.KingAttacks(lk) &^ q.ColorPieces(l) &^ attW; b != 0; {
 		to := b.PopFirst()
 		d := e.rings.step(to)
 		if here == endFar {
@@ -1167,11 +1036,11 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 		if e.pawnPath.Has(to) {
 			sc += 30 // in the way of the promoting pawn
 		}
-		if q.board[to] != NoPiece {
+		if q.PieceAt(to) != cc.NoPiece {
 			sc += 60
 		}
 		if sc < bestScore {
-			best, bestScore = NewMove(lk, to), sc
+			best, bestScore = cc.NewMove(lk, to), sc
 		}
 	}
 	if bestScore < 16*here+2 {
@@ -1181,64 +1050,64 @@ func (e *endPlanner) loserMove(q *Position) (Move, bool) {
 	// loser's king steps along the edge beside the target (and back next move) rather
 	// than wait with a piece: no other move need be looked at.
 	if here == 0 && e.togo[0] >= endShuffle && e.togo[0] < endFar {
-		if b := kingAttacks[lk] & e.pic.edge &^ occ &^ attW &^ e.pawnPath; b != 0 {
-			return NewMove(lk, b.First()), true
+		if b := cc.KingAttacks(lk) & e.pic.edge &^ occ &^ attW &^ e.pawnPath; b != 0 {
+			return cc.NewMove(lk, b.First()), true
 		}
 	}
 	// The loser's pieces that attack the stand or the edge keep w's king out or the
 	// mating check off: moving them off those squares is worth endFreeStand.
 	watch := e.pic.edge&^t.Bitboard() | s.Bitboard()
 	// Kind by kind (a switch on each piece's kind mispredicted).
-	var attS Bitboard
-	theirs := q.byColor[l]
-	for b := theirs & q.byType[Knight]; b != 0; {
+	var attS cc.Bitboard
+	theirs := q.ColorPieces(l)
+	for b := theirs & q.TypePieces(cc.Knight); b != 0; {
 		sq := b.PopFirst()
-		if knightAttacks[sq]&watch != 0 {
+		if cc.KnightAttacks(sq)&watch != 0 {
 			attS |= sq.Bitboard()
 		}
 	}
-	for b := theirs & (q.byType[Bishop] | q.byType[Queen]); b != 0; {
+	for b := theirs & (q.TypePieces(cc.Bishop) | q.TypePieces(cc.Queen)); b != 0; {
 		sq := b.PopFirst()
-		if BishopAttacks(sq, occ)&watch != 0 {
+		if cc.BishopAttacks(sq, occ)&watch != 0 {
 			attS |= sq.Bitboard()
 		}
 	}
-	for b := theirs & (q.byType[Rook] | q.byType[Queen]) &^ attS; b != 0; {
+	for b := theirs & (q.TypePieces(cc.Rook) | q.TypePieces(cc.Queen)) &^ attS; b != 0; {
 		sq := b.PopFirst()
-		if RookAttacks(sq, occ)&watch != 0 {
+		if cc.RookAttacks(sq, occ)&watch != 0 {
 			attS |= sq.Bitboard()
 		}
 	}
 	ls := &e.lscan
 	ls.side, ls.l, ls.wk, ls.t, ls.occ, ls.base, ls.keep = endSideOf(q), l, wk, t, occ, 16*here+6, keep
-	ls.watch, ls.attS, ls.beside, ls.theirs = watch, attS, kingAttacks[t]&^e.pic.edge, q.byColor[w]
+	ls.watch, ls.attS, ls.beside, ls.theirs = watch, attS, cc.KingAttacks(t)&^e.pic.edge, q.ColorPieces(w)
 	ls.best, ls.bestScore = best, bestScore
 	pieceMoves(q, occ, ls)
-	if pawns := q.Pieces(l, Pawn); pawns != 0 && ls.bestScore > ls.base {
+	if pawns := q.Pieces(l, cc.Pawn); pawns != 0 && ls.bestScore > ls.base {
 		pawnMoves(q, pawns, occ, true, ls)
 	}
-	return ls.best, ls.best != NullMove
+	return ls.best, ls.best != cc.NullMove
 }
 
 // endLoseScan is what loserMove scores the loser's waiting moves with (kept in the
 // planner).
 type endLoseScan struct {
 	side             endSide // what the loser's moves are tested for legality against
-	l                Color
-	wk, t            Square
+	l                cc.Color
+	wk, t            cc.Square
 	base, bestScore  int32
-	best             Move
-	occ, keep, watch Bitboard
-	attS, beside     Bitboard
-	theirs           Bitboard // w's pieces
+	best             cc.Move
+	occ, keep, watch cc.Bitboard
+	attS, beside     cc.Bitboard
+	theirs           cc.Bitboard // w's pieces
 }
 
 // try scores m (the piece pt lands on to) and keeps it when it is legal and the best so
 // far; the attacks, which only add, are looked at only when the rest scores better. It
 // reports whether it kept m.
-func (ls *endLoseScan) try(m Move, pt PieceType, from, to Square, _ bool) bool {
+func (ls *endLoseScan) try(m cc.Move, pt cc.PieceType, from, to cc.Square, _ bool) bool {
 	sc := ls.base
-	if m.Kind() == PromotionMove {
+	if m.Kind() == cc.PromotionMove {
 		sc += 4
 	}
 	if ls.keep.Has(to) {
@@ -1250,7 +1119,7 @@ func (ls *endLoseScan) try(m Move, pt PieceType, from, to Square, _ bool) bool {
 	if ls.occ.Has(to) {
 		sc += 60
 	}
-	free := ls.attS.Has(from) && pt != Pawn
+	free := ls.attS.Has(from) && pt != cc.Pawn
 	if free {
 		sc -= endFreeStand
 	}
@@ -1258,7 +1127,7 @@ func (ls *endLoseScan) try(m Move, pt PieceType, from, to Square, _ bool) bool {
 		return false
 	}
 	occ2 := ls.occ&^from.Bitboard() | to.Bitboard()
-	att := pieceAttacks(pt, ls.l, to, occ2)
+	att := cc.PieceAttacks(pt, ls.l, to, occ2)
 	if att.Has(ls.wk) {
 		sc += 100
 	}
@@ -1278,9 +1147,9 @@ func (ls *endLoseScan) try(m Move, pt PieceType, from, to Square, _ bool) bool {
 // scores the base (quiet, off the squares to keep and attacking none of them) it drops
 // every target: that move is good enough, the rest is not scanned (the pawns are looked
 // at only when no piece has such a move).
-func (ls *endLoseScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
+func (ls *endLoseScan) worth(pt cc.PieceType, from cc.Square, tg cc.Bitboard) cc.Bitboard {
 	room := ls.bestScore - ls.base
-	if ls.attS.Has(from) && pt != Pawn {
+	if ls.attS.Has(from) && pt != cc.Pawn {
 		room += endFreeStand
 	}
 	if room <= 62 {
@@ -1303,9 +1172,9 @@ func (ls *endLoseScan) worth(pt PieceType, from Square, tg Bitboard) Bitboard {
 // found); unlike worth it keeps what may still beat it (a square beside the target
 // scores under the base), so that the move chosen is the one every target scored would
 // give. Above the base it drops nothing: an exact narrowing there cost more than it saved.
-func (ls *endLoseScan) narrow(pt PieceType, from Square, tg Bitboard) Bitboard {
+func (ls *endLoseScan) narrow(pt cc.PieceType, from cc.Square, tg cc.Bitboard) cc.Bitboard {
 	room := ls.bestScore - ls.base
-	if ls.attS.Has(from) && pt != Pawn {
+	if ls.attS.Has(from) && pt != cc.Pawn {
 		room += endFreeStand
 	}
 	switch {
@@ -1319,7 +1188,9 @@ func (ls *endLoseScan) narrow(pt PieceType, from Square, tg Bitboard) Bitboard {
 }
 
 // pawnWorth drops the pawns' targets as worth does.
-func (ls *endLoseScan) pawnWorth(tg Bitboard) Bitboard { return ls.worth(Pawn, NoSquare, tg) }
+func (ls *endLoseScan) pawnWorth(tg cc.Bitboard) cc.Bitboard {
+	return ls.worth(cc.Pawn, cc.NoSquare, tg)
+}
 
 // endClampFar returns the index into endFarFrom for "at least d steps": 8 (no square)
 // past 7, 0 (every square) below 1.
@@ -1331,9 +1202,9 @@ func endClampFar(d int32) int32 {
 }
 
 // endFarFrom[sq][d] holds the squares at least d king steps from sq (none for d = 8).
-var endFarFrom = func() (t [64][9]Bitboard) {
-	for a := range Square(64) {
-		for b := range Square(64) {
+var endFarFrom = func() (t [64][9]cc.Bitboard) {
+	for a := range cc.Square(64) {
+		for b := range cc.Square(64) {
 			for d := 0; d <= distance(a, b); d++ {
 				t[a][d] |= b.Bitboard()
 			}
@@ -1344,12 +1215,12 @@ var endFarFrom = func() (t [64][9]Bitboard) {
 
 // endReach returns the squares a king on start reaches, or steps beside, in king steps
 // over the allowed squares.
-func endReach(start Square, allowed Bitboard) Bitboard {
+func endReach(start cc.Square, allowed cc.Bitboard) cc.Bitboard {
 	reach := start.Bitboard()
 	for {
-		next := reach | kingSpread(reach)&allowed
+		next := reach | cc.KingSpread(reach)&allowed
 		if next == reach {
-			return reach | kingSpread(reach)
+			return reach | cc.KingSpread(reach)
 		}
 		reach = next
 	}

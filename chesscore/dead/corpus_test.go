@@ -1,8 +1,8 @@
-// deadposition_corpus_test.go: the dead-position decision against its corpora: the hard
+// corpus_test.go: the dead-position decision against its corpora: the hard
 // positions of testdata/deadpositions.epd, the real-game positions of
 // testdata/realgames.fen, brute force on random positions; and its benchmarks.
 
-package chesscore
+package dead
 
 import (
 	"bufio"
@@ -12,12 +12,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	cc "github.com/gambitchess/gambit/chesscore"
 )
 
 // corpusEntry is one position of testdata/deadpositions.epd with its expected verdicts.
 type corpusEntry struct {
 	fen  string
-	want [2]Verdict // by colour
+	want [2]cc.Verdict // by colour
 	note string
 }
 
@@ -36,7 +38,7 @@ func loadDeadCorpus(t testing.TB) []corpusEntry {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		epd, err := ParseEPD(line)
+		epd, err := cc.ParseEPD(line)
 		if err != nil {
 			t.Fatalf("deadpositions.epd:%d: %v", n, err)
 		}
@@ -48,9 +50,9 @@ func loadDeadCorpus(t testing.TB) []corpusEntry {
 		for i := range 2 {
 			switch op := epd.Ops[i]; {
 			case op.Code == "yes" && len(op.Operands) == 0:
-				e.want[i] = Yes
+				e.want[i] = cc.Yes
 			case op.Code == "no" && len(op.Operands) == 0:
-				e.want[i] = No
+				e.want[i] = cc.No
 			default:
 				t.Fatalf("deadpositions.epd:%d: answer %q, want yes or no", n, op.String())
 			}
@@ -64,21 +66,21 @@ func loadDeadCorpus(t testing.TB) []corpusEntry {
 }
 
 // loadRealGames reads the positions of testdata/realgames.fen.
-func loadRealGames(t testing.TB) []Position {
+func loadRealGames(t testing.TB) []cc.Position {
 	t.Helper()
-	f, err := os.Open("testdata/realgames.fen")
+	f, err := os.Open("../testdata/realgames.fen")
 	if err != nil {
 		t.Fatalf("open real games: %v", err)
 	}
 	defer f.Close()
-	var out []Position
+	var out []cc.Position
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		p, err := ParseFEN(line)
+		p, err := cc.ParseFEN(line)
 		if err != nil {
 			t.Fatalf("realgames.fen:%d: %v", n, err)
 		}
@@ -89,15 +91,15 @@ func loadRealGames(t testing.TB) []Position {
 
 // checkDecision checks a decision's evidence: a Yes line replays to a mate by c, a No has
 // a proof, an Unknown has none.
-func checkDecision(t *testing.T, p *Position, c Color, d Decision) {
+func checkDecision(t *testing.T, p *cc.Position, c cc.Color, d Decision) {
 	t.Helper()
 	switch d.Verdict {
-	case Yes:
+	case cc.Yes:
 		if d.Proof != ProofMate {
 			t.Errorf("%s: yes for %s with proof %s", p.FEN(), c, d.Proof)
 		}
 		checkHelpmate(t, p, c, d.Line)
-	case No:
+	case cc.No:
 		if d.Proof == ProofNone || d.Proof == ProofMate || len(d.Line) != 0 {
 			t.Errorf("%s: no for %s with proof %s and line %v", p.FEN(), c, d.Proof, d.Line)
 		}
@@ -115,7 +117,7 @@ func TestDeadPositionCorpus(t *testing.T) {
 	}
 	for _, e := range entries {
 		p := sanFEN(t, e.fen)
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			d := Decide(&p, c)
 			if d.Verdict != e.want[c] {
 				t.Errorf("%s (%s): %s can mate = %s (%s, %d nodes), want %s", e.fen, e.note, c, d.Verdict, d.Proof, d.Nodes, e.want[c])
@@ -123,7 +125,7 @@ func TestDeadPositionCorpus(t *testing.T) {
 			}
 			checkDecision(t, &p, c, d)
 		}
-		if dead := IsDeadPosition(&p); dead != (e.want[White] == No && e.want[Black] == No) {
+		if dead := IsDeadPosition(&p); dead != (e.want[cc.White] == cc.No && e.want[cc.Black] == cc.No) {
 			t.Errorf("%s (%s): IsDeadPosition = %v", e.fen, e.note, dead)
 		}
 	}
@@ -137,8 +139,8 @@ func TestDeadPositionCorpusNoShortMate(t *testing.T) {
 	}
 	for _, e := range loadDeadCorpus(t) {
 		p := sanFEN(t, e.fen)
-		for c := White; c <= Black; c++ {
-			if e.want[c] == No && bruteHelpmate(&p, c, depth) {
+		for c := cc.White; c <= cc.Black; c++ {
+			if e.want[c] == cc.No && bruteHelpmate(&p, c, depth) {
 				t.Errorf("%s (%s): %s is listed as unable to mate, but brute force mates within %d plies", e.fen, e.note, c, depth)
 			}
 		}
@@ -158,9 +160,9 @@ func TestRealGamesDecided(t *testing.T) {
 	}
 	for i := 0; i < len(positions); i += step {
 		p := &positions[i]
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			d := Decide(p, c)
-			if d.Verdict == Unknown {
+			if d.Verdict == cc.Unknown {
 				t.Errorf("%s: unknown for %s after %d nodes", p.FEN(), c, d.Nodes)
 				continue
 			}
@@ -171,7 +173,7 @@ func TestRealGamesDecided(t *testing.T) {
 
 // lockedRandomPosition builds a random position around blocked pawn pairs: a few pawns of
 // each side, each blocked by an enemy pawn, kings and the pieces, placed at random.
-func lockedRandomPosition(r *testRNG, pieces string, turn Color) (Position, bool) {
+func lockedRandomPosition(r *testRNG, pieces string, turn cc.Color) (cc.Position, bool) {
 	var board [64]byte
 	pairs := 2 + int(r.next()%5)
 	for i := 0; i < pairs; i++ {
@@ -198,15 +200,15 @@ func TestCanCheckmateSoundOnLockedPositions(t *testing.T) {
 	n, no := 0, 0
 	for _, mat := range materials {
 		for i := 0; i < per; i++ {
-			p, ok := lockedRandomPosition(&rng, mat, Color(i&1))
+			p, ok := lockedRandomPosition(&rng, mat, cc.Color(i&1))
 			if !ok {
 				continue
 			}
 			n++
-			for c := White; c <= Black; c++ {
+			for c := cc.White; c <= cc.Black; c++ {
 				d := DecideWithin(&p, c, 20000)
 				checkDecision(t, &p, c, d)
-				if d.Verdict == No {
+				if d.Verdict == cc.No {
 					no++
 					if bruteHelpmate(&p, c, depth) {
 						t.Errorf("%s: no for %s (%s), but brute force mates within %d plies", p.FEN(), c, d.Proof, depth)
@@ -231,13 +233,13 @@ func TestCanCheckmateSoundOnLockedPositions(t *testing.T) {
 // real: 6,354 positions, two colours) each is timed equally often.
 func BenchmarkCanCheckmate(b *testing.B) {
 	real := loadRealGames(b)
-	var hard []Position
+	var hard []cc.Position
 	for _, e := range loadDeadCorpus(b) {
 		hard = append(hard, sanFEN(b, e.fen))
 	}
-	var full []Position
+	var full []cc.Position
 	for _, fen := range []string{
-		StartFEN,
+		cc.StartFEN,
 		"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
 		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
@@ -248,7 +250,7 @@ func BenchmarkCanCheckmate(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name string
-		pos  []Position
+		pos  []cc.Position
 	}{{"real", real}, {"hard", hard}, {"full", full}} {
 		b.Run(bc.name, func(b *testing.B) {
 			times := make([]time.Duration, 0, b.N)
@@ -262,7 +264,7 @@ func BenchmarkCanCheckmate(b *testing.B) {
 				k := i * decisionStride % n
 				p := &bc.pos[k/2]
 				start := time.Now()
-				if CanCheckmate(p, Color(k&1)) == Unknown {
+				if CanCheckmate(p, cc.Color(k&1)) == cc.Unknown {
 					unknown++
 				}
 				times = append(times, time.Since(start))
@@ -308,8 +310,8 @@ func BenchmarkDeadAfterMove(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		p := &real[i%len(real)]
 		start := time.Now()
-		var mm mateMemory
-		mm.dead(p)
+		var k cc.MateKnowledge
+		Decider{}.Dead(&k, p)
 		times = append(times, time.Since(start))
 	}
 	b.StopTimer()
@@ -318,14 +320,14 @@ func BenchmarkDeadAfterMove(b *testing.B) {
 
 // realGame is a game of testdata/realgames.uci: its start and its moves.
 type realGame struct {
-	start Position
-	moves []Move
+	start cc.Position
+	moves []cc.Move
 }
 
 // loadRealGameMoves reads testdata/realgames.uci (format in its header).
 func loadRealGameMoves(t testing.TB) []realGame {
 	t.Helper()
-	f, err := os.Open("testdata/realgames.uci")
+	f, err := os.Open("../testdata/realgames.uci")
 	if err != nil {
 		t.Fatalf("open real games: %v", err)
 	}
@@ -374,18 +376,18 @@ func TestCarriedDecisionAlongRealGames(t *testing.T) {
 	}
 	for gi := 0; gi < len(games); gi += step {
 		g := games[gi]
-		var mm mateMemory
+		var k cc.MateKnowledge
 		p := g.start
-		mm.dead(&p)
+		Decider{}.Dead(&k, &p)
 		for i, m := range g.moves {
 			next := p.Play(m)
-			mm.carry(&p, &next, m)
+			Decider{}.Carry(&k, &p, &next, m)
 			p = next
-			dead := mm.dead(&p)
-			for c := White; c <= Black; c++ {
-				if mm.v[c] == Yes {
-					if !replaysToMate(&p, c, mm.line[c]) {
-						t.Fatalf("game %d, move %d (%s): the carried line %v for %s does not mate", gi+1, i+1, p.FEN(), mm.line[c], c)
+			dead := Decider{}.Dead(&k, &p)
+			for c := cc.White; c <= cc.Black; c++ {
+				if k.Verdict[c] == cc.Yes {
+					if !cc.ReplaysToMate(&p, c, k.Line[c]) {
+						t.Fatalf("game %d, move %d (%s): the carried line %v for %s does not mate", gi+1, i+1, p.FEN(), k.Line[c], c)
 					}
 				}
 			}
@@ -394,8 +396,8 @@ func TestCarriedDecisionAlongRealGames(t *testing.T) {
 					t.Errorf("game %d, move %d (%s): carried says alive, fresh says dead", gi+1, i+1, p.FEN())
 				}
 			}
-			if dead != (mm.v[White] == No && mm.v[Black] == No) {
-				t.Fatalf("game %d, move %d: dead = %v with verdicts %v", gi+1, i+1, dead, mm.v)
+			if dead != (k.Verdict[cc.White] == cc.No && k.Verdict[cc.Black] == cc.No) {
+				t.Fatalf("game %d, move %d: dead = %v with verdicts %v", gi+1, i+1, dead, k.Verdict)
 			}
 		}
 	}
@@ -407,8 +409,8 @@ func TestCarriedDecisionAlongRealGames(t *testing.T) {
 func BenchmarkGameDeadCheck(b *testing.B) {
 	games := loadRealGameMoves(b)
 	type step struct {
-		prev, cur Position
-		m         Move
+		prev, cur cc.Position
+		m         cc.Move
 		first     bool
 	}
 	var steps []step
@@ -421,16 +423,16 @@ func BenchmarkGameDeadCheck(b *testing.B) {
 		}
 	}
 	times := make([]time.Duration, 0, b.N)
-	var mm mateMemory
+	var k cc.MateKnowledge
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s := &steps[i%len(steps)]
 		start := time.Now()
 		if s.first || i%len(steps) == 0 {
-			mm = mateMemory{}
+			k = cc.MateKnowledge{}
 		}
-		mm.carry(&s.prev, &s.cur, s.m)
-		mm.dead(&s.cur)
+		Decider{}.Carry(&k, &s.prev, &s.cur, s.m)
+		Decider{}.Dead(&k, &s.cur)
 		times = append(times, time.Since(start))
 	}
 	b.StopTimer()

@@ -1,21 +1,25 @@
-// deadposition_plan_end_moves_test.go: the endgame planner's move questions agree with
+// plan_end_moves_test.go: the endgame planner's move questions agree with
 // the move generator on the real positions and the positions one move after them.
 
-package chesscore
+package dead
 
-import "testing"
+import (
+	"testing"
+
+	cc "github.com/gambitchess/gambit/chesscore"
+)
 
 // endTestPositions returns the real positions and, for every step-th of them, the
 // positions after each of its legal moves: many checks, pins and near-mates among them.
-func endTestPositions(t *testing.T) []Position {
+func endTestPositions(t *testing.T) []cc.Position {
 	t.Helper()
 	real := loadRealGames(t)
 	step := 4
 	if raceEnabled || testing.Short() {
 		step = 20
 	}
-	out := append([]Position(nil), real...)
-	var ml MoveList
+	out := append([]cc.Position(nil), real...)
+	var ml cc.MoveList
 	for i := 0; i < len(real); i += step {
 		real[i].LegalMoves(&ml)
 		for _, m := range ml.Moves[:ml.N] {
@@ -28,18 +32,18 @@ func endTestPositions(t *testing.T) []Position {
 // endLegal decides every move endTargets gives exactly as IsLegal does, and endTargets
 // with its promotions gives every legal move but castling and en passant.
 func TestEndLegalAgreesWithIsLegal(t *testing.T) {
-	var ml MoveList
+	var ml cc.MoveList
 	for _, q := range endTestPositions(t) {
-		us := q.turn
+		us := q.Turn()
 		found := 0
-		for b := q.byColor[us]; b != 0; {
+		for b := q.ColorPieces(us); b != 0; {
 			from := b.PopFirst()
-			pt := q.board[from].Type()
-			for tg := endTargets(&q, pt, us, from, q.byType[0]); tg != 0; {
+			pt := q.PieceAt(from).Type()
+			for tg := endTargets(&q, pt, us, from, q.Occupied()); tg != 0; {
 				to := tg.PopFirst()
-				m := NewMove(from, to)
-				if pt == Pawn && pawnLastRank[us].Has(to) {
-					m = NewPromotion(from, to, Queen)
+				m := cc.NewMove(from, to)
+				if pt == cc.Pawn && pawnLastRank[us].Has(to) {
+					m = cc.NewPromotion(from, to, cc.Queen)
 				}
 				legal := endLegal(&q, from, to)
 				if legal != q.IsLegal(m) {
@@ -47,7 +51,7 @@ func TestEndLegalAgreesWithIsLegal(t *testing.T) {
 				}
 				if legal {
 					found++
-					if m.Kind() == PromotionMove {
+					if m.Kind() == cc.PromotionMove {
 						found += 3
 					}
 				}
@@ -56,7 +60,7 @@ func TestEndLegalAgreesWithIsLegal(t *testing.T) {
 		q.LegalMoves(&ml)
 		want := 0
 		for _, m := range ml.Moves[:ml.N] {
-			if k := m.Kind(); k == NormalMove || k == PromotionMove {
+			if k := m.Kind(); k == cc.NormalMove || k == cc.PromotionMove {
 				want++
 			}
 		}
@@ -69,17 +73,17 @@ func TestEndLegalAgreesWithIsLegal(t *testing.T) {
 // endMateIn1 returns only moves that mate, and finds a mate whenever a normal move or a
 // promotion mates.
 func TestEndMateIn1AgreesWithTheGenerator(t *testing.T) {
-	var ml MoveList
+	var ml cc.MoveList
 	mates := 0
 	for _, q := range endTestPositions(t) {
-		w := q.turn
+		w := q.Turn()
 		k := q.KingSquare(w ^ 1)
-		free := kingAttacks[k] &^ q.byColor[w^1] &^ q.attacksBy(w, q.byType[0]&^k.Bitboard())
+		free := cc.KingAttacks(k) &^ q.ColorPieces(w^1) &^ attacksBy(&q, w, q.Occupied()&^k.Bitboard())
 		m, ok := endMateIn1(&q, free)
 		want := false
 		q.LegalMoves(&ml)
 		for _, x := range ml.Moves[:ml.N] {
-			if kind := x.Kind(); kind != NormalMove && kind != PromotionMove {
+			if kind := x.Kind(); kind != cc.NormalMove && kind != cc.PromotionMove {
 				continue
 			}
 			if c := q.Play(x); c.InCheck() && !c.HasLegalMove() {
@@ -92,7 +96,7 @@ func TestEndMateIn1AgreesWithTheGenerator(t *testing.T) {
 		}
 		if ok {
 			mates++
-			if !replaysToMate(&q, w, []Move{m}) {
+			if !cc.ReplaysToMate(&q, w, []cc.Move{m}) {
 				t.Fatalf("%s: endMateIn1 returned %v, which does not mate", q.FEN(), m)
 			}
 		}

@@ -1,21 +1,25 @@
-// deadposition_plan_end_test.go: the endgame mate planner finds the classic helpmates, and
+// plan_end_test.go: the endgame mate planner finds the classic helpmates, and
 // every line it returns replays to a mate.
 
-package chesscore
+package dead
 
-import "testing"
+import (
+	"testing"
+
+	cc "github.com/gambitchess/gambit/chesscore"
+)
 
 // The planner itself answers these endgames, with a line that replays to a mate.
 func TestEndPlannerFindsMates(t *testing.T) {
 	testPlannerFindsMates(t, "endgame", (*decider).planEnd, []plannerCase{
-		{"rook against the lone king", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", White},
-		{"queen against the lone king, loser to move", "8/5q1K/8/8/6k1/8/8/8 w - - 14 99", Black},
-		{"queen against the lone king, the king must not stalemate", "8/8/8/3k4/8/8/1Q6/6K1 b - - 0 1", White},
-		{"pawn promotes first", "8/8/8/4k3/8/3K4/4P3/8 b - - 4 42", White},
-		{"rook against rook", "8/R4K2/2k5/8/8/8/8/4r3 w - - 80 112", White},
-		{"queen against rook", "2K1q3/8/1R6/5k2/8/8/8/8 w - - 24 102", Black},
-		{"rook and pawns against pawns", "8/5ppk/2R5/8/1P5p/8/5PPP/6K1 w - - 0 36", White},
-		{"black rook, white to move", "8/8/8/8/2k5/8/3K4/r7 w - - 0 50", Black},
+		{"rook against the lone king", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", cc.White},
+		{"queen against the lone king, loser to move", "8/5q1K/8/8/6k1/8/8/8 w - - 14 99", cc.Black},
+		{"queen against the lone king, the king must not stalemate", "8/8/8/3k4/8/8/1Q6/6K1 b - - 0 1", cc.White},
+		{"pawn promotes first", "8/8/8/4k3/8/3K4/4P3/8 b - - 4 42", cc.White},
+		{"rook against rook", "8/R4K2/2k5/8/8/8/8/4r3 w - - 80 112", cc.White},
+		{"queen against rook", "2K1q3/8/1R6/5k2/8/8/8/8 w - - 24 102", cc.Black},
+		{"rook and pawns against pawns", "8/5ppk/2R5/8/1P5p/8/5PPP/6K1 w - - 0 36", cc.White},
+		{"black rook, white to move", "8/8/8/8/2k5/8/3K4/r7 w - - 0 50", cc.Black},
 	})
 }
 
@@ -23,9 +27,9 @@ func TestEndPlannerFindsMates(t *testing.T) {
 // for the winner.
 func TestEndPlannerDeclines(t *testing.T) {
 	testPlannerDeclines(t, "endgame", (*decider).planEnd, []declineCase{
-		{StartFEN, White},
-		{"8/8/8/3k4/8/8/8/B3K3 w - - 0 1", White},
-		{"8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Black},
+		{cc.StartFEN, cc.White},
+		{"8/8/8/3k4/8/8/8/B3K3 w - - 0 1", cc.White},
+		{"8/8/8/4k3/8/8/8/R3K3 w - - 0 1", cc.Black},
 	})
 }
 
@@ -42,7 +46,7 @@ func TestEndPlannerRealGames(t *testing.T) {
 	fits, found := 0, 0
 	for i := 0; i < len(positions); i += step {
 		p := &positions[i]
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			d.reset(p)
 			if _, settled := d.static(c); settled || !endPlanFits(p, c) {
 				continue
@@ -53,7 +57,7 @@ func TestEndPlannerRealGames(t *testing.T) {
 				continue
 			}
 			found++
-			if !replaysToMate(p, c, e.line[:n]) {
+			if !cc.ReplaysToMate(p, c, e.line[:n]) {
 				t.Fatalf("%s: the planner's line for %s %v does not replay to a mate", p.FEN(), c, e.line[:n])
 			}
 		}
@@ -68,10 +72,10 @@ func TestEndPlannerRealGames(t *testing.T) {
 func TestEndPlannerAllocationFree(t *testing.T) {
 	p := sanFEN(t, "8/R4K2/2k5/8/8/8/8/4r3 w - - 80 112")
 	var e endPlanner
-	if _, ok := e.find(&p, White); !ok {
+	if _, ok := e.find(&p, cc.White); !ok {
 		t.Fatalf("no mate found")
 	}
-	if n := testing.AllocsPerRun(20, func() { e.find(&p, White) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { e.find(&p, cc.White) }); n != 0 {
 		t.Errorf("find allocates %.1f times a run", n)
 	}
 }
@@ -81,13 +85,13 @@ func TestEndPlannerAllocationFree(t *testing.T) {
 func BenchmarkEndPlanner(b *testing.B) {
 	real := loadRealGames(b)
 	type job struct {
-		p Position
-		c Color
+		p cc.Position
+		c cc.Color
 	}
 	var jobs []job
 	var d decider
 	for i := range real {
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			d.reset(&real[i])
 			if _, settled := d.static(c); !settled && endPlanFits(&real[i], c) {
 				jobs = append(jobs, job{real[i], c})
@@ -112,12 +116,12 @@ func BenchmarkEndPlanner(b *testing.B) {
 // declineCase is a position where a planner must not answer for c.
 type declineCase struct {
 	fen string
-	c   Color
+	c   cc.Color
 }
 
 // testPlannerDeclines checks that plan (one planner, named for the messages) answers
 // none of the cases.
-func testPlannerDeclines(t *testing.T, planner string, plan func(*decider, Color) (Decision, bool), cases []declineCase) {
+func testPlannerDeclines(t *testing.T, planner string, plan func(*decider, cc.Color) (Decision, bool), cases []declineCase) {
 	t.Helper()
 	for _, tc := range cases {
 		p := sanFEN(t, tc.fen)
@@ -132,12 +136,12 @@ func testPlannerDeclines(t *testing.T, planner string, plan func(*decider, Color
 // plannerCase is a position where a planner must find a mate by c.
 type plannerCase struct {
 	name, fen string
-	c         Color
+	c         cc.Color
 }
 
 // testPlannerFindsMates checks that plan (one planner, named for the messages) answers
 // each case itself with a line that replays to mate, and that Decide answers Yes there.
-func testPlannerFindsMates(t *testing.T, planner string, plan func(*decider, Color) (Decision, bool), cases []plannerCase) {
+func testPlannerFindsMates(t *testing.T, planner string, plan func(*decider, cc.Color) (Decision, bool), cases []plannerCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,7 +154,7 @@ func testPlannerFindsMates(t *testing.T, planner string, plan func(*decider, Col
 			}
 			checkDecision(t, &p, tc.c, dec)
 			dec = Decide(&p, tc.c)
-			if dec.Verdict != Yes {
+			if dec.Verdict != cc.Yes {
 				t.Fatalf("%s: Decide for %s = %s", tc.fen, tc.c, dec.Verdict)
 			}
 			checkDecision(t, &p, tc.c, dec)
@@ -176,15 +180,15 @@ func TestEndPlannerLoserShuffles(t *testing.T) {
 	p := sanFEN(t, "4k3/8/8/8/8/4K3/8/R6n b - - 0 1")
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := endPlanner{w: White, l: Black, pawn: NoSquare}
-			e.pic = endPicture{target: E8, stand: E6, edge: Rank8}
+			e := endPlanner{w: cc.White, l: cc.Black, pawn: cc.NoSquare}
+			e.pic = endPicture{target: cc.E8, stand: cc.E6, edge: cc.Rank8}
 			e.togo = [2]int32{tc.togo, endFar}
-			e.attW = p.attacksBy(White, p.byType[0]&^p.KingSquare(Black).Bitboard())
+			e.attW = attacksBy(&p, cc.White, p.Occupied()&^p.KingSquare(cc.Black).Bitboard())
 			m, ok := e.loserMove(&p)
 			if !ok {
 				t.Fatal("no move")
 			}
-			king := m.From() == E8 && Rank8.Has(m.To())
+			king := m.From() == cc.E8 && cc.Rank8.Has(m.To())
 			if king != tc.wantK {
 				t.Errorf("loserMove = %v, want a king step along the edge: %v", m, tc.wantK)
 			}
@@ -197,16 +201,16 @@ func TestEndPlannerLoserShuffles(t *testing.T) {
 // each king (7 plies, though more steps in all): e1 comes first.
 func TestEndPlannerPicturesLongerWalkFirst(t *testing.T) {
 	p := sanFEN(t, "8/8/8/8/8/8/7k/RK6 w - - 0 1")
-	e := endPlanner{w: White, l: Black, pawn0: NoSquare}
+	e := endPlanner{w: cc.White, l: cc.Black, pawn0: cc.NoSquare}
 	n := e.choosePictures(&p, 0)
 	if n < 2 {
 		t.Fatalf("choosePictures kept %d pictures, want at least 2", n)
 	}
-	if got := e.pics[0]; got.target != E1 || got.stand != E3 {
+	if got := e.pics[0]; got.target != cc.E1 || got.stand != cc.E3 {
 		t.Errorf("first picture: target %v, stand %v; want e1, e3", got.target, got.stand)
 	}
 	for _, pic := range e.pics[1:n] {
-		if pic.target == H2 && pic.stand == F2 {
+		if pic.target == cc.H2 && pic.stand == cc.F2 {
 			return
 		}
 	}
@@ -218,17 +222,17 @@ func TestEndPlannerPicturesLongerWalkFirst(t *testing.T) {
 func TestEndRingsStepAsDist(t *testing.T) {
 	walls := []struct {
 		name    string
-		allowed Bitboard
+		allowed cc.Bitboard
 	}{
-		{"open board", ^Bitboard(0)},
-		{"a wall on the d-file with a gap", ^(FileD &^ Rank5)},
-		{"a maze", ^(FileB&^Rank8 | FileD&^Rank1 | FileF&^Rank8 | Rank4&(FileG|FileH))},
-		{"every other square", Bitboard(0x55aa55aa55aa55aa)},
+		{"open board", ^cc.Bitboard(0)},
+		{"a wall on the d-file with a gap", ^(cc.FileD &^ cc.Rank5)},
+		{"a maze", ^(cc.FileB&^cc.Rank8 | cc.FileD&^cc.Rank1 | cc.FileF&^cc.Rank8 | cc.Rank4&(cc.FileG|cc.FileH))},
+		{"every other square", cc.Bitboard(0x55aa55aa55aa55aa)},
 	}
 	var r endRings
 	for _, w := range walls {
-		for goal := range Square(64) {
-			for until := range Square(64) {
+		for goal := range cc.Square(64) {
+			for until := range cc.Square(64) {
 				r.fill(goal, w.allowed, until)
 				if got, want := r.at, r.dist(until); got != want {
 					t.Fatalf("%s, goal %v, until %v: at = %d, dist = %d", w.name, goal, until, got, want)
@@ -236,7 +240,7 @@ func TestEndRingsStepAsDist(t *testing.T) {
 				if r.at == endFar {
 					continue
 				}
-				for b := kingAttacks[until]; b != 0; {
+				for b := cc.KingAttacks(until); b != 0; {
 					sq := b.PopFirst()
 					if got, want := r.step(sq), r.dist(sq); got != want {
 						t.Fatalf("%s, goal %v, until %v: step(%v) = %d, dist = %d", w.name, goal, until, sq, got, want)
@@ -252,9 +256,9 @@ func TestEndRingsStepAsDist(t *testing.T) {
 // and c3, b1 (stand b3) and a2 (c2) cost the least, then a1 with stands a3 and c1.
 func TestEndPlannerPicturesTieOrder(t *testing.T) {
 	p := sanFEN(t, "7R/8/8/8/8/2K5/8/k7 w - - 0 1")
-	e := endPlanner{w: White, l: Black, pawn0: NoSquare}
+	e := endPlanner{w: cc.White, l: cc.Black, pawn0: cc.NoSquare}
 	n := e.choosePictures(&p, 0)
-	want := []struct{ target, stand Square }{{B1, B3}, {A2, C2}, {A1, A3}, {A1, C1}}
+	want := []struct{ target, stand cc.Square }{{cc.B1, cc.B3}, {cc.A2, cc.C2}, {cc.A1, cc.A3}, {cc.A1, cc.C1}}
 	if n < len(want) {
 		t.Fatalf("choosePictures kept %d pictures, want at least %d", n, len(want))
 	}
@@ -299,9 +303,9 @@ func TestEndMatesAsLegalMoves(t *testing.T) {
 	checks, mates := 0, 0
 	for i := 0; i < len(positions); i += step {
 		p := &positions[i]
-		var ml MoveList
+		var ml cc.MoveList
 		p.LegalMoves(&ml)
-		k := p.KingSquare(p.turn ^ 1)
+		k := p.KingSquare(p.Turn() ^ 1)
 		for _, m := range ml.Moves[:ml.N] {
 			child := p.Play(m)
 			want := child.InCheck() && !child.HasLegalMove()
@@ -326,10 +330,10 @@ func TestEndMatesAsLegalMoves(t *testing.T) {
 func TestEndPlannerGivesUpUnarmed(t *testing.T) {
 	tests := []struct {
 		name, fen string
-		w         Color
+		w         cc.Color
 	}{
-		{"the king takes the new queen, a bishop left", "8/4k3/2R1P3/8/4P3/b5P1/5PK1/7q w - - 0 45", Black},
-		{"the king takes the new queen, another bishop left", "8/2b1k3/4P3/2R1P3/8/6P1/5PK1/7q w - - 0 47", Black},
+		{"the king takes the new queen, a bishop left", "8/4k3/2R1P3/8/4P3/b5P1/5PK1/7q w - - 0 45", cc.Black},
+		{"the king takes the new queen, another bishop left", "8/2b1k3/4P3/2R1P3/8/6P1/5PK1/7q w - - 0 47", cc.Black},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -359,7 +363,7 @@ func TestEndScannersNarrowKeepsBetterMoves(t *testing.T) {
 	checked := 0
 	for i := 0; i < len(positions); i += step {
 		p := &positions[i]
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			d.reset(p)
 			if _, settled := d.static(c); settled || !endPlanFits(p, c) {
 				continue
@@ -370,15 +374,21 @@ func TestEndScannersNarrowKeepsBetterMoves(t *testing.T) {
 				ws := e.wscan
 				own := ws.occ &^ ws.theirs
 				froms := own
-				if ws.pawn != NoSquare {
+				if ws.pawn != cc.NoSquare {
 					froms &^= ws.pawn.Bitboard() // its moves are scored apart, never narrowed
 				}
-				tryCopy := func(m Move, pt PieceType, from, to Square) bool { c := ws; return c.try(m, pt, from, to, true) }
+				tryCopy := func(m cc.Move, pt cc.PieceType, from, to cc.Square) bool {
+					c := ws
+					return c.try(m, pt, from, to, true)
+				}
 				checked += checkNarrow(t, p.FEN(), ws.narrow, tryCopy, froms, own, ws.lk.Bitboard(), ws.pawnPath|pawnLastRank[ws.w])
 			}
-			if e.lscan.best != NullMove {
+			if e.lscan.best != cc.NullMove {
 				ls := e.lscan
-				tryCopy := func(m Move, pt PieceType, from, to Square) bool { c := ls; return c.try(m, pt, from, to, true) }
+				tryCopy := func(m cc.Move, pt cc.PieceType, from, to cc.Square) bool {
+					c := ls
+					return c.try(m, pt, from, to, true)
+				}
 				checked += checkNarrow(t, p.FEN(), ls.narrow, tryCopy, ls.occ&^ls.theirs, ls.occ&^ls.theirs, ls.wk.Bitboard(), pawnLastRank[ls.l])
 			}
 		}
@@ -392,25 +402,25 @@ func TestEndScannersNarrowKeepsBetterMoves(t *testing.T) {
 // scanned) and every target off own and the other side's king (a pawn's off noPawn),
 // that a move try (on a copy of the scanner) keeps is one narrow keeps; it returns the
 // moves tried.
-func checkNarrow(t *testing.T, fen string, narrow func(PieceType, Square, Bitboard) Bitboard,
-	tryCopy func(Move, PieceType, Square, Square) bool, froms, own, king, noPawn Bitboard) int {
+func checkNarrow(t *testing.T, fen string, narrow func(cc.PieceType, cc.Square, cc.Bitboard) cc.Bitboard,
+	tryCopy func(cc.Move, cc.PieceType, cc.Square, cc.Square) bool, froms, own, king, noPawn cc.Bitboard) int {
 	t.Helper()
 	n := 0
-	for pt := Pawn; pt <= Queen; pt++ {
-		for from := range Square(64) {
-			if !froms.Has(from) || pt == Pawn && noPawn.Has(from) {
+	for pt := cc.Pawn; pt <= cc.Queen; pt++ {
+		for from := range cc.Square(64) {
+			if !froms.Has(from) || pt == cc.Pawn && noPawn.Has(from) {
 				continue
 			}
 			nfrom := from
-			if pt == Pawn {
-				nfrom = NoSquare
+			if pt == cc.Pawn {
+				nfrom = cc.NoSquare
 			}
-			kept := narrow(pt, nfrom, ^Bitboard(0))
-			for to := range Square(64) {
-				if (own | king).Has(to) || pt == Pawn && noPawn.Has(to) {
+			kept := narrow(pt, nfrom, ^cc.Bitboard(0))
+			for to := range cc.Square(64) {
+				if (own | king).Has(to) || pt == cc.Pawn && noPawn.Has(to) {
 					continue
 				}
-				if tryCopy(NewMove(from, to), pt, from, to) && !kept.Has(to) {
+				if tryCopy(cc.NewMove(from, to), pt, from, to) && !kept.Has(to) {
 					t.Fatalf("%s: narrow drops %v%v (%v), which try keeps", fen, from, to, pt)
 				}
 				n++
@@ -425,14 +435,14 @@ func checkNarrow(t *testing.T, fen string, narrow func(PieceType, Square, Bitboa
 func TestEndSideLegalAgreesWithEndLegal(t *testing.T) {
 	safe := 0
 	for _, q := range endTestPositions(t) {
-		us := q.turn
+		us := q.Turn()
 		x := endSideOf(&q)
 		if x.safe {
 			safe++
 		}
-		for b := q.byColor[us]; b != 0; {
+		for b := q.ColorPieces(us); b != 0; {
 			from := b.PopFirst()
-			for tg := endTargets(&q, q.board[from].Type(), us, from, q.byType[0]); tg != 0; {
+			for tg := endTargets(&q, q.PieceAt(from).Type(), us, from, q.Occupied()); tg != 0; {
 				to := tg.PopFirst()
 				if got, want := x.legal(from, to), endLegal(&q, from, to); got != want {
 					t.Fatalf("%s: endSide.legal(%v%v) = %v, endLegal says %v", q.FEN(), from, to, got, want)

@@ -1,11 +1,13 @@
-// deadposition_search_test.go: the best-first search's parts against plain references.
+// search_test.go: the best-first search's parts against plain references.
 
-package chesscore
+package dead
 
 import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	cc "github.com/gambitchess/gambit/chesscore"
 )
 
 // TestOpenListOrder checks that the bucket queue pops like a heap on (lowest score,
@@ -61,11 +63,11 @@ func TestOpenListOrder(t *testing.T) {
 
 // TestLineTables checks the empty-board line tables and the distance table.
 func TestLineTables(t *testing.T) {
-	for sq := range Square(64) {
-		if emptyBishop[sq] != BishopAttacks(sq, 0) || emptyRook[sq] != RookAttacks(sq, 0) {
+	for sq := range cc.Square(64) {
+		if emptyBishop[sq] != cc.BishopAttacks(sq, 0) || emptyRook[sq] != cc.RookAttacks(sq, 0) {
 			t.Errorf("%v: empty-board lines differ from the attack tables", sq)
 		}
-		for to := range Square(64) {
+		for to := range cc.Square(64) {
 			if want := max(abs(sq.File()-to.File()), abs(sq.Rank()-to.Rank())); distance(sq, to) != want {
 				t.Errorf("distance(%v, %v) = %d, want %d", sq, to, distance(sq, to), want)
 			}
@@ -75,17 +77,17 @@ func TestLineTables(t *testing.T) {
 
 // scoreReference is score written plainly: every piece looked up on the board, every
 // flight square tested by attacked.
-func scoreReference(p *Position, w Color) int32 {
+func scoreReference(p *cc.Position, w cc.Color) int32 {
 	l := w ^ 1
 	lk, wk := p.KingSquare(l), p.KingSquare(w)
-	occ := p.byType[0]
+	occ := p.Occupied()
 	h := int32(0)
-	for b := p.byColor[w] &^ p.byType[King]; b != 0; {
+	for b := p.ColorPieces(w) &^ p.TypePieces(cc.King); b != 0; {
 		sq := b.PopFirst()
-		switch pt := p.board[sq].Type(); pt {
-		case Pawn:
+		switch pt := p.PieceAt(sq).Type(); pt {
+		case cc.Pawn:
 			toGo := 7 - sq.Rank()
-			if w == Black {
+			if w == cc.Black {
 				toGo = sq.Rank()
 			}
 			h += int32(3*toGo) - 40
@@ -95,14 +97,14 @@ func scoreReference(p *Position, w Color) int32 {
 	}
 	h += int32(2 * max(abs(wk.File()-lk.File()), abs(wk.Rank()-lk.Rank())))
 	flights := int32(0)
-	for b := kingAttacks[lk] &^ p.byColor[l]; b != 0; {
-		if !p.attacked(b.PopFirst(), w, occ&^lk.Bitboard()) {
+	for b := cc.KingAttacks(lk) &^ p.ColorPieces(l); b != 0; {
+		if p.AttackersTo(b.PopFirst(), w, occ&^lk.Bitboard()) == 0 {
 			flights++
 		}
 	}
 	h += 3*flights + int32(3*edgeDistance(lk))
-	minorsOnly := p.byColor[w]&(p.byType[Pawn]|p.byType[Rook]|p.byType[Queen]) == 0
-	for b := p.byColor[l] &^ p.byType[King] &^ p.byType[Pawn]; b != 0; {
+	minorsOnly := p.ColorPieces(w)&(p.TypePieces(cc.Pawn)|p.TypePieces(cc.Rook)|p.TypePieces(cc.Queen)) == 0
+	for b := p.ColorPieces(l) &^ p.TypePieces(cc.King) &^ p.TypePieces(cc.Pawn); b != 0; {
 		sq := b.PopFirst()
 		if minorsOnly {
 			h += int32(max(abs(sq.File()-lk.File()), abs(sq.Rank()-lk.Rank()))) + 4
@@ -110,11 +112,11 @@ func scoreReference(p *Position, w Color) int32 {
 			h += 6
 		}
 	}
-	h += int32(2 * p.Pieces(l, Pawn).Count())
+	h += int32(2 * p.Pieces(l, cc.Pawn).Count())
 	if minorsOnly {
-		h += int32(4 * p.Pieces(l, Pawn).Count())
+		h += int32(4 * p.Pieces(l, cc.Pawn).Count())
 	}
-	if p.turn == l && p.attacked(lk, w, occ) {
+	if p.Turn() == l && p.AttackersTo(lk, w, occ) != 0 {
 		h -= 3
 	}
 	return h
@@ -125,10 +127,10 @@ func scoreReference(p *Position, w Color) int32 {
 func TestSearchScoreMatchesReference(t *testing.T) {
 	var s mateSearch
 	checked := 0
-	eachRealPositionAndChild(t, 7, func(q *Position) {
-		for w := White; w <= Black; w++ {
+	eachRealPositionAndChild(t, 7, func(q *cc.Position) {
+		for w := cc.White; w <= cc.Black; w++ {
 			s.w, s.l = w, w^1
-			got := s.score(q, q.turn == s.l && q.InCheck())
+			got := s.score(q, q.Turn() == s.l && q.InCheck())
 			if want := scoreReference(q, w); got != want {
 				t.Fatalf("%s for %v: score %d, reference %d", q.FEN(), w, got, want)
 			}
@@ -166,10 +168,10 @@ func TestCheckmated(t *testing.T) {
 
 // eachRealPositionAndChild calls fn with every step-th real-game position and each
 // position one legal move after it.
-func eachRealPositionAndChild(t *testing.T, step int, fn func(q *Position)) {
+func eachRealPositionAndChild(t *testing.T, step int, fn func(q *cc.Position)) {
 	t.Helper()
 	real := loadRealGames(t)
-	var ml MoveList
+	var ml cc.MoveList
 	for i := 0; i < len(real); i += step {
 		p := &real[i]
 		fn(p)
@@ -182,22 +184,22 @@ func eachRealPositionAndChild(t *testing.T, step int, fn func(q *Position)) {
 }
 
 // BenchmarkMateSearch times the search alone on the real-game decisions that reach it
-// (no planner answers them, no structure proof), both colours: the mean per search and
+// (no static or structure proof), both colours: the mean per search and
 // the cost of a generated position.
 func BenchmarkMateSearch(b *testing.B) {
 	type job struct {
-		p Position
-		c Color
+		p cc.Position
+		c cc.Color
 	}
 	var jobs []job
 	d := new(decider)
 	for _, p := range loadRealGames(b) {
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			d.reset(&p)
 			if _, ok := d.static(c); ok {
 				continue
 			}
-			if _, ok := d.plan(c); ok || d.provenByStructure(c) {
+			if d.provenByStructure(c) {
 				continue
 			}
 			jobs = append(jobs, job{p, c})
@@ -211,7 +213,7 @@ func BenchmarkMateSearch(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		j := &jobs[i%len(jobs)]
-		if s.run(&j.p, j.c, DefaultMateNodes, false) == Unknown {
+		if s.run(&j.p, j.c, DefaultMateNodes, false) == cc.Unknown {
 			b.Fatalf("%s: unknown for %s", j.p.FEN(), j.c)
 		}
 		nodes += s.nodes

@@ -1,41 +1,43 @@
-// deadposition_plan_mid_test.go: the middlegame mate planner on hand positions and on the
+// plan_mid_test.go: the middlegame mate planner on hand positions and on the
 // real-game corpus, its allocations and its speed.
 
-package chesscore
+package dead
 
 import (
 	"testing"
 	"time"
+
+	cc "github.com/gambitchess/gambit/chesscore"
 )
 
 // planMid runs the planner alone for a mate by c from p and returns its line, or false.
-func planMid(p *Position, c Color) ([]Move, bool) {
+func planMid(p *cc.Position, c cc.Color) ([]cc.Move, bool) {
 	var m midPlanner
 	n := m.plan(p, c)
 	if n <= 0 {
 		return nil, false
 	}
-	return append([]Move(nil), m.line[:n]...), true
+	return append([]cc.Move(nil), m.line[:n]...), true
 }
 
 func TestMidPlannerFindsMates(t *testing.T) {
 	tests := []struct {
 		name string
 		fen  string
-		c    Color
+		c    cc.Color
 	}{
-		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", White},
-		{"back rank, the loser waits", "6k1/1p3ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", White},
-		{"fool's mate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", Black},
-		{"scholar's mate", "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", White},
-		{"smothered", "6rk/6pp/8/6N1/8/8/6PP/6K1 w - - 0 1", White},
-		{"a defender moves away", "6k1/5ppp/1n6/8/8/8/5PPP/R5K1 w - - 0 1", White},
-		{"a flight square filled", "r6k/6pp/8/6N1/8/8/6PP/6K1 b - - 0 1", White},
-		{"the queen on the pawn shield, supported", "r4rk1/ppp2ppp/8/8/8/3B4/PPP2PPP/3Q1RK1 w - - 0 1", White},
-		{"a promotion mates at once, foreseen by no plan", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", White},
-		{"the king walks two steps", "8/8/3p1kpp/3b4/4r3/8/2K5/5q2 w - - 0 62", Black},
-		{"the king steps into the net", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6", Black},
-		{"the loser needs a move that leaves it as much to do (real game)", "r2q1rk1/1bpp1ppp/p7/1p5n/2P1P1n1/1B4B1/PPQ2PPP/RN2K2R w KQ - 1 11", White},
+		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", cc.White},
+		{"back rank, the loser waits", "6k1/1p3ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", cc.White},
+		{"fool's mate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", cc.Black},
+		{"scholar's mate", "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", cc.White},
+		{"smothered", "6rk/6pp/8/6N1/8/8/6PP/6K1 w - - 0 1", cc.White},
+		{"a defender moves away", "6k1/5ppp/1n6/8/8/8/5PPP/R5K1 w - - 0 1", cc.White},
+		{"a flight square filled", "r6k/6pp/8/6N1/8/8/6PP/6K1 b - - 0 1", cc.White},
+		{"the queen on the pawn shield, supported", "r4rk1/ppp2ppp/8/8/8/3B4/PPP2PPP/3Q1RK1 w - - 0 1", cc.White},
+		{"a promotion mates at once, foreseen by no plan", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", cc.White},
+		{"the king walks two steps", "8/8/3p1kpp/3b4/4r3/8/2K5/5q2 w - - 0 62", cc.Black},
+		{"the king steps into the net", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6", cc.Black},
+		{"the loser needs a move that leaves it as much to do (real game)", "r2q1rk1/1bpp1ppp/p7/1p5n/2P1P1n1/1B4B1/PPQ2PPP/RN2K2R w KQ - 1 11", cc.White},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,7 +46,7 @@ func TestMidPlannerFindsMates(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: the planner found no mate by %s", tc.fen, tc.c)
 			}
-			checkDecision(t, &p, tc.c, Decision{Verdict: Yes, Proof: ProofMate, Line: line})
+			checkDecision(t, &p, tc.c, Decision{Verdict: cc.Yes, Proof: ProofMate, Line: line})
 		})
 	}
 }
@@ -52,12 +54,12 @@ func TestMidPlannerFindsMates(t *testing.T) {
 // Where the planner answers, Decide answers with its line.
 func TestDecideUsesMidPlanner(t *testing.T) {
 	p := sanFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
-	line, ok := planMid(&p, White)
+	line, ok := planMid(&p, cc.White)
 	if !ok {
 		t.Fatal("the planner found no mate")
 	}
-	d := Decide(&p, White)
-	checkDecision(t, &p, White, d)
+	d := Decide(&p, cc.White)
+	checkDecision(t, &p, cc.White, d)
 	if len(d.Line) != len(line) || d.Line[0] != line[0] {
 		t.Errorf("Decide's line %v, the planner's %v", d.Line, line)
 	}
@@ -74,18 +76,18 @@ func TestMidPlannerRealGames(t *testing.T) {
 		if !p.HasLegalMove() {
 			continue
 		}
-		for c := White; c <= Black; c++ {
-			if cannotMateByMaterial(p, c) {
+		for c := cc.White; c <= cc.Black; c++ {
+			if cc.CannotMateByMaterial(p, c) {
 				continue
 			}
 			n := m.plan(p, c)
-			if p.byType[0].Count() >= 20 {
+			if p.Occupied().Count() >= 20 {
 				asked++
 				if n > 0 {
 					answered++
 				}
 			}
-			if n > 0 && !replaysToMate(p, c, m.line[:n]) {
+			if n > 0 && !cc.ReplaysToMate(p, c, m.line[:n]) {
 				t.Fatalf("%s: the planner's line %v does not mate for %s", p.FEN(), m.line[:n], c)
 			}
 		}
@@ -115,23 +117,23 @@ func TestMidPlannerMates(t *testing.T) {
 		{"no check mates", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false, false},
 	}
 	var m midPlanner
-	var ml MoveList
-	check := func(t *testing.T, p *Position) (mate, quick bool) {
+	var ml cc.MoveList
+	check := func(t *testing.T, p *cc.Position) (mate, quick bool) {
 		t.Helper()
-		m.w, m.l = p.turn, p.turn^1
+		m.w, m.l = p.Turn(), p.Turn()^1
 		p.LegalMoves(&ml)
 		got, ok := m.mateIn1(p, &ml)
-		if _, full := mateIn1Move(p, p.turn); ok != full {
+		if _, full := mateIn1Move(p, p.Turn()); ok != full {
 			t.Fatalf("%s: the planner's mate in one %v (%v), the full test %v", p.FEN(), got, ok, full)
 		}
-		if ok && !replaysToMate(p, p.turn, []Move{got}) {
+		if ok && !cc.ReplaysToMate(p, p.Turn(), []cc.Move{got}) {
 			t.Fatalf("%s: mateIn1's %v does not mate", p.FEN(), got)
 		}
 		mv := m.quickMate(p)
-		if mv != NullMove && !replaysToMate(p, p.turn, []Move{mv}) {
+		if mv != cc.NullMove && !cc.ReplaysToMate(p, p.Turn(), []cc.Move{mv}) {
 			t.Fatalf("%s: quickMate's %v does not mate", p.FEN(), mv)
 		}
-		return ok, mv != NullMove
+		return ok, mv != cc.NullMove
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,7 +159,7 @@ func TestMidPlannerAllocations(t *testing.T) {
 	p := sanFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
 	q := sanFEN(t, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
 	var m midPlanner
-	if a := testing.AllocsPerRun(50, func() { m.plan(&p, White); m.plan(&q, Black) }); a != 0 {
+	if a := testing.AllocsPerRun(50, func() { m.plan(&p, cc.White); m.plan(&q, cc.Black) }); a != 0 {
 		t.Errorf("%v allocations a run, want 0", a)
 	}
 }
@@ -167,9 +169,9 @@ func TestMidPlannerAllocations(t *testing.T) {
 // one call, the mean when it answers and when it fails, in microseconds, and the share
 // answered.
 func BenchmarkMidPlanner(b *testing.B) {
-	var positions []Position
+	var positions []cc.Position
 	for _, p := range loadRealGames(b) {
-		if p.byType[0].Count() >= midMinPieces && p.HasLegalMove() {
+		if p.Occupied().Count() >= midMinPieces && p.HasLegalMove() {
 			positions = append(positions, p)
 		}
 	}
@@ -181,7 +183,7 @@ func BenchmarkMidPlanner(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		p := &positions[(i/2)%len(positions)]
 		start := time.Now()
-		n := m.plan(p, Color(i&1))
+		n := m.plan(p, cc.Color(i&1))
 		el := time.Since(start)
 		times = append(times, el)
 		if n > 0 {
@@ -207,8 +209,8 @@ func BenchmarkMidPlanner(b *testing.B) {
 func TestMidPlanCounts(t *testing.T) {
 	var m midPlanner
 	checked, evaluated := 0, 0
-	eachMidPlan(loadRealGames(t), &m, nil, func(p *Position, c Color, pl *midPlan) {
-		holes, blockers, uncovered, ok := m.needs(p, pl, 0, NoSquare)
+	eachMidPlan(loadRealGames(t), &m, nil, func(p *cc.Position, c cc.Color, pl *midPlan) {
+		holes, blockers, uncovered, ok := m.needs(p, pl, 0, cc.NoSquare)
 		if !ok || holes != pl.holes || blockers != pl.blockers || uncovered != pl.uncovered {
 			t.Fatalf("%s, %s mates on %v from %v: add counts %x %x %x, needs %x %x %x (%v)", p.FEN(), c, pl.king, pl.to,
 				uint64(pl.holes), uint64(pl.blockers), uint64(pl.uncovered), uint64(holes), uint64(blockers), uint64(uncovered), ok)
@@ -241,14 +243,14 @@ func TestMidPlanCounts(t *testing.T) {
 // each colour not barred by its material, in each of positions with midMinPieces pieces
 // or more and a move to make; onSetup, unless nil, first for each position and colour,
 // after m.setup. m.king and m.kmid are the plan's.
-func eachMidPlan(positions []Position, m *midPlanner, onSetup func(p *Position, c Color), onPlan func(p *Position, c Color, pl *midPlan)) {
+func eachMidPlan(positions []cc.Position, m *midPlanner, onSetup func(p *cc.Position, c cc.Color), onPlan func(p *cc.Position, c cc.Color, pl *midPlan)) {
 	for i := range positions {
 		p := &positions[i]
-		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+		if !p.HasLegalMove() || p.Occupied().Count() < midMinPieces {
 			continue
 		}
-		for c := White; c <= Black; c++ {
-			if cannotMateByMaterial(p, c) {
+		for c := cc.White; c <= cc.Black; c++ {
+			if cc.CannotMateByMaterial(p, c) {
 				continue
 			}
 			m.setup(p, c)
@@ -274,12 +276,12 @@ func TestMidCoverable(t *testing.T) {
 	var m midPlanner
 	refused := 0
 	for _, p := range loadRealGames(t) {
-		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+		if !p.HasLegalMove() || p.Occupied().Count() < midMinPieces {
 			continue
 		}
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			m.setup(&p, c)
-			for u := Square(0); u < 64; u++ {
+			for u := cc.Square(0); u < 64; u++ {
 				if m.coverable(&p, u) {
 					continue
 				}
@@ -290,8 +292,8 @@ func TestMidCoverable(t *testing.T) {
 						sto := steps.PopFirst()
 						for j := 0; j < m.np; j++ {
 							from := m.pieces[j].sq
-							occ := p.byType[0]&^from.Bitboard()&^mv.sq.Bitboard() | sto.Bitboard()
-							if pieceAttacks(mv.pt, c, sto, occ).Has(u) {
+							occ := p.Occupied()&^from.Bitboard()&^mv.sq.Bitboard() | sto.Bitboard()
+							if cc.PieceAttacks(mv.pt, c, sto, occ).Has(u) {
 								t.Fatalf("%s, %s: coverable says no for %v, but %v from %v to %v covers it once %v has left",
 									p.FEN(), c, u, mv.pt, mv.sq, sto, from)
 							}
@@ -313,10 +315,10 @@ func TestMidTasksOnLimit(t *testing.T) {
 	var m midPlanner
 	var b midBoard
 	checked, cut := 0, 0
-	eachMidPlan(loadRealGames(t)[:1500], &m, func(p *Position, _ Color) { b.set(p) }, func(p *Position, c Color, pl *midPlan) {
-		n, ok := m.tasksOn(&b, pl, 0, NoSquare, -1)
+	eachMidPlan(loadRealGames(t)[:1500], &m, func(p *cc.Position, _ cc.Color) { b.set(p) }, func(p *cc.Position, c cc.Color, pl *midPlan) {
+		n, ok := m.tasksOn(&b, pl, 0, cc.NoSquare, -1)
 		for limit := 0; limit <= midMaxTasks; limit++ {
-			ln, lok := m.tasksOn(&b, pl, 0, NoSquare, limit)
+			ln, lok := m.tasksOn(&b, pl, 0, cc.NoSquare, limit)
 			switch {
 			case ok && n <= limit && (ln != n || !lok):
 				t.Fatalf("%s, %s mates on %v from %v: limit %d counts %d %v, want %d", p.FEN(), c, pl.king, pl.to, limit, ln, lok, n)
@@ -339,20 +341,20 @@ func TestMidTasksOnLimit(t *testing.T) {
 func TestMidPlanOrder(t *testing.T) {
 	var m midPlanner
 	penalised := 0
-	eachMidPlan(loadRealGames(t)[:1500], &m, func(p *Position, c Color) {
+	eachMidPlan(loadRealGames(t)[:1500], &m, func(p *cc.Position, c cc.Color) {
 		for i := 1; i < m.np; i++ {
 			prev, pt := m.pieces[i-1].pt, m.pieces[i].pt
-			if pt != Pawn && (prev == Pawn || prev < pt) {
+			if pt != cc.Pawn && (prev == cc.Pawn || prev < pt) {
 				t.Fatalf("%s, %s: pieces listed %v then %v", p.FEN(), c, prev, pt)
 			}
 		}
-	}, func(p *Position, c Color, pl *midPlan) {
-		pawns := int32((pl.blockers & p.byType[Pawn]).Count())
+	}, func(p *cc.Position, c cc.Color, pl *midPlan) {
+		pawns := int32((pl.blockers & p.TypePieces(cc.Pawn)).Count())
 		if !m.evaluate(p, pl) {
 			return
 		}
 		moves := int32(1 + pl.nv)
-		if pl.sfrom != NoSquare {
+		if pl.sfrom != cc.NoSquare {
 			moves++
 		}
 		m.king, m.kmid = pl.king, pl.kmid
@@ -376,22 +378,22 @@ func TestMidWaitWFarthest(t *testing.T) {
 	var m midPlanner
 	checked, found := 0, 0
 	for _, p := range loadRealGames(t) {
-		if !p.HasLegalMove() || p.byType[0].Count() < midMinPieces {
+		if !p.HasLegalMove() || p.Occupied().Count() < midMinPieces {
 			continue
 		}
-		c := p.turn
+		c := p.Turn()
 		m.setup(&p, c)
 		for ki := 0; ki < m.nk; ki++ {
 			mk := &m.kings[ki]
 			m.king, m.kmid = mk.sq, mk.mid
-			cur := (p.byColor[c] &^ p.byType[King]).First()
-			zone := kingAttacks[m.king] | kingAttacks[m.kfrom] | m.kfrom.Bitboard()
-			got, want := m.waitW(&p, cur, NoSquare, zone), midWaitWPlain(&m, &p, cur, NoSquare, zone)
+			cur := (p.ColorPieces(c) &^ p.TypePieces(cc.King)).First()
+			zone := cc.KingAttacks(m.king) | cc.KingAttacks(m.kfrom) | m.kfrom.Bitboard()
+			got, want := m.waitW(&p, cur, cc.NoSquare, zone), midWaitWPlain(&m, &p, cur, cc.NoSquare, zone)
 			if got != want {
 				t.Fatalf("%s, %s, king to %v: waitW %v, want %v", p.FEN(), c, m.king, got, want)
 			}
 			checked++
-			if got != NullMove {
+			if got != cc.NullMove {
 				found++
 			}
 		}
@@ -403,27 +405,27 @@ func TestMidWaitWFarthest(t *testing.T) {
 
 // midWaitWPlain is waitW looking at every target of every piece in the legal move list's
 // order, keeping the first move of the greatest distance.
-func midWaitWPlain(m *midPlanner, q *Position, cur, scur Square, zone Bitboard) Move {
+func midWaitWPlain(m *midPlanner, q *cc.Position, cur, scur cc.Square, zone cc.Bitboard) cc.Move {
 	w := m.w
 	k := q.KingSquare(m.l)
-	occ := q.byType[0]
+	occ := q.Occupied()
 	guard := m.waitGuard(k)
-	best, bestD := NullMove, -1
-	pieces := q.byColor[w] &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
+	best, bestD := cc.NullMove, -1
+	pieces := q.ColorPieces(w) &^ zone &^ cur.Bitboard() &^ scur.Bitboard()
 	for g := 0; g < midGroups; g++ {
 		for b := midGroup(q, g, pieces); b != 0; {
 			from := b.PopFirst()
-			pt := q.board[from].Type()
-			if pieceAttacks(pt, w, from, occ)&guard != 0 {
+			pt := q.PieceAt(from).Type()
+			if cc.PieceAttacks(pt, w, from, occ)&guard != 0 {
 				continue
 			}
 			for tg := groupSteps(q, w, g, from) &^ occ &^ zone; tg != 0; {
 				to := tg.PopFirst()
 				d := distance(from, k) + distance(to, k)
-				if d <= bestD || pieceAttacks(pt, w, to, occ&^from.Bitboard()|to.Bitboard())&guard != 0 {
+				if d <= bestD || cc.PieceAttacks(pt, w, to, occ&^from.Bitboard()|to.Bitboard())&guard != 0 {
 					continue
 				}
-				if mv := NewMove(from, to); !q.givesCheck(mv, k) && q.IsLegal(mv) {
+				if mv := cc.NewMove(from, to); !givesCheck(q, mv, k) && q.IsLegal(mv) {
 					best, bestD = mv, d
 				}
 			}
@@ -439,24 +441,24 @@ func TestMidReach(t *testing.T) {
 	var m midPlanner
 	checked := 0
 	for _, p := range loadRealGames(t)[:2000] {
-		if p.byType[0].Count() < midMinPieces {
+		if p.Occupied().Count() < midMinPieces {
 			continue
 		}
-		for c := White; c <= Black; c++ {
+		for c := cc.White; c <= cc.Black; c++ {
 			m.setup(&p, c)
 			m.reach(&p, 3)
 			for i := 0; i < m.np; i++ {
 				pc := &m.pieces[i]
-				if pc.pt == Pawn {
+				if pc.pt == cc.Pawn {
 					continue
 				}
-				occ1 := p.byType[0] &^ pc.sq.Bitboard()
-				seen := pc.reach[0] | p.byColor[c] | pc.sq.Bitboard()
+				occ1 := p.Occupied() &^ pc.sq.Bitboard()
+				seen := pc.reach[0] | p.ColorPieces(c) | pc.sq.Bitboard()
 				stop := pc.reach[0]
 				for h := 1; h < 3; h++ {
-					var want Bitboard
+					var want cc.Bitboard
 					for v := stop; v != 0; {
-						want |= pieceAttacks(pc.pt, c, v.PopFirst(), occ1)
+						want |= cc.PieceAttacks(pc.pt, c, v.PopFirst(), occ1)
 					}
 					want &^= seen
 					if pc.reach[h] != want {
@@ -482,26 +484,26 @@ func TestMidReach(t *testing.T) {
 func TestMidCarry(t *testing.T) {
 	var m midPlanner
 	checked := 0
-	eachMidPlan(loadRealGames(t)[:3000], &m, nil, func(p *Position, c Color, pl *midPlan) {
+	eachMidPlan(loadRealGames(t)[:3000], &m, nil, func(p *cc.Position, c cc.Color, pl *midPlan) {
 		holes, _, uncovered, ok := m.needs(p, pl, 0, pl.sfrom)
 		if !ok {
 			return
 		}
 		rest := m.rest
 		for _, step := range []struct {
-			mv       Move
+			mv       cc.Move
 			st       int
-			scur     Square
+			scur     cc.Square
 			possible bool
 		}{
-			{NewMove(pl.from, pl.at(1)), 1, pl.sfrom, pl.nv > 0},
-			{NewMove(pl.sfrom, pl.sto), 0, pl.sto, pl.sfrom != NoSquare},
+			{cc.NewMove(pl.from, pl.at(1)), 1, pl.sfrom, pl.nv > 0},
+			{cc.NewMove(pl.sfrom, pl.sto), 0, pl.sto, pl.sfrom != cc.NoSquare},
 		} {
-			if !step.possible || p.byType[0].Has(step.mv.To()) {
+			if !step.possible || p.Occupied().Has(step.mv.To()) {
 				continue
 			}
 			q := *p
-			q.doMove(step.mv)
+			q = q.Play(step.mv)
 			h, b, u, ok := m.needs(&q, pl, step.st, step.scur)
 			onPath, pok := m.pathBlockers(&q, pl, step.st, step.scur)
 			if ok != pok || ok && (h != holes || u != uncovered || b != onPath|rest) {
@@ -530,9 +532,9 @@ func TestMidCheckerTaken(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := sanFEN(t, tc.fen)
-			from, _ := ParseSquare(tc.from)
-			to, _ := ParseSquare(tc.to)
-			m := midPlanner{w: p.turn, l: p.turn ^ 1}
+			from, _ := cc.ParseSquare(tc.from)
+			to, _ := cc.ParseSquare(tc.to)
+			m := midPlanner{w: p.Turn(), l: p.Turn() ^ 1}
 			if got := m.checkerTaken(&p, from, to, p.KingSquare(m.l)); got != tc.want {
 				t.Errorf("checkerTaken = %v, want %v", got, tc.want)
 			}
@@ -540,16 +542,16 @@ func TestMidCheckerTaken(t *testing.T) {
 	}
 	taken := 0
 	for _, p := range loadRealGames(t) {
-		var ml MoveList
+		var ml cc.MoveList
 		p.LegalMoves(&ml)
-		m := midPlanner{w: p.turn, l: p.turn ^ 1}
+		m := midPlanner{w: p.Turn(), l: p.Turn() ^ 1}
 		k := p.KingSquare(m.l)
 		for _, mv := range ml.Moves[:ml.N] {
-			if mv.Kind() != NormalMove {
+			if mv.Kind() != cc.NormalMove {
 				continue
 			}
 			child := p.Play(mv)
-			if !child.InCheck() || child.AttackersTo(k, m.w, child.byType[0]) != mv.To().Bitboard() {
+			if !child.InCheck() || child.AttackersTo(k, m.w, child.Occupied()) != mv.To().Bitboard() {
 				continue // no check, or not by the moved piece alone
 			}
 			if m.checkerTaken(&p, mv.From(), mv.To(), k) {
@@ -572,7 +574,7 @@ func TestMidCheckerTaken(t *testing.T) {
 func TestMidWaitSeen(t *testing.T) {
 	var m midPlanner
 	checked, seen := 0, 0
-	eachMidPlan(loadRealGames(t)[:1500], &m, nil, func(p *Position, c Color, pl *midPlan) {
+	eachMidPlan(loadRealGames(t)[:1500], &m, nil, func(p *cc.Position, c cc.Color, pl *midPlan) {
 		holes, _, uncovered, ok := m.needs(p, pl, 0, pl.sfrom)
 		if !ok {
 			return
@@ -580,16 +582,16 @@ func TestMidWaitSeen(t *testing.T) {
 		rest := m.rest
 		zone := m.playZone(pl)
 		guard := m.waitGuard(m.kfrom)
-		occ := p.byType[0]
-		for b := p.byColor[c] &^ zone; b != 0; {
+		occ := p.Occupied()
+		for b := p.ColorPieces(c) &^ zone; b != 0; {
 			from := b.PopFirst()
-			pt := p.board[from].Type()
-			if pieceAttacks(pt, c, from, occ)&guard != 0 {
+			pt := p.PieceAt(from).Type()
+			if cc.PieceAttacks(pt, c, from, occ)&guard != 0 {
 				continue
 			}
 			for to := pieceSteps(p, c, from) &^ occ &^ zone; to != 0; {
-				mv := NewMove(from, to.PopFirst())
-				if pieceAttacks(pt, c, mv.To(), occ&^from.Bitboard()|mv.To().Bitboard())&guard != 0 {
+				mv := cc.NewMove(from, to.PopFirst())
+				if cc.PieceAttacks(pt, c, mv.To(), occ&^from.Bitboard()|mv.To().Bitboard())&guard != 0 {
 					continue
 				}
 				if m.waitSeen(p, pl, 0, pl.sfrom, mv) {
@@ -597,7 +599,7 @@ func TestMidWaitSeen(t *testing.T) {
 					continue
 				}
 				q := *p
-				q.doMove(mv)
+				q = q.Play(mv)
 				h, b, u, ok := m.needs(&q, pl, 0, pl.sfrom)
 				onPath, pok := m.pathBlockers(&q, pl, 0, pl.sfrom)
 				if ok != pok || ok && (h != holes || u != uncovered || b != onPath|rest) {
