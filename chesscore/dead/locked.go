@@ -70,7 +70,7 @@ func lockBoard(p *cc.Position) (lockedBoard, bool) {
 	pawns := b.walls
 	var banned cc.Bitboard // pieces that could be taken: never walls
 	for {
-		fixed := stuckPieces(&b, banned)
+		fixed := lockedStuckPieces(&b, banned)
 		fb := b
 		if fixed != 0 {
 			fb = wallBoardWith(p, pawns|fixed)
@@ -117,9 +117,9 @@ func (b *lockedBoard) standsForEver() (unsafe cc.Bitboard, ok bool) {
 	return unsafe, true
 }
 
-// stuckPieces returns the largest set of b's pieces, banned ones excepted, each of whose
+// lockedStuckPieces returns the largest set of b's pieces, banned ones excepted, each of whose
 // moves would land on a pawn or a piece of the set of its own colour.
-func stuckPieces(b *lockedBoard, banned cc.Bitboard) cc.Bitboard {
+func lockedStuckPieces(b *lockedBoard, banned cc.Bitboard) cc.Bitboard {
 	var stuck cc.Bitboard
 	for _, pc := range b.pieces {
 		stuck |= pc.square.Bitboard()

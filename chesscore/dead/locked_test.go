@@ -231,7 +231,7 @@ func TestLockedCorpusDeadByExhaustion(t *testing.T) {
 			if complete {
 				exhausted++
 			} else {
-				mate = shortHelpmate(&p, c, plies) || cc.DecideWithin(&p, c, limit).Verdict == cc.Yes
+				mate = shortHelpmate(&p, c, plies) || DecideWithin(&p, c, limit).Verdict == cc.Yes
 			}
 			if mate {
 				t.Errorf("%s (%s): listed as dead for %s, but a mate is reachable", e.fen, e.note, c)
@@ -393,6 +393,39 @@ func TestLockedDeadVerdicts(t *testing.T) {
 	}
 }
 
+// The decision settles every verdict of the corpus: Decide answers each colour as the
+// corpus does, with its evidence (a line that replays, a proof), and IsDeadPosition
+// agrees; nothing is left unknown.
+func TestLockedCorpusDecisionSettles(t *testing.T) {
+	for _, e := range loadLockedCorpus(t) {
+		p := mustFEN(t, e.fen)
+		for c := cc.White; c <= cc.Black; c++ {
+			d := Decide(&p, c)
+			want := cc.No
+			if e.mates[c] {
+				want = cc.Yes
+			}
+			if d.Verdict != want {
+				t.Errorf("%s (%s): Decide(%s) = %s (%s, %d nodes), want %s", e.fen, e.note, c, d.Verdict, d.Proof, d.Nodes, want)
+				continue
+			}
+			switch d.Verdict {
+			case cc.Yes:
+				if why := replayMate(&p, c, d.Line); d.Proof != ProofMate || why != "" {
+					t.Errorf("%s: Decide(%s): yes with proof %s: %s", e.fen, c, d.Proof, why)
+				}
+			case cc.No:
+				if d.Proof == ProofNone || d.Proof == ProofMate {
+					t.Errorf("%s: Decide(%s): no with proof %s", e.fen, c, d.Proof)
+				}
+			}
+		}
+		if dead := IsDeadPosition(&p); dead != (!e.mates[cc.White] && !e.mates[cc.Black]) {
+			t.Errorf("%s (%s): IsDeadPosition = %v", e.fen, e.note, dead)
+		}
+	}
+}
+
 // BenchmarkLockedDead times LockedDead on the corpus's dead verdicts.
 func BenchmarkLockedDead(b *testing.B) {
 	var ps []cc.Position
@@ -430,31 +463,21 @@ func BenchmarkLongMate(b *testing.B) {
 	}
 }
 
-// BenchmarkLockedCorpusUnknown reports how many of the corpus's verdicts (each position,
-// both colours) chesscore.Decide leaves unknown within its default budget, and how many
-// remain when LockedDead and LongMate are asked about those: run it with -benchtime=1x
-// (each unknown costs the full budget).
-func BenchmarkLockedCorpusUnknown(b *testing.B) {
+// BenchmarkLockedCorpusDecide decides every verdict of the corpus (each position, both
+// colours) and reports how many Decide leaves unknown: run it with -benchtime=1x.
+func BenchmarkLockedCorpusDecide(b *testing.B) {
 	entries := loadLockedCorpus(b)
 	for b.Loop() {
-		before, after := 0, 0
+		unknown := 0
 		for _, e := range entries {
 			p := mustFEN(b, e.fen)
 			for c := cc.White; c <= cc.Black; c++ {
-				if cc.Decide(&p, c).Verdict != cc.Unknown {
-					continue
-				}
-				before++
-				if LockedDead(&p, c) {
-					continue
-				}
-				if _, ok := LongMate(&p, c, 300000); !ok {
-					after++
+				if Decide(&p, c).Verdict == cc.Unknown {
+					unknown++
 				}
 			}
 		}
-		b.ReportMetric(float64(before), "unknown-before")
-		b.ReportMetric(float64(after), "unknown-after")
+		b.ReportMetric(float64(unknown), "unknown")
 		b.ReportMetric(float64(2*len(entries)), "verdicts")
 	}
 }
