@@ -147,7 +147,7 @@ func TestLockedCorpusDecided(t *testing.T) {
 			if e.mates[c] && !byLongMate {
 				continue // mated by a line LongMate is not made for (a pawn moves)
 			}
-			line, ok := LongMate(&p, c, 300000)
+			line, ok := LongMate(&p, c, 50000)
 			if ok {
 				if why := replayMate(&p, c, line); why != "" {
 					t.Errorf("%s: LongMate(%s): %s", e.fen, c, why)
@@ -280,9 +280,9 @@ func lockedChainFEN(r *rand.Rand, pieces string) string {
 func TestLockedDeadSoundOnRandomPositions(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	materials := []string{"", "B", "b", "Bb", "BB", "bb", "BBb", "Bbb", "N", "n", "R"}
-	per, limit, plies := 30, 30000, 3
+	per, limit, plies, nodes := 30, 30000, 3, 20000
 	if testing.Short() || lockedRace {
-		limit, plies = 5000, 2
+		limit, plies, nodes = 5000, 2, 5000
 	}
 	proven, exhausted, mates := 0, 0, 0
 	for _, mat := range materials {
@@ -292,7 +292,7 @@ func TestLockedDeadSoundOnRandomPositions(t *testing.T) {
 				continue // a king placed in check
 			}
 			for c := cc.White; c <= cc.Black; c++ {
-				if line, ok := LongMate(&p, c, 20000); ok {
+				if line, ok := LongMate(&p, c, nodes); ok {
 					mates++
 					if why := replayMate(&p, c, line); why != "" {
 						t.Errorf("%s: LongMate(%s): %s", p.FEN(), c, why)
