@@ -7,6 +7,7 @@ package dead
 
 import (
 	"slices"
+	"sync"
 
 	cc "github.com/gambitchess/gambit/chesscore"
 )
@@ -207,15 +208,19 @@ func LockedDead(p *cc.Position, winner cc.Color) bool {
 // pawns, so that every mate reachable in play is among the choices.
 func (b *lockedBoard) mateConceivable(w cc.Color) bool {
 	l := w ^ 1
-	var opts lockedOptions
+	opts := lockedOptionsPool.Get().(*lockedOptions)
+	defer lockedOptionsPool.Put(opts)
 	for r := b.kingSafe[l]; r != 0; {
 		k := r.PopFirst()
-		if b.mateConceivableAt(w, k, &opts) {
+		if b.mateConceivableAt(w, k, opts) {
 			return true
 		}
 	}
 	return false
 }
+
+// lockedOptionsPool keeps the options' buffers from one decision to the next.
+var lockedOptionsPool = sync.Pool{New: func() any { return new(lockedOptions) }}
 
 // lockedOption is what one piece placed on one square does for a mate on a given square:
 // the flight squares it closes, and whether it gives the check.
@@ -227,6 +232,7 @@ type lockedOption struct {
 // lockedOptions holds, for each piece of a mate under test, the distinct options it has.
 type lockedOptions struct {
 	byPiece [][]lockedOption
+	bufs    [][]lockedOption         // the options' storage, by piece (the winning king first), reused
 	failed  map[lockedState]struct{} // the chooser's memory, kept from square to square
 }
 
@@ -236,18 +242,22 @@ func (b *lockedBoard) mateConceivableAt(w cc.Color, k cc.Square, o *lockedOption
 	flights := cc.KingAttacks(k) &^ b.pawns[l] &^ b.fixed[l] &^ b.pawnAtt[w]
 	o.byPiece = o.byPiece[:0]
 	anyCheck := false
+	for len(o.bufs) <= len(b.pieces) {
+		o.bufs = append(o.bufs, nil)
+	}
 	// The winning king: any square of its region not next to k.
-	var kingOpts []lockedOption
+	kingOpts := o.bufs[0][:0]
 	for z := b.kingSafe[w] &^ cc.KingAttacks(k) &^ k.Bitboard(); z != 0; {
 		kingOpts = lockedAddOption(kingOpts, lockedOption{closes: cc.KingAttacks(z.PopFirst()) & flights})
 	}
+	o.bufs[0] = kingOpts
 	if len(kingOpts) == 0 {
 		return false // the winning king can never stand anywhere while l's king is on k
 	}
 	o.byPiece = append(o.byPiece, kingOpts)
 	for i := range b.pieces {
 		pc := &b.pieces[i]
-		opts := []lockedOption{{}} // elsewhere, or taken
+		opts := append(o.bufs[i+1][:0], lockedOption{}) // elsewhere, or taken
 		if pc.color == l {
 			for f := pc.reach & flights; f != 0; {
 				opts = append(opts, lockedOption{closes: f.PopFirst().Bitboard()})
@@ -260,6 +270,7 @@ func (b *lockedBoard) mateConceivableAt(w cc.Color, k cc.Square, o *lockedOption
 				opts = lockedAddOption(opts, op)
 			}
 		}
+		o.bufs[i+1] = opts
 		if slices.ContainsFunc(opts, func(op lockedOption) bool { return op.closes != 0 || op.checks }) {
 			o.byPiece = append(o.byPiece, opts) // a piece that can do nothing here is left out
 		}
