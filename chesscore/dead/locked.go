@@ -13,8 +13,8 @@ import (
 )
 
 // lockedBoard is a position whose pawns are proven never to move nor to be captured,
-// whatever both sides play: the pawns are walls, and every other piece is confined to
-// the squares it can reach without crossing them.
+// whatever both sides play: the pawns (and the pieces shut in by them, fixed) are walls,
+// and every other piece is confined to the squares it can reach without crossing them.
 type lockedBoard struct {
 	walls      cc.Bitboard    // every pawn of the position, and the pieces of fixed
 	pawns      [2]cc.Bitboard // by colour
@@ -187,12 +187,14 @@ func wallBoardWith(p *cc.Position, walls cc.Bitboard) lockedBoard {
 // blocked by a pawn in front of it, no pawn attacks an enemy pawn, no piece other than a
 // king can ever reach a square an enemy pawn attacks or attack an enemy pawn from the
 // squares it can reach with the pawns as walls, and every pawn a king could ever step
-// next to is protected by a pawn (and there is no en passant right). Second, on no square
-// the losing king can ever reach can a mate be assembled from the places the pieces can
-// ever reach: a check from some square of a piece's reach, and every flight square
-// attacked from such squares (each piece from one square at once, the winning king from
+// next to is protected by a pawn (and there is no en passant right); pieces shut in for
+// ever behind them are walls too (see lockBoard). Second, on no square the losing king
+// can ever stand on after a move (its region, less the squares enemy pawns attack) can
+// a mate be assembled from the places the pieces can ever reach: a check from some
+// square of a piece's reach, and every flight square attacked from such squares (each
+// piece from one square at once, lines blocked by the walls alone, the winning king from
 // a square not next to the losing one) or filled by one of the loser's own pieces (one
-// piece a square). False means nothing proven either way.
+// piece a square) or walls. False means nothing proven either way.
 func LockedDead(p *cc.Position, winner cc.Color) bool {
 	if p.Turn() != winner && p.InCheck() && !p.HasLegalMove() {
 		return false // mated already, perhaps by a pawn, which the squares below leave out
@@ -205,7 +207,7 @@ func LockedDead(p *cc.Position, winner cc.Color) bool {
 // its region, judging each flight square by the pieces that could close it: it is false
 // only when no choice of one place for each piece (its reach) gives a check and closes
 // every flight square. Pieces are allowed to share squares and lines are blocked only by
-// pawns, so that every mate reachable in play is among the choices.
+// the walls, so that every mate reachable in play is among the choices.
 func (b *lockedBoard) mateConceivable(w cc.Color) bool {
 	l := w ^ 1
 	opts := lockedOptionsPool.Get().(*lockedOptions)
