@@ -263,11 +263,11 @@ func (a *targetAssembler) verify(cost int) {
 	for i, pc := range a.b.pieces {
 		board[a.chosen[i]] = cc.MakePiece(pc.color, pc.kind)
 	}
-	q, err := cc.ParseFEN(lockedPlacementFEN(&board) + map[cc.Color]string{cc.White: " w - - 0 1", cc.Black: " b - - 0 1"}[l])
+	q, err := cc.ParseFEN(lockedPlacementFEN(&board) + [2]string{" w - - 0 1", " b - - 0 1"}[l])
 	if err != nil || !q.InCheck() || q.HasLegalMove() {
 		return
 	}
-	t := mateTarget{king: [2]cc.Square{}, square: slices.Clone(a.chosen), cost: cost}
+	t := mateTarget{square: slices.Clone(a.chosen), cost: cost}
 	t.king[l], t.king[a.w] = a.k, a.z
 	a.found = append(a.found, t)
 }
