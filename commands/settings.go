@@ -99,7 +99,7 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 	}
 	changed := true
 	switch r.Sub {
-	case "ratings", "seed_rating": // the ladder's settings (ladder.go) recompute the ladders
+	case "ratings", "seed_rating": // the ladder's settings (settings_ladder.go) recompute the ladders
 		return c.d.ladderSettings(ctx, r)
 	case "show":
 		changed = false
@@ -133,7 +133,7 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 		if o.Rated != nil {
 			gs.RatedTakebacks = *o.Rated
 		}
-	case "puzzle": // the daily puzzle (puzzle.go)
+	case "puzzle": // the daily puzzle (settings_puzzle.go)
 		if err := applyPuzzleSettings(r, &gs, c.d.now()); err != nil {
 			return nil, err
 		}
