@@ -21,6 +21,15 @@ import (
 // members with Manage Server or the server's arbiter role. Each decision is recorded in
 // the game (a comment of its PGN) and announced in the game's thread.
 
+func init() {
+	register(registration{
+		name:    "arbiter",
+		build:   func(d *Deps) Command { return NewArbiter(d) },
+		topic:   helpTopic{group: groupSettings, order: 20, example: "/arbiter addtime player:white time:2m reason:a disturbance"},
+		options: []optionUse{{[]string{"*"}, arbiterOptions{}}},
+	})
+}
+
 var _ Command = (*ArbiterCommand)(nil)
 var _ Autocompleter = (*ArbiterCommand)(nil)
 

@@ -74,31 +74,3 @@ type Outbox interface {
 	// is set, and returns the thread's ID.
 	StartThread(ctx context.Context, channelID, messageID, name string) (string, error)
 }
-
-// All returns every command, in the order they are listed to users. Adding a command
-// is adding its file and one line here.
-func All(d *Deps) []Command {
-	return []Command{
-		NewChallenge(d),
-		NewPlay(d),
-		NewMove(d),
-		NewDraw(d),
-		NewResign(d),
-		NewAbort(d),
-		NewTakeback(d),
-		NewBoard(d),
-		NewGames(d),
-		NewPGN(d),
-		NewFEN(d),
-		NewAnalyze(d),
-		NewLadder(d),
-		NewRating(d),
-		NewElo(d),
-		NewPuzzle(d),
-		NewTournament(d),
-		NewSettings(d),
-		NewArbiter(d),
-		NewNotify(d),
-		NewHelp(),
-	}
-}

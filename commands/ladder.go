@@ -19,6 +19,15 @@ import (
 // Also here: the rating line of a game-over message. The ladder's part of /settings
 // (ratings, seed_rating) is in settings_ladder.go.
 
+func init() {
+	register(registration{
+		name:    "ladder",
+		build:   func(d *Deps) Command { return NewLadder(d) },
+		topic:   helpTopic{group: groupLadder, order: 10, example: "/ladder category:blitz"},
+		options: []optionUse{{nil, ladderOptions{}}},
+	})
+}
+
 var _ Command = (*LadderCommand)(nil)
 
 // LadderCommand is /ladder.

@@ -13,6 +13,15 @@ import (
 
 // /notify: a player's own notification preferences: turns, reminders, challenges.
 
+func init() {
+	register(registration{
+		name:    "notify",
+		build:   func(d *Deps) Command { return NewNotify(d) },
+		topic:   helpTopic{group: groupSettings, order: 30, example: "/notify dm_on_turn:true"},
+		options: []optionUse{{nil, notifyOptions{}}},
+	})
+}
+
 var _ Command = (*NotifyCommand)(nil)
 var _ PrivateAnswerer = (*NotifyCommand)(nil)
 

@@ -25,6 +25,15 @@ import (
 // the leaderboard are public. Administrators set the daily post up with
 // /settings puzzle (settings_puzzle.go).
 
+func init() {
+	register(registration{
+		name:    "puzzle",
+		build:   func(d *Deps) Command { return NewPuzzle(d) },
+		topic:   helpTopic{group: groupPuzzles, order: 10, example: "/puzzle solve move:Qxf7+"},
+		options: []optionUse{{[]string{"*"}, puzzleOptions{}}},
+	})
+}
+
 var _ Command = (*PuzzleCommand)(nil)
 var _ Autocompleter = (*PuzzleCommand)(nil)
 var _ PrivateAnswerer = (*PuzzleCommand)(nil)

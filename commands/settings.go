@@ -16,6 +16,19 @@ import (
 // time control, the channel for games, a thread per game, board theme, who may
 // challenge, pings, takebacks in rated games.
 
+func init() {
+	register(registration{
+		name:  "settings",
+		build: func(d *Deps) Command { return NewSettings(d) },
+		topic: helpTopic{group: groupSettings, order: 10, example: "/settings threads enabled:true"},
+		options: []optionUse{
+			{[]string{"*"}, settingsOptions{}},
+			{[]string{"ratings", "seed_rating"}, ladderSettingsOptions{}},
+			{[]string{"puzzle"}, puzzleSettingsOptions{}},
+		},
+	})
+}
+
 var _ Command = (*SettingsCommand)(nil)
 var _ PrivateAnswerer = (*SettingsCommand)(nil)
 

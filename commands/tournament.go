@@ -27,6 +27,15 @@ import (
 // card, a text table and the TRF) are posted by TournamentEvent, the service's
 // notifier.
 
+func init() {
+	register(registration{
+		name:    "tournament",
+		build:   func(d *Deps) Command { return NewTournament(d) },
+		topic:   helpTopic{group: groupTournaments, order: 10, example: "/tournament create format:swiss time:5+3 rounds:5"},
+		options: []optionUse{{[]string{"*"}, tournamentOptions{}}},
+	})
+}
+
 var _ Command = (*TournamentCommand)(nil)
 var _ Componenter = (*TournamentCommand)(nil)
 
