@@ -109,7 +109,7 @@ func (c *ArbiterCommand) mayArbitrate(ctx context.Context, r *Request) bool {
 	if r.Permissions&adminPermissions != 0 {
 		return true
 	}
-	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
+	gs, err := c.d.settingsOwner().FreshGuild(ctx, r.GuildID) // a permission: as stored
 	if err != nil || gs.ArbiterRole == "" || r.Interaction == nil || r.Interaction.Member == nil {
 		return false
 	}
@@ -178,12 +178,10 @@ func (c *ArbiterCommand) setRole(ctx context.Context, r *Request, role string) (
 	if r.Permissions&adminPermissions == 0 {
 		return nil, Errorf("Only members with the Manage Server permission can choose the arbiter role.")
 	}
-	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
-	if err != nil {
-		return nil, fmt.Errorf("read settings of guild %s: %w", r.GuildID, err)
-	}
-	gs.ArbiterRole = role
-	if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
+	if _, err := c.d.settingsOwner().UpdateGuild(ctx, r.GuildID, func(gs *storage.GuildSettings) error {
+		gs.ArbiterRole = role
+		return nil
+	}); err != nil {
 		return nil, Explain(err, sentence(err.Error()))
 	}
 	if role == "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/ladder"
 	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/service/tournaments"
 )
 
@@ -18,6 +19,9 @@ import (
 type Deps struct {
 	// Games runs challenges and games.
 	Games *games.Service
+	// Settings owns the servers' settings and the users' preferences (nil: the one
+	// Games was built with).
+	Settings *settings.Service
 	// Ladder keeps the servers' rating ladders (nil: /ladder and /rating say they are
 	// not available).
 	Ladder *ladder.Service
@@ -59,6 +63,18 @@ func (d *Deps) now() time.Time {
 		return time.Now()
 	}
 	return d.Now()
+}
+
+// settingsOwner returns the owner of the settings and preferences: Settings, or the
+// one of the game service; nil without either.
+func (d *Deps) settingsOwner() *settings.Service {
+	switch {
+	case d.Settings != nil:
+		return d.Settings
+	case d.Games != nil:
+		return d.Games.Settings()
+	}
+	return nil
 }
 
 func (d *Deps) draining() bool { return d.Draining != nil && d.Draining() }

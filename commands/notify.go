@@ -64,7 +64,7 @@ func (c *NotifyCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}
-	p, err := c.d.Games.UserPrefs(ctx, r.User.ID)
+	p, err := c.d.settingsOwner().FreshPrefs(ctx, r.User.ID) // as stored: the change starts from them
 	if err != nil {
 		return nil, fmt.Errorf("read preferences of %s: %w", r.User.ID, err)
 	}
