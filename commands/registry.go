@@ -11,7 +11,9 @@ import (
 // package needs to know about it besides the command itself: how to build it, where
 // /help (and the registration, and docs/discord.md) lists it, and the structs its
 // handlers decode options into. Adding a command is its file and the regenerated
-// reference (go test ./cmd/gambit -run TestDiscordDocHasReference -update).
+// reference of docs/discord.md and its golden copy:
+//
+//	go test ./cmd/gambit -run 'TestCommandReferenceGolden|TestDiscordDocHasReference' -update
 
 // registration is one command as its file registers it.
 type registration struct {

@@ -1,9 +1,12 @@
 package commands
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // TestRegistrations: each registration builds the command it names, has a place of its
@@ -76,4 +79,43 @@ func TestRegisterRefusesMistakes(t *testing.T) {
 	if _, ok := registered["x-none"]; ok {
 		t.Error("a refused registration was kept")
 	}
+}
+
+// echoCommand is a command a new file could add: /echo text.
+type echoCommand struct{}
+
+func (echoCommand) Definition() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{Name: "echo", Description: "Say it again", Options: []*discordgo.ApplicationCommandOption{
+		{Type: discordgo.ApplicationCommandOptionString, Name: "text", Description: "What to say"}}}
+}
+
+func (echoCommand) Handle(context.Context, *Request) (*Response, error) { return Private("echo"), nil }
+
+// TestANewCommandIsItsRegistration: a command registered from its file, and nothing
+// else, is listed by All at its place and shown by /help in its group with its example.
+func TestANewCommandIsItsRegistration(t *testing.T) {
+	type echoOptions struct {
+		Text string `option:"text"`
+	}
+	register(registration{name: "echo", build: func(*Deps) Command { return echoCommand{} },
+		topic:   helpTopic{group: groupLadder, order: 15, example: "/echo text:hello"},
+		options: []optionUse{{nil, echoOptions{}}}})
+	t.Cleanup(func() { delete(registered, "echo") })
+	var names []string
+	for _, c := range All(&Deps{}) {
+		names = append(names, c.Definition().Name)
+	}
+	if i := slices.Index(names, "echo"); i < 1 || names[i-1] != "ladder" || names[i+1] != "rating" {
+		t.Errorf("All lists %v: want /echo between /ladder (order 10) and /rating (order 20)", names)
+	}
+	resp := HelpMessage(All(&Deps{}))
+	for _, e := range resp.Embeds {
+		if strings.Contains(e.Description, "**/echo** — Say it again") {
+			if e.Title != groupLadder.title || !strings.Contains(e.Description, "`/echo text:hello`") {
+				t.Errorf("/echo is shown in %q as %q", e.Title, e.Description)
+			}
+			return
+		}
+	}
+	t.Errorf("/help does not show /echo")
 }

@@ -518,16 +518,6 @@ func (s *Service) PendingChallenges(ctx context.Context) ([]*storage.Challenge, 
 // service was built with (Options.Settings).
 func (s *Service) Settings() *settings.Service { return s.opts.Settings }
 
-// userPrefs reads a user's notification preferences: DefaultUserPrefs for a user the
-// store has never seen.
-func userPrefs(tx storage.Tx, userID string) (storage.UserPrefs, error) {
-	u, err := tx.User(userID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return storage.DefaultUserPrefs(), nil
-	}
-	return u.Prefs, err
-}
-
 // SetUserPrefs stores a user's notification preferences (idempotent by value) through
 // Settings and reschedules the reminders of the user's correspondence games.
 func (s *Service) SetUserPrefs(ctx context.Context, userID string, p storage.UserPrefs) error {

@@ -86,9 +86,6 @@ func New(db storage.Store, o Options) *Service {
 		guilds: newCache[storage.GuildSettings](size, ttl), prefs: newCache[storage.UserPrefs](size, ttl)}
 }
 
-// DefaultControl is the time control of a server that chose none.
-func (s *Service) DefaultControl() clock.TimeControl { return s.control }
-
 // WithDefaultControl gives settings that name no time control (a server that never
 // chose one) the configured default.
 func (s *Service) WithDefaultControl(gs storage.GuildSettings) storage.GuildSettings {
