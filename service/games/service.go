@@ -45,7 +45,7 @@ type Options struct {
 	FirstMoveTimeout time.Duration
 	// DefaultControl is the time control of a challenge that names none in a guild that
 	// has not chosen its own (default 10+5; the bot passes games.default_time_control).
-	// Unused when Settings is set: its DefaultControl is the one.
+	// Unused when Settings is set, which has its own (settings.Options.DefaultControl).
 	DefaultControl clock.TimeControl
 	// Settings owns the guilds' settings and the users' preferences (default: a
 	// settings.Service on the store with DefaultControl); SetUserPrefs writes through it.
