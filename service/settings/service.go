@@ -6,8 +6,9 @@
 //
 // # Staying fresh
 //
-// A value is cached when read and replaced when written through the Service, so a
-// process always sees its own writes at once. On a store other processes share
+// A value is cached when read and dropped when written through the Service (the next
+// read goes to the store: two writes at once may finish in either order, and only the
+// store knows which came last), so a process always sees its own writes at once. On a store other processes share
 // (PostgreSQL, storage.Store.Shared) another process may write meanwhile, and nothing
 // tells this one: a cached value is used for at most Options.TTL after it was read
 // (DefaultTTL, a few seconds), then read again. A version check instead would cost a
@@ -161,11 +162,10 @@ func (s *Service) UpdateGuild(ctx context.Context, guildID string, fn func(gs *s
 	if fnErr != nil {
 		return storage.GuildSettings{}, fnErr
 	}
+	s.Forget(guildID) // even after an error: the store may hold the change
 	if err != nil {
-		s.Forget(guildID) // the store may or may not hold the change: read it again
 		return storage.GuildSettings{}, err
 	}
-	s.guilds.put(guildID, out, s.now())
 	return out, nil
 }
 
@@ -229,24 +229,23 @@ func (s *Service) SetPrefs(ctx context.Context, userID string, p storage.UserPre
 		u.Prefs, u.Updated = p, now
 		return tx.PutUser(u)
 	})
+	s.prefs.forget(userID) // even after an error: the store may hold the change
 	if err != nil {
-		s.prefs.forget(userID)
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	s.prefs.put(userID, p, s.now())
 	return nil
 }
 
 // cache holds values by key for at most ttl each (0: until forgotten or evicted), at
-// most size of them. Fills that began before a write or a Forget are not kept (see
-// generation), so a value read before a change never outlives it.
+// most size of them. A fill that began before a Forget is not kept (see generation),
+// so a value read before a change never outlives it.
 type cache[V any] struct {
 	mu   sync.Mutex
 	ttl  time.Duration
 	size int
 	m    map[string]cached[V]
-	// gen counts the writes and Forgets: fill keeps a value only if none happened
-	// since the read began.
+	// gen counts the forgets: fill keeps a value only if none happened since the read
+	// began.
 	gen uint64
 }
 
@@ -282,22 +281,14 @@ func (c *cache[V]) generation() uint64 {
 	return c.gen
 }
 
-// fill keeps v, read from the store, unless something was written or forgotten since
-// generation returned gen.
+// fill keeps v, read from the store, unless something was forgotten since generation
+// returned gen.
 func (c *cache[V]) fill(k string, v V, gen uint64, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen == gen {
 		c.store(k, v, now)
 	}
-}
-
-// put keeps v, just written to the store, and voids the fills under way.
-func (c *cache[V]) put(k string, v V, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	c.store(k, v, now)
 }
 
 // forget drops k and voids the fills under way.

@@ -3,6 +3,8 @@ package settings
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,26 +148,20 @@ func TestUpdateGuild(t *testing.T) {
 	}
 }
 
-// A value read before a write or a Forget, and filled after it, is not kept: the
-// next read goes to the store.
+// A value read before a write (which forgets its key), and filled after it, is not
+// kept: the next read goes to the store.
 func TestFillAfterAWriteIsDropped(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	for _, c := range []struct {
-		name  string
-		write func(c *cache[string])
-	}{
-		{"put", func(c *cache[string]) { c.put("k", "new", now) }},
-		{"forget", func(c *cache[string]) { c.forget("k") }},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			ca := newCache[string](10, 0)
-			gen := ca.generation() // a read begins
-			c.write(ca)
-			ca.fill("k", "old", gen, now) // and ends after the write
-			if v, ok := ca.get("k", now); ok && v == "old" {
-				t.Error("the value read before the write was kept")
-			}
-		})
+	ca := newCache[string](10, 0)
+	gen := ca.generation() // a read begins
+	ca.forget("k")         // a write commits
+	ca.fill("k", "old", gen, now)
+	if _, ok := ca.get("k", now); ok {
+		t.Error("the value read before the write was kept")
+	}
+	ca.fill("k", "new", ca.generation(), now)
+	if v, ok := ca.get("k", now); !ok || v != "new" {
+		t.Errorf("a fill after the write: %q, %v", v, ok)
 	}
 }
 
@@ -173,20 +169,71 @@ func TestFillAfterAWriteIsDropped(t *testing.T) {
 func TestCacheSize(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	c := newCache[int](4, time.Second)
+	put := func(k string, v int, now time.Time) { c.fill(k, v, c.generation(), now) }
 	for i, k := range []string{"a", "b", "c", "d"} {
-		c.put(k, i, now)
+		put(k, i, now)
 	}
-	c.put("e", 5, now.Add(time.Second)) // all four have expired
+	put("e", 5, now.Add(time.Second)) // all four have expired
 	if len(c.m) != 1 {
 		t.Errorf("%d entries after the expired ones went, want 1", len(c.m))
 	}
 	for i := range 20 {
-		c.put(string(rune('f'+i)), i, now.Add(time.Second))
+		put(string(rune('f'+i)), i, now.Add(time.Second))
 		if len(c.m) > 4 {
 			t.Fatalf("%d entries, over 4", len(c.m))
 		}
 	}
 	if v, ok := c.get(string(rune('f'+19)), now.Add(time.Second)); !ok || v != 19 {
 		t.Errorf("the last value put is %d, %v", v, ok)
+	}
+}
+
+// Readers and writers at once: every read gives one of the values written, and once
+// the writers are done every reader sees the last one.
+func TestConcurrentReadsAndWrites(t *testing.T) {
+	s := New(storagetest.Open(t), Options{})
+	themes := []string{"blue", "green", "brown"}
+	var wg sync.WaitGroup
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				theme := themes[(w+i)%len(themes)]
+				if _, err := s.UpdateGuild(ctx, "g", func(gs *storage.GuildSettings) error { gs.BoardTheme = theme; return nil }); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				gs, err := s.Guild(ctx, "g")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if gs.BoardTheme != storage.DefaultGuildSettings("g").BoardTheme && !slices.Contains(themes, gs.BoardTheme) {
+					t.Errorf("read theme %q, which nobody wrote", gs.BoardTheme)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	gs, err := s.Guild(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs.BoardTheme != stored.BoardTheme {
+		t.Errorf("after the writes the cache has %q, the store %q", gs.BoardTheme, stored.BoardTheme)
 	}
 }
