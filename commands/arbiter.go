@@ -21,6 +21,15 @@ import (
 // members with Manage Server or the server's arbiter role. Each decision is recorded in
 // the game (a comment of its PGN) and announced in the game's thread.
 
+func init() {
+	register(registration{
+		name:    "arbiter",
+		build:   func(d *Deps) Command { return NewArbiter(d) },
+		topic:   helpTopic{group: groupSettings, order: 20, example: "/arbiter addtime player:white time:2m reason:a disturbance"},
+		options: []optionUse{{[]string{"*"}, arbiterOptions{}}},
+	})
+}
+
 var _ Command = (*ArbiterCommand)(nil)
 var _ Autocompleter = (*ArbiterCommand)(nil)
 
@@ -100,7 +109,7 @@ func (c *ArbiterCommand) mayArbitrate(ctx context.Context, r *Request) bool {
 	if r.Permissions&adminPermissions != 0 {
 		return true
 	}
-	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
+	gs, err := c.d.settingsOwner().FreshGuild(ctx, r.GuildID) // a permission: as stored
 	if err != nil || gs.ArbiterRole == "" || r.Interaction == nil || r.Interaction.Member == nil {
 		return false
 	}
@@ -169,12 +178,10 @@ func (c *ArbiterCommand) setRole(ctx context.Context, r *Request, role string) (
 	if r.Permissions&adminPermissions == 0 {
 		return nil, Errorf("Only members with the Manage Server permission can choose the arbiter role.")
 	}
-	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
-	if err != nil {
-		return nil, fmt.Errorf("read settings of guild %s: %w", r.GuildID, err)
-	}
-	gs.ArbiterRole = role
-	if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
+	if _, err := c.d.settingsOwner().UpdateGuild(ctx, r.GuildID, func(gs *storage.GuildSettings) error {
+		gs.ArbiterRole = role
+		return nil
+	}); err != nil {
 		return nil, Explain(err, sentence(err.Error()))
 	}
 	if role == "" {

@@ -136,7 +136,7 @@ func TestArbiterNeedsManageServerOrTheRole(t *testing.T) {
 	if err != nil || !resp.Ephemeral || !strings.Contains(resp.Content, "<@&r9>") || len(resp.Mentions) != 0 {
 		t.Fatalf("/arbiter role: %+v, %v", resp, err)
 	}
-	if gs, _ := d.Games.GuildSettings(ctx, "g1"); gs.ArbiterRole != "r9" {
+	if gs, _ := d.Games.Settings().FreshGuild(ctx, "g1"); gs.ArbiterRole != "r9" {
 		t.Errorf("arbiter role %q", gs.ArbiterRole)
 	}
 	err = abort(0, "r1")
