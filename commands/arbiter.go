@@ -320,6 +320,8 @@ func arbiterError(id uint64, err error) error {
 		return Explain(err, fmt.Sprintf("Game %d keeps moving: try again.", id))
 	case errors.Is(err, games.ErrNoReason):
 		return Explain(err, "Give the reason for the decision.")
+	case errors.Is(err, games.ErrArbiterPlays):
+		return Explain(err, fmt.Sprintf("You play in game %d: an arbiter never decides their own game. Ask another arbiter.", id))
 	}
 	return gameError(err)
 }
@@ -348,6 +350,11 @@ func ParseAddedTime(s string) (time.Duration, error) {
 			return 0, fmt.Errorf("time %q: want a number and a unit (d, h, m, s), e.g. 2m or 1h30m", s[:j])
 		}
 		total += time.Duration(n) * unit
+		if total > games.MaxAddedTime {
+			// Checked at each term: the sum of terms up to 100000 days each would
+			// overflow a Duration (100000d100000d13504d wrapped around to 25 min 26 s).
+			return 0, fmt.Errorf("add from 1 second to %d days", int(games.MaxAddedTime/(24*time.Hour)))
+		}
 		s = s[j:]
 	}
 	if total < time.Second || total > games.MaxAddedTime {
