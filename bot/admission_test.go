@@ -145,3 +145,109 @@ func (b *firstReadBody) Read(p []byte) (int, error) {
 	}
 	return b.ReadCloser.Read(p)
 }
+
+// TestInteractionsEndpointAdmission: what the endpoint refuses before reading a body,
+// each with its status, while signed traffic from another address is answered.
+func TestInteractionsEndpointAdmission(t *testing.T) {
+	signedPing := func(t *testing.T, e *endpoint) {
+		t.Helper()
+		resp, body := e.post(t, []byte(`{"id":"1","application_id":"2","type":1,"token":"t","version":1}`), time.Now())
+		if resp.StatusCode != http.StatusOK || string(body) != `{"type":1}` {
+			t.Errorf("a signed PING answered %d %s", resp.StatusCode, body)
+		}
+	}
+	usage := func(e *endpoint) int {
+		n, _ := e.h.admit.usage()
+		return n
+	}
+	t.Run("no signature: refused without waiting for the body", func(t *testing.T) {
+		e := newEndpoint(t, nil)
+		c := e.openRaw(t, "127.0.0.20", nil, maxInteractionBody, "")
+		if resp := c.answer(t); resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("answered %d, want 401", resp.StatusCode)
+		}
+		c = e.openRaw(t, "127.0.0.20", []string{headerSignature + ": " + strings.Repeat("ab", 64), headerTimestamp + ": 1000"}, maxInteractionBody, "")
+		if resp := c.answer(t); resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a stale timestamp answered %d, want 401", resp.StatusCode)
+		}
+		c = e.openRaw(t, "127.0.0.20", forgedHeaders(), maxInteractionBody+1, "")
+		if resp := c.answer(t); resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("a body announced too large answered %d, want 413", resp.StatusCode)
+		}
+	})
+	t.Run("per address", func(t *testing.T) {
+		e := newEndpoint(t, nil)
+		for range maxUnverifiedPerAddr {
+			e.openRaw(t, "127.0.0.21", forgedHeaders(), maxInteractionBody, "{")
+		}
+		waitFor(t, "the reads to start", func() bool { return usage(e) == maxUnverifiedPerAddr })
+		resp := e.openRaw(t, "127.0.0.21", forgedHeaders(), maxInteractionBody, "{").answer(t)
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+			t.Errorf("one more from the address answered %d (Retry-After %q), want 429 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+		signedPing(t, e)
+	})
+	t.Run("in all", func(t *testing.T) {
+		e := newEndpoint(t, nil)
+		e.h.admit.maxReading = 4
+		for k := range 4 {
+			e.openRaw(t, fmt.Sprintf("127.0.0.%d", 30+k), forgedHeaders(), maxInteractionBody, "{")
+		}
+		waitFor(t, "the reads to start", func() bool { return usage(e) == 4 })
+		if resp := e.openRaw(t, "127.0.0.40", forgedHeaders(), maxInteractionBody, "{").answer(t); resp.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("one more answered %d, want 503", resp.StatusCode)
+		}
+	})
+	t.Run("byte budget", func(t *testing.T) {
+		e := newEndpoint(t, nil)
+		e.h.admit.budget = 3 * readChunk
+		for range 2 {
+			e.openRaw(t, "127.0.0.41", forgedHeaders(), maxInteractionBody, "{")
+		}
+		waitFor(t, "the reads to start", func() bool { return usage(e) == 2 })
+		// A third body grows past what is left: refused once its bytes do not fit.
+		c := e.openRaw(t, "127.0.0.42", forgedHeaders(), maxInteractionBody, strings.Repeat(" ", 2*readChunk))
+		if resp := c.answer(t); resp.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("a body past the budget answered %d, want 503", resp.StatusCode)
+		}
+		if _, bytes := e.h.admit.usage(); bytes > 3*readChunk {
+			t.Errorf("%d bytes taken, budget %d", bytes, 3*readChunk)
+		}
+	})
+	t.Run("an address that keeps failing", func(t *testing.T) {
+		e := newEndpoint(t, nil)
+		now := time.Now()
+		e.h.admit.now = func() time.Time { return now }
+		bad := func() int {
+			return e.openRaw(t, "127.0.0.50", forgedHeaders(), 2, "{}").answer(t).StatusCode
+		}
+		for k := range maxFailures + 1 {
+			if s := bad(); s != http.StatusUnauthorized {
+				t.Fatalf("bad signature %d answered %d, want 401", k+1, s)
+			}
+		}
+		if s := bad(); s != http.StatusTooManyRequests {
+			t.Errorf("after %d bad signatures answered %d, want 429", maxFailures+1, s)
+		}
+		signedPing(t, e) // another address
+		now = now.Add(failureWindow)
+		if s := bad(); s != http.StatusUnauthorized {
+			t.Errorf("a window later answered %d, want 401", s)
+		}
+	})
+	t.Run("slots given back", func(t *testing.T) {
+		e := newEndpoint(t, nil)
+		var conns []*rawConn
+		for range 8 {
+			conns = append(conns, e.openRaw(t, "127.0.0.60", forgedHeaders(), maxInteractionBody, "{"))
+		}
+		waitFor(t, "the reads to start", func() bool { return usage(e) == 8 })
+		for _, c := range conns {
+			c.Close()
+		}
+		waitFor(t, "the slots and bytes to be given back", func() bool {
+			n, b := e.h.admit.usage()
+			return n == 0 && b == 0
+		})
+	})
+}
