@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/gambitchess/gambit/internal/redact"
 )
 
 // redacted stands in for a secret.
@@ -152,10 +154,6 @@ func (h *redactingHandler) attr(a slog.Attr) slog.Attr {
 	return slog.Attr{Key: a.Key, Value: v}
 }
 
-// dsnSecretKeys are the libpq connection parameters that are secrets: the password,
-// and the password of the client certificate's key.
-var dsnSecretKeys = map[string]bool{"password": true, "sslpassword": true}
-
 // redactPasswords replaces the passwords in text that may quote URLs or connection
 // strings: the password of every URL's user information (scheme://user:secret@) and
 // its query's secret parameters, and the values of password= and sslpassword= pairs
@@ -225,42 +223,8 @@ func isDSNURL(dsn string) bool {
 }
 
 // redactDSNURL replaces the password of a URL's user information and the values of
-// its query's secret parameters. The user information ends at the URL's last '@', so
-// a password with an '@' (or a '/' or '?') left unescaped is covered whole.
-func redactDSNURL(u string) string {
-	i := strings.Index(u, "://") + 3
-	head, rest := u[:i], u[i:]
-	if at := strings.LastIndex(rest, "@"); at >= 0 {
-		if colon := strings.IndexByte(rest[:at], ':'); colon >= 0 {
-			head += rest[:colon+1] + redacted
-			rest = rest[at:]
-		}
-	}
-	q := strings.IndexByte(rest, '?')
-	if q < 0 {
-		return head + rest
-	}
-	query, fragment, hasFragment := strings.Cut(rest[q+1:], "#")
-	params := strings.Split(query, "&")
-	for k, p := range params {
-		key, _, ok := strings.Cut(p, "=")
-		if !ok {
-			continue
-		}
-		name, err := url.QueryUnescape(key)
-		if err != nil {
-			name = key
-		}
-		if dsnSecretKeys[strings.ToLower(strings.TrimSpace(name))] {
-			params[k] = key + "=" + redacted
-		}
-	}
-	out := head + rest[:q+1] + strings.Join(params, "&")
-	if hasFragment {
-		out += "#" + fragment
-	}
-	return out
-}
+// its query's secret parameters (redact.URL).
+func redactDSNURL(u string) string { return redact.URL(u) }
 
 // redactKeywordDSN replaces the values of the secret keywords of a keyword=value
 // connection string, read as libpq reads it: spaces may surround '=', a value is
@@ -301,7 +265,7 @@ func redactKeywordDSN(s string) string {
 			v++
 		}
 		end := dsnValueEnd(s, v)
-		if dsnSecretKeys[strings.ToLower(key)] {
+		if redact.SecretKey(key) {
 			b.WriteString(s[i:v] + redacted)
 		} else {
 			b.WriteString(s[i:end])

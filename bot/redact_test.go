@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 const testInteractionToken = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDpTZWNyZXRUb2tlbg"
@@ -132,5 +134,20 @@ func TestRedactingHandlerPasswords(t *testing.T) {
 		if !strings.Contains(out, kept) {
 			t.Errorf("%q lost:\n%s", kept, out)
 		}
+	}
+}
+
+// TestLibraryLogsRedacted: discordgo's own lines, logged through an unredacting
+// logger (the entry point's), lose interaction tokens and URL passwords.
+func TestLibraryLogsRedacted(t *testing.T) {
+	buf := &logBuffer{}
+	saved := discordgo.Logger
+	t.Cleanup(func() { discordgo.Logger = saved })
+	RouteLibraryLogs(slog.New(slog.NewJSONHandler(buf, nil)))
+	discordgo.Logger(discordgo.LogError, 0, "error connecting to gateway %s, %s", "wss://gambit:pr0xyS3cret@proxy/gateway",
+		"http://h/api/v10/webhooks/1/"+testInteractionToken+"/messages/@original")
+	out := buf.String()
+	if strings.Contains(out, "pr0xyS3cret") || strings.Contains(out, testInteractionToken) || !strings.Contains(out, "wss://gambit:[redacted]@proxy/gateway") {
+		t.Errorf("log:\n%s", out)
 	}
 }
