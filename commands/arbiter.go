@@ -74,7 +74,8 @@ func (c *ArbiterCommand) Definition() *discordgo.ApplicationCommand {
 	}
 }
 
-// Autocomplete implements Autocompleter: the server's games in progress.
+// Autocomplete implements Autocompleter: the server's games in progress, but the
+// asker's own.
 func (c *ArbiterCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
 	if r.GuildID == "" || !c.mayArbitrate(ctx, r) {
 		return nil, nil
@@ -86,8 +87,8 @@ func (c *ArbiterCommand) Autocomplete(ctx context.Context, r *Request) ([]*disco
 	var out []*discordgo.ApplicationCommandOptionChoice
 	for i := len(open) - 1; i >= 0 && len(out) < 25; i-- { // newest first
 		g := open[i]
-		if g.GuildID != r.GuildID {
-			continue
+		if g.GuildID != r.GuildID || g.White.ID == r.User.ID || g.Black.ID == r.User.ID {
+			continue // another server's, or one the asker plays in (never theirs to decide)
 		}
 		name := Truncate(fmt.Sprintf("Game %d · %s vs %s (%s)", g.ID, g.White.Name, g.Black.Name, g.Control), maxChoiceName, UTF16)
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: g.ID})
