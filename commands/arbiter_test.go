@@ -189,7 +189,8 @@ func TestArbiterNeverDecidesOwnGame(t *testing.T) {
 	}
 	if g := mustGame(t, d, 1); len(g.Notes) != 0 || !g.Live() || len(out.posts) != 0 {
 		t.Errorf("the refusals changed the game: notes %+v, live %v, %d posts", g.Notes, g.Live(), len(out.posts))
-	} // Nor does the completion offer a player their own game.
+	}
+	// Nor does the completion offer a player their own game.
 	r := arbiterRequest("abort", alice.ID, "g1", "c1", discordgo.PermissionManageGuild, nil)
 	r.Interaction.Type = discordgo.InteractionApplicationCommandAutocomplete
 	if choices, err := c.Autocomplete(ctx, r); err != nil || len(choices) != 0 {
