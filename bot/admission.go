@@ -11,6 +11,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -20,8 +21,10 @@ const (
 	// maxUnverified bounds the requests whose body is being read, from all addresses.
 	maxUnverified = 512
 	// maxUnverifiedPerAddr bounds them per remote address. Discord delivers from many
-	// addresses, a few requests at a time from each; behind a reverse proxy every
-	// request comes from the proxy, which then must buffer the bodies itself.
+	// addresses, a few requests at a time from each. The per-address bounds apply to
+	// public addresses only (sharedPeer): a loopback or private peer is taken for a
+	// reverse proxy or load balancer that every request comes through, which must
+	// then buffer and limit for itself, and is held to the bounds of all.
 	maxUnverifiedPerAddr = 32
 	// unverifiedBudget bounds the bytes of all the bodies being read: 256 requests
 	// each announcing a megabyte hold readChunk each, and only the bytes actually sent
@@ -56,6 +59,30 @@ type admission struct {
 	now func() time.Time
 	// The bounds; zero means the constant above (tests set them smaller).
 	maxReading, maxPerAddr, budget, maxFailed int
+	// shared reports whether a peer address stands for many clients, so that the
+	// per-address bounds do not apply to it (nil: sharedPeer).
+	shared func(addr string) bool
+}
+
+// sharedPeer reports whether addr is a loopback or private address: in front of the
+// endpoint, that is a reverse proxy or a load balancer, and every request comes from
+// it, Discord's and anyone else's alike. Turning it away for one client's bad
+// signatures would turn Discord away with them.
+func sharedPeer(addr string) bool {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return false
+	}
+	ip = ip.Unmap()
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+}
+
+// perAddr reports whether the per-address bounds apply to addr.
+func (a *admission) perAddr(addr string) bool {
+	if a.shared != nil {
+		return !a.shared(addr)
+	}
+	return !sharedPeer(addr)
 }
 
 // addrState is what admission knows of one remote address.
@@ -104,10 +131,13 @@ func (a *admission) state(addr string) *addrState {
 func (a *admission) enter(addr string) (leave func(held int), err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	st := a.state(addr)
-	now := a.clock()
-	if now.Sub(st.window) >= failureWindow {
-		st.window, st.failures = now, 0
+	st := &addrState{} // a shared peer's: counted nowhere
+	if a.perAddr(addr) {
+		st = a.state(addr)
+		now := a.clock()
+		if now.Sub(st.window) >= failureWindow {
+			st.window, st.failures = now, 0
+		}
 	}
 	switch {
 	case st.failures > orDefault(a.maxFailed, maxFailures):
@@ -144,6 +174,9 @@ func (a *admission) take(n int) bool {
 
 // failed counts a refused signature from addr.
 func (a *admission) failed(addr string) {
+	if !a.perAddr(addr) {
+		return
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	st := a.state(addr)

@@ -175,8 +175,12 @@ func TestInteractionsEndpointAdmission(t *testing.T) {
 			t.Errorf("a body announced too large answered %d, want 413", resp.StatusCode)
 		}
 	})
+	// The per-address bounds apply to public addresses; over loopback, these tests
+	// take the peers for public clients.
+	public := func(string) bool { return false }
 	t.Run("per address", func(t *testing.T) {
 		e := newEndpoint(t, nil)
+		e.h.admit.shared = public
 		for range maxUnverifiedPerAddr {
 			e.openRaw(t, "127.0.0.21", forgedHeaders(), maxInteractionBody, "{")
 		}
@@ -216,6 +220,7 @@ func TestInteractionsEndpointAdmission(t *testing.T) {
 	})
 	t.Run("an address that keeps failing", func(t *testing.T) {
 		e := newEndpoint(t, nil)
+		e.h.admit.shared = public
 		now := time.Now()
 		e.h.admit.now = func() time.Time { return now }
 		bad := func() int {
@@ -235,6 +240,19 @@ func TestInteractionsEndpointAdmission(t *testing.T) {
 			t.Errorf("a window later answered %d, want 401", s)
 		}
 	})
+	t.Run("a proxy in front: held to the bounds of all only", func(t *testing.T) {
+		e := newEndpoint(t, nil) // loopback peers are taken for a proxy
+		for k := range maxFailures + 5 {
+			if s := e.openRaw(t, "127.0.0.51", forgedHeaders(), 2, "{}").answer(t).StatusCode; s != http.StatusUnauthorized {
+				t.Fatalf("bad signature %d through the proxy answered %d, want 401", k+1, s)
+			}
+		}
+		for range maxUnverifiedPerAddr + 8 {
+			e.openRaw(t, "127.0.0.52", forgedHeaders(), maxInteractionBody, "{")
+		}
+		waitFor(t, "the reads to start", func() bool { return usage(e) == maxUnverifiedPerAddr+8 })
+		signedPing(t, e) // Discord's requests, through the same proxy
+	})
 	t.Run("slots given back", func(t *testing.T) {
 		e := newEndpoint(t, nil)
 		var conns []*rawConn
@@ -250,4 +268,20 @@ func TestInteractionsEndpointAdmission(t *testing.T) {
 			return n == 0 && b == 0
 		})
 	})
+}
+
+func TestSharedPeer(t *testing.T) {
+	cases := []struct {
+		addr   string
+		shared bool
+	}{
+		{"127.0.0.1", true}, {"::1", true}, {"10.1.2.3", true}, {"172.16.0.9", true}, {"192.168.1.1", true},
+		{"fd00::1", true}, {"fe80::1", true}, {"::ffff:10.0.0.1", true},
+		{"162.159.135.232", false}, {"8.8.8.8", false}, {"2606:4700::1", false}, {"172.32.0.1", false}, {"not an address", false},
+	}
+	for _, c := range cases {
+		if got := sharedPeer(c.addr); got != c.shared {
+			t.Errorf("sharedPeer(%q) = %v, want %v", c.addr, got, c.shared)
+		}
+	}
 }
