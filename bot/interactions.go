@@ -178,8 +178,7 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 	sigHex, ts := r.Header.Get(headerSignature), r.Header.Get(headerTimestamp)
 	addr := remoteHost(r.RemoteAddr)
 	// What can be refused before the body is read is: no byte of it is held.
-	sig, err := parseSignatureHeaders(sigHex, ts, received)
-	if err != nil {
+	if _, err := parseSignatureHeaders(sigHex, ts, received); err != nil {
 		h.admit.failed(addr)
 		h.log.Debug("interaction refused", "reason", err, "remote", addr)
 		refuseEarly(w, http.StatusUnauthorized, "invalid request signature")
@@ -196,7 +195,7 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	msg, body, held, err := readSigned(w, r, ts, &h.admit)
-	verified := err == nil && ed25519.Verify(h.key, msg, sig[:])
+	verified := err == nil && verifySignature(h.key, sigHex, ts, msg, received) == nil
 	leave(held) // the budget is for bodies not yet checked
 	if err != nil {
 		var tooBig *http.MaxBytesError
