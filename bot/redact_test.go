@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/storage/backend"
 )
 
 const testInteractionToken = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDpTZWNyZXRUb2tlbg"
@@ -102,5 +104,23 @@ func TestLibraryLogsRedacted(t *testing.T) {
 	out := buf.String()
 	if strings.Contains(out, "pr0xyS3cret") || strings.Contains(out, testInteractionToken) || !strings.Contains(out, "wss://gambit:[redacted]@proxy/gateway") {
 		t.Errorf("log:\n%s", out)
+	}
+}
+
+// TestStoreOpenLineRedacted: the line the bot logs when it opens a PostgreSQL store
+// (the location's String through the bot's logger) carries no password in the URL
+// forms: the user information, ?password= and &sslpassword=.
+func TestStoreOpenLineRedacted(t *testing.T) {
+	for _, dsn := range []string{
+		"postgres://gambit:s3cret@db:5432/gambit",
+		"postgres://gambit@db:5432/gambit?password=s3cret",
+		"postgresql://db/gambit?sslmode=require&sslpassword=s3cret&password=s3cret",
+	} {
+		buf := &logBuffer{}
+		log := redactLogs(slog.New(slog.NewJSONHandler(buf, nil)))
+		log.Info("store open", "database", backend.Location{Driver: backend.DriverPostgres, DSN: dsn}.String())
+		if out := buf.String(); strings.Contains(out, "s3cret") || !strings.Contains(out, "/gambit") {
+			t.Errorf("DSN %q logged as:\n%s", dsn, out)
+		}
 	}
 }
