@@ -49,6 +49,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&adj.DrawMoves, "draw-moves", 10, "... for this many moves of each side")
 	fs.IntVar(&adj.DrawAfter, "draw-after", 40, "... but not before this move number")
 	fs.IntVar(&adj.MaxMoves, "max-moves", 250, "adjudicate a draw after this many moves (0: no limit)")
+	sprt := fs.Bool("sprt", false, "run a sequential probability ratio test over game pairs and stop at its verdict (--games is then the most played)")
+	var test match.SPRT
+	fs.Float64Var(&test.Elo0, "elo0", 0, "SPRT: H0, engine 1 is this many Elo stronger")
+	fs.Float64Var(&test.Elo1, "elo1", 5, "SPRT: H1, engine 1 is this many Elo stronger")
+	fs.Float64Var(&test.Alpha, "alpha", 0.05, "SPRT: chance of accepting H1 when H0 holds")
+	fs.Float64Var(&test.Beta, "beta", 0.05, "SPRT: chance of accepting H0 when H1 holds")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -72,6 +78,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	if cfg.TimeControl.Base == 0 && cfg.MoveTime == 0 && cfg.Nodes == 0 && cfg.Depth == 0 {
 		return errors.New("no limit per move: give --tc, --movetime, --nodes or --depth")
+	}
+	if *sprt {
+		if err := test.Validate(); err != nil {
+			return fmt.Errorf("--sprt: %w", err)
+		}
+		cfg.SPRT = &test
 	}
 	if *openings != "" {
 		ops, err := readOpeningsFile(*openings)

@@ -47,6 +47,8 @@ func TestMatchCLI(t *testing.T) {
 		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--games", "0"},
 		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--option1", "Level"},
 		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--openings", dir + "/missing.epd"},
+		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--sprt", "--elo0", "5", "--elo1", "0"},
+		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--sprt", "--alpha", "0.7"},
 	} {
 		if err := runMatch(bad, &out, &errOut); err == nil {
 			t.Errorf("runMatch(%q) accepted", bad)
