@@ -34,6 +34,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&opts[1], "option2", "UCI option Name=Value for the second engine (repeatable)")
 	fs.IntVar(&cfg.Games, "games", 2, "number of games (rounded up to pairs: each opening is played with both colours)")
 	openings := fs.String("openings", "", "EPD or FEN `file` of opening positions, one a line (default: the start position)")
+	book := fs.Bool("book", false, "play from the built-in book of balanced openings (tools/bookgen) instead of --openings")
 	tc := fs.String("tc", "", `time control in seconds, [moves/]base[+increment], e.g. "10+0.1" or "40/60"`)
 	fs.DurationVar(&cfg.MoveTime, "movetime", 0, "fixed time per move instead of a clock, e.g. 100ms")
 	fs.Uint64Var(&cfg.Nodes, "nodes", 0, "node limit per move")
@@ -84,6 +85,16 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--sprt: %w", err)
 		}
 		cfg.SPRT = &test
+	}
+	if *book {
+		if *openings != "" {
+			return errors.New("--book and --openings: give one")
+		}
+		ops, err := match.Book()
+		if err != nil {
+			return err
+		}
+		cfg.Openings = ops
 	}
 	if *openings != "" {
 		ops, err := readOpeningsFile(*openings)
