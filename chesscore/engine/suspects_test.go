@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"strings"
 	"testing"
+	"unicode"
 
 	cc "github.com/gambitchess/gambit/chesscore"
 )
@@ -121,4 +123,62 @@ func mustMove(t *testing.T, pos cc.Position, uci string) cc.Move {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// mirrorFEN swaps the colours of a position: the board turned upside down, pieces'
+// colours and the side to move swapped, castling rights and en passant mirrored.
+func mirrorFEN(t *testing.T, fen string) string {
+	t.Helper()
+	f := strings.Fields(fen)
+	ranks := strings.Split(f[0], "/")
+	for i, j := 0, len(ranks)-1; i < j; i, j = i+1, j-1 {
+		ranks[i], ranks[j] = ranks[j], ranks[i]
+	}
+	swap := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case unicode.IsUpper(r):
+				return unicode.ToLower(r)
+			case unicode.IsLower(r):
+				return unicode.ToUpper(r)
+			}
+			return r
+		}, s)
+	}
+	side := map[string]string{"w": "b", "b": "w"}[f[1]]
+	castle := "-"
+	if f[2] != "-" {
+		c := swap(f[2])
+		castle = ""
+		for _, r := range "KQkq" {
+			if strings.ContainsRune(c, r) {
+				castle += string(r)
+			}
+		}
+	}
+	ep := f[3]
+	if ep != "-" {
+		ep = ep[:1] + map[byte]string{'3': "6", '6': "3"}[ep[1]]
+	}
+	return strings.Join([]string{swap(strings.Join(ranks, "/")), side, castle, ep, f[4], f[5]}, " ")
+}
+
+// TestEvaluationColourSymmetry: the evaluation is from the side to move's view, so a
+// position and its colour mirror (the same position with the colours swapped) get the
+// same score. An asymmetric table or a sign slip for one colour shows up here.
+func TestEvaluationColourSymmetry(t *testing.T) {
+	fens := append([]string{
+		"r1bqk2r/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQK2R w KQkq - 0 7",
+		"8/5pk1/6p1/3P4/2p5/2K5/5PPP/8 b - - 0 40",
+		"r4rk1/1bq1bppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 0 13",
+		"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+	}, benchFENs...)
+	for _, fen := range fens {
+		pos := mustFEN(t, fen)
+		mfen := mirrorFEN(t, fen)
+		mir := mustFEN(t, mfen)
+		if a, b := evaluate(&pos), evaluate(&mir); a != b {
+			t.Errorf("%s: %d, its mirror %s: %d", fen, a, mfen, b)
+		}
+	}
 }
