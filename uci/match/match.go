@@ -3,7 +3,10 @@
 // colour; chesscore decides how every game ends (the Laws' automatic endings, draws
 // claimed as soon as they may be, flag falls), optionally with score adjudication. The
 // games can go to a PGN writer and the score comes back as a Result with an Elo
-// difference and its 95% error bar. `gambit match` is its command line.
+// difference and its 95% error bar, the pentanomial counts of the game pairs and, when
+// the match runs one, a sequential probability ratio test (SPRT) that stops it at its
+// verdict. Book is a built-in set of balanced openings. `gambit match` is its command
+// line.
 package match
 
 import (
