@@ -15,7 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
+
 	"sync/atomic"
 	"time"
 
@@ -29,6 +29,8 @@ import (
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/service/tournaments"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // Deps are what Run takes besides the configuration. The zero value is production.
@@ -38,7 +40,7 @@ type Deps struct {
 	// Clock is the time source of the games (default the system clock).
 	Clock timers.Clock
 	// Store tunes the store (nil: production settings).
-	Store *storage.Options
+	Store *bolt.Options
 	// Ready, if set, is called once the bot is connected and its commands registered.
 	Ready func(*Bot)
 	// DeferAfter is how long a handler may run before the interaction is deferred
@@ -92,7 +94,7 @@ type Bot struct {
 	OpsAddr string
 
 	draining atomic.Bool
-	store    *storage.DB
+	store    *bolt.DB
 	backups  *backups // nil without backups.dir
 }
 
@@ -140,7 +142,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	defer db.Close() // last of all
 	b := &Bot{Metrics: NewMetrics(liveGames(db)), Instance: cfg.Instance}
-	b.store, _ = db.(*storage.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
+	b.store, _ = db.(*bolt.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
 	dopts := DiscordOptions{Token: cfg.Discord.Token, RESTURL: cfg.Discord.RESTURL, GatewayURL: cfg.Discord.GatewayURL,
 		Shards: int(cfg.Discord.Shards), Intents: intents}
@@ -165,7 +167,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	var leases *partitionLeases
 	b.Owns = func(string) bool { return true }
-	if cfg.Storage.Driver == storage.DriverPostgres {
+	if cfg.Storage.Driver == backend.DriverPostgres {
 		if leases, err = newPartitionLeases(db, cfg.Instance, deps.Clock, log); err != nil {
 			return err
 		}
@@ -274,29 +276,18 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	return nil
 }
 
-// openStore opens the configured store: the PostgreSQL database of storage.dsn with
-// driver postgres, else the bbolt file at storage.path (made absolute, for the logs and
-// the errors).
-func openStore(cfg config.Storage, opts *storage.Options, log *slog.Logger) (storage.Store, error) {
-	if cfg.Driver == storage.DriverPostgres {
-		loc := storage.Location{Driver: storage.DriverPostgres, DSN: cfg.DSN}
-		db, err := storage.OpenLocation(loc, nil)
-		if err != nil {
-			return nil, fmt.Errorf("storage.dsn: %w", err)
-		}
+// openStore opens the configured store (backend.OpenConfig): the PostgreSQL database
+// of storage.dsn with driver postgres, else the bbolt file at storage.path with opts.
+func openStore(cfg config.Storage, opts *bolt.Options, log *slog.Logger) (storage.Store, error) {
+	db, loc, err := backend.OpenConfig(cfg, &backend.Options{Bolt: opts})
+	if err != nil {
+		return nil, err
+	}
+	if loc.Driver == backend.DriverPostgres {
 		log.Info("store open", "database", loc.String())
-		return db, nil
+	} else {
+		log.Info("store open", "path", loc.Path)
 	}
-	path := cfg.Path
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, fmt.Errorf("storage.path %q: %w", path, err)
-	}
-	db, err := storage.Open(abs, opts)
-	if err != nil {
-		return nil, fmt.Errorf("storage.path %q: %w", abs, err)
-	}
-	log.Info("store open", "path", abs)
 	return db, nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -53,7 +55,7 @@ func TestShardLeasesDivideTheGatewayOnPostgres(t *testing.T) {
 	dsn := storagetest.PostgresDSN(t)
 	w := newWorld(t, discordfake.WithShards(2), discordfake.WithGuilds(2))
 	w.cfg.Discord.InteractionsAddress, w.cfg.Discord.PublicKey = "", "" // a test of the gateway, whatever GAMBIT_TEST_INTERACTIONS says
-	w.cfg.Storage.Driver, w.cfg.Storage.DSN = storage.DriverPostgres, dsn
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
 	db := storagetest.OpenPostgresDSN(t, dsn, nil)
 	cfg1, cfg2 := w.cfg, w.cfg
 	cfg1.Instance, cfg2.Instance = "web-1", "web-2"
@@ -105,7 +107,7 @@ func TestShardLeasesSurvivorTakesADeadProcessesShards(t *testing.T) {
 	dopts := DiscordOptions{Token: f.Token, RESTURL: f.RESTURL(), GatewayURL: f.GatewayURL(), Intents: intents}
 	log := testLogger(t)
 	type process struct {
-		db     *storage.Postgres
+		db     *pg.DB
 		gw     *Gateway
 		sl     *shardLeases
 		cancel context.CancelFunc

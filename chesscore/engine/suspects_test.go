@@ -26,7 +26,7 @@ func TestMateDistanceThroughTT(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			warm := New(Options{HashMB: 8})
-			g := cc.NewGame(mustFEN(t, c.fen))
+			g := cc.NewGame(mustFEN(t, c.fen), nil)
 			deadline := -1 // the ply by which the announced mate must be on the board
 			for !g.Over() && g.Ply() < 80 {
 				res, err := warm.SearchGame(g, Limits{Depth: c.depth})

@@ -53,7 +53,7 @@ func TestGenerateKeepsBalanced(t *testing.T) {
 		if len(b.san) < s.minPlies || len(b.san) > s.maxPlies {
 			t.Errorf("line %d: %d plies", i+1, len(b.san))
 		}
-		g := cc.NewGame(cc.StartPosition())
+		g := cc.NewGame(cc.StartPosition(), nil)
 		for _, m := range b.san {
 			if _, err := g.PlaySAN(m); err != nil {
 				t.Fatalf("line %d: %s: %v", i+1, m, err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/uci"
 )
@@ -19,7 +20,7 @@ import (
 // chesscore: the Laws' automatic endings, draws claimed as soon as they may be, flag
 // falls, and the score adjudications of the config.
 func playGame(ctx context.Context, cfg Config, clients [2]*uci.Client, names [2]string, j job) (pg *chesscore.PGNGame, err error) {
-	g := chesscore.NewGame(j.opening.Pos)
+	g := chesscore.NewGame(j.opening.Pos, dead.Decider{})
 	playing := chesscore.NullMove // the move being played, for the report of a panic
 	defer func() {
 		// A panic while adjudicating is a bug in the rules code: stop the match with the

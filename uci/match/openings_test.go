@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 )
 
 func TestReadOpenings(t *testing.T) {
@@ -106,7 +107,7 @@ func TestBook(t *testing.T) {
 		if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil || score < -50 || score > 50 || depth < 14 {
 			t.Errorf("line %q: want ce within ±50, acd ≥ 14 and c0", line)
 		}
-		g := chesscore.NewGame(chesscore.StartPosition())
+		g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 		for _, san := range strings.Fields(c0.Operand()) {
 			if _, err := g.PlaySAN(san); err != nil {
 				t.Fatalf("line %q: %s: %v", line, san, err)
