@@ -382,7 +382,7 @@ func (n *Notifier) dmTurn(ctx context.Context, g *games.Game, p storage.Player) 
 	if g.Control.Kind() != clock.KindCorrespondence {
 		return nil
 	}
-	prefs, err := n.d.Games.UserPrefs(ctx, p.ID)
+	prefs, err := n.d.Games.Settings().Prefs(ctx, p.ID)
 	if err != nil || !prefs.DMOnTurn {
 		return err
 	}
