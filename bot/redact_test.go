@@ -49,11 +49,11 @@ func TestRedactRequestErrorKeepsTheCause(t *testing.T) {
 func TestRedactingHandler(t *testing.T) {
 	buf := &logBuffer{}
 	const botToken = "MTIz.bot-token-secret"
-	log := redactLogs(slog.New(slog.NewJSONHandler(buf, nil)), botToken, "")
+	log := RedactLogs(slog.New(slog.NewJSONHandler(buf, nil)), botToken, "")
 	u := "http://h/interactions/1/" + testInteractionToken + "/callback"
 	log.With("call", u).Error("failed "+u, "err", errors.New("Post "+u+": EOF"),
 		slog.Group("req", "url", u), "auth", "Bot "+botToken, "n", 3, "any", struct{ U string }{u})
-	redactLogs(log, "other-secret").Info("again", "v", "other-secret and "+botToken)
+	RedactLogs(log, "other-secret").Info("again", "v", "other-secret and "+botToken)
 	out := buf.String()
 	for _, secret := range []string{testInteractionToken, botToken, "other-secret"} {
 		if strings.Contains(out, secret) {

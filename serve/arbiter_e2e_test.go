@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // The arbiter end to end: /arbiter on the fake Discord, through restarts of the bot on
 // the same store, with the permission, the per-server role, the announcements in the

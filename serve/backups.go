@@ -1,6 +1,6 @@
 // backups.go: the bot's scheduled backups of its store (backups.dir, backups.every, backups.keep).
 
-package bot
+package serve
 
 import (
 	"context"

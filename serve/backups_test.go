@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // Tests of the scheduled backups: the schedule, the files (names, permissions, whole
 // copies), the pruning, and the clean-up after a crash.

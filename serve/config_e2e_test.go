@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // The configuration's keys as the running bot obeys them: each test sets a key and
 // checks its effect through the fake Discord (or the store), against `gambit serve`'s
@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/config"
@@ -28,7 +29,7 @@ func (w *world) runErr(cfg config.Config) error {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := Run(ctx, cfg, Deps{Logger: testLogger(w.t), Clock: w.clock, Ready: func(*Bot) { w.t.Error("the bot started") }})
+	err := Run(ctx, cfg, Deps{Logger: testLogger(w.t), Clock: w.clock, Ready: func(*Server) { w.t.Error("the bot started") }})
 	if err == nil {
 		w.t.Fatal("Run returned nil")
 	}
@@ -47,7 +48,7 @@ func TestWrongTokenSaysSo(t *testing.T) {
 			cfg.Discord.ApplicationID = w.f.AppID
 		}
 		err := w.runErr(cfg)
-		if !errors.Is(err, ErrTokenRefused) {
+		if !errors.Is(err, bot.ErrTokenRefused) {
 			t.Errorf("application id set %v: %v, want ErrTokenRefused", appID, err)
 		}
 		msg := err.Error()
@@ -75,8 +76,8 @@ func TestApplicationIDSavesARequest(t *testing.T) {
 		}
 		r := w.start()
 		asked := slices.ContainsFunc(w.f.Requests(), func(q discordfake.Request) bool { return strings.HasSuffix(q.Path, "applications/@me") })
-		if asked == set || r.bot.AppID != w.f.AppID {
-			t.Errorf("application_id set %v: asked Discord %v, application %q", set, asked, r.bot.AppID)
+		if asked == set || r.bot.Discord.AppID != w.f.AppID {
+			t.Errorf("application_id set %v: asked Discord %v, application %q", set, asked, r.bot.Discord.AppID)
 		}
 		r.stop()
 	}
@@ -96,8 +97,8 @@ func TestShardCountConfigured(t *testing.T) {
 		ids = append(ids, id.ShardID)
 	}
 	slices.Sort(ids)
-	if !slices.Equal(ids, []int{0, 1, 2}) || r.bot.Gateway.Count() != 3 {
-		t.Errorf("shards %v (gateway %d), want 0, 1 and 2", ids, r.bot.Gateway.Count())
+	if !slices.Equal(ids, []int{0, 1, 2}) || r.bot.Discord.Gateway.Count() != 3 {
+		t.Errorf("shards %v (gateway %d), want 0, 1 and 2", ids, r.bot.Discord.Gateway.Count())
 	}
 }
 

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // End-to-end stories: `gambit serve`'s wiring (Run) against the fake Discord, driven
 // through interactions, checked against what Discord would have received.
@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/commands"
@@ -24,7 +25,7 @@ import (
 )
 
 // mustGame returns game id as the service has it.
-func (b *Bot) mustGame(t testing.TB, id uint64) *games.Game {
+func (b *Server) mustGame(t testing.TB, id uint64) *games.Game {
 	t.Helper()
 	g, err := b.Games.Game(context.Background(), id)
 	if err != nil {
@@ -524,7 +525,7 @@ func TestShardsAndRegistration(t *testing.T) {
 	}
 	// Each guild's interactions come on its own shard, and are answered.
 	g1, g2 := w.f.Guilds()[0], w.f.Guilds()[1]
-	if ShardFor(g1, 2) == ShardFor(g2, 2) {
+	if bot.ShardFor(g1, 2) == bot.ShardFor(g2, 2) {
 		t.Fatalf("guilds %s and %s share a shard", g1, g2)
 	}
 	c2, err := w.f.AddChannel(g2, "chess")
@@ -542,7 +543,7 @@ func TestShardsAndRegistration(t *testing.T) {
 		t.Fatalf("overwrites %+v, want one global", ow)
 	}
 	var defs []string
-	for _, d := range r.bot.Router.Definitions() {
+	for _, d := range r.bot.Discord.Router.Definitions() {
 		defs = append(defs, d.Name)
 	}
 	if !slices.Equal(ow[0].Names, defs) {

@@ -1,5 +1,5 @@
 // The flag that falls within a minute of the opponent's move: announced like any other.
-package bot
+package serve
 
 import (
 	"strings"

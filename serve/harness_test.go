@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // The end-to-end harness: the real Run wiring (as `gambit serve` runs it), with the
 // real discordgo client pointed at the fake Discord through discord.rest_url and
@@ -25,6 +25,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/timers"
@@ -94,7 +95,7 @@ func newWorld(t testing.TB, opts ...discordfake.Option) *world {
 // running is one bot started by a test.
 type running struct {
 	w      *world
-	bot    *Bot
+	bot    *Server
 	cancel context.CancelFunc
 	done   chan error
 	once   sync.Once
@@ -117,7 +118,7 @@ func (w *world) start() *running {
 func (w *world) startWith(cfg config.Config, deps Deps) *running {
 	w.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan *Bot, 1)
+	ready := make(chan *Server, 1)
 	r := &running{w: w, cancel: cancel, done: make(chan error, 1)}
 	if deps.Logger == nil {
 		deps.Logger = testLogger(w.t)
@@ -125,7 +126,7 @@ func (w *world) startWith(cfg config.Config, deps Deps) *running {
 	if deps.Clock == nil {
 		deps.Clock = w.clock
 	}
-	deps.Ready = func(b *Bot) { ready <- b }
+	deps.Ready = func(b *Server) { ready <- b }
 	go func() { r.done <- Run(ctx, cfg, deps) }()
 	select {
 	case r.bot = <-ready:
@@ -133,7 +134,7 @@ func (w *world) startWith(cfg config.Config, deps Deps) *running {
 			// The developer portal's Interactions Endpoint URL, checked as Discord does.
 			sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer scancel()
-			if err := w.f.SetInteractionsURL(sctx, "http://"+r.bot.Interactions.Addr()+InteractionsPath); err != nil {
+			if err := w.f.SetInteractionsURL(sctx, "http://"+r.bot.Discord.Interactions.Addr()+bot.InteractionsPath); err != nil {
 				cancel()
 				<-r.done
 				w.t.Fatalf("interactions endpoint: %v", err)

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // The /help story: the overview a member asks for, on the fake Discord.
 
@@ -43,7 +43,7 @@ func (w *world) askHelp() []string {
 // registered returns the names of the commands a running bot registered, sorted.
 func (r *running) registered() []string {
 	var names []string
-	for _, d := range r.bot.Router.Definitions() {
+	for _, d := range r.bot.Discord.Router.Definitions() {
 		names = append(names, d.Name)
 	}
 	sort.Strings(names)

@@ -1,6 +1,6 @@
 // End-to-end tests of interactions over HTTP: the bot with discord.interactions_address,
 // the fake POSTing each interaction to it signed, as Discord does.
-package bot
+package serve
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
 )
 
@@ -47,8 +48,8 @@ func httpWorld(t *testing.T, deps Deps) (*world, *running) {
 // a stale or future timestamp, a signature of other bytes, none at all.
 func TestInteractionsEndpointOfTheBot(t *testing.T) {
 	w, r := httpWorld(t, Deps{})
-	url := "http://" + r.bot.Interactions.Addr() + InteractionsPath
-	if r.bot.Gateway != nil || w.f.Identifies() != 0 || w.f.Connected() != 0 {
+	url := "http://" + r.bot.Discord.Interactions.Addr() + bot.InteractionsPath
+	if r.bot.Discord.Gateway != nil || w.f.Identifies() != 0 || w.f.Connected() != 0 {
 		t.Errorf("HTTP mode opened the gateway: %d identifies, %d connected", w.f.Identifies(), w.f.Connected())
 	}
 	if len(w.f.Overwrites()) == 0 {
@@ -86,7 +87,7 @@ func TestInteractionsEndpointOfTheBot(t *testing.T) {
 		t.Errorf("%d messages after refused interactions, want none", n)
 	}
 	// The load balancer's health check, on the same address.
-	if body := httpGet(t, "http://"+r.bot.Interactions.Addr()+"/healthz", http.StatusOK); !strings.Contains(body, `"ok"`) {
+	if body := httpGet(t, "http://"+r.bot.Discord.Interactions.Addr()+"/healthz", http.StatusOK); !strings.Contains(body, `"ok"`) {
 		t.Errorf("/healthz = %s", body)
 	}
 }
@@ -159,12 +160,12 @@ func TestDeferredAnswersOverHTTP(t *testing.T) {
 // TestHTTPModeShutdown: a bot in HTTP mode stops cleanly, and its endpoint with it.
 func TestHTTPModeShutdown(t *testing.T) {
 	w, r := httpWorld(t, Deps{})
-	addr := r.bot.Interactions.Addr()
+	addr := r.bot.Discord.Interactions.Addr()
 	w.startGame("10+0")
 	r.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, _, err := w.f.PostSigned(ctx, "http://"+addr+InteractionsPath, []byte(`{"type":1}`), time.Now()); err == nil {
+	if _, _, err := w.f.PostSigned(ctx, "http://"+addr+bot.InteractionsPath, []byte(`{"type":1}`), time.Now()); err == nil {
 		t.Error("the endpoint still answers after the bot stopped")
 	}
 }

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // Stories of a bot that many servers invite, whose members do not know each other: a
 // game is seen only in its server and by its players, buttons answer only in their

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // End-to-end stories of the ladders: rated games through the fake Discord move the
 // ratings; /ladder, /rating, /elo and the ladder settings answer as a server sees them.
@@ -139,7 +139,7 @@ func TestStoryLadders(t *testing.T) {
 	r := w.start()
 	ctx := context.Background()
 	var names []string
-	for _, d := range r.bot.Router.Definitions() {
+	for _, d := range r.bot.Discord.Router.Definitions() {
 		names = append(names, d.Name)
 	}
 	for _, n := range []string{"ladder", "rating", "elo"} {

@@ -3,7 +3,7 @@
 // set, ticked in the background, the partitions it holds published for the services'
 // Owns, and the services' adoption of the servers it gains.
 
-package bot
+package serve
 
 import (
 	"context"
@@ -66,24 +66,12 @@ func newPartitionLeases(db storage.Store, instance string, clk timers.Clock, log
 	return pl, nil
 }
 
-// reclaim releases the unexpired leases of a table held under this process's instance
-// name: a process of that name that crashed held them (names are unique to a process),
-// and a manager takes only free partitions, so without this a process restarted at
-// once would wait for its own leases to expire before running their work. Released,
-// they are free for this process's first tick, at a greater epoch.
+// reclaim releases the leases of a table that a crashed run of this instance left held
+// (lease.Reclaim), so that this run takes them at its first tick.
 func reclaim(table lease.Table, instance string, now time.Time, log *slog.Logger) error {
-	leases, err := table.Leases()
+	n, err := lease.Reclaim(table, instance, now)
 	if err != nil {
 		return err
-	}
-	n := 0
-	for _, l := range leases {
-		if l.Held(instance, now) {
-			if err := table.Release(l.Partition, instance, l.Epoch); err != nil {
-				return err
-			}
-			n++
-		}
 	}
 	if n > 0 {
 		log.Info("leases: released those of this instance's previous run", "count", n, "instance", instance)
@@ -126,59 +114,13 @@ func (pl *partitionLeases) adopt(name string, fn func(ctx context.Context) error
 }
 
 // Run ticks the manager every third of the lease's lifetime, and at once when a
-// partition is free (tickLeases), until ctx ends, each tick that gains partitions
+// partition is free (lease.Loop), until ctx ends, each tick that gains partitions
 // followed by the services' adoption of them; then it releases every lease, so the
 // other processes take the partitions within a second.
 func (pl *partitionLeases) Run(ctx context.Context) error {
-	tickLeases(ctx, pl.m.Interval(), func() (bool, error) { return freeLease(pl.table, leasePartitions, pl.clock.Now()) },
+	lease.Loop(ctx, pl.m.Interval(), func() (bool, error) { return lease.AnyFree(pl.table, leasePartitions, pl.clock.Now()) },
 		func() { pl.step(ctx) })
 	return pl.release()
-}
-
-// leasePoll is how often a process looks, between its ticks, for a partition nobody
-// holds (a dead process's lease expired, or a stopped one's released): it ticks at
-// once when it finds one, so a dead process's partitions are taken within a second of
-// their expiry rather than within a tick interval.
-const leasePoll = time.Second
-
-// tickLeases runs tick every interval, and sooner when free reports a partition nobody
-// holds (looked at every leasePoll), until ctx ends.
-func tickLeases(ctx context.Context, interval time.Duration, free func() (bool, error), tick func()) {
-	t := time.NewTicker(leasePoll)
-	defer t.Stop()
-	last := time.Now()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		due := time.Since(last) >= interval-leasePoll/2
-		if !due {
-			f, err := free()
-			due = err == nil && f // an error: the tick at its interval tries the store again
-		}
-		if due {
-			last = time.Now()
-			tick()
-		}
-	}
-}
-
-// freeLease reports whether one of a table's first n partitions is held by nobody at
-// now: never taken, released or expired.
-func freeLease(table lease.Table, n int, now time.Time) (bool, error) {
-	leases, err := table.Leases()
-	if err != nil {
-		return false, err
-	}
-	held := 0
-	for _, l := range leases {
-		if l.Partition < n && now.Before(l.Expires) {
-			held++
-		}
-	}
-	return held < n, nil
 }
 
 // step is one tick of Run: the leases ticked, then the servers gained adopted.

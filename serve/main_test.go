@@ -1,20 +1,20 @@
-package bot
+package serve
 
 import (
 	"fmt"
 	"os"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/gambitchess/gambit/internal/leaktest"
 )
 
-// TestMain fails the run if the bot left goroutines behind: every Run must close its
-// sessions (no reconnect loop), its timers, its metrics server and its event queue.
+// TestMain fails the run if a server left goroutines behind: every Run must close its
+// sessions (no reconnect loop), its timers, its ops listener and its event queue.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if code == 0 {
-		if left := lingering(10 * time.Second); left != "" {
+		if left := leaktest.Lingering(10*time.Second, "serve.TestMain", goroutinesOfARun...); left != "" {
 			fmt.Fprintf(os.Stderr, "goroutines left running after the tests:\n%s\n", left)
 			code = 1
 		}
@@ -22,29 +22,5 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func lingering(timeout time.Duration) string {
-	deadline := time.Now().Add(timeout)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		var left []string
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "testing.(*M)") || strings.Contains(g, "bot.TestMain") {
-				continue
-			}
-			for _, pkg := range []string{"bwmarrin/discordgo", "gambit/bot.", "gambit/service/games.", "gambit/internal/timers.", "gorilla/websocket"} {
-				if strings.Contains(g, pkg) {
-					left = append(left, g)
-					break
-				}
-			}
-		}
-		if len(left) == 0 {
-			return ""
-		}
-		if time.Now().After(deadline) {
-			return strings.Join(left, "\n\n")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
+// goroutinesOfARun are the packages whose goroutines a Run starts.
+var goroutinesOfARun = []string{"bwmarrin/discordgo", "gambit/serve.", "gambit/bot.", "gambit/service/games.", "gambit/internal/timers.", "gorilla/websocket"}

@@ -1,12 +1,11 @@
 // ops.go: the ops endpoint (metrics.address): /metrics, /healthz and the live backup,
 // with its timeouts, its Host check and its shutdown.
 
-package bot
+package serve
 
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,41 +20,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/config"
 )
-
-// Health is what /healthz reports.
-type Health struct {
-	// Ready is set once the commands are registered and every shard is connected.
-	ready atomic.Bool
-	// shards reports each shard's connection state.
-	shards func() []bool
-}
-
-// healthReport is the JSON body of /healthz.
-type healthReport struct {
-	Status string `json:"status"`
-	Shards []bool `json:"shards_connected"`
-}
-
-// ServeHTTP answers 200 when the bot is ready and every shard connected, else 503.
-func (h *Health) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rep := healthReport{Status: "ok"}
-	if h.shards != nil {
-		rep.Shards = h.shards()
-	}
-	ok := h.ready.Load()
-	for _, c := range rep.Shards {
-		ok = ok && c
-	}
-	code := http.StatusOK
-	if !ok {
-		rep.Status, code = "unavailable", http.StatusServiceUnavailable
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(rep)
-}
 
 // Timeouts of the ops endpoint.
 const (
@@ -78,8 +45,9 @@ const (
 type opsOptions struct {
 	// Addr is the address to listen on (metrics.address).
 	Addr    string
-	Metrics *Metrics
-	Health  *Health
+	Metrics *bot.Metrics
+	// Health answers /healthz (the Discord runtime's bot.Health).
+	Health http.Handler
 	// Backup writes a consistent copy of the store (storage.Store.Backup); with
 	// BackupToken, GET /backup serves it. An error that wraps errors.ErrUnsupported
 	// (a store the bot cannot copy itself) is answered 501.
@@ -96,7 +64,7 @@ type opsOptions struct {
 }
 
 // opsFromConfig returns the ops endpoint's options for a configuration and its store.
-func opsFromConfig(cfg config.Config, backup func(io.Writer) (int64, error), m *Metrics, h *Health, log *slog.Logger) opsOptions {
+func opsFromConfig(cfg config.Config, backup func(io.Writer) (int64, error), m *bot.Metrics, h http.Handler, log *slog.Logger) opsOptions {
 	stage := filepath.Dir(cfg.Storage.Path)
 	if abs, err := filepath.Abs(cfg.Storage.Path); err == nil {
 		stage = filepath.Dir(abs)

@@ -1,7 +1,7 @@
 // Tests of the ops endpoint: the live backup's token, Host check, staging and timeouts,
 // and a shutdown that no client holds up.
 
-package bot
+package serve
 
 import (
 	"bufio"
@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
@@ -66,8 +67,8 @@ func startOps(t *testing.T, o opsOptions, db *storage.DB) *opsRig {
 	if o.Backup == nil && db != nil {
 		o.Backup = db.Backup
 	}
-	o.Metrics = NewMetrics(nil)
-	o.Health = &Health{}
+	o.Metrics = bot.NewMetrics(nil)
+	o.Health = &bot.Health{}
 	o.StageDir = rig.dir
 	o.Log = rig.logs.logger()
 	addr, stop, err := serveOps(o)

@@ -1,7 +1,7 @@
 // opsbackup.go: GET /backup on the ops endpoint: the live backup, behind a bearer
 // token, staged in a file so that no client holds a transaction of the store.
 
-package bot
+package serve
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // pester_e2e_test.go: one member cannot pester another with challenges or flood a
 // channel with them, and a member who wants no challenge pings gets none.

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // End-to-end stories of games against the engine (/play bot) and of /analyze, through
 // the real wiring and the fake Discord.
@@ -82,8 +82,8 @@ func TestStoryPlayBot(t *testing.T) {
 		t.Errorf("the first board does not ping alice (White): %q", first.Content)
 	}
 	rec := r.bot.mustGame(t, id)
-	if rec.Rated || rec.Black.ID != r.bot.AppID || rec.Black.Name != "Gambit engine level 1" {
-		t.Fatalf("game %d: rated %v, black %+v (the bot is %s)", id, rec.Rated, rec.Black, r.bot.AppID)
+	if rec.Rated || rec.Black.ID != r.bot.Discord.AppID || rec.Black.Name != "Gambit engine level 1" {
+		t.Fatalf("game %d: rated %v, black %+v (the bot is %s)", id, rec.Rated, rec.Black, r.bot.Discord.AppID)
 	}
 
 	// Alice moves; her answer is the board (the engine to move pings nobody); the engine's

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // End-to-end stories of the puzzles: the daily post on the fake Discord, solving it
 // with private answers, hints, stats and the leaderboard, and the post across

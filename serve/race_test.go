@@ -1,5 +1,5 @@
 //go:build race
 
-package bot
+package serve
 
 const raceEnabled = true

@@ -1,7 +1,7 @@
 // End-to-end test of the bot behind a shared rate-limit proxy (discord.rest_url), the
 // fake playing the proxy: its 429s, and Discord's that it passes on, are waited out and
 // retried, never fatal and never dropped.
-package bot
+package serve
 
 import (
 	"slices"

@@ -2,7 +2,7 @@
 // gateway closed on the first connect, a callback whose connection drops (its token
 // must not reach the logs), and the live backup through a running bot.
 
-package bot
+package serve
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
 )
 
@@ -52,7 +53,7 @@ func TestFatalCloseStopsTheBot(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			err := Run(ctx, w.cfg, Deps{Logger: testLogger(t), Clock: w.clock})
-			var fe *FatalCloseError
+			var fe *bot.FatalCloseError
 			if !errors.As(err, &fe) || fe.Code != c.code || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Run = %v, want a FatalCloseError %d saying %q", err, c.code, c.want)
 			}
@@ -89,7 +90,7 @@ func TestInteractionTokenNeverLogged(t *testing.T) {
 	if strings.Contains(logs.String(), token) {
 		t.Errorf("the interaction token is in the logs:\n%s", logs)
 	}
-	if !strings.Contains(logs.String(), "interactions/") || !strings.Contains(logs.String(), redacted) {
+	if !strings.Contains(logs.String(), "interactions/") || !strings.Contains(logs.String(), "[redacted]") {
 		t.Errorf("the failure is not logged with its URL redacted:\n%s", logs)
 	}
 	if strings.Contains(logs.String(), w.f.Token) {

@@ -1,14 +1,15 @@
-// Package bot is Gambit's Discord runtime: the gateway sessions (one per shard, all
-// in one process) or the HTTP endpoint Discord posts the interactions to, the
-// registration of the slash commands in one bulk overwrite, the router that turns
-// interactions into calls of the commands' handlers, the middlewares around them, the
-// notifier that posts the game service's events, the scheduled backups, and the
-// metrics and health endpoint. Only this package and commands import discordgo.
+// Package serve composes `gambit serve`: it opens the store, builds the services on it
+// (services.go), with PostgreSQL takes this process's share of the servers'
+// background work under leases (leases.go), runs the Discord runtime of package bot on
+// them, the scheduled backups (backups.go) and the ops listener (/metrics, /healthz and
+// the live backup: ops.go, opsbackup.go). It is the only package that knows all of
+// them: bot holds the Discord runtime alone and reaches the services through the
+// commands' Deps and the lease tables handed to it.
 //
 // Run is the whole of `gambit serve`: it returns when its context ends, after a
 // graceful shutdown (no new challenges, in-flight interactions finished, events
 // posted, the store committed and closed).
-package bot
+package serve
 
 import (
 	"context"
@@ -19,8 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/timers"
@@ -40,7 +40,7 @@ type Deps struct {
 	// Store tunes the store (nil: production settings).
 	Store *storage.Options
 	// Ready, if set, is called once the bot is connected and its commands registered.
-	Ready func(*Bot)
+	Ready func(*Server)
 	// DeferAfter is how long a handler may run before the interaction is deferred
 	// (default 1.5 s, half of Discord's 3 s).
 	DeferAfter time.Duration
@@ -66,28 +66,24 @@ func (d Deps) withDefaults() Deps {
 	return d
 }
 
-// Bot is a running bot, as Deps.Ready sees it.
-type Bot struct {
-	Router *Router
-	Games  *games.Service
+// Server is a running server, as Deps.Ready sees it.
+type Server struct {
+	// Discord is the Discord runtime: the router, the gateway or the interactions
+	// endpoint, the notifier, the application id.
+	Discord *bot.Discord
+	Games   *games.Service
 	// Puzzles runs the puzzles (nil when puzzles.enabled is false).
 	Puzzles *puzzles.Service
 	// Tournaments runs the tournaments.
 	Tournaments *tournaments.Service
 	Engine      *engineplay.Service
-	// Gateway is the gateway connection (nil when interactions come over HTTP).
-	Gateway *Gateway
-	// Interactions is the HTTP endpoint of the interactions (nil in gateway mode).
-	Interactions *Interactions
 	// Instance is this process's name (config instance, or the host name).
 	Instance string
 	// Owns reports whether this process runs the background work of a server: with
 	// PostgreSQL, whether it holds the lease of the server's partition; with bbolt it
 	// owns every server.
 	Owns    func(guildID string) bool
-	Metrics *Metrics
-	// AppID is the application the commands are registered for.
-	AppID string
+	Metrics *bot.Metrics
 	// OpsAddr is the address the metrics and health endpoint listen on ("" when off).
 	OpsAddr string
 
@@ -96,26 +92,23 @@ type Bot struct {
 	backups  *backups // nil without backups.dir
 }
 
-// Draining reports whether the bot is shutting down.
-func (b *Bot) Draining() bool { return b.draining.Load() }
-
-// intents are what the bot asks the gateway for: guild and thread events only
-// (interactions need no intent; no privileged intent is used).
-const intents = discordgo.IntentsGuilds
+// Draining reports whether the server is shutting down: the commands take no new
+// challenges.
+func (s *Server) Draining() bool { return s.draining.Load() }
 
 // startTimeout bounds the first contact with Discord (application, registration,
 // shard count) and the engine's binding.
 const startTimeout = 30 * time.Second
 
-// Run runs the bot until ctx ends, then shuts it down gracefully. Its steps: open the
-// store; make the Discord REST client (no request yet) and the notifier, the commands'
-// outbox, posting over it; with PostgreSQL, take this process's share of the servers'
-// background work under leases (leases.go; renewed until Run returns, then released);
-// build the services (buildServices); build the router and
-// its commands; meet Discord (application, registration, shards); start the background
-// work; connect the gateway (with PostgreSQL, the shards this process leases:
-// shardleases.go), or with discord.interactions_address serve the interactions
-// endpoint instead; serve the ops endpoint; wait; shut down.
+// Run runs the server until ctx ends, then shuts it down gracefully. Its steps: open
+// the store; make the Discord runtime (bot.New: the REST client, no request yet, and
+// the notifier, the commands' outbox, posting over it); with PostgreSQL, take this
+// process's share of the servers' background work under leases (leases.go; renewed
+// until Run returns, then released); build the services (buildServices); build the
+// router and its commands and meet Discord (application, registration, shards); start
+// the background work; connect the gateway (with PostgreSQL, the shards this process
+// leases), or with discord.interactions_address serve the interactions endpoint
+// instead; serve the ops endpoint; wait; shut down.
 func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -127,7 +120,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	deps = deps.withDefaults()
-	log := redactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken)
+	log := bot.RedactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken)
 	instance, err := cfg.InstanceName()
 	if err != nil {
 		return err
@@ -139,20 +132,17 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	defer db.Close() // last of all
-	b := &Bot{Metrics: NewMetrics(liveGames(db)), Instance: cfg.Instance}
-	b.store, _ = db.(*storage.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
+	s := &Server{Metrics: bot.NewMetrics(liveGames(db)), Instance: cfg.Instance}
+	s.store, _ = db.(*storage.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
-	dopts := DiscordOptions{Token: cfg.Discord.Token, RESTURL: cfg.Discord.RESTURL, GatewayURL: cfg.Discord.GatewayURL,
-		Shards: int(cfg.Discord.Shards), Intents: intents}
-	session, err := newSession(dopts) // no request yet
+	d := commandDeps(cfg, deps.Clock, s)
+	dc, err := bot.New(bot.Options{Config: cfg, Logger: log, Metrics: s.Metrics,
+		DeferAfter: deps.DeferAfter, ShutdownTimeout: deps.ShutdownTimeout}, d) // d's Outbox: dc.Notifier
 	if err != nil {
 		return err
 	}
-	rest := NewREST(session, b.Metrics)
-	d := commandDeps(cfg, deps.Clock, b)
-	notifier := NewNotifier(d, log, b.Metrics) // d's Outbox
-	notifier.Connect(&poster{rest: rest})
-	defer notifier.Close(deps.ShutdownTimeout) // after the services close (deferred below): their last events posted
+	s.Discord = dc
+	defer dc.Notifier.Close(deps.ShutdownTimeout) // after the services close (deferred below): their last events posted
 
 	// With PostgreSQL, other processes may share the store: the background work is
 	// divided by leases, and this process takes its first share before the services
@@ -164,14 +154,14 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return fmt.Errorf("read the heartbeats: %w", err)
 	}
 	var leases *partitionLeases
-	b.Owns = func(string) bool { return true }
+	s.Owns = func(string) bool { return true }
 	if cfg.Storage.Driver == storage.DriverPostgres {
 		if leases, err = newPartitionLeases(db, cfg.Instance, deps.Clock, log); err != nil {
 			return err
 		}
-		b.Owns = leases.Owns
+		s.Owns = leases.Owns
 	}
-	svcs, err := buildServices(cfg, db, d, notifier, deps.Clock, leases, alive, log)
+	svcs, err := buildServices(cfg, db, d, dc.Notifier, deps.Clock, leases, alive, log)
 	if err != nil {
 		if leases != nil {
 			leases.release()
@@ -185,92 +175,60 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		renew := startBackground(ctx, log, []worker{{"partition leases", leases.Run}})
 		defer renew.stop()
 	}
-	svcs.expose(d, b)
+	svcs.expose(d, s)
 	if err := svcs.tournaments.Restore(ctx); err != nil {
-		return err
-	}
-
-	if b.Router, err = buildRouter(cfg, deps, d, b.Metrics, log); err != nil {
 		return err
 	}
 
 	startCtx, cancelStart := context.WithTimeout(ctx, startTimeout)
 	defer cancelStart()
-	var shards int
-	if b.AppID, shards, err = meetDiscord(startCtx, cfg, session, rest, b.Router.Definitions(), log); err != nil {
+	if err := dc.Register(startCtx, commandList(cfg, d)); err != nil {
 		return err
 	}
 	// The engine plays under the bot's own user id, so mentions of it are valid.
-	if err := svcs.engine.Bind(startCtx, svcs.games, b.AppID); err != nil {
+	if err := svcs.engine.Bind(startCtx, svcs.games, dc.AppID); err != nil {
 		return err
 	}
 
 	work := svcs.workers()
 	if cfg.Backups.Dir != "" {
-		b.backups = newBackups(cfg.Backups.Dir, cfg.Backups.Every, cfg.Backups.Keep, db.Backup, log)
-		work = append(work, worker{"scheduled backups", b.backups.Run})
+		s.backups = newBackups(cfg.Backups.Dir, cfg.Backups.Every, cfg.Backups.Keep, db.Backup, log)
+		work = append(work, worker{"scheduled backups", s.backups.Run})
 		log.Info("scheduled backups", "dir", cfg.Backups.Dir, "every", cfg.Backups.Every, "keep", cfg.Backups.Keep)
 	}
 	bg := startBackground(ctx, log, work)
 	defer bg.stop() // before the services close (deferred above)
 
-	serveCtx := context.WithoutCancel(ctx) // interactions in flight finish after ctx ends
-	serve := func(s Sender, i *discordgo.Interaction) { b.Router.Serve(serveCtx, s, i) }
-	health := &Health{}
-	if addr := cfg.Discord.InteractionsAddress; addr != "" {
-		// Interactions over HTTP: no gateway; each first answer is the HTTP response.
-		if b.Interactions, err = serveInteractions(addr, cfg.Discord.PublicKey, rest, health, serve, log); err != nil {
-			return err
-		}
-		defer b.Interactions.Close(deps.ShutdownTimeout) // on an early return; the shutdown closes it first
-		log.Info("interactions over HTTP", "address", b.Interactions.Addr(), "path", InteractionsPath)
-	} else if leases != nil {
-		// Several processes may share the store: each runs the shards it leases.
-		b.Gateway = newGateway(dopts, session, shards, log, func(i *discordgo.Interaction) { serve(rest, i) })
-		sl, err := newShardLeases(db, cfg.Instance, b.Gateway, identifyConcurrency(session, log), log)
-		if err != nil {
-			return err
-		}
-		shardWork := startBackground(ctx, log, []worker{{"shard leases", sl.Run}})
-		defer shardWork.stop()  // after the gateway closes (below): the shards given up once closed
-		defer b.Gateway.Close() // on an early return; the shutdown closes it first
-		if err := sl.waitInitial(ctx); err != nil {
-			if ctx.Err() != nil {
-				log.Info("stopped before the gateway connected", "err", err)
-				return nil // asked to stop while connecting: not a failure
-			}
-			return err
-		}
-		health.shards = b.Gateway.Connected
-	} else {
-		b.Gateway, err = openGateway(ctx, dopts, session, shards, log, func(i *discordgo.Interaction) { serve(rest, i) })
-		if err != nil {
-			if ctx.Err() != nil {
-				log.Info("stopped before the gateway connected", "err", err)
-				return nil // asked to stop while retrying: not a failure
-			}
-			return err
-		}
-		defer b.Gateway.Close() // on an early return; the shutdown closes it first
-		health.shards = b.Gateway.Connected
+	// Several processes may share the store (leases): each runs the shards it leases.
+	var shared *bot.ShardTables
+	if leases != nil {
+		shared = &bot.ShardTables{Instance: cfg.Instance,
+			Shards: storage.LeaseTable(db, storage.LeaseSetShards), Identify: storage.LeaseTable(db, storage.LeaseSetIdentify)}
 	}
+	if err := dc.Connect(ctx, shared); err != nil {
+		if errors.Is(err, bot.ErrStopped) {
+			return nil // asked to stop while connecting: not a failure
+		}
+		return err
+	}
+	defer dc.Disconnect() // on an early return; the shutdown drains it first
 	if cfg.Metrics.Address != "" {
-		bound, stopOps, err := serveOps(opsFromConfig(cfg, db.Backup, b.Metrics, health, log))
+		bound, stopOps, err := serveOps(opsFromConfig(cfg, db.Backup, s.Metrics, dc.Health, log))
 		if err != nil {
 			return err
 		}
 		defer stopOps()
-		b.OpsAddr = bound
+		s.OpsAddr = bound
 		log.Info("metrics and health", "address", bound)
 	}
-	health.ready.Store(true)
-	log.Info("gambit is running", "instance", b.Instance, "shards", shards, "application", b.AppID)
+	dc.Health.SetReady(true)
+	log.Info("gambit is running", "instance", s.Instance, "shards", dc.Shards, "application", dc.AppID)
 	if deps.Ready != nil {
-		deps.Ready(b)
+		deps.Ready(s)
 	}
 
 	<-ctx.Done()
-	shutdown(b, health, bg, svcs.games, deps.ShutdownTimeout, log)
+	shutdown(s, bg, svcs.games, deps.ShutdownTimeout, log)
 	return nil
 }
 
@@ -316,26 +274,13 @@ func liveGames(db storage.Store) func() float64 {
 }
 
 // commandDeps are the commands' dependencies but the services (buildServices adds
-// them) and the outbox (the notifier): the post ledger, the clock, the challenge
-// expiry, the draining flag.
-func commandDeps(cfg config.Config, clk timers.Clock, b *Bot) *commands.Deps {
+// them) and the outbox (the Discord runtime's notifier): the post ledger, the clock,
+// the challenge expiry, the draining flag.
+func commandDeps(cfg config.Config, clk timers.Clock, s *Server) *commands.Deps {
 	return &commands.Deps{
 		Ledger: commands.NewPostLedger(clk.Now), Now: clk.Now,
-		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: b.Draining,
+		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: s.Draining,
 	}
-}
-
-// buildRouter makes the router of the commands, behind the middlewares: panics
-// recovered, logs, metrics, the per-user limit, the deferral of slow handlers.
-func buildRouter(cfg config.Config, deps Deps, d *commands.Deps, m *Metrics, log *slog.Logger) (*Router, error) {
-	return NewRouter(commandList(cfg, d), RouterOptions{
-		Log: log, Now: time.Now, Metrics: m,
-		Middleware: []commands.Middleware{
-			Recover(), Logging(), Measure(m),
-			PerUserLimit(cfg.Commands.PerUserPerMinute, time.Now),
-			DeferIfSlow(deps.DeferAfter),
-		},
-	})
 }
 
 // commandList is every command of package commands, less /puzzle when puzzles are off.
@@ -350,57 +295,14 @@ func commandList(cfg config.Config, d *commands.Deps) []commands.Command {
 	return out
 }
 
-// meetDiscord is the first contact with Discord: it learns the application id (unless
-// discord.application_id gives it), registers the commands with one bulk overwrite,
-// logs the invite URL, and resolves the shard count. A 401 on the first call is
-// ErrTokenRefused.
-func meetDiscord(ctx context.Context, cfg config.Config, s *discordgo.Session, rest *REST, defs []*discordgo.ApplicationCommand, log *slog.Logger) (appID string, shards int, err error) {
-	appID = cfg.Discord.ApplicationID
-	if appID == "" {
-		app, err := s.Application("@me")
-		if err != nil {
-			if err := tokenRefused("GET applications/@me", err); errors.Is(err, ErrTokenRefused) {
-				return "", 0, err
-			}
-			return "", 0, fmt.Errorf("discord.application_id is not set and reading it from Discord failed: %w", err)
-		}
-		appID = app.ID
-	}
-	if err := register(ctx, rest, appID, cfg.Discord.GuildID, defs); err != nil {
-		return "", 0, tokenRefused("register the commands", err)
-	}
-	log.Info("commands registered", "count", len(defs), "guild", cfg.Discord.GuildID)
-	log.Info("invite the bot with this URL", "url", InviteURL(appID), "permissions", Permissions())
-	if cfg.Discord.InteractionsAddress != "" {
-		return appID, 0, nil // no gateway, no shards
-	}
-	shards, err = shardCount(s, int(cfg.Discord.Shards))
-	return appID, shards, err
-}
-
-// shutdown stops the bot gracefully: no new challenges, the gateway closed, the
+// shutdown stops the server gracefully: no new challenges, the gateway closed, the
 // interactions in flight answered, the background work stopped, the games' last events
 // delivered. (The ops endpoint, the services and the store close after, as Run returns.)
-func shutdown(b *Bot, health *Health, bg *background, svc *games.Service, timeout time.Duration, log *slog.Logger) {
+func shutdown(s *Server, bg *background, svc *games.Service, timeout time.Duration, log *slog.Logger) {
 	log.Info("shutting down: no new challenges, finishing what is in flight")
-	b.draining.Store(true)
-	health.ready.Store(false)
-	if b.Gateway != nil {
-		if err := b.Gateway.Close(); err != nil {
-			log.Warn("close gateway", "err", err)
-		}
-	}
-	if b.Interactions != nil {
-		if err := b.Interactions.Close(timeout); err != nil {
-			log.Warn("close the interactions endpoint", "err", err)
-		}
-	}
-	waitTimeout(func() {
-		if b.Interactions != nil {
-			b.Interactions.Wait()
-		}
-		b.Router.Wait()
-	}, timeout, log, "in-flight interactions")
+	s.draining.Store(true)
+	s.Discord.Health.SetReady(false)
+	s.Discord.Drain()
 	bg.stop()
 	flushCtx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -408,18 +310,4 @@ func shutdown(b *Bot, health *Health, bg *background, svc *games.Service, timeou
 		log.Warn("deliver the last events", "err", err)
 	}
 	log.Info("stopped")
-}
-
-// waitTimeout runs wait, giving up (with a warning) after d.
-func waitTimeout(wait func(), d time.Duration, log *slog.Logger, what string) {
-	done := make(chan struct{})
-	go func() {
-		wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		log.Warn("shutdown: gave up waiting", "for", what, "after", d)
-	}
 }

@@ -1,6 +1,6 @@
-// services.go: the Discord-free services the bot runs, built in dependency order; who hears of the games' events; their background work.
+// services.go: the Discord-free services the server runs, built in dependency order; who hears of the games' events; their background work.
 
-package bot
+package serve
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
@@ -23,7 +24,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// services are the bot's services on one store.
+// services are the server's services on one store.
 type services struct {
 	ladder      *ladder.Service
 	tournaments *tournaments.Service
@@ -44,7 +45,7 @@ type services struct {
 // and the process owns every server. The games credit downtime from alive (the last
 // heartbeat of any serve process, read before the leases were taken). On error, what
 // was built is closed.
-func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *Notifier, clk timers.Clock, leases *partitionLeases, alive time.Time, log *slog.Logger) (*services, error) {
+func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *bot.Notifier, clk timers.Clock, leases *partitionLeases, alive time.Time, log *slog.Logger) (*services, error) {
 	s := &services{}
 	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
 	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder),
@@ -113,8 +114,9 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 // play), as every gambit serve process on the store runs the same games.
 func servePeer(instance string) bool { return !slices.Contains(config.ReservedInstances, instance) }
 
-// CheckConfig is the check of the configuration that package config leaves to the bot
-// (a config.Check, for config.Load): games.default_time_control must be a time control.
+// CheckConfig is the check of the configuration that package config leaves to the
+// server (a config.Check, for config.Load): games.default_time_control must be a time
+// control.
 func CheckConfig(cfg config.Config) error {
 	_, err := defaultControl(cfg)
 	return err
@@ -141,7 +143,7 @@ func defaultControl(cfg config.Config) (clock.TimeControl, error) {
 //     in it, and the tournaments move its event on;
 //  3. the engine plays its move, answers an offer, or forgets a finished game.
 type gameListeners struct {
-	notifier    *Notifier
+	notifier    *bot.Notifier
 	puzzles     *puzzles.Service // nil when puzzles are off
 	tournaments *tournaments.Service
 	engine      *engineplay.Service
@@ -208,11 +210,11 @@ func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engine
 	return o
 }
 
-// expose hands the services to the commands and to the Bot tests see.
-func (s *services) expose(d *commands.Deps, b *Bot) {
+// expose hands the services to the commands and to the Server Deps.Ready sees.
+func (s *services) expose(d *commands.Deps, srv *Server) {
 	d.Games, d.Ladder, d.Tournaments, d.Engine = s.games, s.ladder, s.tournaments, s.engine
-	b.Games, b.Tournaments, b.Engine = s.games, s.tournaments, s.engine
-	d.Puzzles, b.Puzzles = s.puzzles, s.puzzles // nil when puzzles are off
+	srv.Games, srv.Tournaments, srv.Engine = s.games, s.tournaments, s.engine
+	d.Puzzles, srv.Puzzles = s.puzzles, s.puzzles // nil when puzzles are off
 }
 
 // worker is one piece of background work: its name in the logs, and its loop, which

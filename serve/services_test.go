@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // Tests of how the configuration reaches the services.
 

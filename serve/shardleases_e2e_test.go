@@ -1,14 +1,12 @@
-package bot
+package serve
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/storage"
@@ -37,8 +35,8 @@ func checkIdentifySpacing(t testing.TB, f *discordfake.Fake) {
 	t.Helper()
 	log := f.IdentifyLog()
 	for i := 1; i < len(log); i++ {
-		if gap := log[i].At.Sub(log[i-1].At); gap < identifyWindow-500*time.Millisecond {
-			t.Errorf("shard %d identified %v after shard %d: closer than the %v identify window", log[i].ShardID, gap, log[i-1].ShardID, identifyWindow)
+		if gap := log[i].At.Sub(log[i-1].At); gap < bot.IdentifyWindow-500*time.Millisecond {
+			t.Errorf("shard %d identified %v after shard %d: closer than the %v identify window", log[i].ShardID, gap, log[i-1].ShardID, bot.IdentifyWindow)
 		}
 	}
 }
@@ -59,16 +57,16 @@ func TestShardLeasesDivideTheGatewayOnPostgres(t *testing.T) {
 	cfg1.Instance, cfg2.Instance = "web-1", "web-2"
 
 	r1 := w.startWith(cfg1, Deps{})
-	if got := r1.bot.Gateway.Running(); !slices.Equal(got, []int{0, 1}) || !slices.Equal(r1.bot.Gateway.Connected(), []bool{true, true}) {
-		t.Fatalf("alone, web-1 runs shards %v, connected %v", got, r1.bot.Gateway.Connected())
+	if got := r1.bot.Discord.Gateway.Running(); !slices.Equal(got, []int{0, 1}) || !slices.Equal(r1.bot.Discord.Gateway.Connected(), []bool{true, true}) {
+		t.Fatalf("alone, web-1 runs shards %v, connected %v", got, r1.bot.Discord.Gateway.Connected())
 	}
 	r2 := w.startWith(cfg2, Deps{})
 	w.f.WaitFor(func() bool {
 		h := shardHolders(t, db)
-		return h["web-1"] == 1 && h["web-2"] == 1 && len(r2.bot.Gateway.Running()) == 1 &&
-			slices.Equal(r2.bot.Gateway.Connected(), []bool{true}) && len(r1.bot.Gateway.Running()) == 1
+		return h["web-1"] == 1 && h["web-2"] == 1 && len(r2.bot.Discord.Gateway.Running()) == 1 &&
+			slices.Equal(r2.bot.Discord.Gateway.Connected(), []bool{true}) && len(r1.bot.Discord.Gateway.Running()) == 1
 	}, 4*lease.DefaultTTL)
-	one, two := r1.bot.Gateway.Running(), r2.bot.Gateway.Running()
+	one, two := r1.bot.Discord.Gateway.Running(), r2.bot.Discord.Gateway.Running()
 	if len(one) != 1 || len(two) != 1 || one[0] == two[0] {
 		t.Fatalf("web-1 runs %v, web-2 %v (holders %v); want one shard each", one, two, shardHolders(t, db))
 	}
@@ -82,84 +80,16 @@ func TestShardLeasesDivideTheGatewayOnPostgres(t *testing.T) {
 		}
 		res := w.send(discordfake.Command("games").In(g, c))
 		if !strings.Contains(res.Callback.Data.Content, "no games") {
-			t.Errorf("/games in guild %s (shard %d) answered %q", g, ShardFor(g, 2), res.Callback.Data.Content)
+			t.Errorf("/games in guild %s (shard %d) answered %q", g, bot.ShardFor(g, 2), res.Callback.Data.Content)
 		}
 	}
 
 	r2.stop() // closes its shard, then releases it
 	w.f.WaitFor(func() bool {
-		return shardHolders(t, db)["web-1"] == 2 && slices.Equal(r1.bot.Gateway.Connected(), []bool{true, true})
+		return shardHolders(t, db)["web-1"] == 2 && slices.Equal(r1.bot.Discord.Gateway.Connected(), []bool{true, true})
 	}, 4*lease.DefaultTTL)
-	if got := r1.bot.Gateway.Running(); !slices.Equal(got, []int{0, 1}) {
+	if got := r1.bot.Discord.Gateway.Running(); !slices.Equal(got, []int{0, 1}) {
 		t.Fatalf("after web-2 stopped, web-1 runs %v (holders %v); want both", got, shardHolders(t, db))
 	}
 	checkIdentifySpacing(t, w.f)
-}
-
-// TestShardLeasesSurvivorTakesADeadProcessesShards: a process that dies (its store and
-// its connections gone, its leases left to expire) loses its shards to the survivor
-// within the lease's lifetime, a tick and the identify window.
-func TestShardLeasesSurvivorTakesADeadProcessesShards(t *testing.T) {
-	dsn := storagetest.PostgresDSN(t)
-	f := discordfake.New(t, discordfake.WithShards(2), discordfake.WithGuilds(2), discordfake.WithHeartbeatInterval(250*time.Millisecond))
-	dopts := DiscordOptions{Token: f.Token, RESTURL: f.RESTURL(), GatewayURL: f.GatewayURL(), Intents: intents}
-	log := testLogger(t)
-	type process struct {
-		db     *storage.Postgres
-		gw     *Gateway
-		sl     *shardLeases
-		cancel context.CancelFunc
-		done   chan error
-	}
-	start := func(name string) *process {
-		t.Helper()
-		rest, err := newSession(dopts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &process{db: storagetest.OpenPostgresDSN(t, dsn, nil), done: make(chan error, 1)}
-		p.gw = newGateway(dopts, rest, 2, log, func(*discordgo.Interaction) {})
-		if p.sl, err = newShardLeases(p.db, name, p.gw, 1, log); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		p.cancel = cancel
-		go func() { p.done <- p.sl.Run(ctx) }()
-		t.Cleanup(func() { cancel(); <-p.done; p.gw.Close() })
-		if err := p.sl.waitInitial(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	a := start("a")
-	if got := a.gw.Running(); !slices.Equal(got, []int{0, 1}) {
-		t.Fatalf("alone, a runs %v", got)
-	}
-	b := start("b") // holds nothing yet: a holds both
-	if got := b.gw.Running(); len(got) != 0 {
-		t.Fatalf("b runs %v while a holds both", got)
-	}
-	// a dies: it can no longer reach the store (so it neither renews nor releases),
-	// and its connections drop.
-	died := time.Now()
-	a.db.Close()
-	a.gw.Close()
-	a.cancel() // its Run finds the store gone and cannot release
-	if err := <-a.done; err == nil {
-		t.Error("a released its leases from a closed store")
-	}
-	a.done <- nil // for the cleanup
-	limit := lease.DefaultTTL + lease.DefaultTTL/3 + 2*identifyWindow + time.Second
-	if !f.WaitFor(func() bool { return slices.Equal(b.gw.Connected(), []bool{true, true}) }, limit+5*time.Second) {
-		t.Fatalf("b runs %v, connected %v %v after a died; holders %v", b.gw.Running(), b.gw.Connected(), time.Since(died), shardHolders(t, b.db))
-	}
-	took := time.Since(died)
-	t.Logf("b ran both shards %v after a died", took.Round(time.Millisecond))
-	if took > limit {
-		t.Errorf("b ran both shards %v after a died; want within %v (lease, tick, two identify windows)", took, limit)
-	}
-	if h := shardHolders(t, b.db); h["b"] != 2 {
-		t.Errorf("holders %v, want b with both", h)
-	}
-	checkIdentifySpacing(t, f)
 }

@@ -1,4 +1,4 @@
-package bot
+package serve
 
 // End-to-end stories of the tournaments: a whole Swiss (with a bye, a forfeit by
 // absence, a restart mid-round and rated games), a round robin, an arena on the fake
