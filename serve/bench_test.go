@@ -47,7 +47,7 @@ type benchGame struct {
 // Discord to the bot's callback received, for /move in 200 games at once: decoding,
 // routing, the durable commit (fsync, grouped), the board render and the upload of the
 // answer with its image are all inside. Run it with a fixed count, e.g.
-// go test -run '^$' -bench BenchmarkMoveInteraction -benchtime 4000x ./bot
+// go test -run '^$' -bench BenchmarkMoveInteraction -benchtime 4000x ./serve
 func BenchmarkMoveInteraction(b *testing.B) {
 	w := newWorld(b, discordfake.WithHeartbeatInterval(5*time.Second))
 	w.startWith(w.cfg, Deps{Clock: timers.SystemClock{}})
