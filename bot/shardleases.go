@@ -58,7 +58,7 @@ type shardLeases struct {
 	// released is set once the leases are given up.
 	released atomic.Bool
 	// refused receives the first fatal close of a connection (FatalCloseError): at
-	// start-up it fails Run as a refused first connection does with one process.
+	// start-up it fails Connect as a refused first connection does with one process.
 	refused chan error
 }
 
