@@ -327,10 +327,12 @@ func TestOpsStalledClientBlocksNoWriter(t *testing.T) {
 }
 
 // TestOpsStalledClientIsCutOff: a client that stops reading is cut off after the stall
-// timeout, and the staged copy is removed.
+// timeout, and the staged copy is removed. The timeout (2 s) is far above what a chunk
+// takes to reach a client that reads, even one slowed by the race detector on a busy
+// machine, so the next client's download is not cut off too.
 func TestOpsStalledClientIsCutOff(t *testing.T) {
 	db, _ := bigStore(t, 24)
-	rig := startOps(t, opsOptions{BackupToken: testBackupToken, Stall: 200 * time.Millisecond}, db)
+	rig := startOps(t, opsOptions{BackupToken: testBackupToken, Stall: 2 * time.Second}, db)
 	stalledBackup(t, rig.addr)
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(rig.logs.String(), "too slow or went away") {
