@@ -14,6 +14,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -54,7 +55,7 @@ func TestShardLeasesSurvivorTakesADeadProcessesShards(t *testing.T) {
 	dopts := DiscordOptions{Token: f.Token, RESTURL: f.RESTURL(), GatewayURL: f.GatewayURL(), Intents: intents}
 	log := testLogger(t)
 	type process struct {
-		db     *storage.Postgres
+		db     *pg.DB
 		gw     *Gateway
 		sl     *shardLeases
 		cancel context.CancelFunc

@@ -37,13 +37,10 @@ var (
 
 // Rooks look up their rank and their file apart, in two tables of 32 KiB each
 // (rookRankAttacks, rookFileAttacks: by square and by the occupancy of the six inner
-// squares of the line), where a fancy magic table takes 800 KiB: the planners of the
-// dead-position decision look up rook attacks a few hundred times a decision, each on
-// another occupancy, and a table that size misses the processor's caches on most of them
-// (BenchmarkCanCheckmate/real ran about 2% faster on a quiet machine and about a fifth
-// faster with the other core busy, for some 4% more instructions). The rank's six inner
-// squares are contiguous bits of the occupancy; the file's are gathered into the top six
-// bits by one multiplication (kindergarten bitboards).
+// squares of the line), where a fancy magic table takes 800 KiB: searches that look up
+// rook attacks on many different occupancies keep the small tables in the processor's
+// caches. The rank's six inner squares are contiguous bits of the occupancy; the file's
+// are gathered into the top six bits by one multiplication (kindergarten bitboards).
 var (
 	rookRankAttacks [64][64]Bitboard
 	rookFileAttacks [64][64]Bitboard
@@ -83,6 +80,55 @@ func KingAttacks(sq Square) Bitboard { return kingAttacks[sq&63] }
 
 // PawnAttacks returns the squares a pawn of colour c on sq attacks.
 func PawnAttacks(c Color, sq Square) Bitboard { return pawnAttacks[c&1][sq&63] }
+
+// PieceAttacks returns the squares a piece of type t and colour c on sq attacks given
+// the occupied squares (nothing for NoPieceType).
+func PieceAttacks(t PieceType, c Color, sq Square, occ Bitboard) Bitboard {
+	c, sq = c&1, sq&63 // masked: no bounds checks
+	switch t {
+	case Pawn:
+		return pawnAttacks[c][sq]
+	case Knight:
+		return knightAttacks[sq]
+	case Bishop:
+		return BishopAttacks(sq, occ)
+	case Rook:
+		return RookAttacks(sq, occ)
+	case Queen:
+		return QueenAttacks(sq, occ)
+	case King:
+		return kingAttacks[sq]
+	}
+	return 0
+}
+
+// KnightSpread returns the squares one knight jump from any square of b.
+func KnightSpread(b Bitboard) Bitboard {
+	l1 := (b &^ FileA) >> 1
+	l2 := (b &^ (FileA | FileB)) >> 2
+	r1 := (b &^ FileH) << 1
+	r2 := (b &^ (FileG | FileH)) << 2
+	h1, h2 := l1|r1, l2|r2
+	return h1<<16 | h1>>16 | h2<<8 | h2>>8
+}
+
+// KingSpread returns the squares one king step from any square of b, and b.
+func KingSpread(b Bitboard) Bitboard {
+	row := b | b.east() | b.west()
+	return row | row.north() | row.south()
+}
+
+// PawnSpread returns every square the pawns b of colour c attack.
+func PawnSpread(c Color, b Bitboard) Bitboard {
+	if c == White {
+		return b.north().east() | b.north().west()
+	}
+	return b.south().east() | b.south().west()
+}
+
+// PawnPushes returns the squares one step ahead of the pawns b of colour c, occupied or
+// not.
+func PawnPushes(c Color, b Bitboard) Bitboard { return pushUp(b, c) }
 
 // Between returns the squares strictly between a and b on a shared line, or nothing.
 func Between(a, b Square) Bitboard { return betweenBB[a&63][b&63] }

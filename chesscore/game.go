@@ -36,26 +36,41 @@ type Game struct {
 	san     []string
 	history []Position // history[i] is the position before moves[i]
 	outcome Outcome
-	mates   mateMemory // what is known of who can still mate (deadposition_game.go)
+	decider MateDecider   // decides who can still mate (dead position, flag fall, resignation)
+	mates   MateKnowledge // what decider knows of the current position
 }
 
-// NewGame returns a game starting from start (StartPosition() for a normal game). A start
-// position that is already over (checkmate, stalemate, dead, seventy-five moves) gives a
-// game that is over before any move.
-func NewGame(start Position) *Game {
-	g := &Game{start: start, pos: start}
+// NewGame returns a game starting from start (StartPosition() for a normal game), whose
+// dead positions, flag falls and resignations d decides (the exact decision is
+// chesscore/dead's; nil is MaterialRule, the material rule alone). A start position that
+// is already over (checkmate, stalemate, dead, seventy-five moves) gives a game that is
+// over before any move.
+func NewGame(start Position, d MateDecider) *Game {
+	g := &Game{start: start, pos: start, decider: deciderOrMaterial(d)}
 	g.outcome = g.automaticOutcome()
 	return g
 }
 
-// NewGameFromFEN returns a game starting from the position in FEN.
-func NewGameFromFEN(fen string) (*Game, error) {
+// NewGameFromFEN returns a game starting from the position in FEN, deciding with d as
+// NewGame does.
+func NewGameFromFEN(fen string, d MateDecider) (*Game, error) {
 	p, err := ParseFEN(fen)
 	if err != nil {
 		return nil, err
 	}
-	return NewGame(p), nil
+	return NewGame(p, d), nil
 }
+
+// deciderOrMaterial returns d, or MaterialRule for nil.
+func deciderOrMaterial(d MateDecider) MateDecider {
+	if d == nil {
+		return MaterialRule{}
+	}
+	return d
+}
+
+// Decider returns the MateDecider the game was made with.
+func (g *Game) Decider() MateDecider { return g.decider }
 
 // Clone returns an independent copy of the game.
 func (g *Game) Clone() *Game {
@@ -132,10 +147,10 @@ func (g *Game) Play(m Move) error {
 // start position either: each position was tested when its move was played, and a record kept under an older
 // version of the test may go on past a position found dead today (the record is
 // history). The final position is decided when a question is first asked of it: the
-// next move, a flag fall, a resignation, or SettleDeadPosition. The error is that of
-// Play, for the first move that fails.
-func ReplayGame(start Position, moves []Move) (*Game, error) {
-	g := &Game{start: start, pos: start, moves: make([]Move, 0, len(moves)),
+// next move, a flag fall, a resignation, or SettleDeadPosition. d decides as with
+// NewGame. The error is that of Play, for the first move that fails.
+func ReplayGame(start Position, moves []Move, d MateDecider) (*Game, error) {
+	g := &Game{start: start, pos: start, decider: deciderOrMaterial(d), moves: make([]Move, 0, len(moves)),
 		san: make([]string, 0, len(moves)), history: make([]Position, 0, len(moves))}
 	// Each position's legal moves are generated once: by play, for the next move's
 	// check and for the SAN of the move that led to it.
@@ -162,7 +177,7 @@ func ReplayGame(start Position, moves []Move) (*Game, error) {
 // after a move, and ends the game in a draw if the position is dead. It reports whether
 // it ended the game.
 func (g *Game) SettleDeadPosition() bool {
-	if g.outcome.Over() || !g.mates.dead(&g.pos) {
+	if g.outcome.Over() || !g.decider.Dead(&g.mates, &g.pos) {
 		return false
 	}
 	g.outcome = Outcome{Draw, DeadPosition}
@@ -220,7 +235,7 @@ func (g *Game) play(m Move, ml, next *MoveList, deadTest bool) {
 			b = append(b, '#')
 		}
 	}
-	g.mates.carry(&g.pos, &child, m)
+	g.decider.Carry(&g.mates, &g.pos, &child, m)
 	g.history = append(g.history, g.pos)
 	g.pos = child
 	g.moves = append(g.moves, m)
@@ -245,7 +260,7 @@ func (g *Game) outcomeAfterMove(replies int, deadTest bool) Outcome {
 		return Outcome{WinFor(p.turn ^ 1), Checkmate}
 	case replies == 0:
 		return Outcome{Draw, Stalemate}
-	case deadTest && g.mates.dead(p):
+	case deadTest && g.decider.Dead(&g.mates, p):
 		return Outcome{Draw, DeadPosition}
 	case g.occurrences(p, len(g.history)) >= 5:
 		return Outcome{Draw, FivefoldRepetition}
@@ -386,13 +401,13 @@ func (g *Game) AgreeDraw() error {
 }
 
 // Resign ends the game by c's resignation. The opponent wins, unless the opponent could
-// not checkmate by any series of legal moves (the decision of Decide says No): then the
+// not checkmate by any series of legal moves (the game's MateDecider says No): then the
 // game is drawn. An undecided answer (Unknown, past the budget) scores the win.
 func (g *Game) Resign(c Color) error {
 	if g.outcome.Over() {
 		return g.errOver()
 	}
-	if g.mates.verdict(&g.pos, c^1) == No {
+	if g.decider.CanMate(&g.mates, &g.pos, c^1) == No {
 		g.outcome = Outcome{Draw, Resignation}
 	} else {
 		g.outcome = Outcome{WinFor(c ^ 1), Resignation}
@@ -401,16 +416,15 @@ func (g *Game) Resign(c Color) error {
 }
 
 // FlagFall ends the game because c's time ran out (6.9): c loses, unless the opponent
-// cannot checkmate c's king by any possible series of legal moves (the decision of
-// Decide says No), in which case the game is drawn; an undecided answer (Unknown, past
-// the budget) scores the loss. The decision is the one the game keeps from move to move
-// (deadposition_game.go), so it is usually known already. An ending on the board before the flag fell stands
-// (ErrGameOver).
+// cannot checkmate c's king by any possible series of legal moves (the game's
+// MateDecider says No), in which case the game is drawn; an undecided answer (Unknown)
+// scores the loss. The decider keeps its answer from move to move, so it is usually
+// known already. An ending on the board before the flag fell stands (ErrGameOver).
 func (g *Game) FlagFall(c Color) error {
 	if g.outcome.Over() {
 		return g.errOver()
 	}
-	if g.mates.verdict(&g.pos, c^1) == No {
+	if g.decider.CanMate(&g.mates, &g.pos, c^1) == No {
 		g.outcome = Outcome{Draw, DrawOnTime}
 	} else {
 		g.outcome = Outcome{WinFor(c ^ 1), TimeForfeit}
@@ -487,6 +501,6 @@ func (g *Game) Undo() error {
 	g.moves = g.moves[:n-1]
 	g.san = g.san[:n-1]
 	g.outcome = Outcome{}
-	g.mates = mateMemory{}
+	g.mates = MateKnowledge{}
 	return nil
 }

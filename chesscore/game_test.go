@@ -18,15 +18,15 @@ func playAll(t testing.TB, g *Game, moves string) {
 
 func gameFrom(t testing.TB, fen string) *Game {
 	t.Helper()
-	g, err := NewGameFromFEN(fen)
+	g, err := NewGameFromFEN(fen, nil)
 	if err != nil {
-		t.Fatalf("NewGameFromFEN(%q): %v", fen, err)
+		t.Fatalf("NewGameFromFEN(%q, nil): %v", fen, err)
 	}
 	return g
 }
 
 func TestGameCheckmateEndsTheGame(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	playAll(t, g, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#")
 	if got, want := g.Outcome(), (Outcome{WhiteWins, Checkmate}); got != want {
 		t.Fatalf("outcome %v, want %v", got, want)
@@ -52,7 +52,7 @@ func TestGameCheckmateEndsTheGame(t *testing.T) {
 		t.Errorf("claims after mate: %v", g.Claimable())
 	}
 
-	g2 := NewGame(StartPosition())
+	g2 := NewGame(StartPosition(), nil)
 	playAll(t, g2, "f3 e5 g4 Qh4#")
 	if got := g2.Outcome(); got != (Outcome{BlackWins, Checkmate}) {
 		t.Errorf("fool's mate: %v", got)
@@ -79,7 +79,7 @@ func TestGameStartsOver(t *testing.T) {
 			t.Errorf("%s: outcome %v, want %v", tc.fen, got, tc.want)
 		}
 	}
-	if _, err := NewGameFromFEN("8/8/8/8 w - - 0 1"); err == nil {
+	if _, err := NewGameFromFEN("8/8/8/8 w - - 0 1", nil); err == nil {
 		t.Error("NewGameFromFEN accepted a bad FEN")
 	}
 }
@@ -87,7 +87,7 @@ func TestGameStartsOver(t *testing.T) {
 // python-chess's threefold test: the knights go out and back; the third occurrence of the
 // start position can be claimed by announcing Ng8, then on the board.
 func TestThreefoldRepetitionClaims(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	if g.Repetitions() != 1 {
 		t.Fatalf("Repetitions at the start = %d", g.Repetitions())
 	}
@@ -130,7 +130,7 @@ func TestThreefoldRepetitionClaims(t *testing.T) {
 	}
 
 	// Claiming with the intended move plays it and draws.
-	h := NewGame(StartPosition())
+	h := NewGame(StartPosition(), nil)
 	playAll(t, h, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1")
 	if err := h.ClaimDraw(ng8); err != nil {
 		t.Fatalf("ClaimDraw(Ng8): %v", err)
@@ -139,7 +139,7 @@ func TestThreefoldRepetitionClaims(t *testing.T) {
 		t.Fatalf("after the claim: %v, %d plies", h.Outcome(), h.Ply())
 	}
 	// An incorrect claim with a move: the move stands (FIDE 9.5.3), the game goes on.
-	k := NewGame(StartPosition())
+	k := NewGame(StartPosition(), nil)
 	playAll(t, k, "Nf3 Nf6 Ng1")
 	err := k.ClaimDraw(NewMove(F6, G8))
 	if !errors.Is(err, ErrIncorrectClaim) || k.Ply() != 4 || k.Over() {
@@ -279,45 +279,33 @@ func TestSeventyFiveMoves(t *testing.T) {
 	}
 }
 
+// With the material rule alone (a game made without a decider), a game ends where
+// material settles it, and goes on where only the full decision (chesscore/dead, whose
+// tests play the same games with it) finds the position dead.
 func TestDeadPositionEndsTheGame(t *testing.T) {
-	tests := []struct {
+	for _, tc := range []struct {
 		fen, moves string
+		dead       bool
 	}{
-		{"4k3/8/8/8/8/8/4r3/4KB2 w - - 0 1", "Kxe2"},                               // K+B vs K
-		{"4k3/8/8/8/8/8/3n4/3NK3 w - - 0 1", "Kxd2"},                               // K+N vs K
-		{"4k3/8/8/2b5/8/8/3r4/2B1K3 w - - 0 1", "Kxd2"},                            // bishops on one colour
-		{"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/7r w - - 0 1", "Kf2 Rh2+ Kg3 Rh3+ Kxh3"}, // blockade
-		// The only legal move takes the queen: dead already (any series of legal moves
-		// leads to K vs K), before the capture is played.
-		{"4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", ""},
-		{"7k/8/8/8/8/8/6r1/7K w - - 0 1", ""},
-		// A blockade with a bishop that can neither take a pawn nor mate alone: proven by
-		// seeing every reachable position.
-		{"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1", ""},
-	}
-	for _, tc := range tests {
+		{"4k3/8/8/8/8/8/4r3/4KB2 w - - 0 1", "Kxe2", true},                                // K+B vs K
+		{"4k3/8/8/8/8/8/3n4/3NK3 w - - 0 1", "Kxd2", true},                                // K+N vs K
+		{"4k3/8/8/2b5/8/8/3r4/2B1K3 w - - 0 1", "Kxd2", true},                             // bishops on one colour
+		{"4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", "Kxe2", true},                                 // K vs K
+		{"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/7r w - - 0 1", "Kf2 Rh2+ Kg3 Rh3+ Kxh3", false}, // a blockade
+		{"4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", "", false},                                    // dead only through the forced capture
+		{"4k3/8/8/8/8/8/4p3/4KB2 w - - 0 1", "", false},                                   // the pawn can promote
+		{"4k3/8/8/8/8/8/8/3NKn2 w - - 0 1", "", false},                                    // K+N vs K+N
+	} {
 		g := gameFrom(t, tc.fen)
 		playAll(t, g, tc.moves)
-		if g.Outcome() != (Outcome{Draw, DeadPosition}) {
-			t.Errorf("%s %s: outcome %v, want a dead position", tc.fen, tc.moves, g.Outcome())
-		}
-	}
-	// Alive although it looks thin.
-	for _, fen := range []string{
-		"4k3/8/8/8/8/8/4p3/4KB2 w - - 0 1",              // the pawn can promote
-		"4k3/8/8/8/8/8/8/3NKn2 w - - 0 1",               // K+N vs K+N: a helpmate exists
-		"4k3/8/8/8/8/8/8/3BKn2 w - - 0 1",               // K+B vs K+N
-		"4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1",              // bishops of both colours
-		"8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/6B1 w - - 0 1", // the bishop can take a pawn
-	} {
-		if g := gameFrom(t, fen); g.Over() {
-			t.Errorf("%s: over (%v), want the game going on", fen, g.Outcome())
+		if got := g.Outcome() == (Outcome{Draw, DeadPosition}); got != tc.dead {
+			t.Errorf("%s %s: outcome %v, want dead %v", tc.fen, tc.moves, g.Outcome(), tc.dead)
 		}
 	}
 }
 
 func TestAgreementNeedsAMoveEach(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	if err := g.AgreeDraw(); !errors.Is(err, ErrTooEarly) {
 		t.Errorf("agree before any move: %v", err)
 	}
@@ -384,7 +372,7 @@ func TestPlayAcceptsMoveValues(t *testing.T) {
 }
 
 func TestUndoAndAccessors(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	if err := g.Undo(); !errors.Is(err, ErrNoMoves) {
 		t.Errorf("Undo on an empty game: %v", err)
 	}
@@ -430,7 +418,7 @@ const benchGame = "e4 d6 d4 Nf6 Nc3 g6 Be3 Bg7 Qd2 c6 f3 b5 Nge2 Nbd7 Bh6 Bxh6 Q
 	"Qxh8 Rd3 Qa8 c3 Qa4+ Ke1 f4 f5 Kc1 Rd2 Qa7"
 
 func TestBenchGameReplays(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	playAll(t, g, benchGame)
 	if g.Over() {
 		t.Fatalf("over: %v", g.Outcome())
@@ -444,13 +432,13 @@ func TestBenchGameReplays(t *testing.T) {
 // record it and decide the outcome.
 func BenchmarkPlayMove(b *testing.B) {
 	moves := strings.Fields(benchGame)
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		j := i % len(moves)
 		if j == 0 {
-			g = NewGame(StartPosition())
+			g = NewGame(StartPosition(), nil)
 		}
 		if _, err := g.PlaySAN(moves[j]); err != nil {
 			b.Fatal(err)

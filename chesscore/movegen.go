@@ -22,6 +22,12 @@ var castles = [4]castle{
 // castlingKeep[sq] is the set of rights that survive a move from or to sq.
 var castlingKeep [64]CastlingRights
 
+// AfterMove returns the rights of cr that survive a move from from to to (a king or a
+// rook leaving its square, a rook taken on it).
+func (cr CastlingRights) AfterMove(from, to Square) CastlingRights {
+	return cr & castlingKeep[from&63] & castlingKeep[to&63]
+}
+
 // rookRays and bishopRays are slider attacks on an empty board.
 var rookRays, bishopRays [64]Bitboard
 
@@ -344,7 +350,7 @@ func (p *Position) HasLegalMove() bool {
 	if theirKing == 0 {
 		kingCover = 0
 	}
-	leapers := pawnAttacksOf(p.byType[Pawn]&theirs, them) | knightSpread(p.byType[Knight]&theirs) | kingCover
+	leapers := PawnSpread(them, p.byType[Pawn]&theirs) | KnightSpread(p.byType[Knight]&theirs) | kingCover
 	if b := kingAttacks[ksq] &^ p.byColor[us] &^ leapers; b != 0 {
 		bq, rq := (p.byType[Bishop]|p.byType[Queen])&theirs, (p.byType[Rook]|p.byType[Queen])&theirs
 		for b != 0 {
@@ -380,7 +386,7 @@ func (p *Position) hasEvasion(ksq Square, checkers Bitboard) bool {
 		if sq == c {
 			from |= pawnAttacks[us^1][c] & pawns
 		} else {
-			from |= pawnPushers(pawns, occ, sq, us)
+			from |= PawnPushers(pawns, occ, sq, us)
 		}
 		promotes := pawnLastRank[us].Has(sq)
 		for b := from; b != 0; {
@@ -397,9 +403,9 @@ func (p *Position) hasEvasion(ksq Square, checkers Bitboard) bool {
 	return false
 }
 
-// pawnPushers returns the pawns of pawns (of colour c, occ the occupancy) that could push
+// PawnPushers returns the pawns of pawns (of colour c, occ the occupancy) that could push
 // onto the empty square sq: one step, or two from their first rank.
-func pawnPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
+func PawnPushers(pawns, occ Bitboard, sq Square, c Color) Bitboard {
 	c &= 1
 	one := int(sq) - pawnUp[c]
 	if one < 0 || one > 63 {

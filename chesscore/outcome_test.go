@@ -23,7 +23,7 @@ func TestNoShow(t *testing.T) {
 		{Outcome{Draw, NoShow}, false},
 		{Outcome{NoResult, NoShow}, false},
 	} {
-		g, err0 := NewGameFromFEN(StartFEN)
+		g, err0 := NewGameFromFEN(StartFEN, nil)
 		if err0 != nil {
 			t.Fatal(err0)
 		}

@@ -18,23 +18,28 @@ type PGNReader struct {
 	// still read, so a file with variations parses the same main line either way.
 	SkipVariations bool
 
+	decider MateDecider // given to every game read
 	lex     pgnLexer
 	games   int
 	inMoves bool // the game being read has reached its movetext
 }
 
-// NewPGNReader returns a reader of the PGN text in r.
-func NewPGNReader(r io.Reader) *PGNReader {
+// NewPGNReader returns a reader of the PGN text in r. Each game read is given d, which
+// settles its final position (a game that went on past a dead position ends there) and
+// decides its dead positions, flag falls and resignations afterwards; nil is
+// MaterialRule, as for NewGame.
+func NewPGNReader(r io.Reader, d MateDecider) *PGNReader {
 	br := bufio.NewReader(r)
 	if bom, err := br.Peek(3); err == nil && string(bom) == "\xef\xbb\xbf" {
 		br.Discard(3) // a UTF-8 byte order mark, as some editors write
 	}
-	return &PGNReader{lex: pgnLexer{r: br, line: 1, col: 1}}
+	return &PGNReader{decider: d, lex: pgnLexer{r: br, line: 1, col: 1}}
 }
 
-// ReadPGN reads every game of r. On an error it returns the games read before it.
-func ReadPGN(r io.Reader) ([]*PGNGame, error) {
-	pr := NewPGNReader(r)
+// ReadPGN reads every game of r, giving each d as NewPGNReader does. On an error it
+// returns the games read before it.
+func ReadPGN(r io.Reader, d MateDecider) ([]*PGNGame, error) {
+	pr := NewPGNReader(r, d)
 	var out []*PGNGame
 	for {
 		g, err := pr.Read()
@@ -48,9 +53,10 @@ func ReadPGN(r io.Reader) ([]*PGNGame, error) {
 	}
 }
 
-// ParsePGN reads the single game in s (the first, if there are more).
-func ParsePGN(s string) (*PGNGame, error) {
-	g, err := NewPGNReader(strings.NewReader(s)).Read()
+// ParsePGN reads the single game in s (the first, if there are more), giving it d as
+// NewPGNReader does.
+func ParsePGN(s string, d MateDecider) (*PGNGame, error) {
+	g, err := NewPGNReader(strings.NewReader(s), d).Read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%w: no game in the text", ErrPGN)
 	}
@@ -196,7 +202,7 @@ func (r *PGNReader) read() (*PGNGame, error) {
 			return nil, r.errAt(tagPos["Variant"], "variant %q is not supported: only standard chess", v)
 		}
 	}
-	pg.Game = NewGame(start)
+	pg.Game = NewGame(start, r.decider)
 	r.inMoves = true
 	resTok, err := r.parseLine(pg, nil, start, 0)
 	if err != nil {

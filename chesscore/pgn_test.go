@@ -22,7 +22,7 @@ func readPGNFile(t *testing.T, name string) []*PGNGame {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	games, err := ReadPGN(f)
+	games, err := ReadPGN(f, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -144,7 +144,7 @@ func TestPGNRoundTrip(t *testing.T) {
 				t.Errorf("game %d line %d is %d columns: %q", i+1, n+1, len(line), line)
 			}
 		}
-		back, err := ParsePGN(text)
+		back, err := ParsePGN(text, nil)
 		if err != nil {
 			t.Fatalf("game %d: reading back: %v\n%s", i+1, err, text)
 		}
@@ -166,14 +166,14 @@ func TestPGNRoundTrip(t *testing.T) {
 		t.Errorf("written PGN differs from %s (run with -update-pgn if the change is right)\n%s", golden, all.String())
 	}
 	// The golden file reads as the same games again.
-	again, err := ReadPGN(bytes.NewReader(want))
+	again, err := ReadPGN(bytes.NewReader(want), nil)
 	if err != nil || !reflect.DeepEqual(again, games) {
 		t.Errorf("golden file reads back differently: %v", err)
 	}
 }
 
 func TestWritePGNLayout(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	playAll(t, g, "e4 e5 Nf3 Nc6 Bb5 a6")
 	if err := g.AgreeDraw(); err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ Nc6 {[%clk 0:04:57]} 3. Bb5 {[%clk 0:04:56]} 3... a6 {[%clk 0:04:50.25]}
 	if got := writePGNString(t, pg); got != want {
 		t.Errorf("WritePGN:\n%s\nwant:\n%s", got, want)
 	}
-	back, err := ParsePGN(want)
+	back, err := ParsePGN(want, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ Nc6 {[%clk 0:04:57]} 3. Bb5 {[%clk 0:04:56]} 3... a6 {[%clk 0:04:50.25]}
 }
 
 func TestWritePGNWrapsLongGames(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	playAll(t, g, benchGame)
 	pg := NewPGNGame(g)
 	pg.Moves[3].Comment = strings.Repeat("a long comment that must be broken over lines ", 4)
@@ -255,7 +255,7 @@ func TestWritePGNWrapsLongGames(t *testing.T) {
 			t.Errorf("line %d is %d columns", n+1, len(line))
 		}
 	}
-	back, err := ParsePGN(text)
+	back, err := ParsePGN(text, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestWritePGNWrapsLongGames(t *testing.T) {
 }
 
 func TestWritePGNRefuses(t *testing.T) {
-	g := NewGame(StartPosition())
+	g := NewGame(StartPosition(), nil)
 	playAll(t, g, "e4")
 	for name, pg := range map[string]*PGNGame{
 		"brace in a comment": {Game: g, Moves: []PGNMove{{Move: g.Moves()[0], SAN: "e4", Comment: "a } b"}}},
@@ -312,7 +312,7 @@ func TestReadPGNErrors(t *testing.T) {
 		{"variant", "[Variant \"Chess960\"]\n\n*", 1, 2, "not supported"},
 	}
 	for _, tc := range tests {
-		_, err := ParsePGN(tc.text)
+		_, err := ParsePGN(tc.text, nil)
 		var pe *PGNError
 		if !errors.As(err, &pe) {
 			t.Errorf("%s: error %v, want a *PGNError", tc.name, err)
@@ -326,15 +326,15 @@ func TestReadPGNErrors(t *testing.T) {
 		}
 	}
 	// A bad move is a *MoveError underneath.
-	_, err := ParsePGN("1. e4 e4 *")
+	_, err := ParsePGN("1. e4 e4 *", nil)
 	var me *MoveError
 	if !errors.As(err, &me) || !errors.Is(err, ErrIllegalMove) {
 		t.Errorf("bad move error %v does not unwrap to a *MoveError", err)
 	}
-	if g, err := ParsePGN("\xef\xbb\xbf[Event \"bom\"]\n\n1. e4 *"); err != nil || g.Tags["Event"] != "bom" {
+	if g, err := ParsePGN("\xef\xbb\xbf[Event \"bom\"]\n\n1. e4 *", nil); err != nil || g.Tags["Event"] != "bom" {
 		t.Errorf("a byte order mark: %v", err)
 	}
-	if _, err := ParsePGN("   \n% nothing\n"); err == nil {
+	if _, err := ParsePGN("   \n% nothing\n", nil); err == nil {
 		t.Error("ParsePGN of an empty text succeeded")
 	}
 }
@@ -342,7 +342,7 @@ func TestReadPGNErrors(t *testing.T) {
 // A record that goes on past a dead position (as games from sites that know only bare
 // kings do) is read, and ends in its final, dead position.
 func TestReadPGNPastDeadPosition(t *testing.T) {
-	g, err := ParsePGN("[FEN \"8/8/4k3/8/8/3BK3/4p3/8 w - - 0 1\"]\n\n1. Kxe2 Kd6 2. Ke3 1/2-1/2")
+	g, err := ParsePGN("[FEN \"8/8/4k3/8/8/3BK3/4p3/8 w - - 0 1\"]\n\n1. Kxe2 Kd6 2. Ke3 1/2-1/2", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestReadPGNRecovers(t *testing.T) {
 	text := "[Event \"one\"]\n\n1. e4 e5 2. Kxe8 3. d4 *\n\n[Event \"two\"]\n\n1. d4 d5 *\n\n" +
 		"[Event \"three\"\n[Site \"x\"]\n\n1. c4 *\n\n[Event \"four\"]\n\n1. Nf3 (1. e4 {x) y} e5 2. Qh5 Zz) 1... d5 1-0\n\n" +
 		"[Event \"five\"]\n\n1. g3 *\n"
-	r := NewPGNReader(strings.NewReader(text))
+	r := NewPGNReader(strings.NewReader(text), nil)
 	var events []string
 	var errs int
 	for {
@@ -377,13 +377,13 @@ func TestReadPGNRecovers(t *testing.T) {
 
 func TestReadPGNSkipVariations(t *testing.T) {
 	text := "1. e4 (1. d4 d5 (1... Nf6 2. c4)) 1... e5 (1... c5 2. Zz9) 2. Nf3 *"
-	r := NewPGNReader(strings.NewReader(text))
+	r := NewPGNReader(strings.NewReader(text), nil)
 	r.SkipVariations = true
 	_, err := r.Read()
 	if err == nil {
 		t.Fatal("a broken move in a skipped variation went unnoticed")
 	}
-	r = NewPGNReader(strings.NewReader("1. e4 (1. d4 d5 (1... Nf6 2. c4)) 1... e5 (1... c5) 2. Nf3 *"))
+	r = NewPGNReader(strings.NewReader("1. e4 (1. d4 d5 (1... Nf6 2. c4)) 1... e5 (1... c5) 2. Nf3 *"), nil)
 	r.SkipVariations = true
 	g, err := r.Read()
 	if err != nil {
@@ -438,7 +438,7 @@ func FuzzReadPGN(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		r := NewPGNReader(strings.NewReader(text))
+		r := NewPGNReader(strings.NewReader(text), nil)
 		for i := 0; i < 50; i++ {
 			g, err := r.Read()
 			if err == io.EOF {
@@ -455,7 +455,7 @@ func FuzzReadPGN(f *testing.F) {
 			if err != nil {
 				return // comments holding "}" (from ";" comments) cannot be written
 			}
-			back, err := ParsePGN(out)
+			back, err := ParsePGN(out, nil)
 			if err != nil {
 				t.Fatalf("written game does not read back: %v\n%s", err, out)
 			}
@@ -480,7 +480,7 @@ func BenchmarkReadPGN(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := ReadPGN(bytes.NewReader(data)); err != nil {
+		if _, err := ReadPGN(bytes.NewReader(data), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -41,7 +41,7 @@ func TestReplayGame(t *testing.T) {
 				}
 				moves = append(moves, m)
 			}
-			g, err := ReplayGame(tc.start, moves)
+			g, err := ReplayGame(tc.start, moves, nil)
 			if tc.err != nil {
 				if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.errPly) {
 					t.Fatalf("error %v, want %v at %s", err, tc.err, tc.errPly)
@@ -71,13 +71,13 @@ func TestReplayGame(t *testing.T) {
 func TestReplayGameAgreesWithPlay(t *testing.T) {
 	for i, rg := range loadRealGameMoves(t) {
 		for _, n := range []int{0, 1, len(rg.moves) / 2, len(rg.moves)} {
-			played := NewGame(rg.start)
+			played := NewGame(rg.start, nil)
 			for _, m := range rg.moves[:n] {
 				if err := played.Play(m); err != nil {
 					t.Fatalf("game %d: play %s: %v", i, m.UCI(), err)
 				}
 			}
-			replayed, err := ReplayGame(rg.start, rg.moves[:n])
+			replayed, err := ReplayGame(rg.start, rg.moves[:n], nil)
 			if err != nil {
 				t.Fatalf("game %d ply %d: %v", i, n, err)
 			}
@@ -108,7 +108,7 @@ func BenchmarkReplayGame(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		rg := games[i%len(games)]
-		if _, err := ReplayGame(rg.start, rg.moves); err != nil {
+		if _, err := ReplayGame(rg.start, rg.moves, nil); err != nil {
 			b.Fatal(err)
 		}
 		moves += len(rg.moves)

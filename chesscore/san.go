@@ -118,7 +118,7 @@ func (p *Position) rivalsTo(pt PieceType, from, to Square) Bitboard {
 	if same == 0 {
 		return 0
 	}
-	return same & pieceAttacks(pt, p.turn, to, p.byType[0]) // a piece attacks to from where it would attack from to
+	return same & PieceAttacks(pt, p.turn, to, p.byType[0]) // a piece attacks to from where it would attack from to
 }
 
 // Annotation suffixes that may follow a move ("!", "?", "!!", "??", "!?", "?!") and their
@@ -525,7 +525,7 @@ func (p *Position) pseudoFrom(c Color, pt PieceType, to Square) Bitboard {
 	}
 	own := p.Pieces(c, pt)
 	if pt != Pawn {
-		return own & pieceAttacks(pt, c, to, p.byType[0]) // (no pawn: the attack is symmetric)
+		return own & PieceAttacks(pt, c, to, p.byType[0]) // (no pawn: the attack is symmetric)
 	}
 	var from Bitboard
 	up := pawnUp[c]

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/render"
 	"github.com/gambitchess/gambit/service/engineplay"
@@ -272,7 +273,7 @@ var judgementNAG = [...]uint8{engine.Inaccuracy: 6, engine.Mistake: 2, engine.Bl
 // (White's view, as chess programs read it), the judgement as a NAG and the better move.
 func annotatedPGN(g *games.Game, a *engineplay.Analysis) string {
 	plain := ExportPGN(g)
-	pg, err := chesscore.ReadPGN(strings.NewReader(plain))
+	pg, err := chesscore.ReadPGN(strings.NewReader(plain), dead.Decider{})
 	if err != nil || len(pg) != 1 || len(pg[0].Moves) != len(a.Notes) {
 		return plain // the plain game rather than nothing
 	}

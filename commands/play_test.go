@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/service/engineplay"
 	"github.com/gambitchess/gambit/service/games"
@@ -134,7 +135,7 @@ func TestAnalyzeCommand(t *testing.T) {
 		t.Fatalf("%d files", len(resp.Files))
 	}
 	pgn := string(resp.Files[2].Data)
-	pg, err := chesscore.ParsePGN(pgn)
+	pg, err := chesscore.ParsePGN(pgn, dead.Decider{})
 	if err != nil {
 		t.Fatalf("the annotated PGN does not read back: %v\n%s", err, pgn)
 	}

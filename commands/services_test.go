@@ -8,14 +8,14 @@ import (
 
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
-	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // testServices opens a store in a temporary directory and a game service on it with a
 // manual clock at noon on 1 March 2026 and a silent logger, all closed at the end of
 // the test.
-func testServices(t *testing.T) (*storage.DB, *timers.ManualClock, *games.Service, *slog.Logger) {
+func testServices(t *testing.T) (*bolt.DB, *timers.ManualClock, *games.Service, *slog.Logger) {
 	t.Helper()
 	db := storagetest.Open(t)
 	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))

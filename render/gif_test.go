@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 )
 
 // playGIF decodes a GIF and returns the picture shown after each frame, applying the
@@ -144,7 +145,7 @@ func TestFramesFromMoves(t *testing.T) {
 }
 
 func TestGameFrames(t *testing.T) {
-	g := chesscore.NewGame(chesscore.StartPosition())
+	g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 	for _, san := range []string{"e4", "e5", "Nf3", "Nc6"} {
 		if _, err := g.PlaySAN(san); err != nil {
 			t.Fatal(err)

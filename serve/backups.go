@@ -37,7 +37,7 @@ type backups struct {
 	dir   string
 	every time.Duration
 	keep  int
-	// copy writes a consistent copy of the store to w (storage.DB.Backup).
+	// copy writes a consistent copy of the store to w (bolt.DB.Backup).
 	copy func(w io.Writer) (int64, error)
 	now  func() time.Time
 	log  *slog.Logger

@@ -18,11 +18,12 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // backupStore opens a store in a temporary directory with n games in it.
-func backupStore(t *testing.T, n int) *storage.DB {
+func backupStore(t *testing.T, n int) *bolt.DB {
 	t.Helper()
 	db := storagetest.Open(t)
 	for range n {

@@ -20,7 +20,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/config"
-	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -300,7 +300,7 @@ func TestScheduledBackupsRun(t *testing.T) {
 // checkBackup opens a backup read-only, checks it, and counts its games.
 func checkBackup(t *testing.T, path string, games int) {
 	t.Helper()
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	db, err := bolt.Open(path, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("backup %s does not open: %v", path, err)
 	}

@@ -29,7 +29,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/timers"
-	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // epoch is where the manual clock of every test starts.
@@ -213,4 +213,4 @@ func (w *world) messagesWith(channelID, name string) []discordfake.Message {
 }
 
 // storeOf returns the store of a running bot's service (for the crash image).
-func (r *running) store() *storage.DB { return r.bot.store }
+func (r *running) store() *bolt.DB { return r.bot.store }

@@ -8,6 +8,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -21,7 +22,7 @@ func TestLeasesDivideTheServersOnPostgres(t *testing.T) {
 	overHTTP(t) // two processes, one endpoint at a time: the second takes the interactions over
 	dsn := storagetest.PostgresDSN(t)
 	w := newWorld(t)
-	w.cfg.Storage.Driver, w.cfg.Storage.DSN = storage.DriverPostgres, dsn
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
 	db := storagetest.OpenPostgresDSN(t, dsn, nil)
 	held := func() map[string]int {
 		leases, err := storage.LeaseTable(db, storage.LeaseSetGames).Leases()

@@ -22,6 +22,7 @@ import (
 
 	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -51,14 +52,14 @@ func (b *logBuffer) logger() *slog.Logger {
 
 // opsRig is an ops endpoint over a store, stopped when the test ends.
 type opsRig struct {
-	db   *storage.DB
+	db   *bolt.DB
 	addr string
 	stop func()
 	logs *logBuffer
 	dir  string
 }
 
-func startOps(t *testing.T, o opsOptions, db *storage.DB) *opsRig {
+func startOps(t *testing.T, o opsOptions, db *bolt.DB) *opsRig {
 	t.Helper()
 	rig := &opsRig{db: db, logs: &logBuffer{}, dir: t.TempDir()}
 	if o.Addr == "" {
@@ -176,7 +177,7 @@ func countBackupGames(t *testing.T, data []byte) int {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := storage.Open(path, &storage.Options{ReadOnly: true})
+	db, err := bolt.Open(path, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("the copy does not open: %v", err)
 	}
@@ -242,16 +243,16 @@ func TestOpsBackupOfAStoreThatCannotCopyItself(t *testing.T) {
 
 // bigStore is a store of about mb MiB, so a copy outlasts the sockets' buffers; it
 // returns the store and its file.
-func bigStore(t *testing.T, mb int) (*storage.DB, string) {
+func bigStore(t *testing.T, mb int) (*bolt.DB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "big.db")
-	db := storagetest.OpenFile(t, path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(t, path, &bolt.Options{NoSync: true})
 	addUsers(t, db, "seed", mb*256)
 	return db, path
 }
 
 // addUsers commits n users with 4 KiB names, 64 per transaction.
-func addUsers(t *testing.T, db *storage.DB, prefix string, n int) {
+func addUsers(t *testing.T, db *bolt.DB, prefix string, n int) {
 	t.Helper()
 	name := strings.Repeat("x", 4096)
 	for i := 0; i < n; i += 64 {

@@ -16,6 +16,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -185,7 +186,7 @@ func TestStoryPlayBotRestartWhileEngineToMove(t *testing.T) {
 	g, id := w.playBot(r, discordfake.IntOpt("level", 1), discordfake.StringOpt("time", "-"), discordfake.StringOpt("color", "white"))
 	g.move(w.alice, "d4")
 	r.stop()
-	db := storagetest.OpenFile(t, w.cfg.Storage.Path, &storage.Options{ReadOnly: true})
+	db := storagetest.OpenFile(t, w.cfg.Storage.Path, &bolt.Options{ReadOnly: true})
 	rec, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	db.Close()
 	if err != nil || rec.Ply() != 1 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestStoryOnPostgres(t *testing.T) {
 	dsn := storagetest.PostgresDSN(t)
 	w := newWorld(t)
-	w.cfg.Storage.Driver, w.cfg.Storage.DSN = storage.DriverPostgres, dsn
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
 	w.start()
 	g := w.startGame("5+3")
 	g.played(g.move(w.alice, "f3"), "f3", w.bob)

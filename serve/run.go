@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -29,6 +28,8 @@ import (
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/service/tournaments"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // Deps are what Run takes besides the configuration. The zero value is production.
@@ -38,7 +39,7 @@ type Deps struct {
 	// Clock is the time source of the games (default the system clock).
 	Clock timers.Clock
 	// Store tunes the store (nil: production settings).
-	Store *storage.Options
+	Store *bolt.Options
 	// Ready, if set, is called once the bot is connected and its commands registered.
 	Ready func(*Server)
 	// DeferAfter is how long a handler may run before the interaction is deferred
@@ -88,7 +89,7 @@ type Server struct {
 	OpsAddr string
 
 	draining atomic.Bool
-	store    *storage.DB
+	store    *bolt.DB
 	backups  *backups // nil without backups.dir
 }
 
@@ -133,7 +134,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	defer db.Close() // last of all
 	s := &Server{Metrics: bot.NewMetrics(liveGames(db)), Instance: cfg.Instance}
-	s.store, _ = db.(*storage.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
+	s.store, _ = db.(*bolt.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
 	d := commandDeps(cfg, deps.Clock, s)
 	dc, err := bot.New(bot.Options{Config: cfg, Logger: log, Metrics: s.Metrics,
@@ -155,7 +156,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	}
 	var leases *partitionLeases
 	s.Owns = func(string) bool { return true }
-	if cfg.Storage.Driver == storage.DriverPostgres {
+	if cfg.Storage.Driver == backend.DriverPostgres {
 		if leases, err = newPartitionLeases(db, cfg.Instance, deps.Clock, log); err != nil {
 			return err
 		}
@@ -232,29 +233,18 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	return nil
 }
 
-// openStore opens the configured store: the PostgreSQL database of storage.dsn with
-// driver postgres, else the bbolt file at storage.path (made absolute, for the logs and
-// the errors).
-func openStore(cfg config.Storage, opts *storage.Options, log *slog.Logger) (storage.Store, error) {
-	if cfg.Driver == storage.DriverPostgres {
-		loc := storage.Location{Driver: storage.DriverPostgres, DSN: cfg.DSN}
-		db, err := storage.OpenLocation(loc, nil)
-		if err != nil {
-			return nil, fmt.Errorf("storage.dsn: %w", err)
-		}
+// openStore opens the configured store (backend.OpenConfig): the PostgreSQL database
+// of storage.dsn with driver postgres, else the bbolt file at storage.path with opts.
+func openStore(cfg config.Storage, opts *bolt.Options, log *slog.Logger) (storage.Store, error) {
+	db, loc, err := backend.OpenConfig(cfg, &backend.Options{Bolt: opts})
+	if err != nil {
+		return nil, err
+	}
+	if loc.Driver == backend.DriverPostgres {
 		log.Info("store open", "database", loc.String())
-		return db, nil
+	} else {
+		log.Info("store open", "path", loc.Path)
 	}
-	path := cfg.Path
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, fmt.Errorf("storage.path %q: %w", path, err)
-	}
-	db, err := storage.Open(abs, opts)
-	if err != nil {
-		return nil, fmt.Errorf("storage.path %q: %w", abs, err)
-	}
-	log.Info("store open", "path", abs)
 	return db, nil
 }
 

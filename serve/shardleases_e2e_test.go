@@ -10,6 +10,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -51,7 +52,7 @@ func TestShardLeasesDivideTheGatewayOnPostgres(t *testing.T) {
 	dsn := storagetest.PostgresDSN(t)
 	w := newWorld(t, discordfake.WithShards(2), discordfake.WithGuilds(2))
 	w.cfg.Discord.InteractionsAddress, w.cfg.Discord.PublicKey = "", "" // a test of the gateway, whatever GAMBIT_TEST_INTERACTIONS says
-	w.cfg.Storage.Driver, w.cfg.Storage.DSN = storage.DriverPostgres, dsn
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
 	db := storagetest.OpenPostgresDSN(t, dsn, nil)
 	cfg1, cfg2 := w.cfg, w.cfg
 	cfg1.Instance, cfg2.Instance = "web-1", "web-2"

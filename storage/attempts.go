@@ -48,12 +48,12 @@ type PuzzleAttempt struct {
 	Finished    time.Time `json:"finished,omitzero"`
 }
 
-// validate checks the attempt before it is written.
-func (a *PuzzleAttempt) validate() error {
-	if err := checkMember("puzzle attempt", a.GuildID, a.UserID); err != nil {
+// Validate checks the attempt before it is written.
+func (a *PuzzleAttempt) Validate() error {
+	if err := CheckMember("puzzle attempt", a.GuildID, a.UserID); err != nil {
 		return err
 	}
-	if !validPuzzleID(a.PuzzleID) {
+	if !ValidPuzzleID(a.PuzzleID) {
 		return fmt.Errorf("puzzle attempt: puzzle id %q", a.PuzzleID)
 	}
 	if a.Step < 0 || a.Tries < 0 || a.Misses < 0 || a.Hints < 0 || (a.Daily != "" && !validDate(a.Daily)) || len(a.LastAnswer) > 4000 {

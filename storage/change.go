@@ -29,51 +29,55 @@ type Change struct {
 	After func(tx Tx) error
 }
 
-// validate checks the change before any transaction, so a bad record fails its own
+// Validate checks the change before any transaction, so a bad record fails its own
 // commit and nobody else's.
-func (c *Change) validate() error {
+func (c *Change) Validate() error {
 	if c.Game != nil {
-		if err := c.Game.validate(); err != nil {
+		if err := c.Game.Validate(); err != nil {
 			return fmt.Errorf("commit game %d: %w", c.Game.ID, err)
 		}
 	}
 	if c.Challenge != nil {
-		if err := c.Challenge.validate(); err != nil {
+		if err := c.Challenge.Validate(); err != nil {
 			return fmt.Errorf("commit %w", err)
 		}
 	}
 	for _, u := range c.Users {
-		if err := u.validate(); err != nil {
+		if err := u.Validate(); err != nil {
 			return fmt.Errorf("commit %w", err)
 		}
 	}
 	if c.Receipt != nil {
-		if err := c.Receipt.validate(); err != nil {
+		if err := c.Receipt.Validate(); err != nil {
 			return fmt.Errorf("commit %w", err)
 		}
 	}
 	return nil
 }
 
-// newRecords says which records of a change are new, and the game's version: decided
+// NewRecords says which records of a change are new, and the game's version: decided
 // before the first run, since a rerun sees the ids and the version the previous run
 // assigned.
-type newRecords struct {
+//
+// A backend commits a Change in these steps: Validate before any transaction, News
+// before the first run, Apply in each run (a retried group runs it again in a fresh
+// transaction), and Undo when the commit fails.
+type NewRecords struct {
 	game, challenge bool
 	gameVersion     uint64
 }
 
-func (c *Change) news() newRecords {
-	n := newRecords{game: c.Game != nil && c.Game.ID == 0, challenge: c.Challenge != nil && c.Challenge.ID == 0}
+func (c *Change) News() NewRecords {
+	n := NewRecords{game: c.Game != nil && c.Game.ID == 0, challenge: c.Challenge != nil && c.Challenge.ID == 0}
 	if c.Game != nil {
 		n.gameVersion = c.Game.Version
 	}
 	return n
 }
 
-// undo puts back what a failed commit of c assigned: the new records' ids and the
+// Undo puts back what a failed commit of c assigned: the new records' ids and the
 // game's version, so the change can be committed again.
-func (c *Change) undo(news newRecords) {
+func (c *Change) Undo(news NewRecords) {
 	if news.game {
 		c.Game.ID = 0
 	}
@@ -85,9 +89,9 @@ func (c *Change) undo(news newRecords) {
 	}
 }
 
-// apply writes c through tx. A rerun (of a retried group) assigns the new records' ids
+// Apply writes c through tx. A rerun (of a retried group) assigns the new records' ids
 // and the game's version again, in its fresh transaction.
-func (c *Change) apply(tx Tx, news newRecords) error {
+func (c *Change) Apply(tx Tx, news NewRecords) error {
 	if news.game {
 		c.Game.ID = 0
 	}
@@ -137,7 +141,7 @@ func (c *Change) apply(tx Tx, news newRecords) error {
 }
 
 // upsertUserName records u's name, keeping the preferences of a known user.
-func upsertUserName(tx Tx, u User) error {
+func upsertUserName(tx UsersTx, u User) error {
 	old, err := tx.User(u.ID)
 	switch {
 	case err == nil:

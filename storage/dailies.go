@@ -61,15 +61,15 @@ func validDate(s string) bool {
 	return err == nil && len(s) == 10
 }
 
-// validate checks the day's record before it is written.
-func (d *Daily) validate() error {
-	if err := checkGuild("daily puzzle", d.GuildID); err != nil {
+// Validate checks the day's record before it is written.
+func (d *Daily) Validate() error {
+	if err := CheckGuild("daily puzzle", d.GuildID); err != nil {
 		return err
 	}
 	if !validDate(d.Date) || (d.Prev != "" && !validDate(d.Prev)) {
 		return fmt.Errorf("daily puzzle of guild %s: date %q (previous %q): want YYYY-MM-DD", d.GuildID, d.Date, d.Prev)
 	}
-	if !validPuzzleID(d.PuzzleID) {
+	if !ValidPuzzleID(d.PuzzleID) {
 		return fmt.Errorf("daily puzzle %s of guild %s: puzzle id %q", d.Date, d.GuildID, d.PuzzleID)
 	}
 	switch d.State {

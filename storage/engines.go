@@ -38,7 +38,7 @@ type EngineGame struct {
 	Created time.Time `json:"created"`
 }
 
-func (e *EngineGame) validate() error {
+func (e *EngineGame) Validate() error {
 	if e.Color != chesscore.White && e.Color != chesscore.Black {
 		return fmt.Errorf("engine game %d: colour %d is neither white nor black", e.GameID, e.Color)
 	}

@@ -14,7 +14,7 @@ import (
 // LeaseTable returns the lease.Table of a lease set (LeaseSetGames, LeaseSetShards,
 // LeaseSetIdentify) kept in st, for a lease.Manager. Each Acquire, Renew and Release is
 // atomic across the processes sharing the store: on PostgreSQL it is one statement
-// that reads and writes the partition's row under its row lock (pg_leases.go), so
+// that reads and writes the partition's row under its row lock (storage/pg), so
 // processes renewing their own partitions never fail to serialize with one another;
 // on bbolt it reads and writes the lease in one write transaction. Of two processes
 // taking one free partition at once exactly one gets it, and a renewal with a stale
@@ -22,13 +22,13 @@ import (
 // callers' (the processes' clocks must agree to well under the lease's lifetime).
 func LeaseTable(st Store, set string) lease.Table { return &leaseTable{st: st, set: set} }
 
-// leaseStatements are a backend's own atomic lease operations (PostgreSQL's single
+// AtomicLeases are a backend's own atomic lease operations (PostgreSQL's single
 // statements), used instead of a read and a write in a transaction.
-type leaseStatements interface {
-	acquireLease(set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
-	renewLease(set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
-	releaseLease(set string, partition int, holder string, epoch uint64) error
-	leaseBeat(set, holder string, now time.Time) error
+type AtomicLeases interface {
+	AcquireLease(set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
+	RenewLease(set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
+	ReleaseLease(set string, partition int, holder string, epoch uint64) error
+	LeaseBeat(set, holder string, now time.Time) error
 }
 
 // leaseTable is LeaseTable's Table.
@@ -43,7 +43,7 @@ func (t *leaseTable) Leases() ([]lease.Lease, error) {
 }
 
 // storedLease reads a partition's lease; found is false for one never taken.
-func (t *leaseTable) storedLease(tx Tx, partition int) (l lease.Lease, found bool, err error) {
+func (t *leaseTable) storedLease(tx LeasesTx, partition int) (l lease.Lease, found bool, err error) {
 	l, err = tx.Lease(t.set, partition)
 	if errors.Is(err, ErrNotFound) {
 		return lease.Lease{Partition: partition}, false, nil
@@ -55,8 +55,8 @@ func (t *leaseTable) storedLease(tx Tx, partition int) (l lease.Lease, found boo
 // released or expired) or already holder's; a lease passing to holder from anyone,
 // or from holder's own expired or released lease, gets the next epoch.
 func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
-	if s, isStmt := t.st.(leaseStatements); isStmt {
-		l, ok, err := s.acquireLease(t.set, partition, holder, now, ttl)
+	if s, isStmt := t.st.(AtomicLeases); isStmt {
+		l, ok, err := s.AcquireLease(t.set, partition, holder, now, ttl)
 		if err != nil {
 			return lease.Lease{}, false, fmt.Errorf("acquire lease %s/%d for %s: %w", t.set, partition, holder, err)
 		}
@@ -93,8 +93,8 @@ func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl ti
 // Renew extends holder's unexpired lease of epoch to now+ttl; a lease that expired, was
 // released or passed to another epoch is not renewed.
 func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
-	if s, isStmt := t.st.(leaseStatements); isStmt {
-		l, ok, err := s.renewLease(t.set, partition, holder, epoch, now, ttl)
+	if s, isStmt := t.st.(AtomicLeases); isStmt {
+		l, ok, err := s.RenewLease(t.set, partition, holder, epoch, now, ttl)
 		if err != nil {
 			return lease.Lease{}, false, fmt.Errorf("renew lease %s/%d for %s: %w", t.set, partition, holder, err)
 		}
@@ -127,8 +127,8 @@ func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.
 // Release ends holder's lease of epoch at once (its expiry becomes the zero instant);
 // a lease another holder or epoch has is left alone.
 func (t *leaseTable) Release(partition int, holder string, epoch uint64) error {
-	if s, isStmt := t.st.(leaseStatements); isStmt {
-		if err := s.releaseLease(t.set, partition, holder, epoch); err != nil {
+	if s, isStmt := t.st.(AtomicLeases); isStmt {
+		if err := s.ReleaseLease(t.set, partition, holder, epoch); err != nil {
 			return fmt.Errorf("release lease %s/%d of %s: %w", t.set, partition, holder, err)
 		}
 		return nil
@@ -150,8 +150,8 @@ func (t *leaseTable) Release(partition int, holder string, epoch uint64) error {
 // Beat records holder's beat in the set.
 func (t *leaseTable) Beat(holder string, now time.Time) error {
 	beat := func() error { return t.st.Update(func(tx Tx) error { return tx.PutLeaseBeat(t.set, holder, now) }) }
-	if s, isStmt := t.st.(leaseStatements); isStmt {
-		beat = func() error { return s.leaseBeat(t.set, holder, now) }
+	if s, isStmt := t.st.(AtomicLeases); isStmt {
+		beat = func() error { return s.LeaseBeat(t.set, holder, now) }
 	}
 	if err := beat(); err != nil {
 		return fmt.Errorf("lease beat of %s in %s: %w", holder, t.set, err)

@@ -34,17 +34,17 @@ type InstanceBeat struct {
 	At time.Time
 }
 
-// checkLeaseSet refuses a lease set name the store cannot key.
-func checkLeaseSet(set string) error {
+// CheckLeaseSet refuses a lease set name the store cannot key.
+func CheckLeaseSet(set string) error {
 	if set == "" || len(set) > MaxIDLen {
 		return fmt.Errorf("lease set %q: a name of 1 to %d bytes", set, MaxIDLen)
 	}
 	return nil
 }
 
-// checkLease refuses a lease the store cannot keep.
-func checkLease(set string, l lease.Lease) error {
-	if err := checkLeaseSet(set); err != nil {
+// CheckLease refuses a lease the store cannot keep.
+func CheckLease(set string, l lease.Lease) error {
+	if err := CheckLeaseSet(set); err != nil {
 		return err
 	}
 	if l.Partition < 0 || l.Partition >= MaxLeasePartitions {
@@ -59,29 +59,13 @@ func checkLease(set string, l lease.Lease) error {
 	return nil
 }
 
-// checkBeat refuses an instance name the store cannot key.
-func checkBeat(set, instance string) error {
-	if err := checkLeaseSet(set); err != nil {
+// CheckBeat refuses an instance name the store cannot key.
+func CheckBeat(set, instance string) error {
+	if err := CheckLeaseSet(set); err != nil {
 		return err
 	}
 	if instance == "" || len(instance) > MaxIDLen {
 		return fmt.Errorf("beat of %q in %s: a name of 1 to %d bytes", instance, set, MaxIDLen)
 	}
 	return nil
-}
-
-// unixNanos is an instant as stored: unix nanoseconds, 0 for the zero instant.
-func unixNanos(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-// fromUnixNanos reads an instant stored by unixNanos.
-func fromUnixNanos(ns int64) time.Time {
-	if ns == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, ns).UTC()
 }

@@ -32,9 +32,9 @@ type PuzzlePlayer struct {
 	Updated time.Time `json:"updated,omitzero"`
 }
 
-// validate checks the record before it is written.
-func (p *PuzzlePlayer) validate() error {
-	if err := checkMember("puzzle player", p.GuildID, p.UserID); err != nil {
+// Validate checks the record before it is written.
+func (p *PuzzlePlayer) Validate() error {
+	if err := CheckMember("puzzle player", p.GuildID, p.UserID); err != nil {
 		return err
 	}
 	for _, f := range []float64{p.Rating, p.RD, p.Volatility} {

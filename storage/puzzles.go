@@ -23,8 +23,8 @@ const MaxPuzzleIDLen = 64
 // conventions (the first move is the opponent's).
 type Puzzle = puzzle.Puzzle
 
-// validPuzzleID reports whether id can be a puzzle key.
-func validPuzzleID(id string) bool {
+// ValidPuzzleID reports whether id can be a puzzle key.
+func ValidPuzzleID(id string) bool {
 	if id == "" || len(id) > MaxPuzzleIDLen {
 		return false
 	}
@@ -36,10 +36,10 @@ func validPuzzleID(id string) bool {
 	return true
 }
 
-// validatePuzzle checks a puzzle fits its record (it does not replay it: package puzzle
+// ValidatePuzzle checks a puzzle fits its record (it does not replay it: package puzzle
 // does).
-func validatePuzzle(p *Puzzle) error {
-	if !validPuzzleID(p.ID) {
+func ValidatePuzzle(p *Puzzle) error {
+	if !ValidPuzzleID(p.ID) {
 		return fmt.Errorf("puzzle id %q: want 1 to %d printable characters without spaces", p.ID, MaxPuzzleIDLen)
 	}
 	if p.FEN == "" || len(p.FEN) > 120 {
@@ -100,17 +100,17 @@ type PuzzlePick struct {
 // ErrNoPuzzle: no stored puzzle fits a PuzzlePick.
 var ErrNoPuzzle = errors.New("no puzzle fits")
 
-// checkGuild checks the guild part of a puzzle record's key.
-func checkGuild(what, guildID string) error {
+// CheckGuild checks the guild part of a puzzle record's key.
+func CheckGuild(what, guildID string) error {
 	if guildID == "" || len(guildID) > MaxIDLen {
 		return fmt.Errorf("%s: guild id %q: want 1 to %d bytes", what, guildID, MaxIDLen)
 	}
 	return nil
 }
 
-// checkMember checks the guild and user parts of a puzzle record's key.
-func checkMember(what, guildID, userID string) error {
-	if err := checkGuild(what, guildID); err != nil {
+// CheckMember checks the guild and user parts of a puzzle record's key.
+func CheckMember(what, guildID, userID string) error {
+	if err := CheckGuild(what, guildID); err != nil {
 		return err
 	}
 	if userID == "" || len(userID) > MaxIDLen {

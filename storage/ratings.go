@@ -64,8 +64,8 @@ type RatedResult struct {
 // MaxRatingHistory bounds the points a player record keeps.
 const MaxRatingHistory = 1000
 
-// checkLadderKey checks the parts of a ladder player's key.
-func checkLadderKey(guildID string, cat clock.Category, userID string) error {
+// CheckLadderKey checks the parts of a ladder player's key.
+func CheckLadderKey(guildID string, cat clock.Category, userID string) error {
 	if guildID == "" || len(guildID) > MaxIDLen {
 		return fmt.Errorf("ladder: guild id %q: want 1 to %d bytes", guildID, MaxIDLen)
 	}
@@ -78,9 +78,9 @@ func checkLadderKey(guildID string, cat clock.Category, userID string) error {
 	return nil
 }
 
-// validate checks a player record before it is written.
-func (p *LadderPlayer) validate() error {
-	if err := checkLadderKey(p.GuildID, p.Category, p.UserID); err != nil {
+// Validate checks a player record before it is written.
+func (p *LadderPlayer) Validate() error {
+	if err := CheckLadderKey(p.GuildID, p.Category, p.UserID); err != nil {
 		return err
 	}
 	if math.IsNaN(p.Rating) || p.Rating < rating.LadderFloor || p.Rating > rating.LadderCeiling {
@@ -102,12 +102,12 @@ func (p *LadderPlayer) validate() error {
 	return nil
 }
 
-// validate checks a rated result before it is written.
-func (r *RatedResult) validate() error {
+// Validate checks a rated result before it is written.
+func (r *RatedResult) Validate() error {
 	if r.GameID == 0 {
 		return fmt.Errorf("rated result: no game id")
 	}
-	if err := checkLadderKey(r.GuildID, r.Category, r.White); err != nil {
+	if err := CheckLadderKey(r.GuildID, r.Category, r.White); err != nil {
 		return fmt.Errorf("rated result of game %d: %w", r.GameID, err)
 	}
 	if r.Black == "" || len(r.Black) > MaxIDLen || r.Black == r.White {

@@ -181,8 +181,8 @@ func (g *Game) Clone() *Game {
 	return &c
 }
 
-// validate checks what the encoding and the indexes rely on.
-func (g *Game) validate() error {
+// Validate checks what the encoding and the indexes rely on.
+func (g *Game) Validate() error {
 	for _, f := range []struct{ what, v string }{
 		{"guild id", g.GuildID}, {"channel id", g.ChannelID}, {"thread id", g.ThreadID},
 		{"white id", g.White.ID}, {"black id", g.Black.ID},
@@ -306,8 +306,8 @@ type Challenge struct {
 	Quiet bool `json:"quiet,omitempty"`
 }
 
-// validate checks what the store relies on: ids short enough to be keys.
-func (c *Challenge) validate() error {
+// Validate checks what the store relies on: ids short enough to be keys.
+func (c *Challenge) Validate() error {
 	if len(c.From.ID) > MaxIDLen || len(c.To.ID) > MaxIDLen || len(c.GuildID) > MaxIDLen || len(c.ChannelID) > MaxIDLen {
 		return fmt.Errorf("challenge %d: an id is longer than %d bytes", c.ID, MaxIDLen)
 	}
@@ -526,8 +526,8 @@ type ChallengeMark struct {
 // MaxChallengeMarks bounds each list of challenge marks in a user's record.
 const MaxChallengeMarks = 100
 
-// validate checks the user's key, preferences and challenge marks.
-func (u *User) validate() error {
+// Validate checks the user's key, preferences and challenge marks.
+func (u *User) Validate() error {
 	if u.ID == "" || len(u.ID) > MaxIDLen {
 		return fmt.Errorf("user %q: want an id of 1 to %d bytes", u.ID, MaxIDLen)
 	}
@@ -567,8 +567,8 @@ type Receipt struct {
 // maxRequestIDLen bounds a receipt's request id in bytes.
 const maxRequestIDLen = 200
 
-// validate checks the receipt's key.
-func (r *Receipt) validate() error {
+// Validate checks the receipt's key.
+func (r *Receipt) Validate() error {
 	if r.RequestID == "" || len(r.RequestID) > maxRequestIDLen {
 		return fmt.Errorf("receipt: request id %q: want 1 to %d bytes", r.RequestID, maxRequestIDLen)
 	}

@@ -8,9 +8,10 @@ import (
 	"io"
 )
 
-// Store is a backend: the bbolt file of Open, or the PostgreSQL database of
-// OpenPostgres (OpenLocation opens either). Services take a Store and reach every record
-// through the Tx of View, Update or Bulk, and do not know which backend is underneath.
+// Store is a backend: the bbolt file of storage/bolt, or the PostgreSQL database of
+// storage/pg (storage/backend opens either). Services take a Store and reach every
+// record through the Tx of View, Update or Bulk, and do not know which backend is
+// underneath.
 // Its methods are safe for concurrent use.
 type Store interface {
 	// View runs fn in a read-only transaction: one consistent view of the store while

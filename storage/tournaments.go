@@ -72,7 +72,7 @@ type TournamentGame struct {
 // below).
 const maxTournamentState = 8 << 20
 
-func (t *Tournament) validate() error {
+func (t *Tournament) Validate() error {
 	switch {
 	case t.GuildID == "" || len(t.GuildID) > MaxIDLen || len(t.ChannelID) > MaxIDLen || len(t.CreatedBy) > MaxIDLen:
 		return fmt.Errorf("tournament %d: guild id of 1 to %d bytes and channel and creator ids of at most %d", t.ID, MaxIDLen, MaxIDLen)

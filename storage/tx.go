@@ -1,5 +1,6 @@
-// tx.go: Tx, every typed read and write of the store, one surface for read and write
-// transactions and for every backend.
+// tx.go: the reads and writes of the store, one small surface per record family, and
+// Tx, their union: the transaction every backend hands its functions. A function that
+// needs only some families asks for those (a GamesTx, or an interface of a few).
 
 package storage
 
@@ -11,12 +12,29 @@ import (
 )
 
 // Tx is a transaction of a Store: the reads see the store as of its start plus its own
-// writes. It is valid only inside the function it was passed to. A read that finds no
-// record returns an error wrapping ErrNotFound; a write validates the record and
-// refuses one the store cannot keep. Lists come in the order each method states.
+// writes. It is valid only inside the function it was passed to. It is the union of the
+// record families' surfaces below. A read that finds no record returns an error
+// wrapping ErrNotFound; a write validates the record and refuses one the store cannot
+// keep. Lists come in the order each method states.
 type Tx interface {
-	// Games (records.go).
+	GamesTx
+	ChallengesTx
+	SettingsTx
+	UsersTx
+	ReceiptsTx
+	HeartbeatsTx
+	LeasesTx
+	LaddersTx
+	PuzzlesTx
+	DailiesTx
+	PuzzlePlayersTx
+	AttemptsTx
+	EngineGamesTx
+	TournamentsTx
+}
 
+// GamesTx reads and writes games and their indexes (records.go).
+type GamesTx interface {
 	// Game returns game id.
 	Game(id uint64) (*Game, error)
 	// PutGame writes a game. A game with ID 0 is new: it gets the next id (written into
@@ -33,18 +51,20 @@ type Tx interface {
 	GamesByUser(userID string, q Query) ([]*Game, error)
 	// GamesInChannel returns the games created in a channel, newest first.
 	GamesInChannel(channelID string, q Query) ([]*Game, error)
+}
 
-	// Challenges (records.go).
-
+// ChallengesTx reads and writes challenges (records.go).
+type ChallengesTx interface {
 	// Challenge returns challenge id.
 	Challenge(id uint64) (*Challenge, error)
 	// PutChallenge writes a challenge; ID 0 makes a new one (its id goes to c.ID).
 	PutChallenge(c *Challenge) error
 	// PendingChallenges returns the challenges waiting for an answer, in id order.
 	PendingChallenges() ([]*Challenge, error)
+}
 
-	// Guild settings (records.go).
-
+// SettingsTx reads and writes the guilds' settings (records.go).
+type SettingsTx interface {
 	// GuildSettings returns a guild's settings: DefaultGuildSettings for a guild that
 	// never saved any.
 	GuildSettings(guildID string) (GuildSettings, error)
@@ -52,16 +72,18 @@ type Tx interface {
 	PutGuildSettings(s GuildSettings) error
 	// Guilds returns the settings of every guild that saved some, in guild id order.
 	Guilds() ([]GuildSettings, error)
+}
 
-	// Users (records.go).
-
+// UsersTx reads and writes what the store knows of users (records.go).
+type UsersTx interface {
 	// User returns what the store knows of a user.
 	User(id string) (User, error)
 	// PutUser writes a user.
 	PutUser(u User) error
+}
 
-	// Request receipts (records.go).
-
+// ReceiptsTx reads and writes request receipts: a request acts once (records.go).
+type ReceiptsTx interface {
 	// Receipt returns the receipt of a request (ErrNotFound for a request never seen or
 	// whose receipt expired).
 	Receipt(requestID string) (*Receipt, error)
@@ -70,9 +92,11 @@ type Tx interface {
 	PutReceipt(r *Receipt) error
 	// PruneReceipts deletes the receipts stored before the instant and returns how many.
 	PruneReceipts(before time.Time) (int, error)
+}
 
-	// Heartbeats: the downtime policy charges clocks up to the last heartbeat only.
-
+// HeartbeatsTx reads and writes the instances' heartbeats: the downtime policy charges
+// clocks up to the last heartbeat only.
+type HeartbeatsTx interface {
 	// Heartbeat returns the instant of the named instance's last heartbeat (zero if it
 	// never beat).
 	Heartbeat(instance string) (time.Time, error)
@@ -81,11 +105,13 @@ type Tx interface {
 	// Heartbeats returns the last heartbeat of every instance that ever beat, in
 	// instance order.
 	Heartbeats() ([]InstanceBeat, error)
+}
 
-	// Leases (leases.go): the partitions of a lease set, who holds each until when at
-	// which epoch, and the beats of the instances in the set. LeaseTable keeps the
-	// rules (take, renew, release) over these reads and writes.
-
+// LeasesTx reads and writes the leases of work partitions (leases.go): the partitions
+// of a lease set, who holds each until when at which epoch, and the beats of the
+// instances in the set. LeaseTable keeps the rules (take, renew, release) over these
+// reads and writes.
+type LeasesTx interface {
 	// Lease returns a set's lease of a partition (ErrNotFound if it was never taken).
 	Lease(set string, partition int) (lease.Lease, error)
 	// Leases returns a set's leases, in partition order.
@@ -96,9 +122,11 @@ type Tx interface {
 	LeaseBeats(set string) ([]InstanceBeat, error)
 	// PutLeaseBeat records an instance's beat in a set (the zero instant: it withdrew).
 	PutLeaseBeat(set, instance string, at time.Time) error
+}
 
-	// Ladders (ratings.go).
-
+// LaddersTx reads and writes the ladders: players' records and rated results
+// (ratings.go).
+type LaddersTx interface {
 	// LadderPlayer returns a player's record in a guild's ladder.
 	LadderPlayer(guildID string, cat clock.Category, userID string) (LadderPlayer, error)
 	// PutLadderPlayer writes a player's record.
@@ -123,9 +151,10 @@ type Tx interface {
 	// ReplaceRatedResult rewrites the rating fields of a game's rated result (a
 	// recompute); the game, players, score, category and end time must be those stored.
 	ReplaceRatedResult(r RatedResult) error
+}
 
-	// Puzzles (puzzles.go).
-
+// PuzzlesTx reads and writes puzzles (puzzles.go).
+type PuzzlesTx interface {
 	// Puzzle returns a stored puzzle.
 	Puzzle(id string) (*Puzzle, error)
 	// PutPuzzle writes a puzzle (new, or replacing the stored one: a rating moved by an
@@ -142,9 +171,10 @@ type Tx interface {
 	EachPuzzle(fn func(*Puzzle) error) error
 	// PickPuzzle chooses a stored puzzle that fits q (ErrNoPuzzle when none does).
 	PickPuzzle(q PuzzlePick) (*Puzzle, error)
+}
 
-	// Puzzles of the day (dailies.go).
-
+// DailiesTx reads and writes the guilds' puzzles of the day (dailies.go).
+type DailiesTx interface {
 	// Daily returns a guild's puzzle of a day.
 	Daily(guildID, date string) (*Daily, error)
 	// PutDaily writes a guild's day.
@@ -154,9 +184,10 @@ type Tx interface {
 	LatestDaily(guildID, date string) (*Daily, error)
 	// Dailies returns a guild's days, oldest first.
 	Dailies(guildID string) ([]*Daily, error)
+}
 
-	// Puzzle players (puzzleplayers.go).
-
+// PuzzlePlayersTx reads and writes the members' puzzle records (puzzleplayers.go).
+type PuzzlePlayersTx interface {
 	// PuzzlePlayer returns a member's puzzle record (ErrNotFound, with the key fields
 	// set, for a member who never tried one).
 	PuzzlePlayer(guildID, userID string) (PuzzlePlayer, error)
@@ -164,17 +195,19 @@ type Tx interface {
 	PutPuzzlePlayer(p PuzzlePlayer) error
 	// PuzzlePlayers returns the puzzle records of a guild's members, in user id order.
 	PuzzlePlayers(guildID string) ([]PuzzlePlayer, error)
+}
 
-	// Puzzle attempts (attempts.go).
-
+// AttemptsTx reads and writes the members' attempts at puzzles (attempts.go).
+type AttemptsTx interface {
 	// PuzzleAttempt returns a member's attempt at a puzzle (ErrNotFound, with the key
 	// fields set, for none).
 	PuzzleAttempt(guildID, userID, puzzleID string) (PuzzleAttempt, error)
 	// PutPuzzleAttempt writes a member's attempt at a puzzle.
 	PutPuzzleAttempt(a PuzzleAttempt) error
+}
 
-	// Games against the engine (engines.go).
-
+// EngineGamesTx reads and writes the engine's side of games against it (engines.go).
+type EngineGamesTx interface {
 	// EngineGame returns the engine's side of a game (ErrNotFound for a game between
 	// people).
 	EngineGame(gameID uint64) (EngineGame, error)
@@ -184,9 +217,11 @@ type Tx interface {
 	// LiveEngineGames returns the engine records of the games not over, in game id
 	// order: what the engine takes up again at start-up.
 	LiveEngineGames() ([]EngineGame, error)
+}
 
-	// Tournaments (tournaments.go).
-
+// TournamentsTx reads and writes tournaments and the boards of their games
+// (tournaments.go).
+type TournamentsTx interface {
 	// Tournament returns tournament id.
 	Tournament(id uint64) (*Tournament, error)
 	// PutTournament writes a tournament and increments its Version; a new one (ID 0)

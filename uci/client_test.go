@@ -14,6 +14,7 @@ import (
 	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 )
 
@@ -171,7 +172,7 @@ func TestClientDrivesGambit(t *testing.T) {
 		t.Errorf("go depth 4: %+v", res)
 	}
 
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), dead.Decider{})
 	for ply := 0; ply < 4; ply++ {
 		m, err := c.BestMove(ctx, g, &engine.TimeLeft{Remaining: 2 * time.Second, Increment: 20 * time.Millisecond})
 		if err != nil {
@@ -202,7 +203,7 @@ func TestClientDrivesGambit(t *testing.T) {
 	if m, err := c.BestMove(ctx, g, nil); err != nil || !pos.IsLegal(m) {
 		t.Errorf("untimed: %s, %v", m, err)
 	}
-	over := cc.NewGame(mustFENPos(t, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"))
+	over := cc.NewGame(mustFENPos(t, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), dead.Decider{})
 	if _, err := c.BestMove(ctx, over, nil); !errors.Is(err, engine.ErrGameOver) {
 		t.Errorf("game over: %v", err)
 	}
@@ -263,7 +264,7 @@ func TestClientCrashIsRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), dead.Decider{})
 	m, err := c.BestMove(context.Background(), g, &engine.TimeLeft{Remaining: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("BestMove after a crash: %v", err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/internal/stockfish"
 )
@@ -26,7 +27,7 @@ func TestClientStockfish(t *testing.T) {
 	if name, _ := c.ID(); name == "" {
 		t.Error("no id name")
 	}
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), dead.Decider{})
 	for ply := 0; ply < 6; ply++ {
 		m, err := c.BestMove(ctx, g, &engine.TimeLeft{Remaining: 3 * time.Second, Increment: 50 * time.Millisecond})
 		if err != nil {
@@ -36,7 +37,7 @@ func TestClientStockfish(t *testing.T) {
 			t.Fatalf("stockfish move %s: %v", m, err)
 		}
 	}
-	mate := cc.NewGame(mustFENPos(t, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"))
+	mate := cc.NewGame(mustFENPos(t, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), dead.Decider{})
 	lines, err := c.Analyse(ctx, mate, GoParams{Depth: 8}, 2)
 	if err != nil {
 		t.Fatal(err)

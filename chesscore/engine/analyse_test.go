@@ -42,7 +42,7 @@ func TestAnalyse(t *testing.T) {
 
 func TestAnnotate(t *testing.T) {
 	// 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#: Black's third move is a blunder.
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), nil)
 	for _, s := range []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"} {
 		if _, err := g.PlaySAN(s); err != nil {
 			t.Fatal(err)

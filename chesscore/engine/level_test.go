@@ -90,7 +90,7 @@ func TestPlayLevelsAreReproducibleAndLegal(t *testing.T) {
 }
 
 func TestBotPlaysAGame(t *testing.T) {
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), nil)
 	white := &Bot{Level: levels[2], Rand: rand.New(rand.NewPCG(1, 1)), Now: time.Now, Untimed: 20 * time.Millisecond}
 	black := &Bot{Level: levels[8], Now: time.Now, Untimed: 20 * time.Millisecond}
 	ctx := context.Background()
@@ -122,7 +122,7 @@ func TestBotPlaysAGame(t *testing.T) {
 			t.Errorf("cancelled search took %v", d)
 		}
 	}
-	over := cc.NewGame(mustFEN(t, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"))
+	over := cc.NewGame(mustFEN(t, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), nil)
 	if _, err := black.BestMove(context.Background(), over, nil); err != ErrGameOver {
 		t.Errorf("game over: error %v", err)
 	}

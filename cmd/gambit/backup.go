@@ -12,11 +12,12 @@ import (
 
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // defaultDBPath is the store the commands open without --db. The config, when it names
 // a database, sets it before the command runs.
-var defaultDBPath = storage.DefaultPath
+var defaultDBPath = bolt.DefaultPath
 
 // addDBFlag defines --db, the store a command opens.
 func addDBFlag(fs *flag.FlagSet) *string {
@@ -51,7 +52,7 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	if !dbSet && *cfgPath != "" {
 		*dbPath = cfg.Storage.Path
 	}
-	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	db, err := bolt.Open(*dbPath, &bolt.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("%w\n%s", err, liveCopyHint(cfg.Metrics.Address, *cfgPath, *out, cfg.Backups.EndpointToken != ""))
 	}

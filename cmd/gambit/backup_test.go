@@ -14,6 +14,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -45,7 +46,7 @@ func TestBackup(t *testing.T) {
 	if !strings.Contains(out.String(), "5 games (2 live)") {
 		t.Errorf("output %q", out.String())
 	}
-	db := storagetest.OpenFile(t, dst, &storage.Options{ReadOnly: true})
+	db := storagetest.OpenFile(t, dst, &bolt.Options{ReadOnly: true})
 	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}

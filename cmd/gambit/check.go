@@ -10,13 +10,14 @@ import (
 	"slices"
 
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // errCheckFailed is the error of a check that found problems (already printed).
 var errCheckFailed = errors.New("the store has problems (listed above)")
 
 // runCheck implements `gambit check [--db FILE]`: it opens the store read-only, runs
-// storage.DB.CheckFile and prints what it read and what is wrong. It fails when anything
+// bolt.DB.CheckFile and prints what it read and what is wrong. It fails when anything
 // is wrong, or when the store does not open (a damaged file is reported, not a crash).
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check", stderr)
@@ -24,7 +25,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	db, err := bolt.Open(*dbPath, &bolt.Options{ReadOnly: true})
 	switch {
 	case errors.Is(err, storage.ErrLocked):
 		return fmt.Errorf("--db: %w; stop the bot first, or check a copy (GET /backup, or a scheduled backup)", err)

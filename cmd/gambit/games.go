@@ -11,6 +11,7 @@ import (
 	"github.com/gambitchess/gambit/cmd/gambit/internal/terminal"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // runGames implements `gambit games [--db FILE]`: the open terminal games with their
@@ -21,7 +22,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	db, err := bolt.Open(*dbPath, &bolt.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("--db: %w; a running gambit play or bot holds the file", err)
 	}

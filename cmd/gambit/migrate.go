@@ -11,6 +11,8 @@ import (
 
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/transfer"
 )
 
 // runMigrate implements `gambit migrate --from bbolt:FILE --to postgres:DSN`: it opens
@@ -28,11 +30,11 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	if *from == "" || *to == "" {
 		return errors.New("give both --from and --to, e.g. --from bbolt:gambit.db --to postgres:postgres://gambit@db/gambit")
 	}
-	src, err := storage.ParseLocation(*from)
+	src, err := backend.ParseLocation(*from)
 	if err != nil {
 		return fmt.Errorf("--from: %w", err)
 	}
-	dst, err := storage.ParseLocation(*to)
+	dst, err := backend.ParseLocation(*to)
 	if err != nil {
 		return fmt.Errorf("--to: %w", err)
 	}
@@ -40,7 +42,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		return errors.New("--from and --to name the same store")
 	}
 	start := time.Now()
-	in, err := storage.OpenLocation(src, &storage.OpenOptions{ReadOnly: true})
+	in, err := backend.Open(src, &backend.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("%w: stop the bot before migrating its store", err)
 	}
@@ -48,14 +50,14 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("open %s: %w", src, err)
 	}
 	defer in.Close()
-	out, err := storage.OpenLocation(dst, nil)
+	out, err := backend.Open(dst, nil)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", dst, err)
 	}
 	defer out.Close()
 
 	fmt.Fprintf(stdout, "copying %s to %s\n", src, dst)
-	copied, err := storage.Copy(out, in)
+	copied, err := transfer.Copy(out, in)
 	if err != nil {
 		return err
 	}
@@ -65,15 +67,15 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		name string
 		st   storage.Store
 	}{{"source", in}, {"copy", out}} {
-		counts, err := storage.CountRecords(side.st)
+		counts, err := transfer.CountRecords(side.st)
 		if err != nil {
 			return fmt.Errorf("count the %s: %w", side.name, err)
 		}
-		if err := storage.SameCounts(copied, counts); err != nil {
+		if err := transfer.SameCounts(copied, counts); err != nil {
 			return fmt.Errorf("verify the %s's counts: %w", side.name, err)
 		}
 	}
-	n, err := storage.CompareGames(in, out, func(g *storage.Game) error {
+	n, err := transfer.CompareGames(in, out, func(g *storage.Game) error {
 		_, err := games.Replay(g)
 		return err
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -60,8 +61,8 @@ func TestMigrate(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s", want, out.String())
 				}
 			}
-			loc, _ := storage.ParseLocation(to)
-			st, err := storage.OpenLocation(loc, nil)
+			loc, _ := backend.ParseLocation(to)
+			st, err := backend.Open(loc, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,7 +25,9 @@ import (
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -149,7 +151,7 @@ type cluster struct {
 	tb    testing.TB
 	f     *discordfake.Fake
 	dsn   string
-	db    *storage.Postgres // the test's own handle on the store
+	db    *pg.DB // the test's own handle on the store
 	procs []*serveProc
 	dir   string
 	// channels holds a text channel of each server, in the fake's order of servers.
@@ -518,7 +520,7 @@ func (c *cluster) move(ctx context.Context, g *mpGame, i int) error {
 // chosen at random from seed, none of which ends the game or repeats a position.
 func moveLine(seed uint64, plies int) []string {
 	r := rand.New(rand.NewPCG(seed, 0x9a3b17))
-	g := chesscore.NewGame(chesscore.StartPosition())
+	g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 	seen := map[uint64]bool{}
 	pos := g.Position()
 	seen[pos.Hash()] = true

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -354,7 +355,7 @@ func isClosed(ch chan struct{}) bool {
 
 // moveLineUCI returns a line given in SAN as UCI moves.
 func moveLineUCI(san []string) []string {
-	g := chesscore.NewGame(chesscore.StartPosition())
+	g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 	out := make([]string, 0, len(san))
 	for _, s := range san {
 		m, err := g.PlaySAN(s)

@@ -18,6 +18,7 @@ import (
 	"github.com/gambitchess/gambit/cmd/gambit/internal/terminal"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // playInstance names the heartbeat of gambit play's game service (the bot's is "bot").
@@ -53,7 +54,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	db, err := storage.Open(*dbPath, nil)
+	db, err := bolt.Open(*dbPath, nil)
 	if err != nil {
 		return err
 	}

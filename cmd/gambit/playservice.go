@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gambitchess/gambit/service/games"
-	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // playService is the game service of a terminal session, running its clocks.
@@ -21,7 +21,7 @@ type playService struct {
 // startPlayService runs the terminal's game service on db: it runs the clocks of the
 // terminal games only (games.LocalScope), under its own heartbeat. over is signalled
 // when the game whose ID is in current ends.
-func startPlayService(db *storage.DB, stderr io.Writer) (svc playService, over chan struct{}, current *atomic.Uint64, err error) {
+func startPlayService(db *bolt.DB, stderr io.Writer) (svc playService, over chan struct{}, current *atomic.Uint64, err error) {
 	over = make(chan struct{}, 1)
 	current = new(atomic.Uint64)
 	s, err := games.New(db, games.Options{

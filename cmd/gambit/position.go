@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 )
 
 // positionReport is the JSON object `gambit position` prints.
@@ -48,7 +49,7 @@ func runPosition(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	g, err := chesscore.NewGameFromFEN(*fen)
+	g, err := chesscore.NewGameFromFEN(*fen, dead.Decider{})
 	if err != nil {
 		return fmt.Errorf("--fen: %w", err)
 	}
@@ -82,8 +83,8 @@ func report(g *chesscore.Game) positionReport {
 		HalfmoveClock:  pos.HalfmoveClock(),
 		FullmoveNumber: pos.FullmoveNumber(),
 		CanCheckmate: map[string]string{
-			"white": chesscore.CanCheckmate(&pos, chesscore.White).String(),
-			"black": chesscore.CanCheckmate(&pos, chesscore.Black).String(),
+			"white": dead.CanCheckmate(&pos, chesscore.White).String(),
+			"black": dead.CanCheckmate(&pos, chesscore.Black).String(),
 		},
 	}
 	over := g.Over()

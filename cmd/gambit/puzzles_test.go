@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -93,7 +94,7 @@ func TestPuzzlesGenerateIntoStoreAndVerify(t *testing.T) {
 	if got := summary(t, out); got["generated"] != 1 {
 		t.Fatalf("generate: %v", got)
 	}
-	s := storagetest.OpenFile(t, db, &storage.Options{ReadOnly: true})
+	s := storagetest.OpenFile(t, db, &bolt.Options{ReadOnly: true})
 	n, _ := storage.Read(s, storage.Tx.CountPuzzles)
 	s.Close()
 	if n != 1 {

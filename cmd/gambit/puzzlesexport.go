@@ -11,6 +11,7 @@ import (
 
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // runPuzzlesExport implements `gambit puzzles export [--db FILE] [-o FILE]`: every stored
@@ -22,7 +23,7 @@ func runPuzzlesExport(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	db, err := storage.Open(*dbPath, &storage.Options{ReadOnly: true})
+	db, err := bolt.Open(*dbPath, &bolt.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("--db: %w; a running bot holds the file", err)
 	}

@@ -9,18 +9,19 @@ import (
 
 	"github.com/gambitchess/gambit/puzzle"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // puzzleSink stores generated puzzles in batches.
 type puzzleSink struct {
-	db      *storage.DB
+	db      *bolt.DB
 	pending []*storage.Puzzle
 	closed  bool
 }
 
 // openPuzzleStore opens the store a command writes puzzles into.
 func openPuzzleStore(path string) (*puzzleSink, error) {
-	db, err := storage.Open(path, nil)
+	db, err := bolt.Open(path, nil)
 	if errors.Is(err, storage.ErrLocked) {
 		return nil, fmt.Errorf("--db: %w; stop the bot while importing", err)
 	}

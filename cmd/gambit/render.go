@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/render"
 )
 
@@ -102,7 +103,7 @@ func startGame(fen, pgnPath string) (*chesscore.Game, error) {
 			return nil, fmt.Errorf("--pgn: %w", err)
 		}
 		defer f.Close()
-		pg, err := chesscore.NewPGNReader(f).Read()
+		pg, err := chesscore.NewPGNReader(f, dead.Decider{}).Read()
 		if err == io.EOF {
 			return nil, fmt.Errorf("--pgn %s: no game in the file", pgnPath)
 		}
@@ -112,9 +113,9 @@ func startGame(fen, pgnPath string) (*chesscore.Game, error) {
 		return pg.Game, nil
 	}
 	if fen == "" {
-		return chesscore.NewGame(chesscore.StartPosition()), nil
+		return chesscore.NewGame(chesscore.StartPosition(), dead.Decider{}), nil
 	}
-	g, err := chesscore.NewGameFromFEN(fen)
+	g, err := chesscore.NewGameFromFEN(fen, dead.Decider{})
 	if err != nil {
 		return nil, fmt.Errorf("--fen: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/render"
 )
 
@@ -225,7 +226,7 @@ func FuzzRenderMoves(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		g := chesscore.NewGame(chesscore.StartPosition())
+		g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 		if err := playMoves(g, text); err != nil {
 			return
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/buildinfo"
-	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 )
 
 // syncBuffer is a bytes.Buffer safe for the logger's and the test's goroutines.
@@ -165,7 +165,7 @@ func TestServeAgainstTheFake(t *testing.T) {
 	if err := os.WriteFile(liveCopy, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	copyDB, err := storage.Open(liveCopy, &storage.Options{ReadOnly: true})
+	copyDB, err := bolt.Open(liveCopy, &bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("the live copy does not open: %v", err)
 	}

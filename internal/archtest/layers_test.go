@@ -18,10 +18,12 @@ import (
 const module = "github.com/gambitchess/gambit"
 
 // layers ranks the project's folders from the top (cmd) to the bottom (the pure rules and
-// small utilities), as docs/architecture.md draws them: render sits beside commands and uci
-// beside the services, each just below its one user. A package may import packages of a
-// lower rank, and packages of its own rank only inside its own group (service/engineplay
-// may use service/games). The first matching prefix wins, so longer prefixes come first.
+// small utilities), as docs/architecture.md draws them: render sits beside commands and
+// uci beside the services, each just below its one user; the dead-position decision
+// (chesscore/dead) sits just above the rules it is built on, which never import it. A
+// package may import packages of a lower rank, and packages of its own rank only inside
+// its own group (service/engineplay may use service/games). The first matching prefix
+// wins, so longer prefixes come first.
 var layers = []struct {
 	prefix string // folder below the module root; a package matches it or lies below it
 	rank   int
@@ -38,6 +40,7 @@ var layers = []struct {
 	{"uci", 4, "uci"},
 	{"storage", 3, "storage"},
 	{"puzzle", 2, "puzzle"},
+	{"chesscore/dead", 2, "chesscore/dead"},
 	{"chesscore", 1, "chesscore"},
 	{"tournament", 1, "tournament"},
 	{"config", 2, "config"},
@@ -58,9 +61,43 @@ var restricted = []struct {
 	why     string
 }{
 	{"github.com/bwmarrin/discordgo", []string{"bot", "commands"}, "only the Discord layers speak Discord"},
-	{bbolt, []string{"storage"}, "only storage knows its database"},
-	{bbolt + "/", []string{"storage"}, "only storage knows its database"},
-	{pgx + "/", []string{"storage"}, "only storage knows its database"},
+	{bbolt, []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
+	{bbolt + "/", []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
+	{pgx + "/", []string{"storage/pg"}, "only the PostgreSQL backend knows pgx"},
+	{module + "/storage/bolt", backendUsers, "services reach the store through storage.Store, never a backend"},
+	{module + "/storage/pg", backendUsers, "services reach the store through storage.Store, never a backend"},
+	{module + "/storage/backend", backendUsers, "services reach the store through storage.Store, never a backend"},
+}
+
+// backendUsers are the folders that may name a backend: the binary and the composition
+// roots that open the store, and storage itself.
+var backendUsers = []string{"cmd", "serve", "storage"}
+
+// storageLayers ranks the packages of storage as layers of their own: the neutral surface
+// at the bottom, the codecs above it, then the copy between stores, the backends (the
+// PostgreSQL one writes its backups as bbolt files), the choice of a backend and the test
+// helpers on top. As in layers, a package imports only packages of a lower rank.
+var storageLayers = []struct {
+	prefix string
+	rank   int
+}{
+	{"storage/storagetest", 6},
+	{"storage/backend", 5},
+	{"storage/pg", 4},
+	{"storage/bolt", 3},
+	{"storage/transfer", 2},
+	{"storage/internal/codec", 1},
+	{"storage/internal/testrecords", 1},
+	{"storage", 0},
+}
+
+func storageRank(rel string) (int, bool) {
+	for _, l := range storageLayers {
+		if under(rel, l.prefix) {
+			return l.rank, true
+		}
+	}
+	return 0, false
 }
 
 // bypasses lists imports the layers allow but a folder must not use: arrows that would
@@ -173,6 +210,23 @@ func TestImportsPointDown(t *testing.T) {
 	}
 }
 
+func TestStorageImportsPointDown(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		rank, ok := storageRank(rel)
+		if !ok {
+			continue
+		}
+		for _, imp := range p.Imports {
+			irel := folder(imp)
+			irank, ok := storageRank(irel)
+			if ok && irel != rel && irank >= rank {
+				t.Errorf("%s (storage layer %d) imports %s (storage layer %d): an arrow pointing up or sideways", rel, rank, irel, irank)
+			}
+		}
+	}
+}
+
 func TestRestrictedImports(t *testing.T) {
 	for _, p := range listPackages(t) {
 		rel := folder(p.ImportPath)
@@ -207,6 +261,30 @@ func TestNoBypasses(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRulesDoNotImportTheDecision: the rules core and its siblings reach the dead-position
+// decision only through the chesscore.MateDecider a game is given, never by import.
+func TestRulesDoNotImportTheDecision(t *testing.T) {
+	decision := module + "/chesscore/dead"
+	seen := false
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		if p.ImportPath == decision {
+			seen = true
+		}
+		if !under(rel, "chesscore") || under(rel, "chesscore/dead") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if imp == decision || strings.HasPrefix(imp, decision+"/") {
+				t.Errorf("%s imports %s: the rules are given the decision (chesscore.MateDecider), they never import it", rel, imp)
+			}
+		}
+	}
+	if !seen {
+		t.Errorf("no package %s: update this test and docs/architecture.md", decision)
 	}
 }
 

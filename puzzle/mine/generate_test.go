@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/puzzle"
 )
 
 func playSAN(t *testing.T, sans string) *cc.Game {
 	t.Helper()
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), dead.Decider{})
 	for _, s := range strings.Fields(sans) {
 		if strings.HasSuffix(s, ".") {
 			continue

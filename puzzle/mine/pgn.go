@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/puzzle"
 )
@@ -55,7 +56,7 @@ func PGN(r io.Reader, workers int, opt Options, hashMB int, emit func(puzzle.Puz
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(jobs)
-		pr := cc.NewPGNReader(r)
+		pr := cc.NewPGNReader(r, dead.Decider{})
 		pr.SkipVariations = true
 		n := 0
 		for {

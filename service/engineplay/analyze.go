@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/service/games"
 )
@@ -144,7 +145,7 @@ func (s *Service) analyse(ctx context.Context, an *analyser, g *games.Game) (_ *
 func (s *Service) annotateExternal(ctx context.Context, x *external, g *chesscore.Game, per time.Duration) ([]engine.PlyNote, error) {
 	moves := g.Moves()
 	start := g.Start()
-	walk := chesscore.NewGame(start)
+	walk := chesscore.NewGame(start, dead.Decider{})
 	scores := make([]engine.Score, len(moves)+1) // White's view
 	best := make([]chesscore.Move, len(moves)+1)
 	for i := 0; i <= len(moves); i++ {

@@ -18,6 +18,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 	"github.com/gambitchess/gambit/uci"
 )
@@ -72,7 +73,7 @@ var ana = storage.Player{ID: "100000000000000001", Name: "ana"}
 type rig struct {
 	t      testing.TB
 	path   string
-	db     *storage.DB
+	db     *bolt.DB
 	clk    *timers.ManualClock
 	svc    *games.Service
 	eng    *Service
@@ -92,7 +93,7 @@ func newRig(t testing.TB, opts Options) *rig {
 // open starts the services; run says whether the engine's workers run.
 func (r *rig) open(run bool) {
 	r.t.Helper()
-	db := storagetest.OpenFile(r.t, r.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(r.t, r.path, &bolt.Options{NoSync: true})
 	r.db = db
 	r.events = make(chan games.Event, 1000)
 	var eng atomic.Pointer[Service]
@@ -307,7 +308,7 @@ func TestEngineStopsPromptly(t *testing.T) {
 	if d := time.Since(began); d > 5*time.Second {
 		t.Errorf("shutdown took %v while the engine was thinking", d)
 	}
-	db := storagetest.OpenFile(t, r.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(t, r.path, &bolt.Options{NoSync: true})
 	rec, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil || rec.Ply() != 0 {
 		t.Errorf("after an interrupted thought: ply %d, %v", rec.Ply(), err)

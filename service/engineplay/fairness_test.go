@@ -21,6 +21,7 @@ import (
 	"github.com/gambitchess/gambit/render"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -223,7 +224,7 @@ type fairBench struct {
 
 func newFairBench(b *testing.B, opts Options) *fairBench {
 	fb := &fairBench{b: b, turns: map[uint64]chan *games.Game{}}
-	db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "gambit.db"), &bolt.Options{NoSync: true})
 	var eng atomic.Pointer[Service]
 	svc, err := games.New(db, games.Options{Clock: timers.NewManualClock(t0), Notifier: games.NotifierFunc(func(ctx context.Context, e games.Event) {
 		if s := eng.Load(); s != nil {

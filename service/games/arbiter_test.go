@@ -11,6 +11,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -274,7 +275,7 @@ func TestNoteTextIsSafeInPGN(t *testing.T) {
 		t.Fatal(err)
 	}
 	pgn := (&entry{rec: g, chess: chess}).view().PGN()
-	pg, err := chesscore.ParsePGN(pgn)
+	pg, err := chesscore.ParsePGN(pgn, dead.Decider{})
 	if err != nil {
 		t.Fatalf("the PGN does not read back: %v\n%s", err, pgn)
 	}

@@ -18,8 +18,11 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
+	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -38,13 +41,13 @@ func BenchmarkDurableMoves(b *testing.B) {
 	for _, mode := range []string{"solo", "boltbatch", "group", "postgres"} {
 		b.Run(mode, func(b *testing.B) {
 			var db storage.Store
-			var pg *storage.Postgres
+			var pgdb *pg.DB
 			if mode == "postgres" {
-				pg = storagetest.OpenPostgresDSN(b, storagetest.PostgresDSN(b), &storage.PostgresOptions{MaxConns: 32})
-				db = pg
+				pgdb = storagetest.OpenPostgresDSN(b, storagetest.PostgresDSN(b), &pg.Options{MaxConns: 32})
+				db = pgdb
 			} else {
 				db = storagetest.OpenFile(b, filepath.Join(b.TempDir(), "bench.db"),
-					&storage.Options{SoloCommits: mode == "solo", BoltBatch: mode == "boltbatch"})
+					&bolt.Options{SoloCommits: mode == "solo", BoltBatch: mode == "boltbatch"})
 			}
 			defer db.Close() // each run of the benchmark function has its own store
 			s, err := New(db, Options{Logger: quietLogger()})
@@ -87,8 +90,8 @@ func BenchmarkDurableMoves(b *testing.B) {
 			})
 			rate := float64(b.N) / b.Elapsed().Seconds()
 			b.ReportMetric(rate, "moves/s")
-			if pg != nil {
-				b.ReportMetric(float64(pg.Retries())/float64(b.N), "retries/op")
+			if pgdb != nil {
+				b.ReportMetric(float64(pgdb.Retries())/float64(b.N), "retries/op")
 			}
 			if mode == "solo" {
 				soloMovesPerSecond = rate
@@ -133,7 +136,7 @@ func loadFlagPositions(b *testing.B) []flagPosition {
 		if err != nil {
 			b.Fatalf("realgames.uci:%d: %v", n+1, err)
 		}
-		g := chesscore.NewGame(p)
+		g := chesscore.NewGame(p, dead.Decider{})
 		for _, u := range strings.Fields(moves) {
 			pos := g.Position()
 			m, err := pos.ParseUCI(u)
@@ -304,7 +307,7 @@ func percentileMS(ds []time.Duration, p float64) float64 {
 func buildStartupFile(dir string) (string, error) {
 	const total, liveEvery = 100000, 50
 	path := filepath.Join(dir, "startup.db")
-	db, err := storage.Open(path, &storage.Options{NoSync: true})
+	db, err := bolt.Open(path, &bolt.Options{NoSync: true})
 	if err != nil {
 		return "", err
 	}
@@ -313,7 +316,7 @@ func buildStartupFile(dir string) (string, error) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var pool [][]chesscore.Move
 	for range 200 {
-		g := chesscore.NewGame(chesscore.StartPosition())
+		g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 		for g.Ply() < 30+r.IntN(50) && !g.Over() {
 			pos := g.Position()
 			var ml chesscore.MoveList

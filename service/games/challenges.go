@@ -19,6 +19,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -100,7 +101,7 @@ func checkStart(fen string) error {
 	if fen == "" {
 		return nil
 	}
-	g, err := chesscore.NewGameFromFEN(fen)
+	g, err := chesscore.NewGameFromFEN(fen, dead.Decider{})
 	if err != nil {
 		return fmt.Errorf("%w: start position: %w", ErrBadRequest, err)
 	}
@@ -339,7 +340,7 @@ func (s *Service) challengeOpOnce(ctx context.Context, a ChallengeAction, effect
 
 // putIfPending writes c over a stored challenge that is still pending, else refuses
 // with errChallengeTaken.
-func putIfPending(tx storage.Tx, c *storage.Challenge) error {
+func putIfPending(tx storage.ChallengesTx, c *storage.Challenge) error {
 	cur, err := tx.Challenge(c.ID)
 	if err != nil {
 		return err
@@ -698,13 +699,20 @@ func limitError(err error) error {
 	return nil
 }
 
+// challengeTx is what the cap on open challenges reads and writes: the challenges and
+// the challenger's preferences.
+type challengeTx interface {
+	storage.ChallengesTx
+	storage.UsersTx
+}
+
 // capChallenge applies the caps to c, a challenge made at now, in tx: it refuses c
 // with a *PendingLimitError or an *OpponentLimitError, and reports whether c must be
 // quiet. With write (in the transaction that stores c, c.ID assigned) it also records
 // c in the marks of its challenger and, if c mentions them, of its addressee, pruning
 // the marks that no longer count, and stores c again if it is quiet. It may run more
 // than once for one challenge (a retried commit), each time in a fresh transaction.
-func (s *Service) capChallenge(tx storage.Tx, c *storage.Challenge, now time.Time, write bool) (quiet bool, err error) {
+func (s *Service) capChallenge(tx challengeTx, c *storage.Challenge, now time.Time, write bool) (quiet bool, err error) {
 	lim := s.opts.ChallengeLimits.withDefaults()
 	from, err := userRecord(tx, c.From.ID)
 	if err != nil {
@@ -795,7 +803,7 @@ func (s *Service) capChallenge(tx storage.Tx, c *storage.Challenge, now time.Tim
 
 // userRecord reads a user's record; a user the store has never seen has the default
 // preferences and no marks.
-func userRecord(tx storage.Tx, id string) (storage.User, error) {
+func userRecord(tx storage.UsersTx, id string) (storage.User, error) {
 	u, err := tx.User(id)
 	if errors.Is(err, storage.ErrNotFound) {
 		return storage.User{ID: id, Prefs: storage.DefaultUserPrefs()}, nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 // crashChild plays random games in the store at path with concurrent movers, printing
 // "ack GAME PLY UCI" for every move the service acknowledged, until it is killed.
 func crashChild(path string) int {
-	db, err := storage.Open(path, &storage.Options{LockTimeout: 5 * time.Second})
+	db, err := bolt.Open(path, &bolt.Options{LockTimeout: 5 * time.Second})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crash child:", err)
 		return 1
@@ -161,7 +162,7 @@ func TestCrashLosesNoAcknowledgedMove(t *testing.T) {
 		}
 		if round == 0 { // the running child holds the file: a second process fails fast
 			start := time.Now()
-			_, err := storage.Open(path, &storage.Options{LockTimeout: 200 * time.Millisecond})
+			_, err := bolt.Open(path, &bolt.Options{LockTimeout: 200 * time.Millisecond})
 			if !errors.Is(err, storage.ErrLocked) || time.Since(start) > 5*time.Second {
 				t.Errorf("open while the child runs: %v after %v, want ErrLocked at once", err, time.Since(start))
 			}

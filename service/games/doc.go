@@ -35,7 +35,7 @@
 // repetition and seventy-five moves end a game by themselves; claims (threefold, fifty
 // moves, on the board or with the intended move) are checked before they are made;
 // resignation and flag fall against a player who cannot be checkmated are draws
-// (FIDE 6.9 via chesscore.CanCheckmate).
+// (FIDE 6.9 via the game's dead.Decider).
 //
 // A draw is offered with one's move (FIDE 9.1.2.1): with MoveRequest.OfferDraw, or by
 // OfferDraw on one's own turn (the offer then waits, unseen, for one's next move and

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -21,7 +22,7 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 type harness struct {
 	t    testing.TB
 	path string
-	db   *storage.DB
+	db   *bolt.DB
 	clk  *timers.ManualClock
 	rec  *Recorder
 	s    *Service
@@ -48,7 +49,7 @@ func newHarness(t testing.TB, opts Options) *harness {
 // open opens the store and starts a service on it.
 func (h *harness) open() {
 	h.t.Helper()
-	db := storagetest.OpenFile(h.t, h.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(h.t, h.path, &bolt.Options{NoSync: true})
 	h.db = db
 	h.startService()
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -41,7 +42,7 @@ func TestRecordCarriesMateDecision(t *testing.T) {
 			}
 			pos := h.game(g.ID).Position
 			for c, v := range k.Verdict {
-				if v != chesscore.Unknown && chesscore.CanCheckmate(&pos, chesscore.Color(c)) != v {
+				if v != chesscore.Unknown && dead.CanCheckmate(&pos, chesscore.Color(c)) != v {
 					t.Fatalf("record says %s for %s, a fresh decision differs", v, chesscore.Color(c))
 				}
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -38,7 +39,7 @@ func TestDowntimeCreditedFromPeersHeartbeats(t *testing.T) {
 			died := h.clk.Now()
 			h.kill()
 			if len(tc.beats) > 0 {
-				db := storagetest.OpenFile(t, h.path, &storage.Options{NoSync: true})
+				db := storagetest.OpenFile(t, h.path, &bolt.Options{NoSync: true})
 				for name, d := range tc.beats {
 					if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat(name, died.Add(d)) }); err != nil {
 						t.Fatal(err)
@@ -79,7 +80,7 @@ func TestDowntimeWithoutPeersIsOwnHeartbeatOnly(t *testing.T) {
 	h.clk.Advance(time.Second)
 	died := h.clk.Now()
 	h.kill()
-	db := storagetest.OpenFile(t, h.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(t, h.path, &bolt.Options{NoSync: true})
 	if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("play", died.Add(30*time.Minute)) }); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestDowntimeCreditedFromLastAliveOption(t *testing.T) {
 	h.clk.Advance(time.Hour)
 	// web-2 reads the heartbeats as it starts; web-3, started a moment earlier after
 	// the same outage, beats before web-2's game service starts.
-	db := storagetest.OpenFile(t, h.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(t, h.path, &bolt.Options{NoSync: true})
 	alive, err := LastAlive(db, "web-2", notPlay)
 	if err != nil || !alive.Equal(t0.Add(10*time.Second)) {
 		t.Fatalf("LastAlive = %v, %v; want web-1's last heartbeat %v", alive, err, t0.Add(10*time.Second))

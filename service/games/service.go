@@ -556,7 +556,7 @@ func (s *Service) UserPrefs(ctx context.Context, userID string) (storage.UserPre
 
 // userPrefs reads a user's notification preferences: DefaultUserPrefs for a user the
 // store has never seen.
-func userPrefs(tx storage.Tx, userID string) (storage.UserPrefs, error) {
+func userPrefs(tx storage.UsersTx, userID string) (storage.UserPrefs, error) {
 	u, err := tx.User(userID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return storage.DefaultUserPrefs(), nil

@@ -13,6 +13,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -870,7 +871,7 @@ func TestScopeAndInstancesKeepApart(t *testing.T) {
 
 	// gambit play runs on the same file for an hour while the bot is down.
 	h.clk.Advance(time.Minute)
-	db := storagetest.OpenFile(t, h.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(t, h.path, &bolt.Options{NoSync: true})
 	local, err := New(db, Options{Clock: h.clk, Instance: "play", Scope: LocalScope})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -158,7 +159,7 @@ func Replay(rec *storage.Game) (*chesscore.Game, error) {
 			return nil, fmt.Errorf("replay game %d: start position: %w", rec.ID, err)
 		}
 	}
-	g, err := chesscore.ReplayGame(start, rec.Moves)
+	g, err := chesscore.ReplayGame(start, rec.Moves, dead.Decider{})
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", rec.ID, err)
 	}

@@ -10,12 +10,13 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // benchStore is a store with n rated blitz games among 50 players of guild g, rated
 // through Record as the game service would.
-func benchStore(b *testing.B, n int) (*storage.DB, *Service) {
+func benchStore(b *testing.B, n int) (*bolt.DB, *Service) {
 	b.Helper()
 	db := storagetest.Open(b)
 	lad := NewService(db, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})

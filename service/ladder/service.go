@@ -96,10 +96,16 @@ func Counts(g *storage.Game) (Game, bool) {
 	return Game{GameID: g.ID, White: g.White.ID, Black: g.Black.ID, Score: score, Category: cat, At: at}, true
 }
 
+// RecordTx is what Record reads and writes: the ladders, and the guild's settings.
+type RecordTx interface {
+	storage.LaddersTx
+	storage.SettingsTx
+}
+
 // Record rates a game that has just ended, inside the transaction that ends it: the
 // games service's OnFinish hook. A game that does not count (Counts) or was already
 // rated changes nothing.
-func (s *Service) Record(w storage.Tx, g *storage.Game) error {
+func (s *Service) Record(w RecordTx, g *storage.Game) error {
 	lg, ok := Counts(g)
 	if !ok {
 		return nil
@@ -144,7 +150,7 @@ type seededPlayer struct {
 }
 
 // loadPlayer returns a player's standing, or a newcomer's.
-func loadPlayer(w storage.Tx, set Settings, guildID string, cat clock.Category, userID string) (seededPlayer, error) {
+func loadPlayer(w storage.LaddersTx, set Settings, guildID string, cat clock.Category, userID string) (seededPlayer, error) {
 	rec, err := w.LadderPlayer(guildID, cat, userID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return seededPlayer{Player: NewPlayer(set, userID)}, nil
@@ -318,7 +324,7 @@ func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, 
 // rebuild replays a guild's rated results under set, starting every player from their
 // seed (the seeds in the records, overridden by extra), and replaces the guild's ladders
 // and the ratings stored with each result. It returns the number of games replayed.
-func rebuild(w storage.Tx, guildID string, set Settings, extra map[seedKey]int) (int, error) {
+func rebuild(w storage.LaddersTx, guildID string, set Settings, extra map[seedKey]int) (int, error) {
 	old, err := w.GuildLadders(guildID)
 	if err != nil {
 		return 0, err
@@ -534,7 +540,7 @@ func (s *Service) name(userID string) string {
 
 // recordUserName records a user's name if the store knows none (a player an admin seeds
 // before they ever played): a known user keeps the name they last played under.
-func recordUserName(tx storage.Tx, u storage.User) error {
+func recordUserName(tx storage.UsersTx, u storage.User) error {
 	old, err := tx.User(u.ID)
 	switch {
 	case err == nil && old.Name != "":

@@ -17,6 +17,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -32,7 +33,7 @@ var (
 type rig struct {
 	t     *testing.T
 	path  string
-	db    *storage.DB
+	db    *bolt.DB
 	clk   *timers.ManualClock
 	games *games.Service
 	lad   *Service
@@ -50,7 +51,7 @@ func newRig(t *testing.T) *rig {
 
 func (r *rig) open() {
 	r.t.Helper()
-	db := storagetest.OpenFile(r.t, r.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(r.t, r.path, &bolt.Options{NoSync: true})
 	r.db, r.lad = db, NewService(db, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: r.clk.Now})
 	var err error
 	r.games, err = games.New(db, games.Options{Clock: r.clk, Rand: func() uint64 { return 0 },

@@ -113,7 +113,7 @@ func (s *Service) planDay(guild string, ps storage.PuzzleSettings, date string, 
 // pickDaily chooses a day's puzzle: one the guild never had, from its own games first,
 // in its rating range; failing that, outside the range; failing that (every puzzle was
 // a daily), any.
-func pickDaily(w storage.Tx, guild string, ps storage.PuzzleSettings, seed uint64) (*storage.Puzzle, error) {
+func pickDaily(w storage.PuzzlesTx, guild string, ps storage.PuzzleSettings, seed uint64) (*storage.Puzzle, error) {
 	q := storage.PuzzlePick{GuildID: guild, MinRating: ps.MinRating, MaxRating: ps.MaxRating, Seed: seed, PreferOwn: true, NotDailyIn: guild}
 	p, err := w.PickPuzzle(q)
 	if errors.Is(err, storage.ErrNoPuzzle) {

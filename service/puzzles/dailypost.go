@@ -26,18 +26,19 @@
 // # Once across processes
 //
 // Several processes on one store may each fire a guild's timer (each schedules the
-// guilds it owns, Options.Owns, and those whose settings it changed). Before posting,
-// a process claims the day in the store (storage.TakeClaim, in the transaction that
-// checks the day is still planned); a process that finds the claim held by another
-// looks again when the claim expires, by which time the day is posted. The post is
-// made within the claim's lifetime (dailyClaimTTL, 2 minutes; the post itself is cut
-// off after dailyPostTimeout, 90 s). Holding the claim until the post is recorded,
-// rather than for good, is the choice that keeps a post from being lost: a process that
-// dies between the claim and the post delays the day by at most the claim's lifetime,
-// then another process (or the same one restarted) claims it and posts. The cost is the
-// window described above, which it does not widen: a post Discord accepted but that
-// was not recorded (a crash in between, or a post that outlived its timeout) is made
-// again once the claim expires.
+// guilds it owns, Options.Owns, and those whose settings it changed). Before posting, a
+// process reserves the day in the store (storage.ReserveEffect, in the transaction that
+// checks the day is still planned); a process that finds the reservation held by
+// another looks again when the reservation expires, by which time the day is posted.
+// The post is made within the reservation's lifetime (dailyReservationTTL, 2 minutes;
+// the post itself is cut off after dailyPostTimeout, 90 s). Holding the reservation
+// until the post is recorded, rather than for good, is the choice that keeps a post
+// from being lost: a process that dies between the reservation and the post delays the
+// day by at most the reservation's lifetime, then another process (or the same one
+// restarted) reserves it and posts. The cost is the window described above, which it
+// does not widen: a post Discord accepted but that was not recorded (a crash in
+// between, or a post that outlived its timeout) is made again once the reservation
+// expires.
 
 package puzzles
 
@@ -88,11 +89,11 @@ const (
 	maxRetry   = time.Hour
 )
 
-// The claim on a day's post: how long it holds, and how long the post may take within
-// it (the rest covers gathering the post and recording it).
+// The reservation on a day's post: how long it holds, and how long the post may take
+// within it (the rest covers gathering the post and recording it).
 const (
-	dailyClaimTTL    = 2 * time.Minute
-	dailyPostTimeout = 90 * time.Second
+	dailyReservationTTL = 2 * time.Minute
+	dailyPostTimeout    = 90 * time.Second
 )
 
 // dailyState maps guilds to timer keys and counts failed posts.
@@ -164,8 +165,9 @@ func (s *Service) owns(guild string) bool { return s.opts.Owns == nil || s.opts.
 
 // Adopt schedules, for now, the daily post of every guild with one that the service
 // owns (Options.Owns): a post due while no process owned the guild is made at the next
-// timer pass, once (the claim and the day's state in the store decide). It returns how
-// many guilds it scheduled. Call it when the service gains guilds (a partition's lease).
+// timer pass, once (the reservation and the day's state in the store decide). It
+// returns how many guilds it scheduled. Call it when the service gains guilds (a
+// partition's lease).
 func (s *Service) Adopt(ctx context.Context) (int, error) {
 	done, err := s.enter(ctx)
 	if err != nil {
@@ -278,8 +280,8 @@ func (s *Service) runDaily(ctx context.Context, guild string) (time.Time, error)
 }
 
 // postDay plans the day (if not yet) and makes its post (if not yet), under the day's
-// claim. When another process holds the claim it returns when the claim expires, to
-// look again then.
+// reservation. When another process holds the reservation it returns when the
+// reservation expires, to look again then.
 func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSettings, date string) (busyUntil time.Time, err error) {
 	unlock := s.lock(guild, "")
 	defer unlock()
@@ -290,14 +292,14 @@ func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSe
 	if d.State != storage.DailyPlanned || s.opts.Poster == nil {
 		return time.Time{}, nil
 	}
-	d, claim, err := s.claimDay(guild, date)
+	d, res, err := s.reserveDay(guild, date)
 	if err != nil || d == nil {
 		return time.Time{}, err
 	}
-	if !claim.Held {
-		s.log.Debug("puzzles: the daily post is claimed by another process", "guild", guild, "date", date,
-			"holder", claim.Holder, "until", claim.Until)
-		return claim.Until, nil
+	if !res.Held {
+		s.log.Debug("puzzles: the daily post is reserved by another process", "guild", guild, "date", date,
+			"holder", res.Holder, "until", res.Until)
+		return res.Until, nil
 	}
 	post, err := s.dailyPost(ctx, d, ps)
 	if err != nil {
@@ -328,17 +330,17 @@ func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSe
 	return time.Time{}, nil
 }
 
-// claimDay claims the post of a guild's day in the transaction that reads the day: it
+// reserveDay reserves the post of a guild's day in the transaction that reads the day: it
 // returns the day (nil when it is no longer planned: posted, or replaced) and the
-// claim, held by this service or, if not, by whom and until when.
-func (s *Service) claimDay(guild, date string) (*storage.Daily, storage.Claim, error) {
+// reservation, held by this service or, if not, by whom and until when.
+func (s *Service) reserveDay(guild, date string) (*storage.Daily, storage.Reservation, error) {
 	var (
-		day   *storage.Daily
-		claim storage.Claim
+		day *storage.Daily
+		res storage.Reservation
 	)
 	now := s.clock.Now()
 	err := s.db.Update(func(w storage.Tx) error {
-		day, claim = nil, storage.Claim{}
+		day, res = nil, storage.Reservation{}
 		d, err := w.Daily(guild, date)
 		if err != nil {
 			return err
@@ -346,18 +348,18 @@ func (s *Service) claimDay(guild, date string) (*storage.Daily, storage.Claim, e
 		if d.State != storage.DailyPlanned {
 			return nil
 		}
-		claim, err = storage.TakeClaim(w, dailyClaimKey(guild, date), s.holder, now, dailyClaimTTL)
+		res, err = storage.ReserveEffect(w, dailyPostKey(guild, date), s.holder, now, dailyReservationTTL)
 		day = d
 		return err
 	})
 	if err != nil {
-		return nil, storage.Claim{}, fmt.Errorf("claim the post of %s in guild %s: %w", date, guild, err)
+		return nil, storage.Reservation{}, fmt.Errorf("reserve the post of %s in guild %s: %w", date, guild, err)
 	}
-	return day, claim, nil
+	return day, res, nil
 }
 
-// dailyClaimKey names the claim on a guild's post of a day.
-func dailyClaimKey(guild, date string) string { return "daily/" + guild + "/" + date }
+// dailyPostKey names the reservation on a guild's post of a day.
+func dailyPostKey(guild, date string) string { return "daily/" + guild + "/" + date }
 
 // dailyPost gathers what a day's post shows.
 func (s *Service) dailyPost(ctx context.Context, d *storage.Daily, ps storage.PuzzleSettings) (*DailyPost, error) {

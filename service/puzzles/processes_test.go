@@ -1,5 +1,5 @@
 // processes_test.go: two puzzle services on one store act as two processes of one bot:
-// a day is posted once although both fire its timer, a claimer that dies does not lose
+// a day is posted once although both fire its timer, a holder that dies does not lose
 // the post, and Owns and Adopt divide the guilds.
 
 package puzzles
@@ -104,8 +104,8 @@ func twoPuzzleProcesses(t *testing.T, a, b storage.Store, clk *timers.ManualCloc
 func posts(ps [2]*process) int { return ps[0].post.count() + ps[1].post.count() }
 
 // Both processes fire the 09:00 posts while the first is still making one: the second
-// makes the other guild's, finds the first's day claimed and looks again when the claim
-// expires, by when that day is posted; each day is posted once.
+// makes the other guild's, finds the first's day reserved and looks again when the
+// reservation expires, by when that day is posted; each day is posted once.
 func TestDailyPostOnceAcrossProcesses(t *testing.T) {
 	eachSharedStore(t, func(t *testing.T, a, b storage.Store) {
 		clk := timers.NewManualClock(day0)
@@ -115,26 +115,26 @@ func TestDailyPostOnceAcrossProcesses(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Go(func() { ps[0].svc.FireDue() })
 		select {
-		case <-entered: // a claimed a day and is posting it
+		case <-entered: // a reserved a day and is posting it
 		case <-time.After(30 * time.Second):
 			t.Fatal("a never posted")
 		}
 		if n := ps[1].svc.FireDue(); n != 2 {
 			t.Fatalf("b fired %d timers at 09:00, want 2", n)
 		}
-		if at, ok := ps[1].svc.NextTimer(); !ok || !at.Equal(clk.Now().Add(dailyClaimTTL)) {
-			t.Fatalf("b looks again at %v (%v), want when a's claim expires, %v", at, ok, clk.Now().Add(dailyClaimTTL))
+		if at, ok := ps[1].svc.NextTimer(); !ok || !at.Equal(clk.Now().Add(dailyReservationTTL)) {
+			t.Fatalf("b looks again at %v (%v), want when a's reservation expires, %v", at, ok, clk.Now().Add(dailyReservationTTL))
 		}
 		release()
 		wg.Wait()
 		if ps[0].post.count() != 1 || ps[1].post.count() != 1 || ps[0].post.last().Day.GuildID == ps[1].post.last().Day.GuildID {
 			t.Fatalf("posts: a %d, b %d; want one each, of different guilds", ps[0].post.count(), ps[1].post.count())
 		}
-		clk.Set(day0.Add(time.Hour + dailyClaimTTL))
+		clk.Set(day0.Add(time.Hour + dailyReservationTTL))
 		ps[1].svc.FireDue()
 		ps[0].svc.FireDue()
 		if n := posts(ps); n != 2 {
-			t.Fatalf("%d posts once the claim expired, want 2 (one per guild)", n)
+			t.Fatalf("%d posts once the reservation expired, want 2 (one per guild)", n)
 		}
 		for _, g := range []string{"g1", "g2"} {
 			d, err := storage.Read(b, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(g, "2026-03-01") })
@@ -145,33 +145,33 @@ func TestDailyPostOnceAcrossProcesses(t *testing.T) {
 	})
 }
 
-// A process that claims the day and dies before its post is made does not lose the
-// post: the other makes it once the claim expires.
-func TestDailyPostOfADeadClaimerIsMadeByTheOther(t *testing.T) {
+// A process that reserves the day and dies before its post is made does not lose the
+// post: the other makes it once the reservation expires.
+func TestDailyPostOfADeadHolderIsMadeByTheOther(t *testing.T) {
 	eachSharedStore(t, func(t *testing.T, a, b storage.Store) {
 		clk := timers.NewManualClock(day0)
 		ps := twoPuzzleProcesses(t, a, b, clk, [2]func(string) bool{})
 		clk.Set(day0.Add(time.Hour))
-		ps[0].post.fail = true // the claims are taken; the posts never reach Discord
+		ps[0].post.fail = true // the reservations are taken; the posts never reach Discord
 		ps[0].svc.FireDue()
 		ps[0].svc.Close() // and a dies
 		ps[1].svc.FireDue()
 		if n := posts(ps); n != 0 {
-			t.Fatalf("%d posts while a's claims hold", n)
+			t.Fatalf("%d posts while a's reservations hold", n)
 		}
 		at, ok := ps[1].svc.NextTimer()
-		if !ok || !at.Equal(clk.Now().Add(dailyClaimTTL)) {
-			t.Fatalf("b looks again at %v (%v), want %v", at, ok, clk.Now().Add(dailyClaimTTL))
+		if !ok || !at.Equal(clk.Now().Add(dailyReservationTTL)) {
+			t.Fatalf("b looks again at %v (%v), want %v", at, ok, clk.Now().Add(dailyReservationTTL))
 		}
 		clk.Set(at.Add(-time.Nanosecond))
 		ps[1].svc.FireDue()
 		if n := posts(ps); n != 0 {
-			t.Fatalf("%d posts before a's claims expire", n)
+			t.Fatalf("%d posts before a's reservations expire", n)
 		}
 		clk.Set(at)
 		ps[1].svc.FireDue()
 		if ps[1].post.count() != 2 {
-			t.Fatalf("b made %d posts once a's claims expired, want 2", ps[1].post.count())
+			t.Fatalf("b made %d posts once a's reservations expired, want 2", ps[1].post.count())
 		}
 		clk.Set(at.Add(time.Hour))
 		ps[1].svc.FireDue()

@@ -50,7 +50,7 @@ func puzzleGlicko(sp *storage.Puzzle) rating.Glicko2Player {
 
 // rate plays one rated game between the member and the puzzle (score is the member's)
 // and writes the puzzle's new rating.
-func rate(w storage.Tx, pl *storage.PuzzlePlayer, sp *storage.Puzzle, score float64) error {
+func rate(w storage.PuzzlesTx, pl *storage.PuzzlePlayer, sp *storage.Puzzle, score float64) error {
 	me, them := glickoPlayer(*pl), puzzleGlicko(sp)
 	nme, err := rating.Glicko2Update(me, []rating.Glicko2Game{{Rating: them.Rating, RD: them.RD, Score: score}}, Tau)
 	if err != nil {

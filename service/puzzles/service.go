@@ -54,12 +54,12 @@ type Options struct {
 	// Owns, if set, limits the guilds whose daily posts the service schedules at
 	// start-up and on Adopt to those it answers true for (its share when several
 	// processes run on one store). Nil: every guild, as with one process. A guild whose
-	// settings change in this process is scheduled here all the same; the claim in the
-	// store makes each post once whoever fires it.
+	// settings change in this process is scheduled here all the same; the reservation
+	// in the store makes each post once whoever fires it.
 	Owns func(guildID string) bool
-	// Instance names the process in the claims it takes (default "bot"): unique
+	// Instance names the process in the reservations it takes (default "bot"): unique
 	// among the processes on one store. A process restarted under its name takes its
-	// own claims back at once; another waits until they expire.
+	// own reservations back at once; another waits until they expire.
 	Instance string
 }
 
@@ -79,7 +79,7 @@ type Service struct {
 	lines *lru.Cache[string, puzzle.Line] // validated lines by puzzle id
 
 	daily  dailyState
-	holder string // this service's name in the claims it takes
+	holder string // this service's name in the reservations it takes
 
 	mineMu   sync.Mutex
 	mineQ    chan *storage.Game

@@ -15,9 +15,11 @@ import (
 	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/puzzle/puzzletest"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -43,7 +45,7 @@ func synthetic(t testing.TB, n int) io.Reader {
 // playSAN plays a game given in SAN (move numbers are skipped).
 func playSAN(t *testing.T, sans string) *cc.Game {
 	t.Helper()
-	g := cc.NewGame(cc.StartPosition())
+	g := cc.NewGame(cc.StartPosition(), dead.Decider{})
 	for _, s := range strings.Fields(sans) {
 		if strings.HasSuffix(s, ".") {
 			continue
@@ -91,7 +93,7 @@ func (p *recPoster) last() *DailyPost {
 
 type fixture struct {
 	t     *testing.T
-	db    *storage.DB
+	db    *bolt.DB
 	clock *timers.ManualClock
 	post  *recPoster
 	svc   *Service

@@ -67,7 +67,7 @@ func progress(p *puzzle.Puzzle, l puzzle.Line, a storage.PuzzleAttempt, pl stora
 }
 
 // loadPuzzle reads a puzzle and its line through a writer.
-func (s *Service) loadPuzzle(w storage.Tx, id string) (*puzzle.Puzzle, puzzle.Line, error) {
+func (s *Service) loadPuzzle(w storage.PuzzlesTx, id string) (*puzzle.Puzzle, puzzle.Line, error) {
 	sp, err := w.Puzzle(id)
 	return s.withLine(id, sp, err)
 }
@@ -87,7 +87,7 @@ func (s *Service) withLine(id string, p *puzzle.Puzzle, err error) (*puzzle.Puzz
 
 // currentDaily returns the guild's puzzle of the day as the transaction sees it ("" for
 // none).
-func currentDaily(w storage.Tx, guild string) (*storage.Daily, error) {
+func currentDaily(w storage.DailiesTx, guild string) (*storage.Daily, error) {
 	d, err := w.LatestDaily(guild, "")
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, nil

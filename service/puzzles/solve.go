@@ -91,8 +91,17 @@ func (s *Service) Solve(ctx context.Context, req SolveRequest) (*Answer, error) 
 	return out, nil
 }
 
+// solveTx is what an answer reads and writes: the puzzle and its rating, the day's
+// puzzle, the member's record and attempt.
+type solveTx interface {
+	storage.PuzzlesTx
+	storage.DailiesTx
+	storage.PuzzlePlayersTx
+	storage.AttemptsTx
+}
+
 // solve is Solve inside the transaction.
-func (s *Service) solve(w storage.Tx, req SolveRequest, now time.Time) (*Answer, error) {
+func (s *Service) solve(w solveTx, req SolveRequest, now time.Time) (*Answer, error) {
 	p, l, err := s.loadPuzzle(w, req.PuzzleID)
 	if err != nil {
 		return nil, err
@@ -200,7 +209,7 @@ func (s *Service) solve(w storage.Tx, req SolveRequest, now time.Time) (*Answer,
 
 // solvedDaily adds a solve of the puzzle of the day: the member joins the day's
 // solvers and their streak goes on (when they solved the day before too) or restarts.
-func (s *Service) solvedDaily(w storage.Tx, day *storage.Daily, pl *storage.PuzzlePlayer, req SolveRequest, now time.Time, clean bool) (int, error) {
+func (s *Service) solvedDaily(w storage.DailiesTx, day *storage.Daily, pl *storage.PuzzlePlayer, req SolveRequest, now time.Time, clean bool) (int, error) {
 	if pl.StreakDay != day.Date {
 		if day.Prev != "" && pl.StreakDay == day.Prev {
 			pl.Streak++

@@ -26,10 +26,10 @@
 // end in it. Two processes moving one event on at once pair a round once (the pairing
 // is one transaction, serializable on PostgreSQL), start each game once (its board's
 // request id) and announce once: a round's announcement and the final standings are
-// claimed in the store (storage.TakeClaim) in the transaction that checks they are still
-// due, then made, then marked; a process that finds the claim held moves the event on
-// again when the claim expires (2 minutes), so a process that dies between the claim and
-// the post delays it, never loses it.
+// reserved in the store (storage.ReserveEffect) in the transaction that checks they are
+// still due, then made, then marked; a process that finds the reservation held moves
+// the event on again when the reservation expires (2 minutes), so a process that dies
+// between the reservation and the post delays it, never loses it.
 //
 // # Rules
 //
@@ -37,15 +37,15 @@
 // the side that has not made its first move that long after its turn began loses by
 // forfeit (chesscore.NoShow; TRF "+" and "-"). A player who withdraws is not paired
 // again in a Swiss or arena (TRF "Z" for the rounds missed), forfeits the remaining
-// round-robin games, and concedes a knockout match; a game under way goes on. Swiss byes
-// are pairing-allocated byes worth a win (TRF "U"); a round robin's bye is the Berger
-// dummy, worth nothing (TRF "Z"). Standings rank by points, then by the event's
-// tie-break list (C.07, over the completed rounds). Arena scoring is tournament/arena's; a
-// player may go berserk before their first move (unless the event says no): their clock
-// is halved by games.Service.Berserk, in the transaction that also records it here
-// (BerserkHook), and a win then earns the bonus point. The increment stays. A knockout's
-// Armageddon game gives White more time than Black (5 and 4 minutes unless the event
-// says otherwise; no increment), through games.StartRequest.BlackTime; a draw sends
-// Black through. Its TRF has one round per game slot of each
-// bracket.
+// round-robin games, and concedes a knockout match; a game under way goes on. Swiss
+// byes are pairing-allocated byes worth a win (TRF "U"); a round robin's bye is the
+// Berger dummy, worth nothing (TRF "Z"). Standings rank by points, then by the event's
+// tie-break list (C.07, over the completed rounds). Arena scoring is
+// tournament/arena's; a player may go berserk before their first move (unless the event
+// says no): their clock is halved by games.Service.Berserk, in the transaction that
+// also records it here (BerserkHook), and a win then earns the bonus point. The
+// increment stays. A knockout's Armageddon game gives White more time than Black (5 and
+// 4 minutes unless the event says otherwise; no increment), through
+// games.StartRequest.BlackTime; a draw sends Black through. Its TRF has one round per
+// game slot of each bracket.
 package tournaments

@@ -138,8 +138,8 @@ func pendingGames(t *testing.T, ts *Service, id uint64) []uint64 {
 }
 
 // A Swiss of four players over three rounds, moved on by two processes at once: the
-// first round's announcement is held in one process while the other moves the event
-// on (it finds the announcement claimed and comes back when the claim expires); the
+// first round's announcement is held in one process while the other moves the event on
+// (it finds the announcement reserved and comes back when the reservation expires); the
 // later rounds are moved on by both at the same time. Each round is paired, its games
 // started and announced once, and the final standings posted once.
 func TestRoundsPairedStartedAndAnnouncedOnceAcrossProcesses(t *testing.T) {
@@ -170,8 +170,8 @@ func TestRoundsPairedStartedAndAnnouncedOnceAcrossProcesses(t *testing.T) {
 		if err := ps[1].ts.Advance(ctx, v.ID); err != nil {
 			t.Fatal(err)
 		}
-		if e, ok := ps[1].ts.sched.Next(); !ok || e.Key.Kind != kindClaimRetry || !e.At.Equal(clk.Now().Add(announceClaimTTL)) {
-			t.Fatalf("b's next timer %+v (%v), want a retry when a's claim expires", e, ok)
+		if e, ok := ps[1].ts.sched.Next(); !ok || e.Key.Kind != kindReservationRetry || !e.At.Equal(clk.Now().Add(announceReservationTTL)) {
+			t.Fatalf("b's next timer %+v (%v), want a retry when a's reservation expires", e, ok)
 		}
 		release()
 		if err := <-started; err != nil {
@@ -215,7 +215,7 @@ func TestRoundsPairedStartedAndAnnouncedOnceAcrossProcesses(t *testing.T) {
 			}
 			wg.Wait()
 		}
-		clk.Advance(announceClaimTTL) // any retry after a claim held by the other
+		clk.Advance(announceReservationTTL) // any retry after a reservation held by the other
 		for _, p := range ps {
 			p.ts.FireDue(ctx)
 		}

@@ -59,7 +59,7 @@ type Options struct {
 	// whose game ends in this process is moved on here all the same: the store makes
 	// each pairing, game start and announcement once whoever does it.
 	Owns func(guildID string) bool
-	// Instance names the process in the claims it takes on announcements (default
+	// Instance names the process in the reservations it takes on announcements (default
 	// "bot"): unique among the processes on one store.
 	Instance string
 }
@@ -226,7 +226,7 @@ func (s *Service) GameOver(gameID uint64) {
 // OnFinish records the result of a tournament game in the transaction that ends it
 // (the games service's Options.OnFinish): the game's end and the tournament's result
 // commit together. A game outside any tournament changes nothing.
-func (s *Service) OnFinish(w storage.Tx, g *storage.Game) error {
+func (s *Service) OnFinish(w storage.TournamentsTx, g *storage.Game) error {
 	tg, err := w.TournamentGame(g.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil
@@ -703,7 +703,7 @@ func (s *Service) startGames(ctx context.Context, v *View) (bool, error) {
 }
 
 // announce posts the rounds (brackets, arena start) not yet announced, once their games
-// have started, under the event's claim (claimed).
+// have started, under the event's reservation (announceOnce).
 func (s *Service) announce(ctx context.Context, id uint64) error {
 	v, err := s.Get(ctx, id)
 	if err != nil {
@@ -713,7 +713,7 @@ func (s *Service) announce(ctx context.Context, id uint64) error {
 	if v.State.Announced >= n || len(v.State.toStart()) > 0 {
 		return nil
 	}
-	return s.claimed(ctx, id, fmt.Sprintf("tournament/%d/round/%d", id, n), func(st *State) bool { return st.Announced >= n },
+	return s.announceOnce(ctx, id, fmt.Sprintf("tournament/%d/round/%d", id, n), func(st *State) bool { return st.Announced >= n },
 		func(ctx context.Context) {
 			for r := v.State.Announced + 1; r <= n; r++ {
 				s.opts.Notifier.Notify(ctx, RoundStarted{Tournament: v, Round: r})
@@ -728,14 +728,14 @@ func (s *Service) announce(ctx context.Context, id uint64) error {
 		})
 }
 
-// close posts the final standings of a finished event, once, under the event's claim
-// (claimed).
+// close posts the final standings of a finished event, once, under the event's
+// reservation (announceOnce).
 func (s *Service) close(ctx context.Context, id uint64, v *View) error {
 	if v.State.Closed {
 		return nil
 	}
 	s.sched.Cancel(timers.Key{Kind: kindArenaEnd, ID: id})
-	return s.claimed(ctx, id, fmt.Sprintf("tournament/%d/final", id), func(st *State) bool { return st.Closed },
+	return s.announceOnce(ctx, id, fmt.Sprintf("tournament/%d/final", id), func(st *State) bool { return st.Closed },
 		func(ctx context.Context) { s.opts.Notifier.Notify(ctx, Finished{Tournament: v}) },
 		func(st *State) bool {
 			if st.Closed {
@@ -746,30 +746,31 @@ func (s *Service) close(ctx context.Context, id uint64, v *View) error {
 		})
 }
 
-// The claim on an announcement: how long it holds, and how long the notifier may take
-// within it.
+// The reservation on an announcement: how long it holds, and how long the notifier may
+// take within it.
 const (
-	announceClaimTTL = 2 * time.Minute
-	announceTimeout  = 90 * time.Second
+	announceReservationTTL = 2 * time.Minute
+	announceTimeout        = 90 * time.Second
 )
 
-// kindClaimRetry is the timer that moves an event on again when another process's
-// claim on its announcement expires.
-const kindClaimRetry timers.Kind = 2
+// kindReservationRetry is the timer that moves an event on again when another process's
+// reservation on its announcement expires.
+const kindReservationRetry timers.Kind = 2
 
-// claimed makes an announcement once across processes: in one transaction it checks
-// that the event still needs it (done false) and claims it (storage.TakeClaim); it
-// then notifies, within the claim's lifetime, and records it done (mark). If another
-// process holds the claim, the event is moved on again when the claim expires: by then
-// the announcement is recorded, or the other process died and this one makes it. A
-// notification made but not recorded (a crash in between) is made again then.
-func (s *Service) claimed(ctx context.Context, id uint64, key string, done func(*State) bool,
+// announceOnce makes an announcement once across processes: in one transaction it checks
+// that the event still needs it (done false) and reserves it (storage.ReserveEffect);
+// it then notifies, within the reservation's lifetime, and records it done (mark). If
+// another process holds the reservation, the event is moved on again when the
+// reservation expires: by then the announcement is recorded, or the other process died
+// and this one makes it. A notification made but not recorded (a crash in between) is
+// made again then.
+func (s *Service) announceOnce(ctx context.Context, id uint64, key string, done func(*State) bool,
 	notify func(context.Context), mark func(*State) bool) error {
-	var claim storage.Claim
+	var res storage.Reservation
 	due := false
 	now := s.clock.Now()
 	err := s.db.Update(func(w storage.Tx) error {
-		claim, due = storage.Claim{}, false
+		res, due = storage.Reservation{}, false
 		t, err := w.Tournament(id)
 		if err != nil {
 			return err
@@ -782,19 +783,19 @@ func (s *Service) claimed(ctx context.Context, id uint64, key string, done func(
 			return nil
 		}
 		due = true
-		claim, err = storage.TakeClaim(w, key, s.opts.Instance, now, announceClaimTTL)
+		res, err = storage.ReserveEffect(w, key, s.opts.Instance, now, announceReservationTTL)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("claim %s: %w", key, err)
+		return fmt.Errorf("reserve %s: %w", key, err)
 	}
 	if !due {
 		return nil
 	}
-	if !claim.Held {
-		s.log.Debug("tournaments: announcement claimed by another process", "tournament", id, "claim", key,
-			"holder", claim.Holder, "until", claim.Until)
-		s.sched.Set(timers.Key{Kind: kindClaimRetry, ID: id}, claim.Until)
+	if !res.Held {
+		s.log.Debug("tournaments: announcement reserved by another process", "tournament", id, "reservation", key,
+			"holder", res.Holder, "until", res.Until)
+		s.sched.Set(timers.Key{Kind: kindReservationRetry, ID: id}, res.Until)
 		return nil
 	}
 	nctx, cancel := context.WithTimeout(ctx, announceTimeout)

@@ -16,6 +16,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 	"github.com/gambitchess/gambit/tournament"
 	"github.com/gambitchess/gambit/tournament/trf"
@@ -31,7 +32,7 @@ type rig struct {
 	t    *testing.T
 	path string
 	clk  *timers.ManualClock
-	db   *storage.DB
+	db   *bolt.DB
 	gs   *games.Service
 	ts   *Service
 	mu   sync.Mutex
@@ -48,7 +49,7 @@ func newRig(t *testing.T) *rig {
 
 func (r *rig) open() {
 	r.t.Helper()
-	db := storagetest.OpenFile(r.t, r.path, &storage.Options{NoSync: true})
+	db := storagetest.OpenFile(r.t, r.path, &bolt.Options{NoSync: true})
 	r.db = db
 	var ts *Service
 	gs, err := games.New(db, games.Options{

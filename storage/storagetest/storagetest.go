@@ -2,6 +2,10 @@
 // every test file. ForEachBackend runs a test on each backend: a bbolt file and a
 // schema of the PostgreSQL test cluster (GAMBIT_TEST_POSTGRES_DSN; without it the
 // PostgreSQL subtest is skipped, or fails when GAMBIT_TEST_REQUIRE_POSTGRES is 1).
+//
+// It also holds the conformance suite, what every backend must do whatever its database
+// (Conformance, conformance.go and the files it runs): the tests of storage/bolt and
+// storage/pg run it on their backend (Bolt, Postgres).
 package storagetest
 
 import (
@@ -9,24 +13,26 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/storage"
-	"github.com/gambitchess/gambit/storage/internal/pgtest"
+	"github.com/gambitchess/gambit/storage/bolt"
+	"github.com/gambitchess/gambit/storage/pg"
+	"github.com/gambitchess/gambit/storage/pg/pgtest"
 )
 
 // Open opens a store in a new file of the test's temporary directory, without fsync
 // (tests that measure durability open their own with OpenFile), closed when the test
 // ends.
-func Open(t testing.TB) *storage.DB {
+func Open(t testing.TB) *bolt.DB {
 	t.Helper()
-	return OpenFile(t, filepath.Join(t.TempDir(), "gambit.db"), &storage.Options{NoSync: true})
+	return OpenFile(t, filepath.Join(t.TempDir(), "gambit.db"), &bolt.Options{NoSync: true})
 }
 
 // OpenFile opens (creating it if needed) the store in the file at path with opts (nil:
 // the production settings) and closes it when the test ends; a test that reopens the
 // file, to restart its services, may close it before (closing twice is harmless). An
 // error fails the test.
-func OpenFile(t testing.TB, path string, opts *storage.Options) *storage.DB {
+func OpenFile(t testing.TB, path string, opts *bolt.Options) *bolt.DB {
 	t.Helper()
-	db, err := storage.Open(path, opts)
+	db, err := bolt.Open(path, opts)
 	if err != nil {
 		t.Fatalf("open the test store: %v", err)
 	}
@@ -51,7 +57,7 @@ func CountGames(t testing.TB, st storage.Store) (total, live int) {
 // OpenPostgres opens a store in a new, empty schema of the PostgreSQL test cluster,
 // closed (and the schema dropped) when the test ends. Without a cluster the test is
 // skipped, or fails when GAMBIT_TEST_REQUIRE_POSTGRES is 1.
-func OpenPostgres(t testing.TB) *storage.Postgres {
+func OpenPostgres(t testing.TB) *pg.DB {
 	t.Helper()
 	return OpenPostgresDSN(t, PostgresDSN(t), nil)
 }
@@ -67,9 +73,9 @@ func PostgresDSN(t testing.TB) string {
 
 // OpenPostgresDSN opens the store of dsn with opts, closed when the test ends; an
 // error fails the test.
-func OpenPostgresDSN(t testing.TB, dsn string, opts *storage.PostgresOptions) *storage.Postgres {
+func OpenPostgresDSN(t testing.TB, dsn string, opts *pg.Options) *pg.DB {
 	t.Helper()
-	db, err := storage.OpenPostgres(dsn, opts)
+	db, err := pg.Open(dsn, opts)
 	if err != nil {
 		t.Fatalf("open the PostgreSQL test store: %v", err)
 	}

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/storage"
-	"github.com/gambitchess/gambit/storage/internal/pgtest"
+	"github.com/gambitchess/gambit/storage/bolt"
+	"github.com/gambitchess/gambit/storage/pg/pgtest"
 )
 
 func TestOpenGivesAFreshStoreClosedAtTheEnd(t *testing.T) {
-	var db *storage.DB
+	var db *bolt.DB
 	t.Run("use", func(t *testing.T) {
 		db = Open(t)
 		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
@@ -35,7 +36,7 @@ func TestOpenFileReopens(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again := OpenFile(t, path, &storage.Options{ReadOnly: true})
+	again := OpenFile(t, path, &bolt.Options{ReadOnly: true})
 	got, err := storage.Read(again, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil || got.White.ID != "a" {
 		t.Errorf("reopened: %+v, %v", got, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 	"github.com/gambitchess/gambit/uci"
 )
@@ -18,7 +19,7 @@ import (
 // chesscore: the Laws' automatic endings, draws claimed as soon as they may be, flag
 // falls, and the score adjudications of the config.
 func playGame(ctx context.Context, cfg Config, clients [2]*uci.Client, names [2]string, j job) (*chesscore.PGNGame, error) {
-	g := chesscore.NewGame(j.opening.Pos)
+	g := chesscore.NewGame(j.opening.Pos, dead.Decider{})
 	for _, c := range clients {
 		if err := c.NewGame(ctx); err != nil {
 			return nil, fmt.Errorf("round %d: new game: %w", j.round, err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
 )
 
@@ -30,7 +31,7 @@ func TestAdjudicate(t *testing.T) {
 		{"not yet level", []int{0, 5, -30, 2}, chesscore.NoResult},
 	}
 	for _, c := range cases {
-		g := chesscore.NewGame(chesscore.StartPosition())
+		g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 		s, h := mk(c.vals...)
 		adjudicate(g, a, s, h)
 		if got := g.Outcome().Result; got != c.want {

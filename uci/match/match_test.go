@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/uci"
 )
 
@@ -61,7 +62,7 @@ func TestPlayTinyMatch(t *testing.T) {
 	if res.Engine1 != "gambit-a" || res.Engine2 != "gambit-b" {
 		t.Errorf("names %q %q", res.Engine1, res.Engine2)
 	}
-	games, err := chesscore.ReadPGN(strings.NewReader(pgn.String()))
+	games, err := chesscore.ReadPGN(strings.NewReader(pgn.String()), dead.Decider{})
 	if err != nil {
 		t.Fatalf("the match PGN does not read back: %v\n%s", err, pgn.String())
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 )
 
 func TestEloStats(t *testing.T) {
@@ -111,7 +112,7 @@ func TestReportSmallMatches(t *testing.T) {
 func TestResultAdd(t *testing.T) {
 	r := Result{Terminations: map[string]int{}}
 	won := func(c chesscore.Color) *chesscore.Game {
-		g := chesscore.NewGame(chesscore.StartPosition())
+		g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
 		if err := g.Resign(c.Other()); err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -51,7 +52,7 @@ func (o *output) waitFor(t *testing.T, want string) {
 // signalled when a game ends.
 type fixture struct {
 	svc  *games.Service
-	db   *storage.DB
+	db   *bolt.DB
 	clk  *timers.ManualClock
 	over chan struct{}
 }

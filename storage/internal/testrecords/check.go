@@ -1,0 +1,19 @@
+package testrecords
+
+import (
+	"testing"
+
+	"github.com/gambitchess/gambit/storage"
+)
+
+// CheckStore runs the backend's consistency check.
+func CheckStore(t testing.TB, db storage.Store) {
+	t.Helper()
+	c, ok := db.(interface{ Check() error })
+	if !ok {
+		t.Fatalf("%T has no Check", db)
+	}
+	if err := c.Check(); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,96 @@
+package testrecords
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/storage"
+)
+
+// FillGames are the games fillStore writes: sampleGames (every field of the record)
+// and a game against the engine, in a tournament.
+var FillGames = []int{0, 1, 2, 3}
+
+// FillStore writes records of every family into db (which must be empty): each of
+// them must survive a copy.
+func FillStore(t testing.TB, db storage.Store) {
+	t.Helper()
+	games := SampleGames(t)
+	games = append(games, NewGame("100", "999", "c9"))
+	games[1].Notes = []storage.Note{{Ply: 2, At: T0, By: storage.Player{ID: "arb", Name: "Arbiter"}, Action: "added 2:00", Reason: "noise"}}
+	games[1].Moved, games[1].DrawWithMove = T0.Add(time.Minute), true
+	for i, g := range games {
+		c := &storage.Change{Game: g, Users: []storage.User{{ID: g.White.ID, Name: g.White.Name, Updated: T0}},
+			Receipt: &storage.Receipt{RequestID: fmt.Sprint("fill", i), At: T0.Add(time.Duration(i) * time.Minute), Effect: "started"}}
+		if err := db.Commit(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The game at index 1 moves once more: version 2.
+	if err := db.Commit(&storage.Change{Game: games[1]}); err != nil {
+		t.Fatal(err)
+	}
+	engine := games[3]
+	err := db.Update(func(tx storage.Tx) error {
+		if err := tx.PutEngineGame(storage.EngineGame{GameID: engine.ID, Color: chesscore.Black, Level: 4, Engine: storage.EngineBuiltin, Created: T0}); err != nil {
+			return err
+		}
+		s := storage.DefaultGuildSettings("g1")
+		s.Puzzle = storage.PuzzleSettings{Channel: "c1", Time: "09:30", Zone: "Europe/Paris", Since: T0}
+		if err := tx.PutGuildSettings(s); err != nil {
+			return err
+		}
+		if err := tx.PutUser(storage.User{ID: "pref", Name: "P", Prefs: storage.UserPrefs{DMOnTurn: true, ReminderBefore: time.Hour}, Updated: T0}); err != nil {
+			return err
+		}
+		if err := tx.PutHeartbeat("bot", T0.Add(time.Hour)); err != nil {
+			return err
+		}
+		if err := tx.PutChallenge(&storage.Challenge{From: storage.Player{ID: "a", Name: "A"}, Control: MustTC(t, "5+3"), Color: storage.ChooseWhite,
+			Created: T0, ExpiresAt: T0.Add(time.Hour), Status: storage.ChallengePending}); err != nil {
+			return err
+		}
+		if err := tx.PutChallenge(&storage.Challenge{From: storage.Player{ID: "a", Name: "A"}, To: storage.Player{ID: "b", Name: "B"}, Control: MustTC(t, "3d"),
+			Created: T0, Status: storage.ChallengeAccepted, GameID: games[2].ID, Resolved: T0, ResolvedBy: "b"}); err != nil {
+			return err
+		}
+		if err := tx.PutLadderPlayer(LadderPlayer("g1", clock.Blitz, "1001", 1520, 1, 0, 0)); err != nil {
+			return err
+		}
+		if err := tx.PutLadderPlayer(LadderPlayer("g1", clock.Blitz, "1002", 1480, 0, 0, 1)); err != nil {
+			return err
+		}
+		if _, err := tx.AddRatedResult(Result("g1", games[1].ID, "1001", "1002", 1, T0.Add(time.Hour))); err != nil {
+			return err
+		}
+		mined := SamplePuzzle("gm1-5", 1300)
+		mined.Source, mined.White, mined.Black = "game:g1:2", "1001", "1002"
+		if _, err := tx.AddPuzzles([]*storage.Puzzle{SamplePuzzle("a1", 1500), SamplePuzzle("b2", 1700), mined}); err != nil {
+			return err
+		}
+		if err := tx.PutDaily(&storage.Daily{GuildID: "g1", Date: "2026-03-01", PuzzleID: "a1", State: storage.DailyPosted, MessageID: "m",
+			Solvers: []storage.DailySolver{{UserID: "1001", Name: "Ana", At: T0, Clean: true}}}); err != nil {
+			return err
+		}
+		if err := tx.PutPuzzlePlayer(storage.PuzzlePlayer{GuildID: "g1", UserID: "1001", Rating: 1600, RD: 90, Volatility: 0.06, Rated: 1, Solved: 1, Streak: 1, Best: 1}); err != nil {
+			return err
+		}
+		if err := tx.PutPuzzleAttempt(storage.PuzzleAttempt{GuildID: "g1", UserID: "1001", PuzzleID: "a1", Step: 1, Tries: 1, Result: storage.AttemptSolved, Started: T0}); err != nil {
+			return err
+		}
+		tm := &storage.Tournament{GuildID: "g1", ChannelID: "c1", Name: "Spring", Format: "swiss", Status: storage.TournamentRunning, Created: T0, State: []byte(`{"r":1}`)}
+		if err := tx.PutTournament(tm); err != nil {
+			return err
+		}
+		if err := tx.PutTournament(tm); err != nil { // version 2
+			return err
+		}
+		return tx.PutTournamentGame(storage.TournamentGame{GameID: engine.ID, TournamentID: tm.ID, Round: 1, Board: 1})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
