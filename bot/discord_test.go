@@ -57,7 +57,7 @@ func TestDiscordSteps(t *testing.T) {
 		{"interactions over HTTP", true, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := discordfake.New(t, discordfake.WithShards(max(c.shards, 1)), discordfake.WithHeartbeatInterval(250*time.Millisecond))
+			f := discordfake.New(t, discordfake.WithShards(max(c.shards, 1)))
 			d := &commands.Deps{}
 			dc, err := New(Options{Config: runtimeConfig(f, c.overHTTP), Logger: testLogger(t), Metrics: NewMetrics(nil),
 				DeferAfter: time.Second, ShutdownTimeout: 5 * time.Second}, d)
@@ -129,7 +129,7 @@ func TestDiscordSteps(t *testing.T) {
 // TestDiscordConnectStopped: a Connect whose context ends while Discord keeps closing
 // the first connection returns ErrStopped, having closed what it opened.
 func TestDiscordConnectStopped(t *testing.T) {
-	f := discordfake.New(t, discordfake.WithHeartbeatInterval(250*time.Millisecond))
+	f := discordfake.New(t)
 	logs := &logBuffer{}
 	dc, err := New(Options{Config: runtimeConfig(f, false), Logger: slog.New(slog.NewTextHandler(logs, nil)), Metrics: NewMetrics(nil),
 		DeferAfter: time.Second, ShutdownTimeout: 5 * time.Second}, &commands.Deps{})

@@ -332,8 +332,9 @@ func register(ctx context.Context, rest *REST, appID, guildID string, defs []*di
 }
 
 // RouteLibraryLogs sends discordgo's own log lines (errors only: the level the
-// sessions use) to log, interaction tokens in URLs redacted. discordgo logs through a package variable, so this affects
-// the whole process: call it once, from the program's entry point.
+// sessions use) to log, interaction tokens in URLs and the passwords of URLs (a
+// proxy's) redacted. discordgo logs through a package variable, so this affects the
+// whole process: call it once, from the program's entry point.
 func RouteLibraryLogs(log *slog.Logger) {
 	discordgo.Logger = func(msgL, caller int, format string, a ...any) {
 		level := slog.LevelInfo
@@ -345,6 +346,6 @@ func RouteLibraryLogs(log *slog.Logger) {
 		case discordgo.LogDebug:
 			level = slog.LevelDebug
 		}
-		log.Log(context.Background(), level, "discordgo: "+redactURLs(fmt.Sprintf(format, a...)))
+		log.Log(context.Background(), level, "discordgo: "+redactString(fmt.Sprintf(format, a...), nil))
 	}
 }

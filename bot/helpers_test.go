@@ -40,3 +40,9 @@ func (b *logBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// hangGuard bounds the waits for a condition: the condition is polled and ends the
+// wait as soon as it holds, so the bound only decides how long a bot that is stuck
+// takes to fail. It is far above anything the bot needs on a loaded machine under the
+// race detector.
+const hangGuard = 2 * time.Minute

@@ -31,6 +31,14 @@ const (
 	signatureMaxAge = 5 * time.Minute
 	// maxInteractionBody is the largest body read; Discord's interactions are far smaller.
 	maxInteractionBody = 1 << 20
+	// readChunk is the first buffer of a body being read (a usual interaction is 1 to
+	// 5 KiB): bodies grow from it as their bytes arrive.
+	readChunk = 8 << 10
+	// interactionHeaderTimeout and interactionReadTimeout bound the reading of a
+	// request's headers, and of its headers and body: Discord sends a few kilobytes at
+	// once, and a request read slowly holds its slot (admission) all that time.
+	interactionHeaderTimeout = 2 * time.Second
+	interactionReadTimeout   = 4 * time.Second
 	// InteractionsPath is where Discord posts the interactions.
 	InteractionsPath = "/interactions"
 )
@@ -50,31 +58,41 @@ var (
 // handles public values only (key, message, signature), so its timing tells an
 // attacker nothing, and no other comparison is made. It does not allocate.
 func verifySignature(key ed25519.PublicKey, sigHex, ts string, msg []byte, now time.Time) error {
-	if sigHex == "" || ts == "" {
-		return errSignatureMissing
-	}
-	var sig [ed25519.SignatureSize]byte
-	if len(sigHex) != 2*len(sig) {
-		return errSignatureForm
-	}
-	for k := range sig {
-		hi, lo := unhex(sigHex[2*k]), unhex(sigHex[2*k+1])
-		if hi > 15 || lo > 15 {
-			return errSignatureForm
-		}
-		sig[k] = hi<<4 | lo
-	}
-	secs, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || secs < 0 {
-		return errSignatureForm
-	}
-	if d := now.Sub(time.Unix(secs, 0)); d > signatureMaxAge || d < -signatureMaxAge {
-		return errSignatureStale
+	sig, err := parseSignatureHeaders(sigHex, ts, now)
+	if err != nil {
+		return err
 	}
 	if !ed25519.Verify(key, msg, sig[:]) {
 		return errSignatureBad
 	}
 	return nil
+}
+
+// parseSignatureHeaders checks the signature headers before the body is read: both
+// present, the signature 64 bytes in hex, the timestamp within signatureMaxAge of
+// now. It returns the signature's bytes.
+func parseSignatureHeaders(sigHex, ts string, now time.Time) (sig [ed25519.SignatureSize]byte, err error) {
+	if sigHex == "" || ts == "" {
+		return sig, errSignatureMissing
+	}
+	if len(sigHex) != 2*len(sig) {
+		return sig, errSignatureForm
+	}
+	for k := range sig {
+		hi, lo := unhex(sigHex[2*k]), unhex(sigHex[2*k+1])
+		if hi > 15 || lo > 15 {
+			return sig, errSignatureForm
+		}
+		sig[k] = hi<<4 | lo
+	}
+	secs, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || secs < 0 {
+		return sig, errSignatureForm
+	}
+	if d := now.Sub(time.Unix(secs, 0)); d > signatureMaxAge || d < -signatureMaxAge {
+		return sig, errSignatureStale
+	}
+	return sig, nil
 }
 
 // unhex is the value of a hex digit, or 255.
@@ -92,25 +110,43 @@ func unhex(c byte) byte {
 
 // readSigned reads a request's body, at most maxInteractionBody bytes, after the
 // timestamp ts in one buffer: the signed message is the buffer, the body its tail.
-func readSigned(w http.ResponseWriter, r *http.Request, ts string) (msg, body []byte, err error) {
-	size := len(ts) + 4096
-	if n := r.ContentLength; n > 0 && n <= maxInteractionBody {
+// The buffer grows with what arrives, never with what the Content-Length header
+// announces: it starts at readChunk (or the announced length when smaller, so a
+// usual interaction takes one allocation) and doubles when full, each growth taken
+// from budget. A request that announces a megabyte and sends a few bytes holds a few
+// kilobytes while it is read. held is what was taken from budget, to be given back.
+func readSigned(w http.ResponseWriter, r *http.Request, ts string, budget *admission) (msg, body []byte, held int, err error) {
+	size := len(ts) + readChunk
+	if n := r.ContentLength; n >= 0 && n < readChunk {
 		size = len(ts) + int(n) + 1 // +1: the read that finds the end
 	}
+	if !budget.take(size) {
+		return nil, nil, 0, errBodyBudget
+	}
+	held = size
 	buf := make([]byte, len(ts), size)
 	copy(buf, ts)
 	rd := http.MaxBytesReader(w, r.Body, maxInteractionBody)
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			// Doubling; the last growth stops at the limit's one byte more, which
+			// MaxBytesReader refuses.
+			grow := min(cap(buf), len(ts)+maxInteractionBody+1-cap(buf))
+			if !budget.take(grow) {
+				return nil, nil, held, errBodyBudget
+			}
+			held += grow
+			bigger := make([]byte, len(buf), cap(buf)+grow)
+			copy(bigger, buf)
+			buf = bigger
 		}
 		n, err := rd.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, io.EOF) {
-			return buf, buf[len(ts):], nil
+			return buf, buf[len(ts):], held, nil
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, held, err
 		}
 	}
 }
@@ -126,6 +162,9 @@ type interactionsHandler struct {
 	now   func() time.Time
 	// running counts the interactions handed to serve that have not returned yet.
 	running sync.WaitGroup
+	// admit bounds the requests not yet authenticated: those being read, their bytes,
+	// and the addresses that keep sending bad signatures.
+	admit admission
 }
 
 // ServeHTTP implements http.Handler.
@@ -136,20 +175,44 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	received := h.now()
-	ts := r.Header.Get(headerTimestamp)
-	msg, body, err := readSigned(w, r, ts)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		http.Error(w, "read body", http.StatusBadRequest)
+	sigHex, ts := r.Header.Get(headerSignature), r.Header.Get(headerTimestamp)
+	addr := remoteHost(r.RemoteAddr)
+	// What can be refused before the body is read is: no byte of it is held.
+	if _, err := parseSignatureHeaders(sigHex, ts, received); err != nil {
+		h.admit.failed(addr)
+		h.log.Debug("interaction refused", "reason", err, "remote", addr)
+		refuseEarly(w, http.StatusUnauthorized, "invalid request signature")
 		return
 	}
-	if err := verifySignature(h.key, r.Header.Get(headerSignature), ts, msg, received); err != nil {
-		h.log.Debug("interaction refused", "reason", err, "remote", r.RemoteAddr)
-		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+	if r.ContentLength > maxInteractionBody {
+		refuseEarly(w, http.StatusRequestEntityTooLarge, "body too large")
+		return
+	}
+	leave, err := h.admit.enter(addr)
+	if err != nil {
+		h.log.Debug("interaction refused", "reason", err, "remote", addr)
+		refuseEarly(w, admissionStatus(err), err.Error())
+		return
+	}
+	msg, body, held, err := readSigned(w, r, ts, &h.admit)
+	verified := err == nil && verifySignature(h.key, sigHex, ts, msg, received) == nil
+	leave(held) // the budget is for bodies not yet checked
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			refuseEarly(w, http.StatusRequestEntityTooLarge, "body too large")
+		case errors.Is(err, errBodyBudget):
+			refuseEarly(w, http.StatusServiceUnavailable, err.Error())
+		default:
+			refuseEarly(w, http.StatusBadRequest, "read body")
+		}
+		return
+	}
+	if !verified {
+		h.admit.failed(addr)
+		h.log.Debug("interaction refused", "reason", errSignatureBad, "remote", addr)
+		refuseEarly(w, http.StatusUnauthorized, "invalid request signature")
 		return
 	}
 	var i discordgo.Interaction
@@ -295,8 +358,8 @@ func serveInteractions(addr, key string, rest Sender, health http.Handler, serve
 		h:    h,
 		addr: ln.Addr().String(),
 		done: make(chan struct{}),
-		srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
-			IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)},
+		srv: &http.Server{Handler: mux, ReadHeaderTimeout: interactionHeaderTimeout, ReadTimeout: interactionReadTimeout,
+			IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)},
 	}
 	go func() {
 		defer close(it.done)

@@ -133,11 +133,17 @@ type endpoint struct {
 
 func newEndpoint(t *testing.T, mw []commands.Middleware, cmds ...commands.Command) *endpoint {
 	t.Helper()
+	return newEndpointWrapped(t, func(h http.Handler) http.Handler { return h }, mw, cmds...)
+}
+
+// newEndpointWrapped is newEndpoint with the handler wrapped in wrap on the server.
+func newEndpointWrapped(t *testing.T, wrap func(http.Handler) http.Handler, mw []commands.Middleware, cmds ...commands.Command) *endpoint {
+	t.Helper()
 	e := &endpoint{key: newSigner(t), rec: &recorder{}}
 	r := newTestRouter(t, mw, cmds...)
 	e.h = &interactionsHandler{key: e.key.pub, rest: e.rec, log: slog.New(slog.DiscardHandler), now: time.Now,
 		serve: func(s Sender, i *discordgo.Interaction) { r.Serve(context.Background(), s, i) }}
-	srv := httptest.NewServer(e.h)
+	srv := httptest.NewServer(wrap(e.h))
 	t.Cleanup(func() {
 		srv.Close()
 		e.h.Wait()

@@ -37,7 +37,7 @@ func NewMetrics(liveGames func() float64) *Metrics {
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 	}, []string{"command"})
 	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "gambit_errors_total", Help: "Errors by where they happened (respond, after, notify, handler).",
+		Name: "gambit_errors_total", Help: "Errors by where they happened (respond, after, notify, handler, busy: an interaction refused with every slot taken).",
 	}, []string{"where"})
 	m.rateLimits = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gambit_discord_rate_limited_total", Help: "429 answers from Discord's REST API, by call.",

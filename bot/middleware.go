@@ -75,6 +75,9 @@ func DeferIfSlow(after time.Duration) commands.Middleware {
 				err  error
 			}
 			done := make(chan result, 1)
+			// The handler owns r once started (handlers narrow r.Log, for one), so
+			// what the deferral needs of it is read now.
+			log, private, name, deadline, responder := r.Log, r.Private, r.Name, r.Deadline, r.Responder
 			// The handler's own work is not bound by the callback deadline once deferred.
 			hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 			defer cancel()
@@ -88,7 +91,7 @@ func DeferIfSlow(after time.Duration) commands.Middleware {
 				done <- result{resp, err}
 			}()
 			wait := after
-			if dl := time.Until(r.Deadline) - 500*time.Millisecond; dl < wait {
+			if dl := time.Until(deadline) - 500*time.Millisecond; dl < wait {
 				wait = dl
 			}
 			t := time.NewTimer(max(wait, 0))
@@ -98,14 +101,14 @@ func DeferIfSlow(after time.Duration) commands.Middleware {
 				return res.resp, res.err
 			case <-t.C:
 			}
-			if err := r.Responder.Defer(ctx, r.Private); err != nil {
-				r.Log.Warn("defer slow interaction", "err", err)
+			if err := responder.Defer(ctx, private); err != nil {
+				log.Warn("defer slow interaction", "err", err)
 			}
 			select {
 			case res := <-done:
 				return res.resp, res.err
 			case <-time.After(5 * time.Minute):
-				return nil, fmt.Errorf("handler %s still running after 5 minutes", r.Name)
+				return nil, fmt.Errorf("handler %s still running after 5 minutes", name)
 			}
 		}
 	}

@@ -382,7 +382,7 @@ func (n *Notifier) dmTurn(ctx context.Context, g *games.Game, userID string) err
 	if g.Control.Kind() != clock.KindCorrespondence {
 		return nil
 	}
-	prefs, err := n.d.Games.UserPrefs(ctx, userID)
+	prefs, err := n.d.Games.Settings().Prefs(ctx, userID)
 	if err != nil || !prefs.DMOnTurn {
 		return err
 	}

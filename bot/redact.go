@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/gambitchess/gambit/internal/redact"
 )
 
 // redacted stands in for a secret.
@@ -29,9 +31,10 @@ func redactURLs(s string) string {
 	return interactionTokenRE.ReplaceAllString(s, "${1}"+redacted)
 }
 
-// redactString replaces interaction tokens and each of secrets in s.
+// redactString replaces interaction tokens, passwords (redact.Text) and each of
+// secrets in s.
 func redactString(s string, secrets []string) string {
-	s = redactURLs(s)
+	s = redact.Text(redactURLs(s))
 	for _, sec := range secrets {
 		if sec != "" && strings.Contains(s, sec) {
 			s = strings.ReplaceAll(s, sec, redacted)

@@ -47,7 +47,10 @@ func NewREST(s *discordgo.Session, m *Metrics) *REST { return &REST{s: s, metric
 var ErrRateLimited = errors.New("rate limited past the deadline")
 
 // call makes a request, retrying on 429 after retry_after while the context allows.
-func (c *REST) call(ctx context.Context, what string, f func(opts ...discordgo.RequestOption) error) error {
+// label names the kind of call in the metrics, one of a fixed few (never an id: a
+// label per channel would grow the metrics without bound); what describes this call
+// in its errors.
+func (c *REST) call(ctx context.Context, label, what string, f func(opts ...discordgo.RequestOption) error) error {
 	for {
 		err := f(discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 		var rl *discordgo.RateLimitError
@@ -57,7 +60,7 @@ func (c *REST) call(ctx context.Context, what string, f func(opts ...discordgo.R
 			}
 			return nil
 		}
-		c.metrics.rateLimited(what)
+		c.metrics.rateLimited(label)
 		wait := rl.RetryAfter
 		if wait <= 0 {
 			wait = 10 * time.Millisecond
@@ -147,7 +150,8 @@ func (e *HTTPError) Error() string {
 
 // interactionCall makes a request to an interaction's own endpoints (the callback,
 // the original response, followups). They are authorised by the interaction's token
-// and not bound by the bot's rate limits, so the bot sends them itself instead of
+// (not the bot token, which they are not sent) and not bound by the bot's rate
+// limits, so the bot sends them itself instead of
 // through discordgo's limiter, which would serialise all followups behind one bucket
 // and keep a bucket per interaction for ever. A 429 is retried after its retry_after
 // only if that ends before the context's deadline; a 502 to 504 once or twice. Its
@@ -174,7 +178,8 @@ func (c *REST) interactionCall(ctx context.Context, what, method, url string, pa
 		if contentType != "" {
 			req.Header.Set("Content-Type", contentType)
 		}
-		req.Header.Set("Authorization", c.s.Token)
+		// No Authorization header: the token in the URL authorizes the call, and the
+		// bot token has no business on a route that does not need it.
 		req.Header.Set("User-Agent", c.s.UserAgent)
 		resp, err := c.s.Client.Do(req)
 		if err != nil {
@@ -229,7 +234,7 @@ func retryAfter(h http.Header, body []byte) time.Duration {
 // Send posts a message in a channel or thread.
 func (c *REST) Send(ctx context.Context, channelID string, msg *discordgo.MessageSend, files []commands.File) (*discordgo.Message, error) {
 	var out *discordgo.Message
-	err := c.call(ctx, "send message to "+channelID, func(opts ...discordgo.RequestOption) error {
+	err := c.call(ctx, "send message", "send message to "+channelID, func(opts ...discordgo.RequestOption) error {
 		m := *msg
 		m.Files = discordFiles(files)
 		var err error
@@ -243,7 +248,7 @@ func (c *REST) Send(ctx context.Context, channelID string, msg *discordgo.Messag
 // messageID is "".
 func (c *REST) StartThread(ctx context.Context, channelID, messageID, name string) (*discordgo.Channel, error) {
 	var out *discordgo.Channel
-	err := c.call(ctx, "start thread in "+channelID, func(opts ...discordgo.RequestOption) error {
+	err := c.call(ctx, "start thread", "start thread in "+channelID, func(opts ...discordgo.RequestOption) error {
 		var err error
 		if messageID != "" {
 			out, err = c.s.MessageThreadStartComplex(channelID, messageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: 1440}, opts...)
@@ -258,7 +263,7 @@ func (c *REST) StartThread(ctx context.Context, channelID, messageID, name strin
 // OpenDM opens the direct-message channel with a user.
 func (c *REST) OpenDM(ctx context.Context, userID string) (string, error) {
 	var id string
-	err := c.call(ctx, "open DM", func(opts ...discordgo.RequestOption) error {
+	err := c.call(ctx, "open DM", "open DM", func(opts ...discordgo.RequestOption) error {
 		ch, err := c.s.UserChannelCreate(userID, opts...)
 		if err == nil {
 			id = ch.ID
@@ -271,7 +276,7 @@ func (c *REST) OpenDM(ctx context.Context, userID string) (string, error) {
 // BulkOverwrite replaces every command of the application, globally (guildID "")
 // or in one guild, with defs: one request, whatever the number of commands.
 func (c *REST) BulkOverwrite(ctx context.Context, appID, guildID string, defs []*discordgo.ApplicationCommand) error {
-	return c.call(ctx, "register commands", func(opts ...discordgo.RequestOption) error {
+	return c.call(ctx, "register commands", "register commands", func(opts ...discordgo.RequestOption) error {
 		_, err := c.s.ApplicationCommandBulkOverwrite(appID, guildID, defs, opts...)
 		return err
 	})

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -51,8 +52,8 @@ func TestInteractionCallRetries(t *testing.T) {
 	var script []int
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := int(calls.Add(1)) - 1
-		if !strings.HasPrefix(r.URL.Path, "/api/v10/interactions/1/tok/callback") || r.Header.Get("Authorization") != "Bot t0k3n" {
-			t.Errorf("request %s %s auth %q", r.Method, r.URL.Path, r.Header.Get("Authorization"))
+		if !strings.HasPrefix(r.URL.Path, "/api/v10/interactions/1/tok/callback") || r.Header.Get("Authorization") != "" {
+			t.Errorf("request %s %s auth %q, want the callback without an Authorization header", r.Method, r.URL.Path, r.Header.Get("Authorization"))
 		}
 		status := 204
 		if n < len(script) {
@@ -103,5 +104,48 @@ func TestInteractionCallRetries(t *testing.T) {
 		if !c.check(err) || calls.Load() != c.calls {
 			t.Errorf("%s: err %v after %d calls, want %d calls", c.name, err, calls.Load(), c.calls)
 		}
+	}
+}
+
+// TestRateLimitMetricLabels: the rate-limit counter is labelled by the kind of call,
+// never by the channel it went to: 429s on fifty channels are one series.
+func TestRateLimitMetricLabels(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		w.Write([]byte(`{"message":"You are being rate limited.","retry_after":30,"global":false}`))
+	}))
+	defer srv.Close()
+	s, err := newSession(DiscordOptions{Token: "t0k3n", RESTURL: srv.URL + "/api/v10/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMetrics(nil)
+	rest := NewREST(s, m)
+	for k := range 50 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := rest.Send(ctx, fmt.Sprint(1000+k), &discordgo.MessageSend{Content: "hi"}, nil)
+		cancel()
+		if !errors.Is(err, ErrRateLimited) {
+			t.Fatalf("send to channel %d: %v, want ErrRateLimited", 1000+k, err)
+		}
+	}
+	families, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, f := range families {
+		if f.GetName() != "gambit_discord_rate_limited_total" {
+			continue
+		}
+		for _, metric := range f.GetMetric() {
+			for _, l := range metric.GetLabel() {
+				labels = append(labels, l.GetName()+"="+l.GetValue())
+			}
+		}
+	}
+	if len(labels) != 1 || labels[0] != "call=send message" {
+		t.Errorf("rate-limit series %v, want the one call=send message", labels)
 	}
 }

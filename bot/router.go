@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,7 +33,20 @@ type Router struct {
 	// not counted by the per-user command limit): past it they get no choices, and no
 	// handler runs.
 	completions *userLimiter
+	// slots holds a token per interaction being served: when all are taken (a slow
+	// dependency holds them), the next interactions are told the bot is busy at once
+	// instead of piling up goroutines and memory behind it.
+	slots chan struct{}
 }
+
+// DefaultMaxInFlight is the most interactions a process serves at once unless
+// RouterOptions.MaxInFlight says otherwise: far more than a healthy process has (an
+// interaction takes milliseconds to a few seconds), few enough that the goroutines and
+// memory they hold stay small when a dependency stalls.
+const DefaultMaxInFlight = 512
+
+// busyMessage answers an interaction that finds every slot taken.
+const busyMessage = "Gambit is too busy to answer right now. Please try again in a few seconds."
 
 // Each user's autocomplete requests: a burst of completionBurst, then completionRate a
 // second. Discord sends one request per keystroke, a few a second at most for a fast
@@ -50,6 +64,10 @@ type RouterOptions struct {
 	// Now is the clock (default time.Now).
 	Now     func() time.Time
 	Metrics *Metrics
+	// MaxInFlight bounds the interactions served at once, their answers, edits,
+	// followups and Then included (default DefaultMaxInFlight); one more is answered
+	// busyMessage, privately, and no handler runs.
+	MaxInFlight int
 }
 
 // NewRouter builds a router for cmds and gives the list to the commands that list
@@ -65,6 +83,7 @@ func NewRouter(cmds []commands.Command, opt RouterOptions) (*Router, error) {
 		now:        opt.Now,
 		seen:       newSeenSet(4096),
 		metrics:    opt.Metrics,
+		slots:      make(chan struct{}, cmp.Or(max(opt.MaxInFlight, 0), DefaultMaxInFlight)),
 	}
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
@@ -127,6 +146,13 @@ func (r *Router) Serve(ctx context.Context, s Sender, i *discordgo.Interaction) 
 	}
 	r.inflight.Add(1)
 	defer r.inflight.Done()
+	select {
+	case r.slots <- struct{}{}:
+		defer func() { <-r.slots }()
+	default:
+		r.busy(ctx, s, i)
+		return
+	}
 	received := r.now()
 	req, h := r.prepare(i, received)
 	rs := &responder{sender: s, i: i}
@@ -163,6 +189,24 @@ func (r *Router) Serve(ctx context.Context, s Sender, i *discordgo.Interaction) 
 			req.Log.Error("after answering", "err", err)
 			r.metrics.failed("after")
 		}
+	}
+}
+
+// busy answers an interaction that found no free slot: privately, that the bot is
+// busy (an autocomplete gets no choices), within the interaction's deadline.
+func (r *Router) busy(ctx context.Context, s Sender, i *discordgo.Interaction) {
+	r.metrics.failed("busy")
+	r.log.Warn("interaction refused: too many in flight", "interaction", i.ID, "in_flight", cap(r.slots))
+	ctx, cancel := context.WithDeadline(ctx, deadline(i.ID, r.now()).Add(-150*time.Millisecond))
+	defer cancel()
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: busyMessage, Flags: discordgo.MessageFlagsEphemeral}}
+	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}}
+	}
+	if err := s.Respond(ctx, i, resp, nil); err != nil {
+		r.log.Error("answer interaction", "interaction", i.ID, "err", err)
 	}
 }
 

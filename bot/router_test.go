@@ -200,9 +200,15 @@ func TestRouterDuplicateHasOneEffect(t *testing.T) {
 }
 
 func TestRouterDefersSlowHandlers(t *testing.T) {
+	// A slow handler answers only once the middleware has deferred: slow is "still
+	// running after 20 ms" however late the middleware's timer gets to run.
 	slow := func(resp *commands.Response) commands.Handler {
 		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
-			time.Sleep(150 * time.Millisecond)
+			for giveUp := time.Now().Add(hangGuard); !r.Responder.Deferred(); time.Sleep(time.Millisecond) {
+				if time.Now().After(giveUp) {
+					return nil, errors.New(r.Name + ": never deferred")
+				}
+			}
 			return resp, nil
 		}
 	}
@@ -490,5 +496,71 @@ func TestRouterLimitsCompletionsPerUser(t *testing.T) {
 	now = now.Add(time.Second)
 	if complete("u1") != 1 {
 		t.Error("a second later the user is still limited")
+	}
+}
+
+// TestRouterCapsInteractionsInFlight: with every slot held by a stalled handler, 50
+// more interactions are each answered at once, privately, that the bot is busy (an
+// autocomplete with no choices): no handler runs for them and no goroutine waits.
+// Once the stalled ones finish, interactions are served again.
+func TestRouterCapsInteractionsInFlight(t *testing.T) {
+	const slots = 3
+	release, entered := make(chan struct{}), make(chan struct{}, slots)
+	var runs atomic.Int32
+	stall := &stub{name: "stall", handle: func(ctx context.Context, _ *commands.Request) (*commands.Response, error) {
+		runs.Add(1)
+		entered <- struct{}{}
+		<-release
+		return commands.Reply("done"), nil
+	}}
+	r, err := NewRouter([]commands.Command{stall}, RouterOptions{MaxInFlight: slots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stalled := &recorder{}
+	var wg sync.WaitGroup
+	for range slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.Serve(context.Background(), stalled, command("stall"))
+		}()
+	}
+	for range slots {
+		<-entered
+	}
+	refused := &recorder{}
+	for k := range 50 {
+		i := command("stall")
+		if k%10 == 0 {
+			i.Type = discordgo.InteractionApplicationCommandAutocomplete
+		}
+		r.Serve(context.Background(), refused, i) // returns at once: no slot
+	}
+	if n := runs.Load(); n != slots {
+		t.Errorf("the handler ran %d times, want %d (the refused ones run nothing)", n, slots)
+	}
+	refused.mu.Lock()
+	busy, empty := 0, 0
+	for _, resp := range refused.responses {
+		switch {
+		case resp.Type == discordgo.InteractionApplicationCommandAutocompleteResult && len(resp.Data.Choices) == 0:
+			empty++
+		case resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Content == busyMessage &&
+			resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
+			busy++
+		}
+	}
+	refused.mu.Unlock()
+	if busy != 45 || empty != 5 {
+		t.Errorf("%d private busy answers and %d empty autocompletes, want 45 and 5", busy, empty)
+	}
+	close(release)
+	wg.Wait()
+	resp := &recorder{}
+	go func() { <-entered }()
+	r.Serve(context.Background(), resp, command("stall"))
+	if c := resp.Calls(); c != "respond:4" || resp.responses[0].Data.Content != "done" {
+		t.Errorf("after the stall: %q", c)
 	}
 }

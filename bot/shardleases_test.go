@@ -51,7 +51,7 @@ func checkIdentifySpacing(t testing.TB, f *discordfake.Fake) {
 // within the lease's lifetime, a tick and the identify window.
 func TestShardLeasesSurvivorTakesADeadProcessesShards(t *testing.T) {
 	dsn := storagetest.PostgresDSN(t)
-	f := discordfake.New(t, discordfake.WithShards(2), discordfake.WithGuilds(2), discordfake.WithHeartbeatInterval(250*time.Millisecond))
+	f := discordfake.New(t, discordfake.WithShards(2), discordfake.WithGuilds(2))
 	dopts := DiscordOptions{Token: f.Token, RESTURL: f.RESTURL(), GatewayURL: f.GatewayURL(), Intents: intents}
 	log := testLogger(t)
 	type process struct {

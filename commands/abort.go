@@ -9,6 +9,15 @@ import (
 
 // /abort [game]: call a game off before both sides have moved.
 
+func init() {
+	register(registration{
+		name:    "abort",
+		build:   func(d *Deps) Command { return NewAbort(d) },
+		topic:   helpTopic{group: groupPlay, order: 60, example: "/abort game:12"},
+		options: []optionUse{{nil, gameOptions{}}},
+	})
+}
+
 var _ Command = (*AbortCommand)(nil)
 var _ Autocompleter = (*AbortCommand)(nil)
 var _ Componenter = (*AbortCommand)(nil)

@@ -22,6 +22,15 @@ import (
 // mistakes and blunders with the better move, the evaluation graph, the full table as
 // a text file and the game as an annotated PGN ([%eval] comments, ?!/?/?? as NAGs).
 
+func init() {
+	register(registration{
+		name:    "analyze",
+		build:   func(d *Deps) Command { return NewAnalyze(d) },
+		topic:   helpTopic{group: groupPlay, order: 120, example: "/analyze game:12"},
+		options: []optionUse{{nil, analyzeOptions{}}},
+	})
+}
+
 var _ Command = (*AnalyzeCommand)(nil)
 var _ Autocompleter = (*AnalyzeCommand)(nil)
 

@@ -21,6 +21,15 @@ import (
 // members with Manage Server or the server's arbiter role. Each decision is recorded in
 // the game (a comment of its PGN) and announced in the game's thread.
 
+func init() {
+	register(registration{
+		name:    "arbiter",
+		build:   func(d *Deps) Command { return NewArbiter(d) },
+		topic:   helpTopic{group: groupSettings, order: 20, example: "/arbiter addtime player:white time:2m reason:a disturbance"},
+		options: []optionUse{{[]string{"*"}, arbiterOptions{}}},
+	})
+}
+
 var _ Command = (*ArbiterCommand)(nil)
 var _ Autocompleter = (*ArbiterCommand)(nil)
 
@@ -74,7 +83,8 @@ func (c *ArbiterCommand) Definition() *discordgo.ApplicationCommand {
 	}
 }
 
-// Autocomplete implements Autocompleter: the server's games in progress.
+// Autocomplete implements Autocompleter: the server's games in progress, but the
+// asker's own.
 func (c *ArbiterCommand) Autocomplete(ctx context.Context, r *Request) ([]*discordgo.ApplicationCommandOptionChoice, error) {
 	if r.GuildID == "" || !c.mayArbitrate(ctx, r) {
 		return nil, nil
@@ -86,8 +96,8 @@ func (c *ArbiterCommand) Autocomplete(ctx context.Context, r *Request) ([]*disco
 	var out []*discordgo.ApplicationCommandOptionChoice
 	for i := len(open) - 1; i >= 0 && len(out) < 25; i-- { // newest first
 		g := open[i]
-		if g.GuildID != r.GuildID {
-			continue
+		if g.GuildID != r.GuildID || g.White.ID == r.User.ID || g.Black.ID == r.User.ID {
+			continue // another server's, or one the asker plays in (never theirs to decide)
 		}
 		name := Truncate(fmt.Sprintf("Game %d · %s vs %s (%s)", g.ID, g.White.Name, g.Black.Name, g.Control), maxChoiceName, UTF16)
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: g.ID})
@@ -100,7 +110,7 @@ func (c *ArbiterCommand) mayArbitrate(ctx context.Context, r *Request) bool {
 	if r.Permissions&adminPermissions != 0 {
 		return true
 	}
-	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
+	gs, err := c.d.settingsOwner().FreshGuild(ctx, r.GuildID) // a permission: as stored
 	if err != nil || gs.ArbiterRole == "" || r.Interaction == nil || r.Interaction.Member == nil {
 		return false
 	}
@@ -169,12 +179,10 @@ func (c *ArbiterCommand) setRole(ctx context.Context, r *Request, role string) (
 	if r.Permissions&adminPermissions == 0 {
 		return nil, Errorf("Only members with the Manage Server permission can choose the arbiter role.")
 	}
-	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
-	if err != nil {
-		return nil, fmt.Errorf("read settings of guild %s: %w", r.GuildID, err)
-	}
-	gs.ArbiterRole = role
-	if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
+	if _, err := c.d.settingsOwner().UpdateGuild(ctx, r.GuildID, func(gs *storage.GuildSettings) error {
+		gs.ArbiterRole = role
+		return nil
+	}); err != nil {
 		return nil, Explain(err, sentence(err.Error()))
 	}
 	if role == "" {
@@ -320,6 +328,8 @@ func arbiterError(id uint64, err error) error {
 		return Explain(err, fmt.Sprintf("Game %d keeps moving: try again.", id))
 	case errors.Is(err, games.ErrNoReason):
 		return Explain(err, "Give the reason for the decision.")
+	case errors.Is(err, games.ErrArbiterPlays):
+		return Explain(err, fmt.Sprintf("You play in game %d: an arbiter never decides their own game. Ask another arbiter.", id))
 	}
 	return gameError(err)
 }
@@ -348,6 +358,11 @@ func ParseAddedTime(s string) (time.Duration, error) {
 			return 0, fmt.Errorf("time %q: want a number and a unit (d, h, m, s), e.g. 2m or 1h30m", s[:j])
 		}
 		total += time.Duration(n) * unit
+		if total > games.MaxAddedTime {
+			// Checked at each term: the sum of terms up to 100000 days each would
+			// overflow a Duration (100000d100000d13504d wrapped around to 25 min 26 s).
+			return 0, fmt.Errorf("add from 1 second to %d days", int(games.MaxAddedTime/(24*time.Hour)))
+		}
 		s = s[j:]
 	}
 	if total < time.Second || total > games.MaxAddedTime {

@@ -99,6 +99,10 @@ func TestParseAddedTime(t *testing.T) {
 		{"0s", 0, "from 1 second"},
 		{"31d", 0, "to 30 days"},
 		{"99999999999999999999s", 0, "a number and a unit"},
+		{"100000d100000d13504d", 0, "to 30 days"}, // wrapped around to 25 min 26 s
+		{"100000d100000d", 0, "to 30 days"},
+		{"29d23h59m60s", 30 * 24 * time.Hour, ""},
+		{"29d23h59m61s", 0, "to 30 days"},
 	}
 	for _, c := range cases {
 		got, err := ParseAddedTime(c.in)
@@ -136,7 +140,7 @@ func TestArbiterNeedsManageServerOrTheRole(t *testing.T) {
 	if err != nil || !resp.Ephemeral || !strings.Contains(resp.Content, "<@&r9>") || len(resp.Mentions) != 0 {
 		t.Fatalf("/arbiter role: %+v, %v", resp, err)
 	}
-	if gs, _ := d.Games.GuildSettings(ctx, "g1"); gs.ArbiterRole != "r9" {
+	if gs, _ := d.Games.Settings().FreshGuild(ctx, "g1"); gs.ArbiterRole != "r9" {
 		t.Errorf("arbiter role %q", gs.ArbiterRole)
 	}
 	err = abort(0, "r1")
@@ -162,6 +166,35 @@ func TestArbiterNeedsManageServerOrTheRole(t *testing.T) {
 	if _, err := c.Handle(ctx, arbiterRequest("abort", "u8", "", "dm", discordgo.PermissionManageGuild, nil, strOpt("reason", "r"))); err == nil ||
 		!strings.Contains(UserMessage(err), "in a server") {
 		t.Errorf("in a direct message: %v", err)
+	}
+}
+
+// TestArbiterNeverDecidesOwnGame: a player of the game with Manage Server (or the
+// role) is told to ask another arbiter, and the game is left as it was.
+func TestArbiterNeverDecidesOwnGame(t *testing.T) {
+	d, out := arbiterDeps(t)
+	c := NewArbiter(d)
+	ctx := context.Background()
+	reqs := []*Request{
+		arbiterRequest("addtime", alice.ID, "g1", "t1", discordgo.PermissionManageGuild, nil,
+			strOpt("player", "white"), strOpt("time", "30d"), strOpt("reason", "mine")),
+		arbiterRequest("adjudicate", bob.ID, "g1", "c1", discordgo.PermissionAdministrator, nil,
+			intOpt("game", 1), strOpt("result", "0-1"), strOpt("reason", "mine")),
+	}
+	for _, r := range reqs {
+		_, err := c.Handle(ctx, r)
+		if err == nil || !strings.Contains(UserMessage(err), "You play in game 1: an arbiter never decides their own game") {
+			t.Errorf("/arbiter %s by a player: %v (%q)", r.Sub, err, UserMessage(err))
+		}
+	}
+	if g := mustGame(t, d, 1); len(g.Notes) != 0 || !g.Live() || len(out.posts) != 0 {
+		t.Errorf("the refusals changed the game: notes %+v, live %v, %d posts", g.Notes, g.Live(), len(out.posts))
+	}
+	// Nor does the completion offer a player their own game.
+	r := arbiterRequest("abort", alice.ID, "g1", "c1", discordgo.PermissionManageGuild, nil)
+	r.Interaction.Type = discordgo.InteractionApplicationCommandAutocomplete
+	if choices, err := c.Autocomplete(ctx, r); err != nil || len(choices) != 0 {
+		t.Errorf("completion for a player of the game: %v, %v", choices, err)
 	}
 }
 

@@ -12,6 +12,15 @@ import (
 // /board [game]: the board from your own side, only for you, with fresh controls
 // when it is your move.
 
+func init() {
+	register(registration{
+		name:    "board",
+		build:   func(d *Deps) Command { return NewBoard(d) },
+		topic:   helpTopic{group: groupPlay, order: 80, example: "/board"},
+		options: []optionUse{{nil, gameOptions{}}},
+	})
+}
+
 var _ Command = (*BoardCommand)(nil)
 var _ Autocompleter = (*BoardCommand)(nil)
 var _ Componenter = (*BoardCommand)(nil)

@@ -16,6 +16,15 @@ import (
 // /challenge [opponent] [time] [color] [rated]: a challenge to one user, or open to
 // anyone, answered with the buttons under it.
 
+func init() {
+	register(registration{
+		name:    "challenge",
+		build:   func(d *Deps) Command { return NewChallenge(d) },
+		topic:   helpTopic{group: groupPlay, order: 10, example: "/challenge opponent:@friend time:5+3 color:white"},
+		options: []optionUse{{nil, challengeOptions{}}},
+	})
+}
+
 var _ Command = (*ChallengeCommand)(nil)
 var _ Autocompleter = (*ChallengeCommand)(nil)
 var _ Componenter = (*ChallengeCommand)(nil)

@@ -101,7 +101,7 @@ func TestNotifyChallengePings(t *testing.T) {
 	if got := notify(off); !strings.Contains(got, "Saved.") || !strings.Contains(got, "Mention you when someone challenges you: no") {
 		t.Errorf("/notify ping_on_challenge:false answered %q", got)
 	}
-	if p, err := gs.UserPrefs(ctx, bob.ID); err != nil || p.PingOnChallenge || !p.PingOnTurn {
+	if p, err := gs.Settings().FreshPrefs(ctx, bob.ID); err != nil || p.PingOnChallenge || !p.PingOnTurn {
 		t.Errorf("stored preferences %+v, %v: want challenge pings off and the rest as it was", p, err)
 	}
 	resp, err := c.Handle(ctx, challengeRequest(alice, bob))

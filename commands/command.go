@@ -8,9 +8,10 @@
 // slow) and sends the Response, so every answer goes out the same way: errors
 // ephemeral, mentions limited to what the handler names.
 //
-// Adding a command is one file defining a type that implements Command (and, if it
-// needs them, Autocompleter and Componenter), one line in All and its topic in /help's
-// list (help.go).
+// Adding a command is one file: a type that implements Command (and, if it needs them,
+// Autocompleter and Componenter), and an init function that registers it with its /help
+// topic and its option structs (registry.go); then the reference in docs/discord.md is
+// regenerated.
 package commands
 
 import (

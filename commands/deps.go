@@ -10,6 +10,7 @@ import (
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/ladder"
 	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/service/tournaments"
 )
 
@@ -18,6 +19,9 @@ import (
 type Deps struct {
 	// Games runs challenges and games.
 	Games *games.Service
+	// Settings owns the servers' settings and the users' preferences (nil: the one
+	// Games was built with).
+	Settings *settings.Service
 	// Ladder keeps the servers' rating ladders (nil: /ladder and /rating say they are
 	// not available).
 	Ladder *ladder.Service
@@ -61,6 +65,18 @@ func (d *Deps) now() time.Time {
 	return d.Now()
 }
 
+// settingsOwner returns the owner of the settings and preferences: Settings, or the
+// one of the game service; nil without either.
+func (d *Deps) settingsOwner() *settings.Service {
+	switch {
+	case d.Settings != nil:
+		return d.Settings
+	case d.Games != nil:
+		return d.Games.Settings()
+	}
+	return nil
+}
+
 func (d *Deps) draining() bool { return d.Draining != nil && d.Draining() }
 
 // Outbox takes the posts that are not answers to an interaction: a new game's thread
@@ -73,32 +89,4 @@ type Outbox interface {
 	// StartThread opens a public thread in a channel, from a message when messageID
 	// is set, and returns the thread's ID.
 	StartThread(ctx context.Context, channelID, messageID, name string) (string, error)
-}
-
-// All returns every command, in the order they are listed to users. Adding a command
-// is adding its file and one line here.
-func All(d *Deps) []Command {
-	return []Command{
-		NewChallenge(d),
-		NewPlay(d),
-		NewMove(d),
-		NewDraw(d),
-		NewResign(d),
-		NewAbort(d),
-		NewTakeback(d),
-		NewBoard(d),
-		NewGames(d),
-		NewPGN(d),
-		NewFEN(d),
-		NewAnalyze(d),
-		NewLadder(d),
-		NewRating(d),
-		NewElo(d),
-		NewPuzzle(d),
-		NewTournament(d),
-		NewSettings(d),
-		NewArbiter(d),
-		NewNotify(d),
-		NewHelp(),
-	}
 }

@@ -16,6 +16,15 @@ import (
 // one's own turn it waits for the next move; made while the opponent thinks it stands
 // only right after one's move.
 
+func init() {
+	register(registration{
+		name:    "draw",
+		build:   func(d *Deps) Command { return NewDraw(d) },
+		topic:   helpTopic{group: groupPlay, order: 40, example: "/draw offer"},
+		options: []optionUse{{[]string{"*"}, drawOptions{}}},
+	})
+}
+
 var _ Command = (*DrawCommand)(nil)
 var _ Autocompleter = (*DrawCommand)(nil)
 var _ Componenter = (*DrawCommand)(nil)

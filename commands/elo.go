@@ -17,6 +17,15 @@ import (
 // rating calculator (FIDE Rating Regulations, Article 8.3): K, the expected score of
 // each game, the change before and after rounding, and the new rating.
 
+func init() {
+	register(registration{
+		name:    "elo",
+		build:   func(d *Deps) Command { return NewElo(d) },
+		topic:   helpTopic{group: groupLadder, order: 30, example: "/elo rating:1650 opponent:1800 result:win"},
+		options: []optionUse{{nil, eloOptions{}}},
+	})
+}
+
 var _ Command = (*EloCommand)(nil)
 
 // EloCommand is /elo.

@@ -10,6 +10,15 @@ import (
 
 // /fen [game]: the position on the board in FEN.
 
+func init() {
+	register(registration{
+		name:    "fen",
+		build:   func(d *Deps) Command { return NewFEN(d) },
+		topic:   helpTopic{group: groupPlay, order: 110, example: "/fen"},
+		options: []optionUse{{nil, gameOptions{}}},
+	})
+}
+
 var _ Command = (*FENCommand)(nil)
 var _ Autocompleter = (*FENCommand)(nil)
 

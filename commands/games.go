@@ -15,6 +15,15 @@ import (
 // /games [where]: your games, or the games of this channel (only those the asker may
 // see: a channel's games are its server's, but the list is checked like every lookup).
 
+func init() {
+	register(registration{
+		name:    "games",
+		build:   func(d *Deps) Command { return NewGames(d) },
+		topic:   helpTopic{group: groupPlay, order: 90, example: "/games where:this channel"},
+		options: []optionUse{{nil, gamesOptions{}}},
+	})
+}
+
 var _ Command = (*GamesCommand)(nil)
 
 // GamesCommand is /games.

@@ -14,6 +14,14 @@ import (
 // (see Indexer), so it names exactly the commands this bot has: a command added later
 // shows up by itself, and /puzzle is not listed where puzzles are switched off.
 
+func init() {
+	register(registration{
+		name:  "help",
+		build: func(*Deps) Command { return NewHelp() },
+		topic: helpTopic{group: groupSettings, order: 40, example: "/help"},
+	})
+}
+
 var _ Command = (*HelpCommand)(nil)
 var _ Indexer = (*HelpCommand)(nil)
 
@@ -50,7 +58,8 @@ type helpGroup struct {
 	title, blurb string
 }
 
-// The groups, in the order they are shown; groupMore gathers commands without a topic.
+// The groups, in the order they are shown; groupMore gathers the commands no file
+// registered (each registered command names its group and example where it registers).
 var (
 	groupPlay        = &helpGroup{"♟ Play", "Challenge someone or the engine, then move by typing, from the menu under the board, or with its buttons. A game gets its own thread."}
 	groupLadder      = &helpGroup{"📈 Ladder and ratings", "Rated games count for the server's ladder (FIDE Elo or Glicko-2), by time control."}
@@ -60,38 +69,6 @@ var (
 	groupMore        = &helpGroup{"More", "Other commands."}
 	helpGroups       = []*helpGroup{groupPlay, groupLadder, groupPuzzles, groupTournaments, groupSettings, groupMore}
 )
-
-// helpTopic places a command in /help: its group and one example of its use.
-type helpTopic struct {
-	group   *helpGroup
-	example string
-}
-
-// helpTopics holds each command's topic; a test checks that every command has one and
-// that its example names the command's own subcommands and options.
-var helpTopics = map[string]helpTopic{
-	"challenge":  {groupPlay, "/challenge opponent:@friend time:5+3 color:white"},
-	"play":       {groupPlay, "/play bot level:3 time:10+0"},
-	"move":       {groupPlay, "/move move:Nf3"},
-	"draw":       {groupPlay, "/draw offer"},
-	"resign":     {groupPlay, "/resign"},
-	"abort":      {groupPlay, "/abort game:12"},
-	"takeback":   {groupPlay, "/takeback"},
-	"board":      {groupPlay, "/board"},
-	"games":      {groupPlay, "/games where:this channel"},
-	"pgn":        {groupPlay, "/pgn game:12"},
-	"fen":        {groupPlay, "/fen"},
-	"analyze":    {groupPlay, "/analyze game:12"},
-	"ladder":     {groupLadder, "/ladder category:blitz"},
-	"rating":     {groupLadder, "/rating user:@friend"},
-	"elo":        {groupLadder, "/elo rating:1650 opponent:1800 result:win"},
-	"puzzle":     {groupPuzzles, "/puzzle solve move:Qxf7+"},
-	"tournament": {groupTournaments, "/tournament create format:swiss time:5+3 rounds:5"},
-	"settings":   {groupSettings, "/settings threads enabled:true"},
-	"arbiter":    {groupSettings, "/arbiter addtime player:white time:2m reason:a disturbance"},
-	"notify":     {groupSettings, "/notify dm_on_turn:true"},
-	"help":       {groupSettings, "/help"},
-}
 
 // Discord's limits on a message, in UTF-16 units (see text.go).
 const (
@@ -111,8 +88,8 @@ func HelpMessage(cmds []Command) *Response {
 	lines := map[*helpGroup][]string{}
 	for _, c := range cmds {
 		def := c.Definition()
-		topic, ok := helpTopics[def.Name]
-		if !ok {
+		topic := registered[def.Name].topic
+		if topic.group == nil { // a command no file registered
 			topic = helpTopic{group: groupMore, example: "/" + def.Name}
 		}
 		lines[topic.group] = append(lines[topic.group], helpLine(def, topic.example))

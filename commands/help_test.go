@@ -63,7 +63,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		if !strings.Contains(text, "**/"+name+"**") {
 			t.Errorf("/help does not list /%s", name)
 		}
-		if ex := helpTopics[name].example; ex != "" && !strings.Contains(text, "`"+ex+"`") {
+		if ex := registered[name].topic.example; ex != "" && !strings.Contains(text, "`"+ex+"`") {
 			t.Errorf("/help does not show /%s's example %q", name, ex)
 		}
 	}
@@ -99,16 +99,14 @@ func TestHelpListsOnlyTheRegisteredCommands(t *testing.T) {
 	}
 }
 
-// Every command has a topic whose example uses the command's own subcommands and
+// Every command's topic has an example that uses the command's own subcommands and
 // options.
 func TestHelpTopics(t *testing.T) {
-	names := map[string]bool{}
 	for _, c := range All(&Deps{}) {
 		def := c.Definition()
-		names[def.Name] = true
-		topic, ok := helpTopics[def.Name]
-		if !ok {
-			t.Errorf("/%s has no topic in helpTopics: give it a group and an example", def.Name)
+		topic := registered[def.Name].topic
+		if topic.example == "" {
+			t.Errorf("/%s registers no example: give its topic one", def.Name)
 			continue
 		}
 		sub, opts, err := parseExample(def.Name, topic.example)
@@ -129,11 +127,6 @@ func TestHelpTopics(t *testing.T) {
 			if _, ok := declared[o]; !ok {
 				t.Errorf("/%s: example %q uses option %q, which is not declared there", def.Name, topic.example, o)
 			}
-		}
-	}
-	for name := range helpTopics {
-		if !names[name] {
-			t.Errorf("helpTopics has /%s, which is not a command", name)
 		}
 	}
 }

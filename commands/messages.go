@@ -40,13 +40,15 @@ const (
 	EventStarted  = "started"
 )
 
-// settings returns the guild's settings (for a DM, the defaults), with the game
-// service's default time control when the guild chose none; the store's defaults on error.
+// settings returns the guild's settings (for a DM, the defaults), with the configured
+// default time control when the guild chose none, from the settings owner's memory
+// when it read them lately; the store's defaults on error.
 func (d *Deps) settings(ctx context.Context, guildID string) storage.GuildSettings {
-	if d.Games == nil {
+	owner := d.settingsOwner()
+	if owner == nil {
 		return storage.DefaultGuildSettings(guildID)
 	}
-	s, err := d.Games.GuildSettings(ctx, guildID)
+	s, err := owner.Guild(ctx, guildID)
 	if err != nil {
 		return storage.DefaultGuildSettings(guildID)
 	}
@@ -55,10 +57,11 @@ func (d *Deps) settings(ctx context.Context, guildID string) storage.GuildSettin
 
 // pingTurn reports whether the player to move wants (and the guild allows) a ping.
 func (d *Deps) pingTurn(ctx context.Context, gs storage.GuildSettings, userID string) bool {
-	if !gs.PingOnTurn {
-		return false
+	owner := d.settingsOwner()
+	if !gs.PingOnTurn || owner == nil {
+		return gs.PingOnTurn
 	}
-	p, err := d.Games.UserPrefs(ctx, userID)
+	p, err := owner.Prefs(ctx, userID)
 	if err != nil {
 		return true
 	}

@@ -17,6 +17,15 @@ import (
 // legal moves), and the button flow for people who do not type: piece, destination,
 // promotion piece.
 
+func init() {
+	register(registration{
+		name:    "move",
+		build:   func(d *Deps) Command { return NewMove(d) },
+		topic:   helpTopic{group: groupPlay, order: 30, example: "/move move:Nf3"},
+		options: []optionUse{{nil, moveOptions{}}},
+	})
+}
+
 var _ Command = (*MoveCommand)(nil)
 var _ Autocompleter = (*MoveCommand)(nil)
 var _ Componenter = (*MoveCommand)(nil)

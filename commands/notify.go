@@ -13,6 +13,15 @@ import (
 
 // /notify: a player's own notification preferences: turns, reminders, challenges.
 
+func init() {
+	register(registration{
+		name:    "notify",
+		build:   func(d *Deps) Command { return NewNotify(d) },
+		topic:   helpTopic{group: groupSettings, order: 30, example: "/notify dm_on_turn:true"},
+		options: []optionUse{{nil, notifyOptions{}}},
+	})
+}
+
 var _ Command = (*NotifyCommand)(nil)
 var _ PrivateAnswerer = (*NotifyCommand)(nil)
 
@@ -55,7 +64,7 @@ func (c *NotifyCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}
-	p, err := c.d.Games.UserPrefs(ctx, r.User.ID)
+	p, err := c.d.settingsOwner().FreshPrefs(ctx, r.User.ID) // as stored: the change starts from them
 	if err != nil {
 		return nil, fmt.Errorf("read preferences of %s: %w", r.User.ID, err)
 	}

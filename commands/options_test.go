@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,59 +15,14 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// optionUse is one struct a command's handler decodes its options into, and where.
-type optionUse struct {
-	// subs are the subcommand paths ("ratings", "seed_rating") the struct is decoded
-	// under; nil for a command without subcommands; {"*"} for a struct decoded under
-	// every subcommand, whose tags each name an option of one of them.
-	subs []string
-	v    any
-}
-
-// optionStructs lists, for every command, the structs its handlers decode options
-// into. A command without options has an empty list. TestOptionTags checks that the
-// list names every command and every options struct of the package.
-var optionStructs = map[string][]optionUse{
-	"challenge":  {{nil, challengeOptions{}}},
-	"play":       {{[]string{"bot"}, playOptions{}}},
-	"move":       {{nil, moveOptions{}}},
-	"draw":       {{[]string{"*"}, drawOptions{}}},
-	"resign":     {{nil, gameOptions{}}},
-	"abort":      {{nil, gameOptions{}}},
-	"takeback":   {{nil, gameOptions{}}},
-	"board":      {{nil, gameOptions{}}},
-	"games":      {{nil, gamesOptions{}}},
-	"pgn":        {{nil, gameOptions{}}},
-	"fen":        {{nil, gameOptions{}}},
-	"analyze":    {{nil, analyzeOptions{}}},
-	"ladder":     {{nil, ladderOptions{}}},
-	"rating":     {{nil, ratingOptions{}}},
-	"elo":        {{nil, eloOptions{}}},
-	"puzzle":     {{[]string{"*"}, puzzleOptions{}}},
-	"tournament": {{[]string{"*"}, tournamentOptions{}}},
-	"settings": {
-		{[]string{"*"}, settingsOptions{}},
-		{[]string{"ratings", "seed_rating"}, ladderSettingsOptions{}},
-		{[]string{"puzzle"}, puzzleSettingsOptions{}},
-	},
-	"arbiter": {{[]string{"*"}, arbiterOptions{}}},
-	"notify":  {{nil, notifyOptions{}}},
-	"help":    {},
-}
-
 // TestOptionTags checks that every `option:` tag names an option its command declares
 // where the struct is decoded, with a Go type that option's values fit.
 func TestOptionTags(t *testing.T) {
 	listed := map[string]bool{}
 	for _, c := range All(&Deps{}) {
 		def := c.Definition()
-		uses, ok := optionStructs[def.Name]
-		if !ok {
-			t.Errorf("/%s is not in optionStructs: list the structs its handlers decode options into", def.Name)
-			continue
-		}
-		for _, u := range uses {
-			typ := reflect.TypeOf(u.v)
+		for _, u := range registered[def.Name].options {
+			typ := reflect.TypeOf(u.decoded)
 			listed[typ.Name()] = true
 			where := "/" + def.Name
 			declared, err := optionsUnder(def, u.subs)
@@ -93,18 +47,13 @@ func TestOptionTags(t *testing.T) {
 			}
 		}
 	}
-	for name := range optionStructs {
-		if !slices.ContainsFunc(All(&Deps{}), func(c Command) bool { return c.Definition().Name == name }) {
-			t.Errorf("optionStructs lists /%s, which is not a command", name)
-		}
-	}
 	// Every options struct of the package is a named type listed above: an anonymous
 	// struct in a handler would escape this test.
 	for _, s := range taggedStructs(t) {
 		if s.name == "" {
-			t.Errorf("%s: an anonymous struct with option tags: give it a name and list it in optionStructs", s.pos)
+			t.Errorf("%s: an anonymous struct with option tags: give it a name and list it in its command's registration", s.pos)
 		} else if !listed[s.name] {
-			t.Errorf("%s: %s has option tags but is not in optionStructs", s.pos, s.name)
+			t.Errorf("%s: %s has option tags but no command's registration lists it", s.pos, s.name)
 		}
 	}
 }

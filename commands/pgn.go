@@ -13,6 +13,15 @@ import (
 // /pgn [game]: the game's record as a PGN file, with a lichess analysis link. Every PGN
 // the bot hands out is made by ExportPGN, which names no server.
 
+func init() {
+	register(registration{
+		name:    "pgn",
+		build:   func(d *Deps) Command { return NewPGN(d) },
+		topic:   helpTopic{group: groupPlay, order: 100, example: "/pgn game:12"},
+		options: []optionUse{{nil, gameOptions{}}},
+	})
+}
+
 var _ Command = (*PGNCommand)(nil)
 var _ Autocompleter = (*PGNCommand)(nil)
 

@@ -17,6 +17,15 @@ import (
 // /play bot [level] [time] [color]: a game against the engine, in a thread like any
 // game. The engine's moves are posted like a person's; the game is unrated.
 
+func init() {
+	register(registration{
+		name:    "play",
+		build:   func(d *Deps) Command { return NewPlay(d) },
+		topic:   helpTopic{group: groupPlay, order: 20, example: "/play bot level:3 time:10+0"},
+		options: []optionUse{{[]string{"bot"}, playOptions{}}},
+	})
+}
+
 var _ Command = (*PlayCommand)(nil)
 var _ Autocompleter = (*PlayCommand)(nil)
 

@@ -23,7 +23,16 @@ import (
 // time. Every answer about a puzzle is ephemeral, so nobody's answer spoils it for
 // others; the bot plays the opponent's replies. The daily post itself (PostDaily) and
 // the leaderboard are public. Administrators set the daily post up with
-// /settings puzzle (puzzleSettingsOption below).
+// /settings puzzle (settings_puzzle.go).
+
+func init() {
+	register(registration{
+		name:    "puzzle",
+		build:   func(d *Deps) Command { return NewPuzzle(d) },
+		topic:   helpTopic{group: groupPuzzles, order: 10, example: "/puzzle solve move:Qxf7+"},
+		options: []optionUse{{[]string{"*"}, puzzleOptions{}}},
+	})
+}
 
 var _ Command = (*PuzzleCommand)(nil)
 var _ Autocompleter = (*PuzzleCommand)(nil)
@@ -445,104 +454,4 @@ func describePuzzleLeaderboard(lb []storage.PuzzlePlayer) string {
 		fmt.Fprintf(&b, "\n%d. %s — **%d** · %d solved · streak %d", i+1, EscapeMarkdown(name), int(math.Round(p.Rating)), p.Solved, p.Streak)
 	}
 	return b.String()
-}
-
-// puzzleSettingsOption is /settings puzzle: the daily post's channel, time, time zone
-// and rating range.
-func puzzleSettingsOption() *discordgo.ApplicationCommandOption {
-	zero := 0.0
-	return &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionSubCommand, Name: "puzzle", Description: "The daily puzzle post: channel, time, time zone, ratings",
-		Options: []*discordgo.ApplicationCommandOption{
-			{Type: discordgo.ApplicationCommandOptionChannel, Name: "channel", Description: "Where the puzzle of the day is posted",
-				ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}},
-			{Type: discordgo.ApplicationCommandOptionString, Name: "time", Description: "Time of day of the post, HH:MM (default 00:00)", MaxLength: 5},
-			{Type: discordgo.ApplicationCommandOptionString, Name: "timezone", Description: "IANA time zone, e.g. Europe/Paris (default UTC)", MaxLength: 64},
-			{Type: discordgo.ApplicationCommandOptionInteger, Name: "min_rating", Description: "Lowest puzzle rating (0: none)", MinValue: &zero, MaxValue: 4000},
-			{Type: discordgo.ApplicationCommandOptionInteger, Name: "max_rating", Description: "Highest puzzle rating (0: none)", MinValue: &zero, MaxValue: 4000},
-			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "off", Description: "Stop the daily post"},
-		},
-	}
-}
-
-type puzzleSettingsOptions struct {
-	Channel   string `option:"channel"`
-	Time      string `option:"time"`
-	Zone      string `option:"timezone"`
-	MinRating *int64 `option:"min_rating"`
-	MaxRating *int64 `option:"max_rating"`
-	Off       bool   `option:"off"`
-}
-
-// applyPuzzleSettings changes gs.Puzzle as /settings puzzle asks.
-func applyPuzzleSettings(r *Request, gs *storage.GuildSettings, now time.Time) error {
-	var o puzzleSettingsOptions
-	if err := DecodeOptions(r, &o); err != nil {
-		return err
-	}
-	ps := gs.Puzzle
-	old := ps
-	if o.Channel != "" {
-		ps.Channel = o.Channel
-	}
-	if o.Off {
-		ps.Channel = ""
-	}
-	if t := strings.TrimSpace(o.Time); t != "" {
-		m, err := puzzles.ParseTimeOfDay(t)
-		if err != nil {
-			return Errorf("Give the time as HH:MM, e.g. 09:00.")
-		}
-		ps.Time = fmt.Sprintf("%02d:%02d", m/60, m%60)
-	}
-	if z := strings.TrimSpace(o.Zone); z != "" {
-		if strings.EqualFold(z, "UTC") {
-			z = ""
-		}
-		ps.Zone = z
-		if _, err := ps.Location(); err != nil {
-			return Errorf("Unknown time zone %q: give an IANA name such as Europe/Paris or America/New_York.", o.Zone)
-		}
-	}
-	if o.MinRating != nil {
-		ps.MinRating = int(*o.MinRating)
-	}
-	if o.MaxRating != nil {
-		ps.MaxRating = int(*o.MaxRating)
-	}
-	if err := ps.Validate(); err != nil {
-		return Explain(err, sentence(err.Error()))
-	}
-	if ps.Channel != old.Channel || ps.Time != old.Time || ps.Zone != old.Zone {
-		ps.Since = now
-	}
-	gs.Puzzle = ps
-	return nil
-}
-
-// describePuzzleSettings is the line of /settings show about the daily puzzle.
-func describePuzzleSettings(ps storage.PuzzleSettings, now time.Time) string {
-	if ps.Channel == "" {
-		return "\n• Daily puzzle: not posted (members still have one with /puzzle today)"
-	}
-	zone := ps.Zone
-	if zone == "" {
-		zone = "UTC"
-	}
-	at := ps.Time
-	if at == "" {
-		at = "00:00"
-	}
-	s := fmt.Sprintf("\n• Daily puzzle: in <#%s> at %s %s", ps.Channel, at, zone)
-	if ps.MinRating > 0 || ps.MaxRating > 0 {
-		hi := "up"
-		if ps.MaxRating > 0 {
-			hi = fmt.Sprint(ps.MaxRating)
-		}
-		s += fmt.Sprintf(", rated %d to %s", ps.MinRating, hi)
-	}
-	if _, next, err := puzzles.DayAt(ps, now); err == nil {
-		s += fmt.Sprintf(" (next <t:%d:R>)", next.Unix())
-	}
-	return s
 }

@@ -16,6 +16,15 @@ import (
 // /rating [user] [category]: a player's card: the rating in each ladder ("1500?" while
 // provisional), the place, W–D–L and peak, with the rating history of one ladder drawn.
 
+func init() {
+	register(registration{
+		name:    "rating",
+		build:   func(d *Deps) Command { return NewRating(d) },
+		topic:   helpTopic{group: groupLadder, order: 20, example: "/rating user:@friend"},
+		options: []optionUse{{nil, ratingOptions{}}},
+	})
+}
+
 var _ Command = (*RatingCommand)(nil)
 
 // RatingCommand is /rating.

@@ -13,6 +13,15 @@ import (
 // Before both sides have moved (outside a tournament) resigning calls the game off
 // instead: no result, never rated (games.Unplayed).
 
+func init() {
+	register(registration{
+		name:    "resign",
+		build:   func(d *Deps) Command { return NewResign(d) },
+		topic:   helpTopic{group: groupPlay, order: 50, example: "/resign"},
+		options: []optionUse{{nil, gameOptions{}}},
+	})
+}
+
 var _ Command = (*ResignCommand)(nil)
 var _ Autocompleter = (*ResignCommand)(nil)
 var _ Componenter = (*ResignCommand)(nil)

@@ -97,7 +97,7 @@ func TestSettingsTakebacks(t *testing.T) {
 	if err != nil || !strings.Contains(resp.Content, "Takebacks: in casual and rated games") {
 		t.Fatalf("takebacks rated:true: %+v, %v", resp, err)
 	}
-	if gs, _ := w.d.Games.GuildSettings(context.Background(), "g1"); !gs.RatedTakebacks {
+	if gs, _ := w.d.Games.Settings().FreshGuild(context.Background(), "g1"); !gs.RatedTakebacks {
 		t.Error("not saved")
 	}
 }

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,12 +10,26 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/render"
+	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/storage"
 )
 
 // /settings: a server's choices, for its administrators (Manage Server): default
 // time control, the channel for games, a thread per game, board theme, who may
 // challenge, pings, takebacks in rated games.
+
+func init() {
+	register(registration{
+		name:  "settings",
+		build: func(d *Deps) Command { return NewSettings(d) },
+		topic: helpTopic{group: groupSettings, order: 10, example: "/settings threads enabled:true"},
+		options: []optionUse{
+			{[]string{"*"}, settingsOptions{}},
+			{[]string{"ratings", "seed_rating"}, ladderSettingsOptions{}},
+			{[]string{"puzzle"}, puzzleSettingsOptions{}},
+		},
+	})
+}
 
 var _ Command = (*SettingsCommand)(nil)
 var _ PrivateAnswerer = (*SettingsCommand)(nil)
@@ -93,23 +108,40 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}
-	gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
-	if err != nil {
-		return nil, fmt.Errorf("read settings of guild %s: %w", r.GuildID, err)
-	}
-	changed := true
-	switch r.Sub {
-	case "ratings", "seed_rating": // the ladder's settings (ladder.go) recompute the ladders
+	if r.Sub == "ratings" || r.Sub == "seed_rating" { // the ladder's settings (settings_ladder.go) recompute the ladders
 		return c.d.ladderSettings(ctx, r)
-	case "show":
-		changed = false
+	}
+	owner := c.d.settingsOwner()
+	changed := r.Sub != "show"
+	var gs storage.GuildSettings
+	var err error
+	if changed {
+		gs, err = owner.UpdateGuild(ctx, r.GuildID, func(gs *storage.GuildSettings) error { return c.apply(r, o, gs) })
+		if errors.Is(err, settings.ErrInvalid) {
+			return nil, Explain(err, sentence(err.Error()))
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.Sub == "puzzle" && c.d.Puzzles != nil {
+			c.d.Puzzles.SettingsChanged(r.GuildID)
+		}
+	} else if gs, err = owner.FreshGuild(ctx, r.GuildID); err != nil {
+		return nil, err
+	}
+	return &Response{Content: describeSettings(gs, changed) + describePuzzleSettings(gs.Puzzle, c.d.now()), Ephemeral: true}, nil
+}
+
+// apply changes gs as the subcommand of r asks, with its options o.
+func (c *SettingsCommand) apply(r *Request, o settingsOptions, gs *storage.GuildSettings) error {
+	switch r.Sub {
 	case "time_control":
 		tc, err := clock.Parse(strings.TrimSpace(o.Value))
 		if err != nil {
-			return nil, Explain(err, sentence(err.Error()))
+			return Explain(err, sentence(err.Error()))
 		}
 		if tc.Kind() == clock.KindUnknown {
-			return nil, Errorf("Give a time control such as 10+0, or - for none.")
+			return Errorf("Give a time control such as 10+0, or - for none.")
 		}
 		gs.DefaultControl = tc
 	case "games_channel":
@@ -133,22 +165,12 @@ func (c *SettingsCommand) Handle(ctx context.Context, r *Request) (*Response, er
 		if o.Rated != nil {
 			gs.RatedTakebacks = *o.Rated
 		}
-	case "puzzle": // the daily puzzle (puzzle.go)
-		if err := applyPuzzleSettings(r, &gs, c.d.now()); err != nil {
-			return nil, err
-		}
+	case "puzzle": // the daily puzzle (settings_puzzle.go)
+		return applyPuzzleSettings(r, gs, c.d.now())
 	default:
-		return nil, fmt.Errorf("/settings: unknown subcommand %q", r.Sub)
+		return fmt.Errorf("/settings: unknown subcommand %q", r.Sub)
 	}
-	if changed {
-		if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
-			return nil, Explain(err, sentence(err.Error()))
-		}
-		if r.Sub == "puzzle" && c.d.Puzzles != nil {
-			c.d.Puzzles.SettingsChanged(r.GuildID)
-		}
-	}
-	return &Response{Content: describeSettings(gs, changed) + describePuzzleSettings(gs.Puzzle, c.d.now()), Ephemeral: true}, nil
+	return nil
 }
 
 func describeSettings(gs storage.GuildSettings, changed bool) string {

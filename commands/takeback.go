@@ -14,6 +14,15 @@ import (
 // completed move is final (FIDE 4.7): casual games allow takebacks, rated games only
 // where the server allows them (/settings takebacks), tournament games never.
 
+func init() {
+	register(registration{
+		name:    "takeback",
+		build:   func(d *Deps) Command { return NewTakeback(d) },
+		topic:   helpTopic{group: groupPlay, order: 70, example: "/takeback"},
+		options: []optionUse{{nil, gameOptions{}}},
+	})
+}
+
 var _ Command = (*TakebackCommand)(nil)
 var _ Autocompleter = (*TakebackCommand)(nil)
 var _ Componenter = (*TakebackCommand)(nil)

@@ -27,6 +27,15 @@ import (
 // card, a text table and the TRF) are posted by TournamentEvent, the service's
 // notifier.
 
+func init() {
+	register(registration{
+		name:    "tournament",
+		build:   func(d *Deps) Command { return NewTournament(d) },
+		topic:   helpTopic{group: groupTournaments, order: 10, example: "/tournament create format:swiss time:5+3 rounds:5"},
+		options: []optionUse{{[]string{"*"}, tournamentOptions{}}},
+	})
+}
+
 var _ Command = (*TournamentCommand)(nil)
 var _ Componenter = (*TournamentCommand)(nil)
 
@@ -136,12 +145,10 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 		if !manager {
 			return nil, Errorf("Only members with the Manage Server permission can choose who creates tournaments.")
 		}
-		gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
-		if err != nil {
-			return nil, err
-		}
-		gs.TournamentRole = o.Role
-		if err := c.d.Games.SetGuildSettings(ctx, gs); err != nil {
+		if _, err := c.d.settingsOwner().UpdateGuild(ctx, r.GuildID, func(gs *storage.GuildSettings) error {
+			gs.TournamentRole = o.Role
+			return nil
+		}); err != nil {
 			return nil, err
 		}
 		if o.Role == "" {
@@ -207,7 +214,7 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 
 func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournamentOptions, by storage.Player, manager bool) (*Response, error) {
 	if !manager {
-		gs, err := c.d.Games.GuildSettings(ctx, r.GuildID)
+		gs, err := c.d.settingsOwner().FreshGuild(ctx, r.GuildID) // a permission: as stored
 		if err != nil {
 			return nil, err
 		}

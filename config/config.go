@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gambitchess/gambit/internal/redact"
 )
 
 // Config is the whole configuration. Field tags name the YAML keys; config.example.yaml
@@ -446,7 +448,7 @@ func (c Config) Validate() error {
 		}
 		scheme, _, ok := strings.Cut(u.val, "://")
 		if !ok || !strings.Contains(u.schemes, scheme) {
-			return &Error{Key: u.key, Reason: fmt.Sprintf("%q: want a %s URL", u.val, strings.ReplaceAll(u.schemes, " ", " or "))}
+			return &Error{Key: u.key, Reason: fmt.Sprintf("%q: want a %s URL", redact.URL(u.val), strings.ReplaceAll(u.schemes, " ", " or "))}
 		}
 	}
 	switch c.Storage.Driver {
@@ -654,7 +656,8 @@ func (c Config) RequireDiscord() error {
 	return nil
 }
 
-// String describes the configuration for logs, with the token left out.
+// String describes the configuration for logs, with the token left out and the
+// passwords of the URLs replaced.
 func (c Config) String() string {
 	tok := "unset"
 	if c.Discord.Token != "" {
@@ -665,6 +668,6 @@ func (c Config) String() string {
 		endpoint = "on (token set)"
 	}
 	return fmt.Sprintf("instance %q discord{token %s, application %q, guild %q, rest %q, gateway %q, shards %d, interactions %q} storage %q log %s/%s metrics %q (remote %t) puzzles %t backups %q (live backup %s)",
-		c.Instance, tok, c.Discord.ApplicationID, c.Discord.GuildID, c.Discord.RESTURL, c.Discord.GatewayURL, c.Discord.Shards, c.Discord.InteractionsAddress,
+		c.Instance, tok, c.Discord.ApplicationID, c.Discord.GuildID, redact.URL(c.Discord.RESTURL), redact.URL(c.Discord.GatewayURL), c.Discord.Shards, c.Discord.InteractionsAddress,
 		c.Storage.Path, c.Log.Level, c.Log.Format, c.Metrics.Address, c.Metrics.AllowRemote, c.Puzzles.Enabled, c.Backups.Dir, endpoint)
 }

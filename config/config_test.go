@@ -315,3 +315,20 @@ func FuzzLoad(f *testing.F) {
 		_ = cfg.Validate()
 	})
 }
+
+// TestURLPasswordsNeverShown: a proxy's password in discord.rest_url or
+// discord.gateway_url is in neither String (logged at start) nor the errors.
+func TestURLPasswordsNeverShown(t *testing.T) {
+	const secret = "pr0xyS3cret"
+	cfg, err := Load(writeFile(t, "discord:\n  rest_url: http://gambit:"+secret+"@proxy:3128/api/v10/\n  gateway_url: wss://gambit:"+secret+"@proxy:3129/gateway\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.String(); strings.Contains(s, secret) || !strings.Contains(s, "http://gambit:[redacted]@proxy:3128/api/v10/") || !strings.Contains(s, "wss://gambit:[redacted]@proxy:3129/gateway") {
+		t.Errorf("String() = %s", s)
+	}
+	_, err = Load(writeFile(t, "discord:\n  rest_url: ftp://gambit:"+secret+"@proxy/\n"), nil)
+	if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "discord.rest_url") {
+		t.Errorf("a bad rest_url with a password: %v", err)
+	}
+}

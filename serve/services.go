@@ -20,12 +20,14 @@ import (
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/ladder"
 	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/service/tournaments"
 	"github.com/gambitchess/gambit/storage"
 )
 
 // services are the server's services on one store.
 type services struct {
+	settings    *settings.Service
 	ladder      *ladder.Service
 	tournaments *tournaments.Service
 	puzzles     *puzzles.Service // nil when puzzles.enabled is false
@@ -33,7 +35,9 @@ type services struct {
 	games       *games.Service
 }
 
-// buildServices builds the services, each after those it needs: the ladder; the
+// buildServices builds the services, each after those it needs: the settings (the
+// owner of the guilds' settings and the users' preferences, which the ladder tells of
+// its changes and the games write through); the ladder; the
 // tournaments (seeded from the ladder, posting through d); the puzzles, when enabled
 // (posting the daily puzzle through d); the engine; then the games, which tell
 // gameListeners of their events and run finishHooks in the transaction that ends a
@@ -46,8 +50,12 @@ type services struct {
 // heartbeat of any serve process, read before the leases were taken). On error, what
 // was built is closed.
 func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *bot.Notifier, clk timers.Clock, leases *partitionLeases, alive time.Time, log *slog.Logger) (*services, error) {
-	s := &services{}
-	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now})
+	control, err := defaultControl(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &services{settings: settings.New(db, settings.Options{DefaultControl: control, Now: clk.Now})}
+	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now, Settings: s.settings})
 	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder),
 		Owns: leases.owns(), Instance: cfg.Instance})
 	leases.adopt("tournaments", func(ctx context.Context) error {
@@ -77,12 +85,7 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 		_, err := engine.Adopt(ctx)
 		return err
 	})
-	control, err := defaultControl(cfg)
-	if err != nil {
-		s.close(log)
-		return nil, err
-	}
-	s.games, err = games.New(db, games.Options{
+	s.games, err = games.New(db, games.Options{Settings: s.settings,
 		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope, Peers: servePeer, LastAlive: alive, Owns: leases.owns(),
 		Notifier:         gameListeners{notifier: notifier, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
@@ -212,7 +215,7 @@ func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engine
 
 // expose hands the services to the commands and to the Server Deps.Ready sees.
 func (s *services) expose(d *commands.Deps, srv *Server) {
-	d.Games, d.Ladder, d.Tournaments, d.Engine = s.games, s.ladder, s.tournaments, s.engine
+	d.Games, d.Settings, d.Ladder, d.Tournaments, d.Engine = s.games, s.settings, s.ladder, s.tournaments, s.engine
 	srv.Games, srv.Tournaments, srv.Engine = s.games, s.tournaments, s.engine
 	d.Puzzles, srv.Puzzles = s.puzzles, s.puzzles // nil when puzzles are off
 }

@@ -64,13 +64,18 @@ func waitForLeaks(timeout time.Duration) string {
 	}
 }
 
-// testHeartbeat keeps heartbeats frequent without flooding a shared CPU.
-const testHeartbeat = 250 * time.Millisecond
-
+// newFake starts a fake with Discord's heartbeat interval (see
+// DefaultHeartbeatInterval); TestHeartbeats alone shortens it.
 func newFake(t testing.TB, opts ...Option) *Fake {
 	t.Helper()
-	return New(t, append([]Option{WithHeartbeatInterval(testHeartbeat)}, opts...)...)
+	return New(t, opts...)
 }
+
+// hangGuard bounds waits for the client to get somewhere it gets to on its
+// own schedule (a resume after discordgo's one-second Close, a handler
+// goroutine): long enough that only a client that is stuck or took the
+// wrong path reaches it, on any machine.
+const hangGuard = 2 * time.Minute
 
 // open connects a real discordgo session to f; setup runs before Open.
 func open(t testing.TB, f *Fake, setup func(s *discordgo.Session)) *discordgo.Session {
@@ -187,7 +192,7 @@ func TestOpenReady(t *testing.T) {
 	f := newFake(t)
 	var log eventLog
 	s := open(t, f, log.attach)
-	if !f.WaitFor(func() bool { return log.count("GUILD_CREATE") == 1 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return log.count("GUILD_CREATE") == 1 }, hangGuard) {
 		t.Fatal("no GUILD_CREATE after READY")
 	}
 	s.State.RLock()
@@ -211,8 +216,9 @@ func TestOpenReady(t *testing.T) {
 		got.Intents != discordgo.IntentsAllWithoutPrivileged {
 		t.Errorf("identify = %+v, want shard 0/1, compress, v=9 json, default intents", got)
 	}
-	if !f.WaitFor(func() bool { return f.Heartbeats() >= 2 }, 3*time.Second) {
-		t.Errorf("heartbeats = %d, want at least 2 within 3s at %v", f.Heartbeats(), testHeartbeat)
+	// The first heartbeat goes out as soon as the connection is up.
+	if !f.WaitFor(func() bool { return f.Heartbeats() >= 1 }, hangGuard) {
+		t.Errorf("heartbeats = %d, want the first one", f.Heartbeats())
 	}
 	me, err := s.User("@me")
 	if err != nil || me.ID != f.Bot.ID {
@@ -502,7 +508,7 @@ func TestDeferredThenFollowup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !f.WaitFor(func() bool { return len(f.Followups(res.ID)) == 1 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return len(f.Followups(res.ID)) == 1 }, hangGuard) {
 		t.Fatal("no followup")
 	}
 	orig, _ := f.Original(res.ID)
@@ -754,7 +760,7 @@ func TestThreads(t *testing.T) {
 	if err != nil || !got.ThreadMetadata.Archived || got.MessageCount != 1 {
 		t.Errorf("GET thread = %+v, %v; want archived with 1 message", got, err)
 	}
-	if !f.WaitFor(func() bool { return log.count("THREAD_CREATE") == 2 && log.count("THREAD_UPDATE") == 1 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return log.count("THREAD_CREATE") == 2 && log.count("THREAD_UPDATE") == 1 }, hangGuard) {
 		t.Errorf("thread events: %d creates, %d updates; want 2 and 1", log.count("THREAD_CREATE"), log.count("THREAD_UPDATE"))
 	}
 	if _, err := s.State.Channel(priv.ID); err != nil {
@@ -800,7 +806,7 @@ func TestRateLimitRetry(t *testing.T) {
 	if n := len(f.Messages(f.ChannelID)); n != 1 {
 		t.Errorf("%d messages, want exactly 1", n)
 	}
-	if !f.WaitFor(func() bool { mu.Lock(); defer mu.Unlock(); return len(limited) == 2 }, 2*time.Second) {
+	if !f.WaitFor(func() bool { mu.Lock(); defer mu.Unlock(); return len(limited) == 2 }, hangGuard) {
 		t.Errorf("RateLimit events = %d, want 2", len(limited))
 	}
 
@@ -841,12 +847,8 @@ func TestDisconnectResume(t *testing.T) {
 	if _, err := f.Dispatch("TYPING_START", f.GuildID, map[string]any{"channel_id": f.ChannelID, "guild_id": f.GuildID, "user_id": f.User.ID, "timestamp": time.Now().Unix()}); err != nil {
 		t.Fatalf("Dispatch while disconnected: %v", err)
 	}
-	select {
-	case <-resumed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no RESUMED within 10s of Disconnect")
-	}
-	if !f.WaitFor(func() bool { return log.count("TYPING_START") == 1 }, 5*time.Second) {
+	awaitResume(t, f, resumed, "Disconnect")
+	if !f.WaitFor(func() bool { return log.count("TYPING_START") == 1 }, hangGuard) {
 		t.Error("the event dispatched during the outage was not replayed")
 	}
 	if f.Identifies() != 1 || f.Resumes() != 1 {
@@ -859,11 +861,7 @@ func TestDisconnectResume(t *testing.T) {
 
 	// Op 7 Reconnect: the client closes with 1012 and resumes.
 	f.RequestReconnect()
-	select {
-	case <-resumed:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no RESUMED within 10s of op 7")
-	}
+	awaitResume(t, f, resumed, "op 7")
 	if f.Resumes() != 2 || f.Identifies() != 1 {
 		t.Errorf("after op 7: identifies %d resumes %d, want 1 and 2", f.Identifies(), f.Resumes())
 	}
@@ -873,13 +871,52 @@ func TestDisconnectResume(t *testing.T) {
 	herr.check(t)
 }
 
+// awaitResume waits until the client has resumed after what: its RESUMED
+// handler fired (resumed), or, failing the test at once, the fake saw a new
+// Identify, which means the session was lost instead of resumed. The wait
+// ends on those events; discordgo needs a second or more to get there (its
+// Close sleeps a second before it reconnects, a failed dial backs off 1, 2,
+// 4... seconds), so the only clock is hangGuard.
+func awaitResume(t *testing.T, f *Fake, resumed <-chan struct{}, what string) {
+	t.Helper()
+	identifies := f.Identifies()
+	got := false
+	f.WaitFor(func() bool {
+		select {
+		case <-resumed:
+			got = true
+		default:
+		}
+		return got || f.Identifies() > identifies
+	}, hangGuard)
+	switch {
+	case got:
+	case f.Identifies() > identifies:
+		t.Fatalf("after %s the client identified again (identifies %d, resumes %d): the session was lost, not resumed", what, f.Identifies(), f.Resumes())
+	default:
+		t.Fatalf("no RESUMED and no new identify within %v of %s (resumes %d, connected %d)", hangGuard, what, f.Resumes(), f.Connected())
+	}
+}
+
+// TestHeartbeats: the interval in Hello is the one the client heartbeats at;
+// with a short one, discordgo's periodic heartbeats reach the fake (the ACK
+// itself is checked on a raw connection in TestGatewayRawSession).
+func TestHeartbeats(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, WithHeartbeatInterval(50*time.Millisecond))
+	open(t, f, nil)
+	if !f.WaitFor(func() bool { return f.Heartbeats() >= 3 }, hangGuard) {
+		t.Fatalf("heartbeats = %d, want at least 3", f.Heartbeats())
+	}
+}
+
 func TestInvalidSession(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	var log eventLog
 	open(t, f, log.attach)
 	f.InvalidateSessions()
-	if !f.WaitFor(func() bool { return f.Identifies() == 2 && log.count("READY") == 2 }, 5*time.Second) {
+	if !f.WaitFor(func() bool { return f.Identifies() == 2 && log.count("READY") == 2 }, hangGuard) {
 		t.Fatalf("after op 9: identifies %d, READY %d; want 2 and 2", f.Identifies(), log.count("READY"))
 	}
 }
@@ -922,7 +959,7 @@ func TestShards(t *testing.T) {
 			s.State.RLock()
 			defer s.State.RUnlock()
 			return len(s.State.Guilds) == 2
-		}, 5*time.Second)
+		}, hangGuard)
 		if !ok {
 			t.Fatalf("shard %d state has the wrong guilds", id)
 		}
@@ -944,7 +981,7 @@ func TestShards(t *testing.T) {
 	// A guild added later arrives with GUILD_CREATE on its shard.
 	g5, _ := f.AddGuild("late")
 	s := sessions[ShardFor(g5, 2)]
-	if !f.WaitFor(func() bool { _, err := s.State.Guild(g5); return err == nil }, 5*time.Second) {
+	if !f.WaitFor(func() bool { _, err := s.State.Guild(g5); return err == nil }, hangGuard) {
 		t.Error("late guild missing from its shard's state")
 	}
 	if log := f.IdentifyLog(); len(log) != 2 || log[0].ShardCount != 2 {

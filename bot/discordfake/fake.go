@@ -67,7 +67,16 @@ var (
 
 // Defaults, chosen to look like Discord but run fast in tests.
 const (
-	DefaultHeartbeatInterval   = time.Second
+	// DefaultHeartbeatInterval is the interval Discord's Hello gives. Keep it
+	// that long in tests of reconnects and resumes: discordgo (v0.29) answers
+	// an ACK later than five intervals, or a heartbeat write that fails
+	// (also on a connection it is closing itself, when a tick lands in its
+	// Close), with Session.Close and a reconnect. Close sends 1000 on the
+	// session's current connection, which may already be the resumed one,
+	// and a 1000 close ends the session (on Discord as here). With a
+	// sub-second interval a loaded machine does that often enough to turn a
+	// resume into a new identify.
+	DefaultHeartbeatInterval   = 41250 * time.Millisecond
 	DefaultInteractionDeadline = 3 * time.Second
 	// historyLimit caps the dispatches one gateway session keeps for resume.
 	historyLimit = 10000

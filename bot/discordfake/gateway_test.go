@@ -3,6 +3,7 @@ package discordfake
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -109,7 +110,7 @@ func TestGatewayRawSession(t *testing.T) {
 	f := newFake(t)
 	ws := rawGateway(t, f, "v=10&encoding=json")
 	hello, err := readFrame(t, ws)
-	if err != nil || hello.Op != opHello || !strings.Contains(string(hello.D), `"heartbeat_interval":250`) {
+	if err != nil || hello.Op != opHello || !strings.Contains(string(hello.D), fmt.Sprintf(`"heartbeat_interval":%d`, DefaultHeartbeatInterval.Milliseconds())) {
 		t.Fatalf("hello = %+v, %v", hello, err)
 	}
 	ws.WriteJSON(identifyFrame(f.Token, nil))
@@ -134,7 +135,7 @@ func TestGatewayRawSession(t *testing.T) {
 		t.Errorf("Connected %d Shards %v", f.Connected(), f.Shards())
 	}
 	ws.Close()
-	if !f.WaitFor(func() bool { return f.Connected() == 0 }, 2*time.Second) {
+	if !f.WaitFor(func() bool { return f.Connected() == 0 }, hangGuard) {
 		t.Fatal("connection still counted after close")
 	}
 	for i := 0; i < 3; i++ {
@@ -162,7 +163,7 @@ func TestGatewayRawSession(t *testing.T) {
 	// A session closed with 1000 cannot be resumed.
 	ws2.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
 	readFrame(t, ws2)
-	if !f.WaitFor(func() bool { return len(f.Shards()) == 0 }, 2*time.Second) {
+	if !f.WaitFor(func() bool { return len(f.Shards()) == 0 }, hangGuard) {
 		t.Fatal("session survived a 1000 close")
 	}
 	ws3 := rawGateway(t, f, "")

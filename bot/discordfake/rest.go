@@ -41,6 +41,14 @@ type Request struct {
 	// form errors for a 400.
 	Error string
 	At    time.Time
+	// TokenRoute says the route is authorized by the interaction token in its path
+	// (the callback, the original response, followups): Discord needs no
+	// Authorization header there, and a client that sends its bot token anyway
+	// hands a credential to a route that does not need it.
+	TokenRoute bool
+	// Authorization says the request carried an Authorization header (its value is
+	// not kept).
+	Authorization bool
 }
 
 // restState is the REST side's records; Fake.mu guards it.
@@ -186,7 +194,8 @@ func (f *Fake) handler() http.Handler {
 }
 
 func (f *Fake) logRequest(sw *statusWriter, r *http.Request, rel string) {
-	req := Request{Method: r.Method, Path: rel, Query: r.URL.RawQuery, Status: sw.status, Error: sw.errText, At: time.Now()}
+	req := Request{Method: r.Method, Path: rel, Query: r.URL.RawQuery, Status: sw.status, Error: sw.errText, At: time.Now(),
+		TokenRoute: !sw.unknown && tokenRoute(rel), Authorization: r.Header.Get("Authorization") != ""}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.rest.requests = append(f.rest.requests, req)
@@ -202,14 +211,19 @@ func (f *Fake) logRequest(sw *statusWriter, r *http.Request, rel string) {
 // GET gateway needs nothing.
 func botRoute(method, rel string) bool {
 	switch {
-	case strings.HasPrefix(rel, "interactions/"):
-		return false
-	case strings.HasPrefix(rel, "webhooks/") && strings.Count(rel, "/") >= 2:
+	case tokenRoute(rel):
 		return false
 	case rel == "gateway" && method == http.MethodGet:
 		return false
 	}
 	return true
+}
+
+// tokenRoute reports whether a route is authorized by the token in its path: an
+// interaction's callback, or a webhook route with the webhook's (the interaction's)
+// token.
+func tokenRoute(rel string) bool {
+	return strings.HasPrefix(rel, "interactions/") || strings.HasPrefix(rel, "webhooks/") && strings.Count(rel, "/") >= 2
 }
 
 // routes registers the REST API, relative to the API base.

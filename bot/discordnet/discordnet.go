@@ -19,6 +19,7 @@ package discordnet
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,6 +29,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/internal/redact"
 )
 
 // defaultTimeout is the request timeout discordgo.New gives its client; it is
@@ -118,17 +121,18 @@ func Close(s *discordgo.Session) error {
 }
 
 func parseRESTURL(raw string) (*url.URL, error) {
+	shown := redact.URL(raw) // what errors may quote: no password
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("parse discord rest url %q: %w", raw, err)
+		return nil, fmt.Errorf("parse discord rest url %q: %w", shown, parseCause(err))
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("discord rest url %q: scheme must be http or https, not %q", raw, u.Scheme)
+		return nil, fmt.Errorf("discord rest url %q: scheme must be http or https, not %q", shown, u.Scheme)
 	case u.Host == "":
-		return nil, fmt.Errorf("discord rest url %q: no host", raw)
+		return nil, fmt.Errorf("discord rest url %q: no host", shown)
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-		return nil, fmt.Errorf("discord rest url %q: must not carry a query or fragment", raw)
+		return nil, fmt.Errorf("discord rest url %q: must not carry a query or fragment", shown)
 	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
@@ -140,20 +144,30 @@ func parseRESTURL(raw string) (*url.URL, error) {
 }
 
 func checkGatewayURL(raw string) error {
+	shown := redact.URL(raw) // what errors may quote: no password
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("parse discord gateway url %q: %w", raw, err)
+		return fmt.Errorf("parse discord gateway url %q: %w", shown, parseCause(err))
 	}
 	switch {
 	case u.Scheme != "ws" && u.Scheme != "wss":
-		return fmt.Errorf("discord gateway url %q: scheme must be ws or wss, not %q", raw, u.Scheme)
+		return fmt.Errorf("discord gateway url %q: scheme must be ws or wss, not %q", shown, u.Scheme)
 	case u.Host == "":
-		return fmt.Errorf("discord gateway url %q: no host", raw)
+		return fmt.Errorf("discord gateway url %q: no host", shown)
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 		// discordgo appends "/?v=9&encoding=json" to the URL as a string.
-		return fmt.Errorf("discord gateway url %q: must not carry a query or fragment", raw)
+		return fmt.Errorf("discord gateway url %q: must not carry a query or fragment", shown)
 	}
 	return nil
+}
+
+// parseCause is a url.Parse error without the URL it quotes in full.
+func parseCause(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // apiPath reports whether u addresses Discord's REST API and, if so, returns

@@ -237,6 +237,12 @@ func TestConfigureRejects(t *testing.T) {
 		{"gateway no host", "", "ws:///gateway", "no host"},
 		{"gateway query", "", "ws://h/gateway?v=10", "query or fragment"},
 		{"gateway unparsable", "", "ws://h:port", "parse discord gateway url"},
+		// A proxy's password is in no error, whatever is wrong with the URL.
+		{"rest scheme, password", "ftp://u:pr0xyS3cret@h/api/v10/", "", "scheme must be http or https"},
+		{"rest query, password", "http://u:pr0xyS3cret@h/api/v10/?password=pr0xyS3cret", "", "query or fragment"},
+		{"rest unparsable, password", "http://u:pr0xyS3cret@h:port/", "", "parse discord rest url"},
+		{"gateway query, password", "", "ws://u:pr0xyS3cret@h/gateway?v=10", "query or fragment"},
+		{"gateway unparsable, password", "", "ws://u:pr0xyS3cret@h:port", "parse discord gateway url"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,6 +251,9 @@ func TestConfigureRejects(t *testing.T) {
 			err := Configure(s, tt.rest, tt.gateway)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("Configure(%q, %q) error = %v, want it to mention %q", tt.rest, tt.gateway, err, tt.wantErr)
+			}
+			if strings.Contains(err.Error(), "pr0xyS3cret") {
+				t.Errorf("Configure's error shows the URL's password: %v", err)
 			}
 			if s.Client != before {
 				t.Error("a rejected Configure replaced the session's client")

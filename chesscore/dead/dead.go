@@ -22,10 +22,17 @@
 //     that can never move again, the squares every other piece can ever reach and attack
 //     around them, and whether c could ever attack the enemy king's square and close all
 //     its flight squares there (no, with that proof).
+//     Where every pawn is locked, the locked-structure proof next (locked.go,
+//     LockedDead): the pawns and the pieces shut in behind them never move, and on no
+//     square the king can reach can a mate be assembled from the squares the other
+//     pieces reach (no, with that proof).
 //  5. The search (search.go): a best-first search over the positions reachable from
 //     here, with a memory of every position generated, pruning every position that steps
 //     1, 2 and 4 settle. It finds a mate (yes, the line shortened) or sees every
-//     reachable position (no).
+//     reachable position (no). Around it, LongMate (longmate.go) walks the pieces to a
+//     mating picture built from the squares they reach, the pawns standing still: before
+//     the search with a tenth of the budget where every pawn is locked, after it with the
+//     whole budget when it ran out (yes, with the line).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
 // rests on a proof (steps 1, 2 and 4, or the search exhausted). The fifty- and
@@ -70,9 +77,10 @@ const (
 	ProofMaterial               // No: c's material can never mate
 	ProofStructure              // No: frozen pawns keep c from ever closing a mating net
 	ProofSearch                 // No: no position reachable from here is a mate by c
+	ProofLocked                 // No: locked pawns confine every piece, and no mate fits the squares they reach (LockedDead)
 )
 
-var proofNames = [...]string{"none", "mate", "game over", "material", "structure", "search"}
+var proofNames = [...]string{"none", "mate", "game over", "material", "structure", "search", "locked"}
 
 // String names the proof.
 func (p Proof) String() string {
@@ -156,7 +164,7 @@ type decider struct {
 	root    cc.Position
 	over    bool // the root has no legal move
 	st      structure
-	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate
+	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate by the structure analysis, 3 by LockedDead
 	search  mateSearch
 	end     *endPlanner // made on first use: most decisions never need it
 	mid     midPlanner
@@ -214,18 +222,35 @@ func (d *decider) planMid(c cc.Color) (Decision, bool) {
 	return Decision{}, false
 }
 
-// provenByStructure runs step 4 for c.
+// provenByStructure runs step 4 for c: the structure analysis, then, where every pawn is
+// locked, the locked-structure proof (locked.go).
 func (d *decider) provenByStructure(c cc.Color) bool {
 	if d.stState[c] == 0 {
 		d.stState[c] = 1
 		var want [2]bool
 		want[c] = true
-		if mayBeBlocked(&d.root) && d.st.proveNoMate(&d.root, want) {
+		switch {
+		case mayBeBlocked(&d.root) && d.st.proveNoMate(&d.root, want):
 			d.stState[c] = 2
+		case LockedDead(&d.root, c):
+			d.stState[c] = 3
 		}
 	}
-	return d.stState[c] == 2
+	return d.stState[c] >= 2
 }
+
+// structureProof is the proof provenByStructure found for c.
+func (d *decider) structureProof(c cc.Color) Proof {
+	if d.stState[c] == 3 {
+		return ProofLocked
+	}
+	return ProofStructure
+}
+
+// lockedMateShare is the part of the budget LongMate gets before the search where every
+// pawn is locked: its mating pictures settle such positions in a few thousand nodes where
+// the search, lost in the pieces' wanderings, would spend the whole budget.
+const lockedMateShare = 10
 
 // decide runs the five steps for c.
 func (d *decider) decide(c cc.Color, budget int) Decision {
@@ -236,7 +261,12 @@ func (d *decider) decide(c cc.Color, budget int) Decision {
 		return dec
 	}
 	if d.provenByStructure(c) {
-		return Decision{Verdict: cc.No, Proof: ProofStructure}
+		return Decision{Verdict: cc.No, Proof: d.structureProof(c)}
+	}
+	if pawnsLocked(&d.root) {
+		if line, ok := LongMate(&d.root, c, max(budget/lockedMateShare, 1)); ok {
+			return Decision{Verdict: cc.Yes, Proof: ProofMate, Line: line}
+		}
 	}
 	v := d.search.run(&d.root, c, budget, false)
 	dec := Decision{Verdict: v, Nodes: d.search.nodes}
@@ -245,6 +275,11 @@ func (d *decider) decide(c cc.Color, budget int) Decision {
 		dec.Proof, dec.Line = ProofMate, shortenLine(&d.root, c, d.search.mate)
 	case cc.No:
 		dec.Proof = ProofSearch
+	case cc.Unknown:
+		// The pawns standing still, a mate may be a long walk to a mating picture.
+		if line, ok := LongMate(&d.root, c, budget); ok {
+			dec.Verdict, dec.Proof, dec.Line = cc.Yes, ProofMate, line
+		}
 	}
 	return dec
 }

@@ -220,6 +220,9 @@ func (d Decider) Dead(k *cc.MateKnowledge, p *cc.Position) bool {
 	if k.Verdict[c] != cc.Unknown {
 		c = order[1]
 	}
+	if pawnsLocked(p) && dc.lockedMate(k, p, order, max(d.budget()/lockedMateShare, 1)) {
+		return false
+	}
 	switch dc.search.run(p, c, d.budget(), either) {
 	case cc.Yes:
 		line := dc.search.mate
@@ -233,7 +236,24 @@ func (d Decider) Dead(k *cc.MateKnowledge, p *cc.Position) bool {
 		}
 		return true
 	}
-	return false // Unknown: the game goes on
+	// The search ran out: a long walk to a mating picture, the pawns standing still.
+	dc.lockedMate(k, p, order, d.budget())
+	return false // alive, or Unknown: the game goes on
+}
+
+// lockedMate runs LongMate within budget for each colour of order still open in k, and
+// records the first line found: it reports whether one was.
+func (d *decider) lockedMate(k *cc.MateKnowledge, p *cc.Position, order [2]cc.Color, budget int) bool {
+	for _, c := range order {
+		if k.Verdict[c] != cc.Unknown {
+			continue
+		}
+		if line, ok := LongMate(p, c, budget); ok {
+			k.Verdict[c], k.Line[c] = cc.Yes, line
+			return true
+		}
+	}
+	return false
 }
 
 // planMover tries the cheap steps and the planners (no search) for the side that has just

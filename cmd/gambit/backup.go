@@ -76,13 +76,22 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
+// The header file of the live backup's curl, and the line that writes it.
+const (
+	liveBackupHeaderFile = "$HOME/.gambit-backup-header"
+	liveBackupHeaderLine = `(umask 077 && printf 'Authorization: Bearer %s\n' "$GAMBIT_BACKUPS_ENDPOINT_TOKEN" > ` + liveBackupHeaderFile + ")"
+)
+
 // liveCopyHint says how to get the copy from the running bot that holds the store: GET
 // /backup on its metrics.address (addr, from its configuration cfgPath when given) with
 // its backups.endpoint_token (tokenSet: the configuration sets one).
 func liveCopyHint(addr, cfgPath, out string, tokenSet bool) string {
 	const example = "127.0.0.1:9090"
+	// The token goes in a header file only its owner reads (printf is the shell's
+	// own: the token is on no process's command line), and the copy is written 0600.
 	curl := func(a string) string {
-		return fmt.Sprintf("  curl -fsS -o %s http://%s/backup -H \"Authorization: Bearer $GAMBIT_BACKUPS_ENDPOINT_TOKEN\"", out, a)
+		return "  " + liveBackupHeaderLine + "   # once\n" +
+			fmt.Sprintf("  (umask 077 && curl -fsS -o %s http://%s/backup -H @%s)", out, a, liveBackupHeaderFile)
 	}
 	more := "\n(or set backups.dir in its configuration: the bot then writes copies itself)"
 	if !tokenSet {

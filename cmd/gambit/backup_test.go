@@ -135,3 +135,33 @@ func TestBackupOfAHeldStoreSaysHow(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveBackupCurlKeepsTheTokenOffTheCommandLine: every curl of the live backup we
+// show (the docs, the Dockerfile, gambit backup's hint) reads the token from a header
+// file and writes the copy under umask 077: a token in curl's arguments is visible to
+// every user of the machine (ps), and a copy made under the shell's umask may be too.
+func TestLiveBackupCurlKeepsTheTokenOffTheCommandLine(t *testing.T) {
+	sources := map[string]string{
+		"docs/discord.md": repoFile(t, "docs/discord.md"), "docs/scaling.md": repoFile(t, "docs/scaling.md"),
+		"deploy/Dockerfile": repoFile(t, "deploy/Dockerfile"),
+		"the hint":          liveCopyHint("127.0.0.1:9090", "", "copy.db", false) + "\n" + liveCopyHint("", "", "copy.db", true),
+	}
+	curls := 0
+	for name, text := range sources {
+		for _, line := range strings.Split(text, "\n") {
+			if !strings.Contains(line, "curl ") || !strings.Contains(line, "/backup") {
+				continue
+			}
+			curls++
+			if !strings.Contains(line, "(umask 077 && curl ") || !strings.Contains(line, "-H @") || strings.Contains(line, "Bearer") {
+				t.Errorf("%s: %q: want (umask 077 && curl ... -H @FILE), the token not on the command line", name, strings.TrimSpace(line))
+			}
+		}
+		if strings.Contains(text, "-H @") && !strings.Contains(text, "(umask 077 && printf 'Authorization: Bearer %s") && name != "docs/scaling.md" {
+			t.Errorf("%s: the header file's making is not shown (umask 077 and printf)", name)
+		}
+	}
+	if curls < 5 {
+		t.Errorf("found %d curl lines of the live backup, want at least 5 (2 in docs/discord.md, 1 in the Dockerfile, 2 hints)", curls)
+	}
+}

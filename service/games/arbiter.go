@@ -43,6 +43,11 @@ const (
 // ErrNoReason: an arbiter's decision without a reason.
 var ErrNoReason = errors.New("give the reason for the decision")
 
+// ErrArbiterPlays: an arbiter's decision on a game they play in. Nobody arbitrates
+// their own game, whatever their authority: a server owner who plays needs another
+// arbiter.
+var ErrArbiterPlays = errors.New("an arbiter does not decide a game they play in")
+
 // ArbiterRequest is an arbiter's decision on a game.
 type ArbiterRequest struct {
 	// RequestID is the idempotency key, as in Action.
@@ -88,6 +93,9 @@ func (s *Service) Arbitrate(ctx context.Context, r ArbiterRequest) (*Result, err
 	guild := func(rec *storage.Game) (chesscore.Color, bool, error) {
 		if rec.GuildID != r.GuildID {
 			return chesscore.White, false, fmt.Errorf("game %d: %w", r.GameID, ErrNoSuchGame) // as load says it
+		}
+		if rec.White.ID == r.Arbiter.ID || rec.Black.ID == r.Arbiter.ID {
+			return chesscore.White, false, fmt.Errorf("game %d: %w", r.GameID, ErrArbiterPlays)
 		}
 		return chesscore.White, false, nil
 	}

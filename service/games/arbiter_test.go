@@ -4,6 +4,7 @@ package games
 // effective across restarts, once per request id, and blind to other servers' games.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -281,5 +282,39 @@ func TestNoteTextIsSafeInPGN(t *testing.T) {
 	}
 	if !strings.Contains(pg.Comment, "Arbiter A (b) aborted the game") {
 		t.Errorf("comment %q", pg.Comment)
+	}
+}
+
+// TestArbiterNeverDecidesOwnGame: a player of the game, whatever their authority, is
+// refused every decision on it (no time on their own clock, no adjudication of their
+// own rated game), and the game is left as it was; another arbiter may decide.
+func TestArbiterNeverDecidesOwnGame(t *testing.T) {
+	h := newHarness(t, Options{})
+	g := h.startWith("5+3", true, 0)
+	h.play(g.ID, "e4 e5")
+	before := h.game(g.ID)
+	cases := []struct {
+		name string
+		req  ArbiterRequest
+	}{
+		{"White adds time to White's clock", ArbiterRequest{Arbiter: alice, Action: AddTime, Color: chesscore.White, Time: MaxAddedTime, Reason: "r"}},
+		{"Black adds time to White's clock", ArbiterRequest{Arbiter: bob, Action: AddTime, Color: chesscore.White, Time: time.Minute, Reason: "r"}},
+		{"White adjudicates 1-0", ArbiterRequest{Arbiter: alice, Action: Adjudicate, Result: chesscore.WhiteWins, Reason: "r"}},
+		{"Black forfeits White", ArbiterRequest{Arbiter: bob, Action: Forfeit, Color: chesscore.White, Reason: "r"}},
+		{"Black aborts", ArbiterRequest{Arbiter: bob, Action: AbortGame, Reason: "r"}},
+	}
+	for _, c := range cases {
+		c.req.GameID = g.ID
+		_, err := h.arbitrate(c.req)
+		if !errors.Is(err, ErrArbiterPlays) {
+			t.Errorf("%s: err = %v, want ErrArbiterPlays", c.name, err)
+		}
+	}
+	after := h.game(g.ID)
+	if len(after.Notes) != 0 || !after.Live() || after.Clock.Left != before.Clock.Left {
+		t.Errorf("refused decisions changed the game: notes %+v, live %v, clock %v (was %v)", after.Notes, after.Live(), after.Clock.Left, before.Clock.Left)
+	}
+	if _, err := h.arbitrate(ArbiterRequest{GameID: g.ID, Action: AddTime, Color: chesscore.White, Time: time.Minute, Reason: "r"}); err != nil {
+		t.Errorf("another arbiter: %v", err)
 	}
 }

@@ -163,7 +163,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	if settings.ChallengeRole != "" && r.GuildID != "" && !slices.Contains(r.Roles, settings.ChallengeRole) {
 		return nil, &RoleRequiredError{Role: settings.ChallengeRole}
 	}
-	tc, err := parseControl(r.Control, s.withDefaultControl(settings).DefaultControl)
+	tc, err := parseControl(r.Control, s.opts.Settings.WithDefaultControl(settings).DefaultControl)
 	if err != nil {
 		return nil, err
 	}

@@ -198,7 +198,7 @@ func TestChallengePingCap(t *testing.T) {
 // quiet challenges leave their pings for when they turn them on again.
 func TestChallengePingPreference(t *testing.T) {
 	h := newHarness(t, Options{})
-	p, err := h.s.UserPrefs(ctx, bob.ID)
+	p, err := h.s.Settings().Prefs(ctx, bob.ID)
 	if err != nil || !p.PingOnChallenge {
 		t.Fatalf("default preferences %+v, %v: want challenge pings on", p, err)
 	}

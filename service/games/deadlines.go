@@ -84,7 +84,7 @@ func (s *Service) reminderAt(rec *storage.Game, deadline time.Time) (time.Time, 
 		return time.Time{}, false
 	}
 	player := rec.Player(rec.Clock.Turn)
-	prefs, err := storage.Read(s.db, func(tx storage.Tx) (storage.UserPrefs, error) { return userPrefs(tx, player.ID) })
+	prefs, err := s.opts.Settings.Prefs(context.Background(), player.ID)
 	if err != nil {
 		s.log.Error("games: read preferences", "user", player.ID, "err", err)
 		prefs = storage.DefaultUserPrefs()

@@ -35,7 +35,7 @@ func TestConfiguredDefaultControl(t *testing.T) {
 	if got := challengeControl(""); got != "3+2" {
 		t.Errorf("a challenge without a time outside a guild: %s, want 3+2", got)
 	}
-	gs, err := h.s.GuildSettings(ctx, "g")
+	gs, err := h.s.Settings().Guild(ctx, "g")
 	if err != nil || gs.DefaultControl.String() != "3+2" {
 		t.Fatalf("GuildSettings = %v, %v; want the configured 3+2", gs.DefaultControl, err)
 	}
@@ -44,7 +44,7 @@ func TestConfiguredDefaultControl(t *testing.T) {
 	// the guild on the configuration's default, so a new default applies after a
 	// restart.
 	gs.PingOnTurn = false
-	if err := h.s.SetGuildSettings(ctx, gs); err != nil {
+	if err := h.putGuild(gs); err != nil {
 		t.Fatal(err)
 	}
 	if stored, _ := storage.Read(h.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); stored.DefaultControl.Kind() != clock.KindUnknown {
@@ -55,14 +55,14 @@ func TestConfiguredDefaultControl(t *testing.T) {
 	if got := challengeControl("g"); got != "5+0" {
 		t.Errorf("after the default changed to 5+0: %s", got)
 	}
-	if gs, _ := h.s.GuildSettings(ctx, "g"); gs.PingOnTurn {
+	if gs, _ := h.s.Settings().Guild(ctx, "g"); gs.PingOnTurn {
 		t.Error("the other setting was lost")
 	}
 
 	// A guild's own choice wins over the configuration, and stays its own.
-	gs, _ = h.s.GuildSettings(ctx, "g")
+	gs, _ = h.s.Settings().Guild(ctx, "g")
 	gs.DefaultControl = mustControl(t, "1d")
-	if err := h.s.SetGuildSettings(ctx, gs); err != nil {
+	if err := h.putGuild(gs); err != nil {
 		t.Fatal(err)
 	}
 	h.opts.DefaultControl = mustControl(t, "15+10")
@@ -82,7 +82,7 @@ func TestConfiguredDefaultControl(t *testing.T) {
 
 func TestDefaultControlWithoutConfiguration(t *testing.T) {
 	h := newHarness(t, Options{})
-	gs, err := h.s.GuildSettings(ctx, "g")
+	gs, err := h.s.Settings().Guild(ctx, "g")
 	if err != nil || gs.DefaultControl.String() != "10+5" {
 		t.Errorf("GuildSettings = %v, %v; want 10+5", gs.DefaultControl, err)
 	}

@@ -28,14 +28,21 @@ func (h *harness) startWith(control string, rated bool, noShow time.Duration) *G
 // setGuild changes guild g's settings.
 func (h *harness) setGuild(change func(gs *storage.GuildSettings)) {
 	h.t.Helper()
-	gs, err := h.s.GuildSettings(ctx, "g")
-	if err != nil {
+	if _, err := h.s.Settings().UpdateGuild(ctx, "g", func(gs *storage.GuildSettings) error {
+		change(gs)
+		return nil
+	}); err != nil {
 		h.t.Fatal(err)
 	}
-	change(&gs)
-	if err := h.s.SetGuildSettings(ctx, gs); err != nil {
-		h.t.Fatal(err)
-	}
+}
+
+// putGuild writes a guild's settings whole, as read (and changed) by the caller.
+func (h *harness) putGuild(gs storage.GuildSettings) error {
+	_, err := h.s.Settings().UpdateGuild(ctx, gs.GuildID, func(stored *storage.GuildSettings) error {
+		*stored = gs
+		return nil
+	})
+	return err
 }
 
 func TestTakebacksFollowTheRules(t *testing.T) {

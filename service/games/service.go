@@ -18,6 +18,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -44,7 +45,11 @@ type Options struct {
 	FirstMoveTimeout time.Duration
 	// DefaultControl is the time control of a challenge that names none in a guild that
 	// has not chosen its own (default 10+5; the bot passes games.default_time_control).
+	// Unused when Settings is set, which has its own (settings.Options.DefaultControl).
 	DefaultControl clock.TimeControl
+	// Settings owns the guilds' settings and the users' preferences (default: a
+	// settings.Service on the store with DefaultControl); SetUserPrefs writes through it.
+	Settings *settings.Service
 	// ChallengeTTL is how long a challenge waits for an answer when the request names no
 	// expiry (default 15 minutes; 24 hours for a correspondence control).
 	ChallengeTTL time.Duration
@@ -172,6 +177,9 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Settings == nil {
+		opts.Settings = settings.New(db, settings.Options{DefaultControl: opts.DefaultControl, Now: opts.Clock.Now})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Service{
@@ -506,84 +514,15 @@ func (s *Service) PendingChallenges(ctx context.Context) ([]*storage.Challenge, 
 	return storage.Read(s.db, storage.Tx.PendingChallenges)
 }
 
-// GuildSettings returns a guild's settings (the defaults if it never set any), with
-// Options.DefaultControl as the time control of a guild that has not chosen one.
-func (s *Service) GuildSettings(ctx context.Context, guildID string) (storage.GuildSettings, error) {
-	if err := ctx.Err(); err != nil {
-		return storage.GuildSettings{}, err
-	}
-	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guildID) })
-	if err != nil {
-		return gs, err
-	}
-	return s.withDefaultControl(gs), nil
-}
+// Settings is the owner of the guilds' settings and the users' preferences the
+// service was built with (Options.Settings).
+func (s *Service) Settings() *settings.Service { return s.opts.Settings }
 
-// withDefaultControl gives settings that name no time control (a guild that never chose
-// one) the configured default.
-func (s *Service) withDefaultControl(gs storage.GuildSettings) storage.GuildSettings {
-	if gs.DefaultControl.Kind() == clock.KindUnknown {
-		gs.DefaultControl = s.opts.DefaultControl
-	}
-	return gs
-}
-
-// SetGuildSettings validates and stores a guild's settings (idempotent by value, so it
-// takes no request id).
-func (s *Service) SetGuildSettings(ctx context.Context, gs storage.GuildSettings) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	// Settings read through GuildSettings carry the configured default; a guild that had
-	// not chosen a control and still names that one keeps following the configuration.
-	if stored, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(gs.GuildID) }); err == nil && stored.DefaultControl.Kind() == clock.KindUnknown &&
-		gs.DefaultControl.Equal(s.opts.DefaultControl) {
-		gs.DefaultControl = clock.TimeControl{}
-	}
-	if err := s.db.Update(func(tx storage.Tx) error { return tx.PutGuildSettings(gs) }); err != nil {
-		return fmt.Errorf("%w: %w", ErrBadRequest, err)
-	}
-	return nil
-}
-
-// UserPrefs returns a user's notification preferences.
-func (s *Service) UserPrefs(ctx context.Context, userID string) (storage.UserPrefs, error) {
-	if err := ctx.Err(); err != nil {
-		return storage.UserPrefs{}, err
-	}
-	return storage.Read(s.db, func(tx storage.Tx) (storage.UserPrefs, error) { return userPrefs(tx, userID) })
-}
-
-// userPrefs reads a user's notification preferences: DefaultUserPrefs for a user the
-// store has never seen.
-func userPrefs(tx storage.UsersTx, userID string) (storage.UserPrefs, error) {
-	u, err := tx.User(userID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return storage.DefaultUserPrefs(), nil
-	}
-	return u.Prefs, err
-}
-
-// SetUserPrefs stores a user's notification preferences (idempotent by value) and
-// reschedules the reminders of the user's correspondence games.
+// SetUserPrefs stores a user's notification preferences (idempotent by value) through
+// Settings and reschedules the reminders of the user's correspondence games.
 func (s *Service) SetUserPrefs(ctx context.Context, userID string, p storage.UserPrefs) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.opts.Settings.SetPrefs(ctx, userID, p); err != nil {
 		return err
-	}
-	now := s.clock.Now()
-	err := s.db.Update(func(tx storage.Tx) error {
-		u, err := tx.User(userID)
-		if errors.Is(err, storage.ErrNotFound) {
-			u, err = storage.User{ID: userID}, nil
-		}
-		if err != nil {
-			return err
-		}
-		u.Prefs, u.Updated = p, now
-		return tx.PutUser(u)
-	})
-	if err != nil {
-		return fmt.Errorf("%w: %w", ErrBadRequest, err)
 	}
 	games, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Game, error) {
 		return tx.GamesByUser(userID, storage.Query{LiveOnly: true})

@@ -141,7 +141,7 @@ func TestChallengeOpenRandomColourAndRules(t *testing.T) {
 	s := storage.DefaultGuildSettings("g2")
 	s.ChallengeRole = "r1"
 	s.DefaultControl, _ = clock.Parse("3d")
-	if err := h.s.SetGuildSettings(ctx, s); err != nil {
+	if err := h.putGuild(s); err != nil {
 		t.Fatal(err)
 	}
 	_, err = h.s.CreateChallenge(ctx, ChallengeRequest{GuildID: "g2", From: alice, Roles: []string{"r2"}})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
+	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -26,6 +27,8 @@ type Service struct {
 	db  storage.Store
 	log *slog.Logger
 	now func() time.Time
+	// settings is told of the guild settings SetSettings changes (nil: no one).
+	settings *settings.Service
 }
 
 // Options configure a Service. The zero value is the production setting.
@@ -34,6 +37,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Settings, the owner of the guilds' settings, is told when SetSettings changes
+	// them in its own transaction (nil: no one to tell).
+	Settings *settings.Service
 }
 
 // NewService returns the ladder service on db.
@@ -44,7 +50,7 @@ func NewService(db storage.Store, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: db, log: opts.Logger, now: opts.Now}
+	return &Service{db: db, log: opts.Logger, now: opts.Now, settings: opts.Settings}
 }
 
 // Errors of the service, for errors.Is.
@@ -239,6 +245,9 @@ func (s *Service) SetSettings(ctx context.Context, guildID string, set Settings)
 		replayed, err = rebuild(w, guildID, set, nil)
 		return err
 	})
+	if s.settings != nil {
+		s.settings.Forget(guildID) // even after an error: the commit may have happened
+	}
 	if err != nil {
 		return 0, fmt.Errorf("ladder settings of guild %s: %w", guildID, err)
 	}

@@ -165,7 +165,7 @@ func sieve(ev *tournament.Event, round int) ([][2]int, int, bool) {
 				minD = d
 			}
 		}
-		c9 := odd && resScore == ps[byeOf(all[0])].score && minD == 1
+		c9 := odd && resScore <= ps[byeOf(all[0])].score && minD == 1
 		for ci := range cands {
 			c := &cands[ci]
 			m := c.m

@@ -118,9 +118,14 @@ func newStage(e *engine, rem, mdps []*player) *stage {
 	}
 	st.c9 = false
 	st.buildBase(false)
-	if e.odd && haveRes && resScore == e.byeScore {
-		// C9 applies when the bracket downfloats exactly one player, who
-		// then receives the bye.
+	if e.odd && haveRes && resScore <= e.byeScore {
+		// C9 applies to a bracket that downfloats exactly one player who then
+		// receives the bye. At or below the bye's score that single
+		// downfloater is always the bye: everybody below it scores less than
+		// the lowest score the bye can go to (C5). Below the bye's scoregroup
+		// it is one of the MDPs that came down with the bye candidates, when
+		// the bye's scoregroup had to downfloat more than one player (late
+		// rounds, where the lowest scorers have all had the bye).
 		mate := st.solve(nil)
 		if st.bracketSize()-2*st.inBracketPairs(mate) == 1 {
 			st.buildBase(true)
