@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/redact"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/pg"
@@ -51,14 +52,14 @@ func ParseLocation(s string) (Location, error) {
 	case ok && driver == DriverPostgres:
 		return Location{Driver: DriverPostgres, DSN: rest}, nil
 	}
-	return Location{}, fmt.Errorf("store %q: want bbolt:FILE or postgres:DSN", s)
+	return Location{}, fmt.Errorf("store %q: want bbolt:FILE or postgres:DSN", redact.DSN(s))
 }
 
 // String names the location without a password: "bbolt:gambit.db", or the database
 // host and name.
 func (l Location) String() string {
 	if l.Driver == DriverPostgres {
-		return "postgres:" + redactedDSN(l.dsn())
+		return "postgres:" + redact.DSN(l.dsn())
 	}
 	return "bbolt:" + l.Path
 }
@@ -68,26 +69,6 @@ func (l Location) dsn() string {
 		return l.DSN
 	}
 	return os.Getenv(EnvDSN)
-}
-
-// redactedDSN is dsn with its password, if any, masked.
-func redactedDSN(dsn string) string {
-	if i := strings.Index(dsn, "://"); i >= 0 {
-		rest := dsn[i+3:]
-		at := strings.LastIndex(rest, "@")
-		if colon := strings.Index(rest, ":"); at > 0 && colon >= 0 && colon < at {
-			return dsn[:i+3] + rest[:colon] + ":***" + rest[at:]
-		}
-		return dsn
-	}
-	var out []string
-	for _, f := range strings.Fields(dsn) {
-		if strings.HasPrefix(f, "password=") {
-			f = "password=***"
-		}
-		out = append(out, f)
-	}
-	return strings.Join(out, " ")
 }
 
 // Options tune Open and OpenConfig: each backend takes its own.
