@@ -15,7 +15,6 @@ import (
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/service/games"
-	"github.com/gambitchess/gambit/storage"
 )
 
 // poster posts over the REST client: the notifier's transport.
@@ -283,7 +282,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if err := n.post(ctx, g, msg); err != nil {
 			return err
 		}
-		return n.dmTurn(ctx, g, ev.Player)
+		return n.dmTurn(ctx, g, ev.Player.ID)
 	case games.DrawOffered:
 		g := ev.Game
 		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventDraw)) {
@@ -358,7 +357,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if err := n.post(ctx, g, commands.ReminderMessage(g, ev.Player, ev.Deadline)); err != nil {
 			return err
 		}
-		return n.dmTurn(ctx, g, ev.Player)
+		return n.dmTurn(ctx, g, ev.Player.ID)
 	case games.ChallengeExpired:
 		c := ev.Challenge
 		if c.ChannelID == "" {
@@ -377,14 +376,15 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 	return nil
 }
 
-// dmTurn sends a direct message to a player who asked for one in correspondence games.
-func (n *Notifier) dmTurn(ctx context.Context, g *games.Game, p storage.Player) error {
+// dmTurn sends a direct message to the player userID of g, who has the move, if they
+// asked for one in correspondence games.
+func (n *Notifier) dmTurn(ctx context.Context, g *games.Game, userID string) error {
 	if g.Control.Kind() != clock.KindCorrespondence {
 		return nil
 	}
-	prefs, err := n.d.Games.Settings().Prefs(ctx, p.ID)
+	prefs, err := n.d.Games.Settings().Prefs(ctx, userID)
 	if err != nil || !prefs.DMOnTurn {
 		return err
 	}
-	return n.dm(ctx, p.ID, commands.TurnDM(g))
+	return n.dm(ctx, userID, commands.TurnDM(g))
 }

@@ -78,9 +78,9 @@ type redactingHandler struct {
 	secrets []string
 }
 
-// redactLogs returns log with interaction tokens and the given secrets (the bot token,
+// RedactLogs returns log with interaction tokens and the given secrets (the bot token,
 // the backup endpoint's token) replaced in every line.
-func redactLogs(log *slog.Logger, secrets ...string) *slog.Logger {
+func RedactLogs(log *slog.Logger, secrets ...string) *slog.Logger {
 	var keep []string
 	for _, s := range secrets {
 		if s != "" {

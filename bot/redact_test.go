@@ -53,11 +53,11 @@ func TestRedactRequestErrorKeepsTheCause(t *testing.T) {
 func TestRedactingHandler(t *testing.T) {
 	buf := &logBuffer{}
 	const botToken = "MTIz.bot-token-secret"
-	log := redactLogs(slog.New(slog.NewJSONHandler(buf, nil)), botToken, "")
+	log := RedactLogs(slog.New(slog.NewJSONHandler(buf, nil)), botToken, "")
 	u := "http://h/interactions/1/" + testInteractionToken + "/callback"
 	log.With("call", u).Error("failed "+u, "err", errors.New("Post "+u+": EOF"),
 		slog.Group("req", "url", u), "auth", "Bot "+botToken, "n", 3, "any", struct{ U string }{u})
-	redactLogs(log, "other-secret").Info("again", "v", "other-secret and "+botToken)
+	RedactLogs(log, "other-secret").Info("again", "v", "other-secret and "+botToken)
 	out := buf.String()
 	for _, secret := range []string{testInteractionToken, botToken, "other-secret"} {
 		if strings.Contains(out, secret) {
@@ -74,7 +74,7 @@ func TestRedactingHandler(t *testing.T) {
 // bot logs the store it opened (postgres: and the DSN) included.
 func TestRedactingHandlerPasswords(t *testing.T) {
 	buf := &logBuffer{}
-	log := redactLogs(slog.New(slog.NewJSONHandler(buf, nil)))
+	log := RedactLogs(slog.New(slog.NewJSONHandler(buf, nil)))
 	log.Info("store open", "database", "postgres:postgres://gambit@db/gambit?sslmode=require&password=s3cret")
 	log.Info("store open", "database", "postgres:host=db password='s3 cret' dbname=gambit")
 	log.Error("configure", "err", errors.New(`discord rest url "http://proxy:pr0xyS3cret@10.0.0.1:3128/api/": no host`))
@@ -117,7 +117,7 @@ func TestStoreOpenLineRedacted(t *testing.T) {
 		"postgresql://db/gambit?sslmode=require&sslpassword=s3cret&password=s3cret",
 	} {
 		buf := &logBuffer{}
-		log := redactLogs(slog.New(slog.NewJSONHandler(buf, nil)))
+		log := RedactLogs(slog.New(slog.NewJSONHandler(buf, nil)))
 		log.Info("store open", "database", backend.Location{Driver: backend.DriverPostgres, DSN: dsn}.String())
 		if out := buf.String(); strings.Contains(out, "s3cret") || !strings.Contains(out, "/gambit") {
 			t.Errorf("DSN %q logged as:\n%s", dsn, out)

@@ -18,12 +18,23 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/internal/lease"
-	"github.com/gambitchess/gambit/storage"
 )
 
-// identifyWindow is Discord's identify rate limit: each bucket (shard id modulo the
+// IdentifyWindow is Discord's identify rate limit: each bucket (shard id modulo the
 // max_concurrency of GET gateway/bot) starts one session per 5 seconds.
-const identifyWindow = 5 * time.Second
+const IdentifyWindow = 5 * time.Second
+
+// ShardTables are the lease tables of the gateway shards when several processes share
+// one store: with them, Connect runs only the shards this process leases.
+type ShardTables struct {
+	// Instance is this process's name, the holder of its leases.
+	Instance string
+	// Shards has one partition per shard: who runs it.
+	Shards lease.Table
+	// Identify has one partition per identify bucket: who identified in it last, for
+	// IdentifyWindow.
+	Identify lease.Table
+}
 
 // shardLeases runs the shards this process holds under renewed leases. The manager
 // ticks on Run's goroutine; the shards gained are opened, one identify at a time, by
@@ -47,25 +58,29 @@ type shardLeases struct {
 	// released is set once the leases are given up.
 	released atomic.Bool
 	// refused receives the first fatal close of a connection (FatalCloseError): at
-	// start-up it fails Run as a refused first connection does with one process.
+	// start-up it fails Connect as a refused first connection does with one process.
 	refused chan error
 }
 
-// newShardLeases makes the shard lease manager of instance over the store's shards
-// set, for gw's shards, and ticks it once: the shards it then holds are the ones
-// start-up opens (waitInitial).
-func newShardLeases(db storage.Store, instance string, gw *Gateway, maxConcurrency int, log *slog.Logger) (*shardLeases, error) {
+// newShardLeases makes the shard lease manager of t.Instance over t.Shards, for gw's
+// shards, and ticks it once: the shards it then holds are the ones start-up opens
+// (waitInitial). The leases a crashed run of the same instance left held are released
+// first (lease.Reclaim).
+func newShardLeases(t ShardTables, gw *Gateway, maxConcurrency int, log *slog.Logger) (*shardLeases, error) {
 	sl := &shardLeases{
-		identify: storage.LeaseTable(db, storage.LeaseSetIdentify), instance: instance, gw: gw,
+		table: t.Shards, identify: t.Identify, instance: t.Instance, gw: gw,
 		buckets: max(maxConcurrency, 1), now: time.Now, log: log,
 		held: make([]bool, gw.Count()), wake: make(chan struct{}, 1), refused: make(chan error, 1),
 	}
-	sl.table = storage.LeaseTable(db, storage.LeaseSetShards)
-	if err := reclaim(sl.table, instance, sl.now(), log); err != nil {
+	n, err := lease.Reclaim(sl.table, sl.instance, sl.now())
+	if err != nil {
 		return nil, fmt.Errorf("take this process's share of the gateway shards: %w", err)
 	}
+	if n > 0 {
+		log.Info("leases: released those of this instance's previous run", "count", n, "instance", sl.instance)
+	}
 	sl.m = lease.New(sl.table, lease.Options{
-		Instance: instance, Partitions: gw.Count(), OnGain: sl.gain, OnLoss: sl.loss,
+		Instance: sl.instance, Partitions: gw.Count(), OnGain: sl.gain, OnLoss: sl.loss,
 	})
 	if err := sl.m.Tick(sl.now()); err != nil {
 		return nil, fmt.Errorf("take this process's share of the gateway shards: %w", err)
@@ -99,7 +114,7 @@ func (sl *shardLeases) loss(shard int) {
 }
 
 // Run opens the shards held and ticks the manager every third of the lease's lifetime,
-// and at once when a shard is free (tickLeases), until ctx ends; then it waits for the opener and releases every lease, so the other
+// and at once when a shard is free (lease.Loop), until ctx ends; then it waits for the opener and releases every lease, so the other
 // processes take the shards at their next tick. Close the gateway first: a shard is
 // given up only once its session is closed.
 func (sl *shardLeases) Run(ctx context.Context) error {
@@ -109,7 +124,7 @@ func (sl *shardLeases) Run(ctx context.Context) error {
 		defer wg.Done()
 		sl.openLoop(ctx)
 	}()
-	tickLeases(ctx, sl.m.Interval(), func() (bool, error) { return freeLease(sl.table, sl.gw.Count(), sl.now()) }, func() {
+	lease.Loop(ctx, sl.m.Interval(), func() (bool, error) { return lease.AnyFree(sl.table, sl.gw.Count(), sl.now()) }, func() {
 		if err := sl.m.Tick(sl.now()); err != nil {
 			sl.log.Error("shard leases: tick", "err", err) // the next tick tries again
 		}
@@ -213,8 +228,8 @@ func (sl *shardLeases) session(shard int) (*discordgo.Session, bool, error) {
 }
 
 // identifySlot waits until this process may identify shard: it takes the shard's
-// identify bucket (shard modulo max_concurrency) in the store's identify lease set for
-// identifyWindow, once nobody (this process included) has identified in it within the
+// identify bucket (shard modulo max_concurrency) in the identify lease table for
+// IdentifyWindow, once nobody (this process included) has identified in it within the
 // window. Of several processes waiting for one bucket exactly one takes it.
 func (sl *shardLeases) identifySlot(ctx context.Context, shard int) error {
 	bucket := shard % sl.buckets
@@ -231,7 +246,7 @@ func (sl *shardLeases) identifySlot(ctx context.Context, shard int) error {
 			}
 		}
 		if wait == 0 {
-			_, ok, err := sl.identify.Acquire(bucket, sl.instance, now, identifyWindow)
+			_, ok, err := sl.identify.Acquire(bucket, sl.instance, now, IdentifyWindow)
 			if err != nil {
 				return err
 			}

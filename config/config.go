@@ -101,7 +101,7 @@ type Metrics struct {
 type Games struct {
 	// DefaultTimeControl is the time control of a challenge that names none, in a server
 	// that has not chosen its own (/settings time_control). Its notation belongs to the
-	// chess packages, above this one: the bot's Check (bot.CheckConfig) reads it.
+	// chess packages, above this one: the server's Check (serve.CheckConfig) reads it.
 	DefaultTimeControl string        `yaml:"default_time_control"`
 	ChallengeExpiry    time.Duration `yaml:"challenge_expiry"`
 	FirstMoveTimeout   time.Duration `yaml:"first_move_timeout"`

@@ -2,10 +2,10 @@
 //
 // Server runs Gambit's built-in engine (chesscore/engine) for a chess GUI or a match
 // runner: uci, isready, ucinewgame, setoption (Hash, Threads, Level, UCI_LimitStrength
-// and UCI_Elo, MultiPV, Move Overhead, Clear Hash), position startpos|fen ... moves ..., go (depth, nodes,
-// movetime, wtime, btime, winc, binc, movestogo, mate, searchmoves, infinite), stop,
-// quit, with info lines (depth, seldepth, multipv, score cp|mate, nodes, nps, hashfull,
-// time, pv).
+// and UCI_Elo, MultiPV, UCI_ShowWDL, Move Overhead, Clear Hash), position startpos|fen
+// ... moves ..., go (depth, nodes, movetime, wtime, btime, winc, binc, movestogo, mate,
+// searchmoves, infinite), stop, quit, with info lines (depth, seldepth, multipv, score
+// cp|mate, wdl with UCI_ShowWDL, nodes, nps, hashfull, time, pv).
 //
 // Client drives an external engine process (Stockfish, for example) for the stronger
 // bot levels and for analysis. It restarts an engine that crashes or hangs: every wait

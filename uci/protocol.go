@@ -328,7 +328,13 @@ func mateScore(n int64) engine.Score {
 }
 
 // FormatInfo writes an engine report as an info line.
-func FormatInfo(in engine.Info) string {
+func FormatInfo(in engine.Info) string { return formatInfo(in, false) }
+
+// FormatInfoWDL writes an engine report as an info line with the score's win, draw and
+// loss chances in permille after it ("wdl 151 698 151"), as UCI_ShowWDL asks.
+func FormatInfoWDL(in engine.Info) string { return formatInfo(in, true) }
+
+func formatInfo(in engine.Info, wdl bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d score %s", in.Depth, in.SelDepth, in.MultiPV, in.Score.UCI())
 	switch in.Bound {
@@ -336,6 +342,10 @@ func FormatInfo(in engine.Info) string {
 		b.WriteString(" lowerbound")
 	case engine.UpperBound:
 		b.WriteString(" upperbound")
+	}
+	if wdl {
+		w, d, l := in.Score.WDL()
+		fmt.Fprintf(&b, " wdl %d %d %d", w, d, l)
 	}
 	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d time %d", in.Nodes, in.NPS, in.Hashfull, in.Time.Milliseconds())
 	if len(in.PV) > 0 {

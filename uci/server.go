@@ -57,6 +57,7 @@ type session struct {
 	limit    bool         // UCI_LimitStrength: play at the level nearest elo
 	elo      int
 	multiPV  int
+	showWDL  bool // UCI_ShowWDL: info lines carry win, draw and loss chances
 	overhead time.Duration
 	rng      *rand.Rand
 	search   *running
@@ -219,6 +220,7 @@ func (ss *session) identify() {
 	ss.out.line(fmt.Sprintf("option name UCI_Elo type spin default %d min %d max %d", ss.eloOrDefault(), lo, hi))
 	ss.out.line(fmt.Sprintf("option name MultiPV type spin default 1 min 1 max %d", maxMultiPV))
 	ss.out.line(fmt.Sprintf("option name Move Overhead type spin default %d min 0 max %d", defaultOverMS, maxOverheadMS))
+	ss.out.line("option name UCI_ShowWDL type check default false")
 	ss.out.line("option name Clear Hash type button")
 	ss.out.line("uciok")
 }
@@ -251,6 +253,16 @@ func (ss *session) setOption(args []string) {
 		}
 		return n, true
 	}
+	check := func() (bool, bool) {
+		switch strings.ToLower(val) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+		ss.infoString(fmt.Sprintf("setoption %s: value %q: want true or false", strings.Join(name, " "), val))
+		return false, false
+	}
 	switch id {
 	case "hash":
 		if n, ok := spin(1, maxHashMB); ok {
@@ -263,17 +275,16 @@ func (ss *session) setOption(args []string) {
 			ss.level, _ = engine.LevelByNumber(n)
 		}
 	case "uci_limitstrength":
-		switch strings.ToLower(val) {
-		case "true":
-			ss.limit = true
-		case "false":
-			ss.limit = false
-		default:
-			ss.infoString(fmt.Sprintf("setoption UCI_LimitStrength: value %q: want true or false", val))
+		if b, ok := check(); ok {
+			ss.limit = b
 		}
 	case "uci_elo":
 		if n, ok := spin(levelRating(engine.MinLevel), levelRating(engine.MaxLevel)); ok {
 			ss.elo = n
+		}
+	case "uci_showwdl":
+		if b, ok := check(); ok {
+			ss.showWDL = b
 		}
 	case "multipv":
 		if n, ok := spin(1, maxMultiPV); ok {
@@ -302,6 +313,15 @@ func (ss *session) eloOrDefault() int {
 		return ss.elo
 	}
 	return ss.level.Rating
+}
+
+// infoLine returns the search's report callback, in the form the options ask for
+// (taken when the search starts).
+func (ss *session) infoLine() func(engine.Info) {
+	if ss.showWDL {
+		return func(in engine.Info) { ss.out.line(FormatInfoWDL(in)) }
+	}
+	return func(in engine.Info) { ss.out.line(FormatInfo(in)) }
 }
 
 // setPosition handles "position ...". On an illegal move the position stops before it.
@@ -350,7 +370,7 @@ func (ss *session) startSearch(args []string) {
 		Now:      ss.now,
 		Stop:     &r.stop,
 		MultiPV:  ss.multiPV,
-		Info:     func(in engine.Info) { ss.out.line(FormatInfo(in)) },
+		Info:     ss.infoLine(),
 	}
 	if gp.Mate > 0 && lim.Depth == 0 {
 		lim.Depth = 2*gp.Mate + 1

@@ -296,3 +296,66 @@ func FuzzServer(f *testing.F) {
 		}
 	})
 }
+
+// TestServerInfoFields: info lines carry seldepth, nodes, nps, hashfull and time, as
+// GUIs expect, and with UCI_ShowWDL the score's win, draw and loss chances in permille.
+func TestServerInfoFields(t *testing.T) {
+	s := startSession(t, &Server{Name: "Gambit test", HashMB: 4})
+	s.send("uci")
+	_, head := s.until("uciok", 5*time.Second)
+	if !strings.Contains(strings.Join(head, "\n"), "option name UCI_ShowWDL type check default false") {
+		t.Errorf("uci reply lacks UCI_ShowWDL:\n%s", strings.Join(head, "\n"))
+	}
+	search := func() []string {
+		s.send("position startpos moves d2d4")
+		s.send("go depth 7")
+		_, infos := s.until("bestmove", 30*time.Second)
+		var out []string
+		for _, l := range infos {
+			if strings.HasPrefix(l, "info depth") {
+				out = append(out, l)
+			}
+		}
+		if len(out) == 0 {
+			t.Fatalf("no info lines: %q", infos)
+		}
+		return out
+	}
+	for _, l := range search() {
+		if strings.Contains(l, " wdl ") {
+			t.Errorf("wdl without UCI_ShowWDL: %q", l)
+		}
+		in, err := ParseInfo(l)
+		if err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		for _, tok := range []string{" seldepth ", " nodes ", " nps ", " hashfull ", " time "} {
+			if !strings.Contains(l, tok) {
+				t.Errorf("info line lacks%s: %q", tok, l)
+			}
+		}
+		if in.SelDepth < in.Depth || in.Time > 0 && in.NPS == 0 {
+			t.Errorf("seldepth %d under depth %d, or time %v without nps: %q", in.SelDepth, in.Depth, in.Time, l)
+		}
+	}
+	s.send("setoption name UCI_ShowWDL value true")
+	for _, l := range search() {
+		f := strings.Fields(l)
+		i := 0
+		for i < len(f) && f[i] != "wdl" {
+			i++
+		}
+		if i+3 >= len(f) {
+			t.Fatalf("no wdl in %q", l)
+		}
+		var w, d, lo int
+		if _, err := fmt.Sscan(strings.Join(f[i+1:i+4], " "), &w, &d, &lo); err != nil || w+d+lo != 1000 || w < 0 || d < 0 || lo < 0 {
+			t.Errorf("wdl %v in %q: want three permille figures adding up to 1000", f[i+1:i+4], l)
+		}
+		if in, err := ParseInfo(l); err != nil || !in.HasScore || in.Depth == 0 {
+			t.Errorf("a line with wdl does not parse back: %+v, %v", in, err)
+		}
+	}
+	s.send("setoption name UCI_ShowWDL value perhaps")
+	s.until("info string setoption UCI_ShowWDL", 2*time.Second)
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"testing"
+	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
 )
@@ -55,4 +56,38 @@ func TestSearchDoesNotAllocatePerNode(t *testing.T) {
 	if long > short+12 {
 		t.Errorf("%v allocations for 2000 nodes, %v for 20000: the search allocates per node", short, long)
 	}
+}
+
+// BenchmarkSearchVsPerft measures, in one run, the search's nodes per second and the
+// move generator's perft speed (leaf nodes per second, bulk-counted at the last ply) on
+// the bench positions, and their ratio: how much a search node costs over a bare move
+// generation. Speeds are per second of processor time, which a busy machine disturbs
+// less than wall time; each round runs both, alternating, so what disturbance is left
+// hits them alike.
+func BenchmarkSearchVsPerft(b *testing.B) {
+	positions := make([]cc.Position, len(benchFENs))
+	for i, f := range benchFENs {
+		positions[i] = mustFEN(b, f)
+	}
+	e := New(Options{HashMB: 16})
+	var searchNodes, perftNodes uint64
+	var searchTime, perftTime time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, p := range positions {
+			start := cpuTime()
+			e.NewGame()
+			res, _ := e.Search(p, nil, Limits{Nodes: 100000})
+			searchTime += cpuTime() - start
+			searchNodes += res.Nodes
+			start = cpuTime()
+			perftNodes += cc.Perft(&p, 4)
+			perftTime += cpuTime() - start
+		}
+	}
+	sNPS := float64(searchNodes) / searchTime.Seconds()
+	pNPS := float64(perftNodes) / perftTime.Seconds()
+	b.ReportMetric(sNPS, "search-nodes/cpu-s")
+	b.ReportMetric(pNPS, "perft-nodes/cpu-s")
+	b.ReportMetric(pNPS/sNPS, "perft/search")
 }

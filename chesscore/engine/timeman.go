@@ -64,6 +64,10 @@ func ClockTimeLeft(c *clock.Clock, color cc.Color, now time.Time) TimeLeft {
 // TimeLeft.MaxThink is not set.
 const DefaultCorrespondenceThink = 30 * time.Second
 
+// reserveMoves is the reserve of a live clock, in move overheads: the part of the clock
+// the time manager leaves for stalls.
+const reserveMoves = 10
+
 // minThink is the least time a move is given, so the search completes depth one.
 const minThink = 2 * time.Millisecond
 
@@ -94,9 +98,18 @@ func (tl TimeLeft) Budget(ply int) (soft, hard time.Duration) {
 				mtg = min(mtg, tl.MovesToGo)
 			}
 		}
-		soft = left/time.Duration(mtg) + bonus*3/4
+		// Keep a reserve the planned moves never touch, so that a stall of the machine
+		// (a busy host, a slow pipe) costs reserve rather than the game: with a small
+		// increment the clock would otherwise settle a few moves' thinking above zero.
+		// Inside the reserve only half the increment is spent, which rebuilds it.
+		plan := left - reserveMoves*overhead
+		spend := bonus * 3 / 4
+		if plan <= 0 {
+			plan, spend = 0, bonus/2
+		}
+		soft = plan/time.Duration(mtg) + spend
 		// Never spend more than a share of the clock that leaves time for the moves to come.
-		share := left/3 + bonus*3/4
+		share := plan/3 + spend
 		switch {
 		case mtg == 1:
 			share = left * 9 / 10

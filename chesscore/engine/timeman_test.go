@@ -114,3 +114,39 @@ func TestSearchWithClock(t *testing.T) {
 		t.Errorf("forced move: %s at depth %d", res.Move, res.Depth)
 	}
 }
+
+// TestBudgetSurvivesStalls plays out the clock of a long game at the fast controls of
+// engine testing: every move spends its whole budget (soft, or in the worst case hard)
+// plus 1 ms of communication, and every 50th move the machine stalls for 150 ms (more
+// than a match's usual 100 ms margin). The clock must never fall below zero.
+func TestBudgetSurvivesStalls(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name      string
+		base, inc time.Duration
+	}{
+		{"10+0.1", 10 * time.Second, 100 * ms},
+		{"1+0.01", time.Second, 10 * ms},
+		{"60+0.6", time.Minute, 600 * ms},
+	} {
+		for _, useHard := range []bool{false, true} {
+			left := c.base
+			for move := range 200 {
+				soft, hard := TimeLeft{Remaining: left, Increment: c.inc}.Budget(2 * move)
+				spent := soft
+				if useHard {
+					spent = hard
+				}
+				spent += ms
+				if move%50 == 49 {
+					spent += 150 * ms
+				}
+				if left -= spent; left < 0 {
+					t.Errorf("%s (spending the %s budget): flag fell at move %d", c.name, map[bool]string{false: "soft", true: "hard"}[useHard], move+1)
+					break
+				}
+				left += c.inc
+			}
+		}
+	}
+}

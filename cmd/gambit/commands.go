@@ -77,9 +77,11 @@ func commands() []command {
 			summary: "play engine against engine over UCI and report the score with an Elo estimate",
 			about: "Plays two UCI engines against each other from a set of opening positions, each opening once with each colour, " +
 				"with draws claimed and games adjudicated as an arbiter would. The games go to a PGN file, progress to stderr, " +
-				"and the score with the Elo difference and its 95% error bar (a one-sided bound for a clean sweep) to stdout.",
+				"and the score with the Elo difference and its 95% error bar (a one-sided bound for a clean sweep) to stdout. " +
+				"--book plays from the built-in balanced openings; --sprt tests elo0 against elo1 over game pairs and stops at the verdict.",
 			example: "gambit match --engine1 \"self --level 8\" --engine2 stockfish --option2 UCI_LimitStrength=true " +
-				"--option2 UCI_Elo=1800 --tc 10+0.1 --games 100 --openings openings.epd --pgn match.pgn"},
+				"--option2 UCI_Elo=1800 --tc 10+0.1 --games 100 --openings openings.epd --pgn match.pgn\n" +
+				"gambit match --engine1 ./new --engine2 ./old --tc 2+0.02 --book --games 2000 --sprt --elo0 0 --elo1 5"},
 		{name: "uci", args: "[--hash MB] [--level N] [--seed N]", run: runUCI,
 			summary: "the built-in engine as a UCI engine on stdin/stdout",
 			about: "Runs the built-in engine as a UCI engine on standard input and output, for chess GUIs and match runners. " +

@@ -34,6 +34,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&opts[1], "option2", "UCI option Name=Value for the second engine (repeatable)")
 	fs.IntVar(&cfg.Games, "games", 2, "number of games (rounded up to pairs: each opening is played with both colours)")
 	openings := fs.String("openings", "", "EPD or FEN `file` of opening positions, one a line (default: the start position)")
+	book := fs.Bool("book", false, "play from the built-in book of balanced openings (tools/bookgen) instead of --openings")
 	tc := fs.String("tc", "", `time control in seconds, [moves/]base[+increment], e.g. "10+0.1" or "40/60"`)
 	fs.DurationVar(&cfg.MoveTime, "movetime", 0, "fixed time per move instead of a clock, e.g. 100ms")
 	fs.Uint64Var(&cfg.Nodes, "nodes", 0, "node limit per move")
@@ -49,6 +50,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&adj.DrawMoves, "draw-moves", 10, "... for this many moves of each side")
 	fs.IntVar(&adj.DrawAfter, "draw-after", 40, "... but not before this move number")
 	fs.IntVar(&adj.MaxMoves, "max-moves", 250, "adjudicate a draw after this many moves (0: no limit)")
+	sprt := fs.Bool("sprt", false, "run a sequential probability ratio test over game pairs and stop at its verdict (--games is then the most played)")
+	var test match.SPRT
+	fs.Float64Var(&test.Elo0, "elo0", 0, "SPRT: H0, engine 1 is this many Elo stronger")
+	fs.Float64Var(&test.Elo1, "elo1", 5, "SPRT: H1, engine 1 is this many Elo stronger")
+	fs.Float64Var(&test.Alpha, "alpha", 0.05, "SPRT: chance of accepting H1 when H0 holds")
+	fs.Float64Var(&test.Beta, "beta", 0.05, "SPRT: chance of accepting H0 when H1 holds")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -72,6 +79,22 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	if cfg.TimeControl.Base == 0 && cfg.MoveTime == 0 && cfg.Nodes == 0 && cfg.Depth == 0 {
 		return errors.New("no limit per move: give --tc, --movetime, --nodes or --depth")
+	}
+	if *sprt {
+		if err := test.Validate(); err != nil {
+			return fmt.Errorf("--sprt: %w", err)
+		}
+		cfg.SPRT = &test
+	}
+	if *book {
+		if *openings != "" {
+			return errors.New("--book and --openings: give one")
+		}
+		ops, err := match.Book()
+		if err != nil {
+			return err
+		}
+		cfg.Openings = ops
 	}
 	if *openings != "" {
 		ops, err := readOpeningsFile(*openings)

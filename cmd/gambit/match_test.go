@@ -40,6 +40,17 @@ func TestMatchCLI(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	out.Reset()
+	code = run([]string{"match", "--engine1", cmd, "--engine2", cmd, "--games", "2", "--nodes", "300", "--max-moves", "10",
+		"--book", "--sprt", "--elo0", "0", "--elo1", "400", "--alpha", "0.2", "--beta", "0.2"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("--book --sprt: exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"pairs 1 ", "SPRT elo0 0 elo1 400 alpha 0.2 beta 0.2: LLR ", "bookgen 001)"} {
+		if !strings.Contains(out.String()+errOut.String(), want) {
+			t.Errorf("--book --sprt: output lacks %q:\n%s\n%s", want, out.String(), errOut.String())
+		}
+	}
 	for _, bad := range [][]string{
 		{"--engine1", cmd},
 		{"--engine1", cmd, "--engine2", cmd},
@@ -47,6 +58,9 @@ func TestMatchCLI(t *testing.T) {
 		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--games", "0"},
 		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--option1", "Level"},
 		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--openings", dir + "/missing.epd"},
+		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--sprt", "--elo0", "5", "--elo1", "0"},
+		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--sprt", "--alpha", "0.7"},
+		{"--engine1", cmd, "--engine2", cmd, "--nodes", "10", "--book", "--openings", dir + "/m.pgn"},
 	} {
 		if err := runMatch(bad, &out, &errOut); err == nil {
 			t.Errorf("runMatch(%q) accepted", bad)

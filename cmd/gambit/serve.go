@@ -14,6 +14,7 @@ import (
 	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/buildinfo"
+	"github.com/gambitchess/gambit/serve"
 )
 
 // runServe implements `gambit serve [--config FILE]`: the Discord bot. The
@@ -27,7 +28,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := config.Load(*path, os.LookupEnv, bot.CheckConfig)
+	cfg, err := config.Load(*path, os.LookupEnv, serve.CheckConfig)
 	if err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	log.Info("gambit serve", "version", version, "revision", revision, "config", cfg.String()) // String leaves the token out
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := bot.Run(ctx, cfg, bot.Deps{Logger: log}); err != nil {
+	if err := serve.Run(ctx, cfg, serve.Deps{Logger: log}); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

@@ -93,7 +93,7 @@ var optionTypes = map[int]string{3: "text", 4: "integer", 5: "true/false", 6: "u
 var permissionNames = map[uint]string{3: "Administrator", 4: "Manage Channels", 5: "Manage Server", 13: "Manage Messages", 28: "Manage Roles"}
 
 // slashCommands returns the definitions of commands.All, the list the bot registers
-// (bot.Run leaves /puzzle out when puzzles are off), as Discord receives them.
+// (serve.Run leaves /puzzle out when puzzles are off), as Discord receives them.
 func slashCommands() ([]slashCommand, error) {
 	var defs []slashCommand
 	for _, c := range slash.All(&slash.Deps{}) {

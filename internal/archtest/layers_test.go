@@ -29,8 +29,9 @@ var layers = []struct {
 	rank   int
 	group  string
 }{
-	{"cmd", 10, "cmd"},
-	{"tools", 10, "tools"},
+	{"cmd", 11, "cmd"},
+	{"tools", 11, "tools"},
+	{"serve", 10, "serve"},
 	{"bot", 9, "bot"},
 	{"commands", 8, "commands"},
 	{"render", 7, "render"},
@@ -70,7 +71,7 @@ var restricted = []struct {
 
 // backendUsers are the folders that may name a backend: the binary and the composition
 // roots that open the store, and storage itself.
-var backendUsers = []string{"cmd", "bot", "serve", "storage"}
+var backendUsers = []string{"cmd", "serve", "storage"}
 
 // storageLayers ranks the packages of storage as layers of their own: the neutral surface
 // at the bottom, the codecs above it, then the copy between stores, the backends (the
@@ -97,6 +98,16 @@ func storageRank(rel string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// bypasses lists imports the layers allow but a folder must not use: arrows that would
+// skip the layer meant to stand between them.
+var bypasses = []struct {
+	folder string // the importing folder (as in layers), or any package below it
+	path   string // the imported folder below the module root, or any package below it
+	why    string
+}{
+	{"bot", "storage", "bot is the Discord runtime: the store is serve's, which hands bot what it needs"},
 }
 
 // impure lists what the rules (chesscore and below it) must never import outside tests:
@@ -230,6 +241,23 @@ func TestRestrictedImports(t *testing.T) {
 				}
 				if !allowed {
 					t.Errorf("%s imports %s: %s", rel, imp, r.why)
+				}
+			}
+		}
+	}
+}
+
+func TestNoBypasses(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := folder(p.ImportPath)
+		for _, imp := range p.Imports {
+			irel := folder(imp)
+			if irel == "" {
+				continue
+			}
+			for _, b := range bypasses {
+				if under(rel, b.folder) && under(irel, b.path) {
+					t.Errorf("%s imports %s: %s", rel, irel, b.why)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
@@ -18,8 +19,22 @@ import (
 // playGame plays one game between the engines (clients[i] is engine i), adjudicated by
 // chesscore: the Laws' automatic endings, draws claimed as soon as they may be, flag
 // falls, and the score adjudications of the config.
-func playGame(ctx context.Context, cfg Config, clients [2]*uci.Client, names [2]string, j job) (*chesscore.PGNGame, error) {
+func playGame(ctx context.Context, cfg Config, clients [2]*uci.Client, names [2]string, j job) (pg *chesscore.PGNGame, err error) {
 	g := chesscore.NewGame(j.opening.Pos, dead.Decider{})
+	playing := chesscore.NullMove // the move being played, for the report of a panic
+	defer func() {
+		// A panic while adjudicating is a bug in the rules code: stop the match with the
+		// game that shows it, rather than with a bare stack trace and no position.
+		if r := recover(); r != nil {
+			start := j.opening.Pos
+			var moves []string
+			for _, m := range g.Moves() {
+				moves = append(moves, m.UCI())
+			}
+			pg, err = nil, fmt.Errorf("round %d: game from %q, moves %q, playing %s: panic: %v",
+				j.round, start.FEN(), strings.Join(moves, " "), playing.UCI(), r)
+		}
+	}()
 	for _, c := range clients {
 		if err := c.NewGame(ctx); err != nil {
 			return nil, fmt.Errorf("round %d: new game: %w", j.round, err)
@@ -75,6 +90,7 @@ func playGame(ctx context.Context, cfg Config, clients [2]*uci.Client, names [2]
 				remaining[side] += tc.Base
 			}
 		}
+		playing = res.BestMove
 		if err := g.Play(res.BestMove); err != nil {
 			cfg.Log.Warn("engine move refused", "engine", names[e], "round", j.round, "err", err)
 			_ = g.End(chesscore.Outcome{Result: chesscore.WinFor(side.Other()), Termination: chesscore.RulesInfraction})

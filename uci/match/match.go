@@ -3,7 +3,10 @@
 // colour; chesscore decides how every game ends (the Laws' automatic endings, draws
 // claimed as soon as they may be, flag falls), optionally with score adjudication. The
 // games can go to a PGN writer and the score comes back as a Result with an Elo
-// difference and its 95% error bar. `gambit match` is its command line.
+// difference and its 95% error bar, the pentanomial counts of the game pairs and, when
+// the match runs one, a sequential probability ratio test (SPRT) that stops it at its
+// verdict. Book is a built-in set of balanced openings. `gambit match` is its command
+// line.
 package match
 
 import (
@@ -84,6 +87,9 @@ type Config struct {
 	Log *slog.Logger
 	// StartTimeout bounds an engine's start-up handshake (0: package uci's default).
 	StartTimeout time.Duration
+	// SPRT, when not nil, is tested after every game pair; the match stops as soon as
+	// the test gives a verdict, Games being the most it plays.
+	SPRT *SPRT
 }
 
 // job is one game to play: the opening and which engine has White.
@@ -109,6 +115,11 @@ func Play(ctx context.Context, cfg Config) (Result, error) {
 	}
 	if cfg.TimeControl.Base == 0 && cfg.MoveTime == 0 && cfg.Nodes == 0 && cfg.Depth == 0 {
 		return Result{}, errors.New("play match: no limit per move: give a time control, a move time, nodes or a depth")
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Validate(); err != nil {
+			return Result{}, fmt.Errorf("play match: %w", err)
+		}
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -182,7 +193,12 @@ func Play(ctx context.Context, cfg Config) (Result, error) {
 
 	res := Result{Terminations: map[string]int{}}
 	var firstErr error
+	halves := map[int]float64{} // first engine's points in the finished game of an unfinished pair
+	decided := false            // the SPRT gave its verdict: later games are not counted
 	for rec := range records {
+		if decided {
+			continue
+		}
 		if rec.err != nil {
 			if firstErr == nil {
 				firstErr = rec.err
@@ -190,7 +206,20 @@ func Play(ctx context.Context, cfg Config) (Result, error) {
 			}
 			continue
 		}
-		res.add(rec.pg.Game, rec.job.white)
+		points := res.add(rec.pg.Game, rec.job.white)
+		pair := (rec.job.round - 1) / 2
+		if other, ok := halves[pair]; ok {
+			delete(halves, pair)
+			res.Pentanomial.add(points + other)
+			if cfg.SPRT != nil {
+				if _, v := cfg.SPRT.Judge(res.Pentanomial); v != Continue && firstErr == nil {
+					decided = true
+					cancel()
+				}
+			}
+		} else {
+			halves[pair] = points
+		}
 		namesMu.Lock()
 		res.Engine1, res.Engine2 = names[0], names[1]
 		namesMu.Unlock()
@@ -201,13 +230,17 @@ func Play(ctx context.Context, cfg Config) (Result, error) {
 			}
 		}
 		o := rec.pg.Game.Outcome()
-		fmt.Fprintf(cfg.Progress, "game %d/%d %s-%s %s (%s, %s): %s %.1f/%d\n", rec.job.round, games,
+		llr := ""
+		if cfg.SPRT != nil {
+			llr = fmt.Sprintf(", LLR %.2f", res.Pentanomial.LLR(cfg.SPRT.Elo0, cfg.SPRT.Elo1))
+		}
+		fmt.Fprintf(cfg.Progress, "game %d/%d %s-%s %s (%s, %s): %s %.1f/%d%s\n", rec.job.round, games,
 			rec.pg.Tags["White"], rec.pg.Tags["Black"], o.Result, o.Termination, rec.job.opening.Name,
-			res.Engine1, res.Score, res.Games)
+			res.Engine1, res.Score, res.Games, llr)
 	}
 	if firstErr != nil {
 		return res, firstErr
 	}
-	res.finish()
+	res.finish(cfg.SPRT)
 	return res, nil
 }

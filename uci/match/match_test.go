@@ -128,3 +128,27 @@ func TestParseEngineCommand(t *testing.T) {
 		t.Error("an empty command line was accepted")
 	}
 }
+
+// TestPlaySPRTStops: a full-strength engine against level 1 gives the SPRT its verdict
+// (H1 on wide hypotheses) long before the game cap, and the match stops there with
+// whole pairs counted.
+func TestPlaySPRTStops(t *testing.T) {
+	strong, weak := selfEngine(t, "strong"), selfEngine(t, "weak")
+	weak.Options = []uci.OptionValue{{Name: "Level", Value: "1"}}
+	test := &SPRT{Elo0: 0, Elo1: 400, Alpha: 0.2, Beta: 0.2}
+	res, err := Play(context.Background(), Config{Engines: [2]Engine{strong, weak}, Games: 40, Nodes: 3000,
+		Adjudication: Adjudication{ResignScore: 500, ResignMoves: 2, MaxMoves: 80}, SPRT: test})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SPRT == nil || res.SPRT.Verdict != AcceptH1 || res.SPRT.LLR < res.SPRT.Upper {
+		t.Fatalf("SPRT %+v after %d games (%+v), want H1 accepted", res.SPRT, res.Games, res.Pentanomial)
+	}
+	if res.Games >= 40 || res.Games != 2*res.Pentanomial.Pairs() {
+		t.Errorf("%d games for %d pairs: want the match stopped at the verdict, in whole pairs", res.Games, res.Pentanomial.Pairs())
+	}
+	if _, err := Play(context.Background(), Config{Engines: [2]Engine{strong, weak}, Games: 2, Nodes: 10,
+		SPRT: &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}}); err == nil {
+		t.Error("an SPRT with elo0 above elo1 was accepted")
+	}
+}

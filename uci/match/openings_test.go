@@ -2,8 +2,12 @@
 package match
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/dead"
 )
 
 func TestReadOpenings(t *testing.T) {
@@ -72,4 +76,55 @@ func FuzzReadOpenings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBook checks the built-in book (tools/bookgen): enough distinct, legal positions
+// for a 200-game match without repeating one, each scored within ±50 cp by the oracle at
+// depth 14 or more, with the moves that lead there.
+func TestBook(t *testing.T) {
+	ops, err := Book()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) < 100 {
+		t.Fatalf("%d positions, want at least 100", len(ops))
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, line := range strings.Split(balancedBook, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		e, err := chesscore.ParseEPD(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ce, ok1 := e.Op("ce")
+		acd, ok2 := e.Op("acd")
+		c0, ok3 := e.Op("c0")
+		score, err1 := strconv.Atoi(ce.Operand())
+		depth, err2 := strconv.Atoi(acd.Operand())
+		if !ok1 || !ok2 || !ok3 || err1 != nil || err2 != nil || score < -50 || score > 50 || depth < 14 {
+			t.Errorf("line %q: want ce within ±50, acd ≥ 14 and c0", line)
+		}
+		g := chesscore.NewGame(chesscore.StartPosition(), dead.Decider{})
+		for _, san := range strings.Fields(c0.Operand()) {
+			if _, err := g.PlaySAN(san); err != nil {
+				t.Fatalf("line %q: %s: %v", line, san, err)
+			}
+		}
+		key := strings.Join(strings.Fields(e.FEN)[:4], " ")
+		end := g.Position()
+		if got := strings.Join(strings.Fields(end.FEN())[:4], " "); got != key {
+			t.Errorf("line %q: its moves lead to %s", line, got)
+		}
+		if seen[key] {
+			t.Errorf("line %q repeats a position", line)
+		}
+		seen[key] = true
+		if ops[n].Pos.InCheck() {
+			t.Errorf("line %q: the side to move is in check", line)
+		}
+		n++
+	}
 }

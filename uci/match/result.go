@@ -35,10 +35,15 @@ type Result struct {
 	Terminations map[string]int
 	// WhiteWins and BlackWins count the decisive games by the winner's colour.
 	WhiteWins, BlackWins int
+	// Pentanomial counts the finished game pairs by engine 1's points in the pair.
+	Pentanomial Pentanomial
+	// SPRT is the sequential test's outcome when the match ran one.
+	SPRT *SPRTResult `json:",omitempty"`
 }
 
-// add counts a finished game in which engine white had White.
-func (r *Result) add(g *chesscore.Game, white int) {
+// add counts a finished game in which engine white had White and returns engine 1's
+// points in it.
+func (r *Result) add(g *chesscore.Game, white int) float64 {
 	o := g.Outcome()
 	r.Games++
 	r.Terminations[o.Termination.String()]++
@@ -62,11 +67,19 @@ func (r *Result) add(g *chesscore.Game, white int) {
 		r.Draws++
 	}
 	r.Score += score1
+	return score1
 }
 
 // finish computes the percentage, the Elo difference with its 95% error bar, the bound
-// of a clean sweep and the likelihood of superiority.
-func (r *Result) finish() {
+// of a clean sweep, the likelihood of superiority and, when test is not nil, the SPRT's
+// standing.
+func (r *Result) finish(test *SPRT) {
+	if test != nil {
+		sr := SPRTResult{SPRT: *test}
+		sr.LLR, sr.Verdict = test.Judge(r.Pentanomial)
+		sr.Lower, sr.Upper = test.Bounds()
+		r.SPRT = &sr
+	}
 	r.Elo, r.EloError, r.LOS = EloStats(r.Wins, r.Draws, r.Losses)
 	r.EloBound = EloBound(r.Wins, r.Draws, r.Losses)
 	if r.Games > 0 {
@@ -134,6 +147,14 @@ func (r Result) Report(w io.Writer) error {
 		"white wins %d, black wins %d; %s\n",
 		r.Engine1, r.Engine2, r.Games, r.Wins, r.Draws, r.Losses, r.Score, r.Games, r.Percent,
 		r.eloText(), r.LOS, r.WhiteWins, r.BlackWins, strings.Join(terms, ", "))
+	if err != nil {
+		return fmt.Errorf("write match report: %w", err)
+	}
+	p := r.Pentanomial
+	_, err = fmt.Fprintf(w, "pairs %d (pentanomial 0-½-1-1½-2: %d %d %d %d %d)\n", p.Pairs(), p[0], p[1], p[2], p[3], p[4])
+	if err == nil && r.SPRT != nil {
+		_, err = fmt.Fprintln(w, r.SPRT.String())
+	}
 	if err != nil {
 		return fmt.Errorf("write match report: %w", err)
 	}

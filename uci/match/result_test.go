@@ -85,7 +85,7 @@ func TestReportSmallMatches(t *testing.T) {
 	for _, c := range cases {
 		r := Result{Engine1: "a", Engine2: "b", Games: c.w + c.d + c.l, Wins: c.w, Draws: c.d, Losses: c.l,
 			Score: float64(c.w) + float64(c.d)/2, Terminations: map[string]int{}}
-		r.finish()
+		r.finish(nil)
 		var out bytes.Buffer
 		if err := r.Report(&out); err != nil {
 			t.Fatal(err)
@@ -121,7 +121,7 @@ func TestResultAdd(t *testing.T) {
 	r.add(won(chesscore.White), 0) // engine 1 White, wins
 	r.add(won(chesscore.White), 1) // engine 1 Black, loses
 	r.add(won(chesscore.Black), 1) // engine 1 Black, wins
-	r.finish()
+	r.finish(nil)
 	if r.Wins != 2 || r.Losses != 1 || r.Draws != 0 || r.Score != 2 || r.WhiteWins != 2 || r.BlackWins != 1 {
 		t.Errorf("result %+v", r)
 	}

@@ -1,0 +1,123 @@
+package serve
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/internal/lease"
+	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/storagetest"
+)
+
+// TestLeasesDivideTheServersOnPostgres runs two gambit serve processes on one
+// PostgreSQL store: the first alone holds every partition; with the second they share
+// them 32 and 32 within a few renewals (the first gives up its excess, the second takes
+// it), and Owns answers from the partitions each holds; when the first stops, it
+// releases its leases and the second takes them all at its next tick and adopts the
+// games of the servers it gains: the flag of a game it never saw falls there, once.
+func TestLeasesDivideTheServersOnPostgres(t *testing.T) {
+	overHTTP(t) // two processes, one endpoint at a time: the second takes the interactions over
+	dsn := storagetest.PostgresDSN(t)
+	w := newWorld(t)
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
+	db := storagetest.OpenPostgresDSN(t, dsn, nil)
+	held := func() map[string]int {
+		leases, err := storage.LeaseTable(db, storage.LeaseSetGames).Leases()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{}
+		for _, l := range leases {
+			if w.clock.Now().Before(l.Expires) {
+				out[l.Holder]++
+			}
+		}
+		return out
+	}
+	waitHeld := func(what string, want map[string]int) {
+		t.Helper()
+		deadline := time.Now().Add(4 * lease.DefaultTTL / 3 * 2) // a few renewals
+		for !equalCounts(held(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: leases held %v, want %v", what, held(), want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+
+	cfg1 := w.cfg
+	cfg1.Instance = "web-1"
+	r1 := w.startWith(cfg1, Deps{})
+	if got := held(); got["web-1"] != lease.DefaultPartitions {
+		t.Fatalf("alone, web-1 holds %v", got)
+	}
+	if !r1.bot.Owns(w.f.GuildID) {
+		t.Fatal("alone, web-1 does not own the server")
+	}
+	g := w.startGame("1+0")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+
+	cfg2 := w.cfg
+	cfg2.Instance = "web-2"
+	r2 := w.startWith(cfg2, Deps{})
+	waitHeld("two processes", map[string]int{"web-1": 32, "web-2": 32})
+	owners := 0
+	for i := range 200 {
+		guild := "guild-" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
+		one, two := r1.bot.Owns(guild), r2.bot.Owns(guild)
+		if one == two {
+			t.Fatalf("server %s: web-1 owns it %v, web-2 %v; want exactly one", guild, one, two)
+		}
+		if one {
+			owners++
+		}
+	}
+	if owners < 50 || owners > 150 {
+		t.Errorf("web-1 owns %d of 200 servers; want about half", owners)
+	}
+
+	r1.stop() // releases its leases
+	waitHeld("after web-1 stopped", map[string]int{"web-2": lease.DefaultPartitions})
+	if !r2.bot.Owns(w.f.GuildID) {
+		t.Fatal("web-2 holds every partition but does not own the server")
+	}
+	// The game web-2 never handled is adopted: White's flag falls there, once.
+	w.clock.Advance(61 * time.Second)
+	w.waitFor("the adopted game's flag", func() bool {
+		r2.bot.Games.FireDue()
+		return r2.bot.mustGame(t, 1).Outcome == chesscore.Outcome{Result: chesscore.BlackWins, Termination: chesscore.TimeForfeit}
+	})
+	w.waitFor("the flag's announcement", func() bool { return flagNotes(w, g.thread) >= 1 })
+	time.Sleep(200 * time.Millisecond)
+	if n := flagNotes(w, g.thread); n != 1 {
+		t.Errorf("the flag fall was announced %d times, want once", n)
+	}
+}
+
+// equalCounts reports whether two holder counts are the same.
+func equalCounts(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// flagNotes counts the messages of a thread that announce a flag fall.
+func flagNotes(w *world, thread string) int {
+	n := 0
+	for _, m := range w.f.Messages(thread) {
+		if strings.Contains(m.Content, "flag fell") {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,303 @@
+// Package serve composes `gambit serve`: it opens the store, builds the services on it
+// (services.go), with PostgreSQL takes this process's share of the servers'
+// background work under leases (leases.go), runs the Discord runtime of package bot on
+// them, the scheduled backups (backups.go) and the ops listener (/metrics, /healthz and
+// the live backup: ops.go, opsbackup.go). It is the only package that knows all of
+// them: bot holds the Discord runtime alone and reaches the services through the
+// commands' Deps and the lease tables handed to it.
+//
+// Run is the whole of `gambit serve`: it returns when its context ends, after a
+// graceful shutdown (no new challenges, in-flight interactions finished, events
+// posted, the store committed and closed).
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/gambitchess/gambit/bot"
+	"github.com/gambitchess/gambit/commands"
+	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/engineplay"
+	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/service/puzzles"
+	"github.com/gambitchess/gambit/service/tournaments"
+	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/bolt"
+)
+
+// Deps are what Run takes besides the configuration. The zero value is production.
+type Deps struct {
+	// Logger receives the logs (default slog.Default()). The token is never logged.
+	Logger *slog.Logger
+	// Clock is the time source of the games (default the system clock).
+	Clock timers.Clock
+	// Store tunes the store (nil: production settings).
+	Store *bolt.Options
+	// Ready, if set, is called once the bot is connected and its commands registered.
+	Ready func(*Server)
+	// DeferAfter is how long a handler may run before the interaction is deferred
+	// (default 1.5 s, half of Discord's 3 s).
+	DeferAfter time.Duration
+	// ShutdownTimeout bounds the wait for in-flight interactions and queued posts at
+	// shutdown (default 10 s).
+	ShutdownTimeout time.Duration
+}
+
+// withDefaults fills in the production values of what d leaves unset.
+func (d Deps) withDefaults() Deps {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Clock == nil {
+		d.Clock = timers.SystemClock{}
+	}
+	if d.DeferAfter <= 0 {
+		d.DeferAfter = 1500 * time.Millisecond
+	}
+	if d.ShutdownTimeout <= 0 {
+		d.ShutdownTimeout = 10 * time.Second
+	}
+	return d
+}
+
+// Server is a running server, as Deps.Ready sees it.
+type Server struct {
+	// Discord is the Discord runtime: the router, the gateway or the interactions
+	// endpoint, the notifier, the application id.
+	Discord *bot.Discord
+	Games   *games.Service
+	// Puzzles runs the puzzles (nil when puzzles.enabled is false).
+	Puzzles *puzzles.Service
+	// Tournaments runs the tournaments.
+	Tournaments *tournaments.Service
+	Engine      *engineplay.Service
+	// Instance is this process's name (config instance, or the host name).
+	Instance string
+	// Owns reports whether this process runs the background work of a server: with
+	// PostgreSQL, whether it holds the lease of the server's partition; with bbolt it
+	// owns every server.
+	Owns    func(guildID string) bool
+	Metrics *bot.Metrics
+	// OpsAddr is the address the metrics and health endpoint listen on ("" when off).
+	OpsAddr string
+
+	draining atomic.Bool
+	store    *bolt.DB
+	backups  *backups // nil without backups.dir
+}
+
+// Draining reports whether the server is shutting down: the commands take no new
+// challenges.
+func (s *Server) Draining() bool { return s.draining.Load() }
+
+// startTimeout bounds the first contact with Discord (application, registration,
+// shard count) and the engine's binding.
+const startTimeout = 30 * time.Second
+
+// Run runs the server until ctx ends, then shuts it down gracefully. Its steps: open
+// the store; make the Discord runtime (bot.New: the REST client, no request yet, and
+// the notifier, the commands' outbox, posting over it); with PostgreSQL, take this
+// process's share of the servers' background work under leases (leases.go; renewed
+// until Run returns, then released); build the services (buildServices); build the
+// router and its commands and meet Discord (application, registration, shards); start
+// the background work; connect the gateway (with PostgreSQL, the shards this process
+// leases), or with discord.interactions_address serve the interactions endpoint
+// instead; serve the ops endpoint; wait; shut down.
+func Run(ctx context.Context, cfg config.Config, deps Deps) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := CheckConfig(cfg); err != nil {
+		return err
+	}
+	if err := cfg.RequireDiscord(); err != nil {
+		return err
+	}
+	deps = deps.withDefaults()
+	log := bot.RedactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken)
+	instance, err := cfg.InstanceName()
+	if err != nil {
+		return err
+	}
+	cfg.Instance = instance // the games' heartbeat carries it (buildServices)
+
+	db, err := openStore(cfg.Storage, deps.Store, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close() // last of all
+	s := &Server{Metrics: bot.NewMetrics(liveGames(db)), Instance: cfg.Instance}
+	s.store, _ = db.(*bolt.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
+
+	d := commandDeps(cfg, deps.Clock, s)
+	dc, err := bot.New(bot.Options{Config: cfg, Logger: log, Metrics: s.Metrics,
+		DeferAfter: deps.DeferAfter, ShutdownTimeout: deps.ShutdownTimeout}, d) // d's Outbox: dc.Notifier
+	if err != nil {
+		return err
+	}
+	s.Discord = dc
+	defer dc.Notifier.Close(deps.ShutdownTimeout) // after the services close (deferred below): their last events posted
+
+	// With PostgreSQL, other processes may share the store: the background work is
+	// divided by leases, and this process takes its first share before the services
+	// restore their work. With bbolt it is alone and owns everything.
+	// The last instant a process ran the clocks, read before this one takes its share:
+	// a peer starting at the same moment after an outage then vouches for nothing.
+	alive, err := games.LastAlive(db, cfg.Instance, servePeer)
+	if err != nil {
+		return fmt.Errorf("read the heartbeats: %w", err)
+	}
+	var leases *partitionLeases
+	s.Owns = func(string) bool { return true }
+	if cfg.Storage.Driver == backend.DriverPostgres {
+		if leases, err = newPartitionLeases(db, cfg.Instance, deps.Clock, log); err != nil {
+			return err
+		}
+		s.Owns = leases.Owns
+	}
+	svcs, err := buildServices(cfg, db, d, dc.Notifier, deps.Clock, leases, alive, log)
+	if err != nil {
+		if leases != nil {
+			leases.release()
+		}
+		return err
+	}
+	defer svcs.close(log) // after the background work has stopped (below)
+	if leases != nil {
+		// Renewed from now on (meeting Discord may outlast a lease); released when Run
+		// returns, after the services' background work stopped, before they close.
+		renew := startBackground(ctx, log, []worker{{"partition leases", leases.Run}})
+		defer renew.stop()
+	}
+	svcs.expose(d, s)
+	if err := svcs.tournaments.Restore(ctx); err != nil {
+		return err
+	}
+
+	startCtx, cancelStart := context.WithTimeout(ctx, startTimeout)
+	defer cancelStart()
+	if err := dc.Register(startCtx, commandList(cfg, d)); err != nil {
+		return err
+	}
+	// The engine plays under the bot's own user id, so mentions of it are valid.
+	if err := svcs.engine.Bind(startCtx, svcs.games, dc.AppID); err != nil {
+		return err
+	}
+
+	work := svcs.workers()
+	if cfg.Backups.Dir != "" {
+		s.backups = newBackups(cfg.Backups.Dir, cfg.Backups.Every, cfg.Backups.Keep, db.Backup, log)
+		work = append(work, worker{"scheduled backups", s.backups.Run})
+		log.Info("scheduled backups", "dir", cfg.Backups.Dir, "every", cfg.Backups.Every, "keep", cfg.Backups.Keep)
+	}
+	bg := startBackground(ctx, log, work)
+	defer bg.stop() // before the services close (deferred above)
+
+	// Several processes may share the store (leases): each runs the shards it leases.
+	var shared *bot.ShardTables
+	if leases != nil {
+		shared = &bot.ShardTables{Instance: cfg.Instance,
+			Shards: storage.LeaseTable(db, storage.LeaseSetShards), Identify: storage.LeaseTable(db, storage.LeaseSetIdentify)}
+	}
+	if err := dc.Connect(ctx, shared); err != nil {
+		if errors.Is(err, bot.ErrStopped) {
+			return nil // asked to stop while connecting: not a failure
+		}
+		return err
+	}
+	defer dc.Disconnect() // on an early return; the shutdown drains it first
+	if cfg.Metrics.Address != "" {
+		bound, stopOps, err := serveOps(opsFromConfig(cfg, db.Backup, s.Metrics, dc.Health, log))
+		if err != nil {
+			return err
+		}
+		defer stopOps()
+		s.OpsAddr = bound
+		log.Info("metrics and health", "address", bound)
+	}
+	dc.Health.SetReady(true)
+	log.Info("gambit is running", "instance", s.Instance, "shards", dc.Shards, "application", dc.AppID)
+	if deps.Ready != nil {
+		deps.Ready(s)
+	}
+
+	<-ctx.Done()
+	shutdown(s, bg, svcs.games, deps.ShutdownTimeout, log)
+	return nil
+}
+
+// openStore opens the configured store (backend.OpenConfig): the PostgreSQL database
+// of storage.dsn with driver postgres, else the bbolt file at storage.path with opts.
+func openStore(cfg config.Storage, opts *bolt.Options, log *slog.Logger) (storage.Store, error) {
+	db, loc, err := backend.OpenConfig(cfg, &backend.Options{Bolt: opts})
+	if err != nil {
+		return nil, err
+	}
+	if loc.Driver == backend.DriverPostgres {
+		log.Info("store open", "database", loc.String())
+	} else {
+		log.Info("store open", "path", loc.Path)
+	}
+	return db, nil
+}
+
+// liveGames returns the gauge function of the games in progress.
+func liveGames(db storage.Store) func() float64 {
+	return func() float64 {
+		var live int
+		err := db.View(func(tx storage.Tx) (err error) {
+			_, live, err = tx.CountGames()
+			return err
+		})
+		if err != nil {
+			return 0
+		}
+		return float64(live)
+	}
+}
+
+// commandDeps are the commands' dependencies but the services (buildServices adds
+// them) and the outbox (the Discord runtime's notifier): the post ledger, the clock,
+// the challenge expiry, the draining flag.
+func commandDeps(cfg config.Config, clk timers.Clock, s *Server) *commands.Deps {
+	return &commands.Deps{
+		Ledger: commands.NewPostLedger(clk.Now), Now: clk.Now,
+		ChallengeExpiry: cfg.Games.ChallengeExpiry, Draining: s.Draining,
+	}
+}
+
+// commandList is every command of package commands, less /puzzle when puzzles are off.
+func commandList(cfg config.Config, d *commands.Deps) []commands.Command {
+	var out []commands.Command
+	for _, c := range commands.All(d) {
+		if _, isPuzzle := c.(*commands.PuzzleCommand); isPuzzle && !cfg.Puzzles.Enabled {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// shutdown stops the server gracefully: no new challenges, the gateway closed, the
+// interactions in flight answered, the background work stopped, the games' last events
+// delivered. (The ops endpoint, the services and the store close after, as Run returns.)
+func shutdown(s *Server, bg *background, svc *games.Service, timeout time.Duration, log *slog.Logger) {
+	log.Info("shutting down: no new challenges, finishing what is in flight")
+	s.draining.Store(true)
+	s.Discord.Health.SetReady(false)
+	s.Discord.Drain()
+	bg.stop()
+	flushCtx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := svc.Flush(flushCtx); err != nil {
+		log.Warn("deliver the last events", "err", err)
+	}
+	log.Info("stopped")
+}
