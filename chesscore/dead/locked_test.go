@@ -5,7 +5,6 @@
 package dead
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/internal/fixture"
 )
 
 // lockedEntry is one position of testdata/locked.epd: for each colour whether it can
@@ -27,22 +27,11 @@ type lockedEntry struct {
 // loadLockedCorpus reads testdata/locked.epd (format in its header).
 func loadLockedCorpus(t testing.TB) []lockedEntry {
 	t.Helper()
-	f, err := os.Open("testdata/locked.epd")
-	if err != nil {
-		t.Fatalf("open locked corpus: %v", err)
-	}
-	defer f.Close()
 	var out []lockedEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fields := strings.Split(line, ";")
+	for _, l := range fixture.Lines(t, os.DirFS("testdata"), "locked.epd") {
+		fields := strings.Split(l.Text, ";")
 		if len(fields) != 4 {
-			t.Fatalf("locked.epd:%d: %d fields, want 4", n, len(fields))
+			t.Fatalf("locked.epd:%d: %d fields, want 4", l.N, len(fields))
 		}
 		e := lockedEntry{fen: strings.TrimSpace(fields[0]), note: strings.TrimSpace(fields[3])}
 		for c := range 2 {
@@ -52,13 +41,10 @@ func loadLockedCorpus(t testing.TB) []lockedEntry {
 			case len(words) > 1 && words[0] == "yes":
 				e.mates[c], e.line[c] = true, words[1:]
 			default:
-				t.Fatalf("locked.epd:%d: answer %q, want no or yes with a line", n, fields[1+c])
+				t.Fatalf("locked.epd:%d: answer %q, want no or yes with a line", l.N, fields[1+c])
 			}
 		}
 		out = append(out, e)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read locked corpus: %v", err)
 	}
 	return out
 }
