@@ -50,12 +50,7 @@ func (t boltTx) Challenge(id uint64) (*storage.Challenge, error) {
 	if v == nil {
 		return nil, fmt.Errorf("challenge %d: %w", id, storage.ErrNotFound)
 	}
-	c := new(storage.Challenge)
-	if err := codec.DecodeJSON(v, c); err != nil {
-		return nil, fmt.Errorf("challenge %d: %w", id, err)
-	}
-	c.ID = id
-	return c, nil
+	return codec.DecodeChallenge(id, v)
 }
 
 // PendingChallenges reads the challenges waiting for an answer, in id order.

@@ -44,11 +44,10 @@ func (t *pgTx) EachChallenge(fn func(*storage.Challenge) error) error {
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		c := new(storage.Challenge)
-		if err := codec.DecodeJSON(v, c); err != nil {
-			return fmt.Errorf("challenge %d: %w", id, err)
+		c, err := codec.DecodeChallenge(uint64(id), v)
+		if err != nil {
+			return err
 		}
-		c.ID = uint64(id)
 		return fn(c)
 	})
 }
@@ -177,12 +176,11 @@ func (t *pgTx) EachEngineGame(fn func(storage.EngineGame) error) error {
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		var e storage.EngineGame
-		if err := codec.DecodeJSON(v, &e); err != nil {
-			return fmt.Errorf("engine game %d: %w", id, err)
+		e, err := codec.DecodeEngineGame(uint64(id), v)
+		if err != nil {
+			return err
 		}
-		e.GameID = uint64(id)
-		return fn(e)
+		return fn(*e)
 	})
 }
 
@@ -193,11 +191,10 @@ func (t *pgTx) EachTournament(fn func(*storage.Tournament) error) error {
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		tm := new(storage.Tournament)
-		if err := codec.DecodeJSON(v, tm); err != nil {
-			return fmt.Errorf("tournament %d: %w", id, err)
+		tm, err := codec.DecodeTournament(uint64(id), v)
+		if err != nil {
+			return err
 		}
-		tm.ID = uint64(id)
 		return fn(tm)
 	})
 }
@@ -209,12 +206,11 @@ func (t *pgTx) EachTournamentGame(fn func(storage.TournamentGame) error) error {
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		var tg storage.TournamentGame
-		if err := codec.DecodeJSON(v, &tg); err != nil {
-			return fmt.Errorf("tournament game %d: %w", id, err)
+		tg, err := codec.DecodeTournamentGame(uint64(id), v)
+		if err != nil {
+			return err
 		}
-		tg.GameID = uint64(id)
-		return fn(tg)
+		return fn(*tg)
 	})
 }
 

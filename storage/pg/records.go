@@ -50,12 +50,7 @@ func (t *pgTx) Challenge(id uint64) (*storage.Challenge, error) {
 	if v == nil {
 		return nil, fmt.Errorf("challenge %d: %w", id, storage.ErrNotFound)
 	}
-	c := new(storage.Challenge)
-	if err := codec.DecodeJSON(v, c); err != nil {
-		return nil, fmt.Errorf("challenge %d: %w", id, err)
-	}
-	c.ID = id
-	return c, nil
+	return codec.DecodeChallenge(id, v)
 }
 
 // PendingChallenges reads the challenges waiting for an answer, in id order.
@@ -67,11 +62,10 @@ func (t *pgTx) PendingChallenges() ([]*storage.Challenge, error) {
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		c := new(storage.Challenge)
-		if err := codec.DecodeJSON(v, c); err != nil {
-			return fmt.Errorf("challenge %d: %w", id, err)
+		c, err := codec.DecodeChallenge(uint64(id), v)
+		if err != nil {
+			return err
 		}
-		c.ID = uint64(id)
 		out = append(out, c)
 		return nil
 	})

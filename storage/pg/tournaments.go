@@ -21,12 +21,7 @@ func (t *pgTx) Tournament(id uint64) (*storage.Tournament, error) {
 	if v == nil {
 		return nil, fmt.Errorf("tournament %d: %w", id, storage.ErrNotFound)
 	}
-	tm := new(storage.Tournament)
-	if err := codec.DecodeJSON(v, tm); err != nil {
-		return nil, fmt.Errorf("tournament %d: %w", id, err)
-	}
-	tm.ID = id
-	return tm, nil
+	return codec.DecodeTournament(id, v)
 }
 
 // PutTournament writes a tournament, giving a new one (ID 0) the next id, and
@@ -73,11 +68,10 @@ func (t *pgTx) Tournaments(guildID string, liveOnly bool) ([]*storage.Tournament
 			if err := r.Scan(&id, &v); err != nil {
 				return err
 			}
-			tm := new(storage.Tournament)
-			if err := codec.DecodeJSON(v, tm); err != nil {
-				return fmt.Errorf("tournament %d: %w", id, err)
+			tm, err := codec.DecodeTournament(uint64(id), v)
+			if err != nil {
+				return err
 			}
-			tm.ID = uint64(id)
 			out = append(out, tm)
 			return nil
 		})
@@ -96,12 +90,7 @@ func (t *pgTx) TournamentGame(gameID uint64) (*storage.TournamentGame, error) {
 	if v == nil {
 		return nil, fmt.Errorf("tournament game %d: %w", gameID, storage.ErrNotFound)
 	}
-	tg := new(storage.TournamentGame)
-	if err := codec.DecodeJSON(v, tg); err != nil {
-		return nil, fmt.Errorf("tournament game %d: %w", gameID, err)
-	}
-	tg.GameID = gameID
-	return tg, nil
+	return codec.DecodeTournamentGame(gameID, v)
 }
 
 // PutTournamentGame records the tournament board of a game.
@@ -153,12 +142,11 @@ func (t *pgTx) scanEngineGames(sql string, args ...any) ([]storage.EngineGame, e
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		var e storage.EngineGame
-		if err := codec.DecodeJSON(v, &e); err != nil {
-			return fmt.Errorf("engine game %d: %w", id, err)
+		e, err := codec.DecodeEngineGame(uint64(id), v)
+		if err != nil {
+			return err
 		}
-		e.GameID = uint64(id)
-		out = append(out, e)
+		out = append(out, *e)
 		return nil
 	})
 	return out, err
