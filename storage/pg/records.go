@@ -56,16 +56,7 @@ func (t *pgTx) Challenge(id uint64) (*storage.Challenge, error) {
 // PendingChallenges reads the challenges waiting for an answer, in id order.
 func (t *pgTx) PendingChallenges() ([]*storage.Challenge, error) {
 	var out []*storage.Challenge
-	err := t.Each(`SELECT id, record FROM challenges WHERE pending ORDER BY id`, nil, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		c, err := codec.DecodeChallenge(uint64(id), v)
-		if err != nil {
-			return err
-		}
+	err := eachIDRecord(t, `SELECT id, record FROM challenges WHERE pending ORDER BY id`, nil, codec.DecodeChallenge, func(c *storage.Challenge) error {
 		out = append(out, c)
 		return nil
 	})

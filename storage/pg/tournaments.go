@@ -6,8 +6,6 @@ package pg
 import (
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/codec"
 )
@@ -61,17 +59,8 @@ func (t *pgTx) PutTournament(tm *storage.Tournament) error {
 // Tournaments reads a guild's tournaments (every guild's for ""), newest first.
 func (t *pgTx) Tournaments(guildID string, liveOnly bool) ([]*storage.Tournament, error) {
 	var out []*storage.Tournament
-	err := t.Each(`SELECT id, record FROM tournaments WHERE ($1 = '' OR guild_id = $1) AND (live OR NOT $2) ORDER BY id DESC`,
-		[]any{guildID, liveOnly}, func(r pgx.Rows) error {
-			var id int64
-			var v []byte
-			if err := r.Scan(&id, &v); err != nil {
-				return err
-			}
-			tm, err := codec.DecodeTournament(uint64(id), v)
-			if err != nil {
-				return err
-			}
+	err := eachIDRecord(t, `SELECT id, record FROM tournaments WHERE ($1 = '' OR guild_id = $1) AND (live OR NOT $2) ORDER BY id DESC`,
+		[]any{guildID, liveOnly}, codec.DecodeTournament, func(tm *storage.Tournament) error {
 			out = append(out, tm)
 			return nil
 		})
@@ -136,16 +125,7 @@ func (t *pgTx) PutEngineGame(e storage.EngineGame) error {
 // scanEngineGames reads (game_id, record) rows.
 func (t *pgTx) scanEngineGames(sql string, args ...any) ([]storage.EngineGame, error) {
 	var out []storage.EngineGame
-	err := t.Each(sql, args, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		e, err := codec.DecodeEngineGame(uint64(id), v)
-		if err != nil {
-			return err
-		}
+	err := eachIDRecord(t, sql, args, codec.DecodeEngineGame, func(e *storage.EngineGame) error {
 		out = append(out, *e)
 		return nil
 	})
