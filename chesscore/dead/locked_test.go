@@ -49,15 +49,6 @@ func loadLockedCorpus(t testing.TB) []lockedEntry {
 	return out
 }
 
-func mustFEN(t testing.TB, fen string) cc.Position {
-	t.Helper()
-	p, err := cc.ParseFEN(fen)
-	if err != nil {
-		t.Fatalf("%s: %v", fen, err)
-	}
-	return p
-}
-
 // replayMate plays line from p by the rules and reports why it is not a mate by c, or "".
 func replayMate(p *cc.Position, c cc.Color, line []cc.Move) string {
 	q := *p
@@ -98,7 +89,7 @@ func TestLockedCorpusLinesReplay(t *testing.T) {
 	}
 	var yes, no int
 	for _, e := range entries {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if !e.mates[c] {
 				no++
@@ -120,7 +111,7 @@ func TestLockedCorpusLinesReplay(t *testing.T) {
 // LongMate, and none where the colour cannot mate.
 func TestLockedCorpusDecided(t *testing.T) {
 	for _, e := range loadLockedCorpus(t) {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			dead := LockedDead(&p, c)
 			switch {
@@ -207,7 +198,7 @@ func TestLockedCorpusDeadByExhaustion(t *testing.T) {
 	}
 	exhausted, dead := 0, 0
 	for _, e := range loadLockedCorpus(t) {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if e.mates[c] {
 				continue
@@ -330,7 +321,7 @@ func TestLockBoardRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustFEN(t, tt.fen)
+			p := sanFEN(t, tt.fen)
 			if _, ok := lockBoard(&p); ok != tt.ok {
 				t.Errorf("lockBoard(%s) = %v, want %v", tt.fen, ok, tt.ok)
 			}
@@ -362,7 +353,7 @@ func TestLockedDeadVerdicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustFEN(t, tt.fen)
+			p := sanFEN(t, tt.fen)
 			if got := LockedDead(&p, tt.winner); got != tt.dead {
 				t.Errorf("LockedDead(%s, %s) = %v, want %v", tt.fen, tt.winner, got, tt.dead)
 			}
@@ -384,7 +375,7 @@ func TestLockedDeadVerdicts(t *testing.T) {
 // agrees; nothing is left unknown.
 func TestLockedCorpusDecisionSettles(t *testing.T) {
 	for _, e := range loadLockedCorpus(t) {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			d := Decide(&p, c)
 			want := cc.No
@@ -417,7 +408,7 @@ func BenchmarkLockedDead(b *testing.B) {
 	var ps []cc.Position
 	var cs []cc.Color
 	for _, e := range loadLockedCorpus(b) {
-		p := mustFEN(b, e.fen)
+		p := sanFEN(b, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if !e.mates[c] {
 				ps, cs = append(ps, p), append(cs, c)
@@ -436,7 +427,7 @@ func BenchmarkLongMate(b *testing.B) {
 	var ps []cc.Position
 	var cs []cc.Color
 	for _, e := range loadLockedCorpus(b) {
-		p := mustFEN(b, e.fen)
+		p := sanFEN(b, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if e.mates[c] && strings.Contains(e.note, c.String()+" longmate") {
 				ps, cs = append(ps, p), append(cs, c)
@@ -456,7 +447,7 @@ func BenchmarkLockedCorpusDecide(b *testing.B) {
 	for b.Loop() {
 		unknown := 0
 		for _, e := range entries {
-			p := mustFEN(b, e.fen)
+			p := sanFEN(b, e.fen)
 			for c := cc.White; c <= cc.Black; c++ {
 				if Decide(&p, c).Verdict == cc.Unknown {
 					unknown++
