@@ -1,6 +1,6 @@
 // records.go: the records both backends keep as JSON under their id (challenges,
-// tournaments, tournament boards, games against the engine), decoded the same way
-// whichever database held them.
+// tournaments, tournament boards, games against the engine, guild settings), encoded and
+// decoded the same way whichever database holds them.
 
 package codec
 
@@ -51,4 +51,31 @@ func DecodeEngineGame(gameID uint64, b []byte) (*storage.EngineGame, error) {
 	}
 	e.GameID = gameID
 	return e, nil
+}
+
+// EncodeGuildSettings checks a guild's settings (a guild id, Validate) and encodes them
+// for writing.
+func EncodeGuildSettings(s storage.GuildSettings) ([]byte, error) {
+	if s.GuildID == "" {
+		return nil, fmt.Errorf("guild settings: no guild id")
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	v, err := EncodeJSON(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode settings of guild %s: %w", s.GuildID, err)
+	}
+	return v, nil
+}
+
+// DecodeGuildSettings decodes the stored settings of guild guildID over the defaults
+// (fields added later keep theirs); the guild id is the key's.
+func DecodeGuildSettings(guildID string, b []byte) (storage.GuildSettings, error) {
+	s := storage.DefaultGuildSettings(guildID)
+	if err := DecodeJSON(b, &s); err != nil {
+		return storage.GuildSettings{}, fmt.Errorf("settings of guild %s: %w", guildID, err)
+	}
+	s.GuildID = guildID
+	return s, nil
 }
