@@ -17,6 +17,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/syncbuf"
 )
 
 // runtimeConfig is a configuration pointing the runtime at f.
@@ -130,7 +131,7 @@ func TestDiscordSteps(t *testing.T) {
 // the first connection returns ErrStopped, having closed what it opened.
 func TestDiscordConnectStopped(t *testing.T) {
 	f := discordfake.New(t)
-	logs := &logBuffer{}
+	logs := &syncbuf.Buffer{}
 	dc, err := New(Options{Config: runtimeConfig(f, false), Logger: slog.New(slog.NewTextHandler(logs, nil)), Metrics: NewMetrics(nil),
 		DeferAfter: time.Second, ShutdownTimeout: 5 * time.Second}, &commands.Deps{})
 	if err != nil {

@@ -3,11 +3,9 @@ package bot
 // Helpers shared by the tests of the Discord runtime.
 
 import (
-	"bytes"
 	"io"
 	"log/slog"
 	"os"
-	"sync"
 	"testing"
 	"time"
 )
@@ -21,24 +19,6 @@ func testLogger(t testing.TB) *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
-}
-
-// logBuffer collects log lines for a test to read.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // hangGuard bounds the waits for a condition: the condition is polled and ends the

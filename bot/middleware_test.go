@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/commands"
+	"github.com/gambitchess/gambit/internal/syncbuf"
 )
 
 // refusingResponder is a Responder whose Defer fails, after closing deferring so the
@@ -26,24 +26,6 @@ func (d *refusingResponder) Defer(context.Context, bool) error {
 
 func (d *refusingResponder) Deferred() bool { return false }
 
-// lockedLog is a log destination safe for the goroutines of one test.
-type lockedLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // TestDeferIfSlowLeavesTheRequestToTheHandler: once started, the handler owns the
 // request. A slow handler that narrows r.Log (as /analyze does) while the middleware
 // defers and logs the deferral's failure is no data race (the race detector checks
@@ -57,7 +39,7 @@ func TestDeferIfSlowLeavesTheRequestToTheHandler(t *testing.T) {
 
 func deferWhileTheHandlerNarrowsItsLog(t *testing.T) {
 	t.Helper()
-	var logs lockedLog
+	var logs syncbuf.Buffer
 	resp := &refusingResponder{deferring: make(chan struct{})}
 	r := &commands.Request{Name: "analyze", Log: slog.New(slog.NewTextHandler(&logs, nil)), Responder: resp}
 	handler := func(ctx context.Context, r *commands.Request) (*commands.Response, error) {

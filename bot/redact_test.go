@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/internal/syncbuf"
 	"github.com/gambitchess/gambit/storage/backend"
 )
 
@@ -51,7 +52,7 @@ func TestRedactRequestErrorKeepsTheCause(t *testing.T) {
 }
 
 func TestRedactingHandler(t *testing.T) {
-	buf := &logBuffer{}
+	buf := &syncbuf.Buffer{}
 	const botToken = "MTIz.bot-token-secret"
 	log := RedactLogs(slog.New(slog.NewJSONHandler(buf, nil)), botToken, "")
 	u := "http://h/interactions/1/" + testInteractionToken + "/callback"
@@ -73,7 +74,7 @@ func TestRedactingHandler(t *testing.T) {
 // given, a DSN in a line or a URL with user information in an error; the line as the
 // bot logs the store it opened (postgres: and the DSN) included.
 func TestRedactingHandlerPasswords(t *testing.T) {
-	buf := &logBuffer{}
+	buf := &syncbuf.Buffer{}
 	log := RedactLogs(slog.New(slog.NewJSONHandler(buf, nil)))
 	log.Info("store open", "database", "postgres:postgres://gambit@db/gambit?sslmode=require&password=s3cret")
 	log.Info("store open", "database", "postgres:host=db password='s3 cret' dbname=gambit")
@@ -95,7 +96,7 @@ func TestRedactingHandlerPasswords(t *testing.T) {
 // TestLibraryLogsRedacted: discordgo's own lines, logged through an unredacting
 // logger (the entry point's), lose interaction tokens and URL passwords.
 func TestLibraryLogsRedacted(t *testing.T) {
-	buf := &logBuffer{}
+	buf := &syncbuf.Buffer{}
 	saved := discordgo.Logger
 	t.Cleanup(func() { discordgo.Logger = saved })
 	RouteLibraryLogs(slog.New(slog.NewJSONHandler(buf, nil)))
@@ -116,7 +117,7 @@ func TestStoreOpenLineRedacted(t *testing.T) {
 		"postgres://gambit@db:5432/gambit?password=s3cret",
 		"postgresql://db/gambit?sslmode=require&sslpassword=s3cret&password=s3cret",
 	} {
-		buf := &logBuffer{}
+		buf := &syncbuf.Buffer{}
 		log := RedactLogs(slog.New(slog.NewJSONHandler(buf, nil)))
 		log.Info("store open", "database", backend.Location{Driver: backend.DriverPostgres, DSN: dsn}.String())
 		if out := buf.String(); strings.Contains(out, "s3cret") || !strings.Contains(out, "/gambit") {

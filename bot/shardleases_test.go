@@ -18,34 +18,6 @@ import (
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
-// shardHolders counts the unexpired shard leases of each holder.
-func shardHolders(t testing.TB, db storage.Store) map[string]int {
-	t.Helper()
-	leases, err := storage.LeaseTable(db, storage.LeaseSetShards).Leases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{}
-	for _, l := range leases {
-		if time.Now().Before(l.Expires) {
-			out[l.Holder]++
-		}
-	}
-	return out
-}
-
-// checkIdentifySpacing checks that the fake saw no two identifies within Discord's
-// identify window (max_concurrency 1: one bucket), give or take the connection time.
-func checkIdentifySpacing(t testing.TB, f *discordfake.Fake) {
-	t.Helper()
-	log := f.IdentifyLog()
-	for i := 1; i < len(log); i++ {
-		if gap := log[i].At.Sub(log[i-1].At); gap < IdentifyWindow-500*time.Millisecond {
-			t.Errorf("shard %d identified %v after shard %d: closer than the %v identify window", log[i].ShardID, gap, log[i-1].ShardID, IdentifyWindow)
-		}
-	}
-}
-
 // TestShardLeasesSurvivorTakesADeadProcessesShards: a process that dies (its store and
 // its connections gone, its leases left to expire) loses its shards to the survivor
 // within the lease's lifetime, a tick and the identify window.
@@ -102,15 +74,15 @@ func TestShardLeasesSurvivorTakesADeadProcessesShards(t *testing.T) {
 	a.done <- nil // for the cleanup
 	limit := lease.DefaultTTL + lease.DefaultTTL/3 + 2*IdentifyWindow + time.Second
 	if !f.WaitFor(func() bool { return slices.Equal(b.gw.Connected(), []bool{true, true}) }, limit+5*time.Second) {
-		t.Fatalf("b runs %v, connected %v %v after a died; holders %v", b.gw.Running(), b.gw.Connected(), time.Since(died), shardHolders(t, b.db))
+		t.Fatalf("b runs %v, connected %v %v after a died; holders %v", b.gw.Running(), b.gw.Connected(), time.Since(died), storagetest.LeaseHolders(t, b.db, storage.LeaseSetShards))
 	}
 	took := time.Since(died)
 	t.Logf("b ran both shards %v after a died", took.Round(time.Millisecond))
 	if took > limit {
 		t.Errorf("b ran both shards %v after a died; want within %v (lease, tick, two identify windows)", took, limit)
 	}
-	if h := shardHolders(t, b.db); h["b"] != 2 {
+	if h := storagetest.LeaseHolders(t, b.db, storage.LeaseSetShards); h["b"] != 2 {
 		t.Errorf("holders %v, want b with both", h)
 	}
-	checkIdentifySpacing(t, f)
+	f.CheckIdentifySpacing(t, IdentifyWindow)
 }

@@ -4,35 +4,22 @@
 package chesscore
 
 import (
-	"bufio"
 	"os"
-	"strings"
 	"testing"
+
+	"github.com/gambitchess/gambit/chesscore/internal/fixture"
 )
 
 // loadRealGames reads the positions of testdata/realgames.fen.
 func loadRealGames(t testing.TB) []Position {
 	t.Helper()
-	f, err := os.Open("testdata/realgames.fen")
-	if err != nil {
-		t.Fatalf("open real games: %v", err)
-	}
-	defer f.Close()
 	var out []Position
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		p, err := ParseFEN(line)
+	for _, l := range fixture.Lines(t, os.DirFS("testdata"), "realgames.fen") {
+		p, err := ParseFEN(l.Text)
 		if err != nil {
-			t.Fatalf("realgames.fen:%d: %v", n, err)
+			t.Fatalf("realgames.fen:%d: %v", l.N, err)
 		}
 		out = append(out, p)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read real games: %v", err)
 	}
 	return out
 }
@@ -46,37 +33,19 @@ type realGame struct {
 // loadRealGameMoves reads testdata/realgames.uci (format in its header).
 func loadRealGameMoves(t testing.TB) []realGame {
 	t.Helper()
-	f, err := os.Open("testdata/realgames.uci")
-	if err != nil {
-		t.Fatalf("open real games: %v", err)
-	}
-	defer f.Close()
 	var out []realGame
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fen, moves, ok := strings.Cut(line, ";")
-		if !ok {
-			t.Fatalf("realgames.uci:%d: no ';'", n)
-		}
-		g := realGame{start: sanFEN(t, fen)}
+	for _, fg := range fixture.RealGames(t, os.DirFS("testdata"), "realgames.uci") {
+		g := realGame{start: sanFEN(t, fg.FEN)}
 		p := g.start
-		for _, s := range strings.Fields(moves) {
+		for _, s := range fg.Moves {
 			m, err := p.ParseUCI(s)
 			if err != nil {
-				t.Fatalf("realgames.uci:%d: %s: %v", n, s, err)
+				t.Fatalf("realgames.uci:%d: %s: %v", fg.N, s, err)
 			}
 			g.moves = append(g.moves, m)
 			p = p.Play(m)
 		}
 		out = append(out, g)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read real games: %v", err)
 	}
 	return out
 }

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/config"
+	"github.com/gambitchess/gambit/internal/syncbuf"
 	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
@@ -314,22 +314,7 @@ func checkBackup(t *testing.T, path string, games int) {
 }
 
 // syncLog collects a text log safely across goroutines.
-type syncLog struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+type syncLog struct{ syncbuf.Buffer }
 
 // logger returns a text logger writing to l.
 func (l *syncLog) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }

@@ -1,10 +1,7 @@
 package serve
 
 import (
-	"fmt"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/gambitchess/gambit/internal/leaktest"
 )
@@ -12,14 +9,7 @@ import (
 // TestMain fails the run if a server left goroutines behind: every Run must close its
 // sessions (no reconnect loop), its timers, its ops listener and its event queue.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 {
-		if left := leaktest.Lingering(10*time.Second, "serve.TestMain", goroutinesOfARun...); left != "" {
-			fmt.Fprintf(os.Stderr, "goroutines left running after the tests:\n%s\n", left)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	leaktest.Main(m, "serve.TestMain", goroutinesOfARun...)
 }
 
 // goroutinesOfARun are the packages whose goroutines a Run starts.

@@ -5,7 +5,6 @@ package serve
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/bot"
+	"github.com/gambitchess/gambit/internal/syncbuf"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/storagetest"
@@ -29,22 +29,7 @@ import (
 const testBackupToken = "test-backup-token-0123456789abcdef"
 
 // logBuffer collects log lines for a test to read.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type logBuffer struct{ syncbuf.Buffer }
 
 func (b *logBuffer) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
@@ -13,34 +12,6 @@ import (
 	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
-
-// shardHolders counts the unexpired shard leases of each holder.
-func shardHolders(t testing.TB, db storage.Store) map[string]int {
-	t.Helper()
-	leases, err := storage.LeaseTable(db, storage.LeaseSetShards).Leases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{}
-	for _, l := range leases {
-		if time.Now().Before(l.Expires) {
-			out[l.Holder]++
-		}
-	}
-	return out
-}
-
-// checkIdentifySpacing checks that the fake saw no two identifies within Discord's
-// identify window (max_concurrency 1: one bucket), give or take the connection time.
-func checkIdentifySpacing(t testing.TB, f *discordfake.Fake) {
-	t.Helper()
-	log := f.IdentifyLog()
-	for i := 1; i < len(log); i++ {
-		if gap := log[i].At.Sub(log[i-1].At); gap < bot.IdentifyWindow-500*time.Millisecond {
-			t.Errorf("shard %d identified %v after shard %d: closer than the %v identify window", log[i].ShardID, gap, log[i-1].ShardID, bot.IdentifyWindow)
-		}
-	}
-}
 
 // TestShardLeasesDivideTheGatewayOnPostgres runs two gambit serve processes in gateway
 // mode on one PostgreSQL store with two shards: the first alone identifies both; with
@@ -63,13 +34,13 @@ func TestShardLeasesDivideTheGatewayOnPostgres(t *testing.T) {
 	}
 	r2 := w.startWith(cfg2, Deps{})
 	w.f.WaitFor(func() bool {
-		h := shardHolders(t, db)
+		h := storagetest.LeaseHolders(t, db, storage.LeaseSetShards)
 		return h["web-1"] == 1 && h["web-2"] == 1 && len(r2.bot.Discord.Gateway.Running()) == 1 &&
 			slices.Equal(r2.bot.Discord.Gateway.Connected(), []bool{true}) && len(r1.bot.Discord.Gateway.Running()) == 1
 	}, 4*lease.DefaultTTL)
 	one, two := r1.bot.Discord.Gateway.Running(), r2.bot.Discord.Gateway.Running()
 	if len(one) != 1 || len(two) != 1 || one[0] == two[0] {
-		t.Fatalf("web-1 runs %v, web-2 %v (holders %v); want one shard each", one, two, shardHolders(t, db))
+		t.Fatalf("web-1 runs %v, web-2 %v (holders %v); want one shard each", one, two, storagetest.LeaseHolders(t, db, storage.LeaseSetShards))
 	}
 	if n := w.f.Identifies(); n != 3 {
 		t.Errorf("%d identifies, want 3 (web-1 both shards, then web-2 the one it took)", n)
@@ -87,10 +58,10 @@ func TestShardLeasesDivideTheGatewayOnPostgres(t *testing.T) {
 
 	r2.stop() // closes its shard, then releases it
 	w.f.WaitFor(func() bool {
-		return shardHolders(t, db)["web-1"] == 2 && slices.Equal(r1.bot.Discord.Gateway.Connected(), []bool{true, true})
+		return storagetest.LeaseHolders(t, db, storage.LeaseSetShards)["web-1"] == 2 && slices.Equal(r1.bot.Discord.Gateway.Connected(), []bool{true, true})
 	}, 4*lease.DefaultTTL)
 	if got := r1.bot.Discord.Gateway.Running(); !slices.Equal(got, []int{0, 1}) {
-		t.Fatalf("after web-2 stopped, web-1 runs %v (holders %v); want both", got, shardHolders(t, db))
+		t.Fatalf("after web-2 stopped, web-1 runs %v (holders %v); want both", got, storagetest.LeaseHolders(t, db, storage.LeaseSetShards))
 	}
-	checkIdentifySpacing(t, w.f)
+	w.f.CheckIdentifySpacing(t, bot.IdentifyWindow)
 }

@@ -75,6 +75,33 @@ func (c *Change) News() NewRecords {
 	return n
 }
 
+// CommitAllIn commits cs in the one transaction run opens, in the steps above: all of
+// them validated before it, all applied in it, all undone if it fails. It is the part of
+// a backend's CommitAll (Store.CommitAll) that does not depend on the database.
+func CommitAllIn(cs []*Change, run func(fn func(Tx) error) error) error {
+	news := make([]NewRecords, len(cs))
+	for i, c := range cs {
+		news[i] = c.News()
+		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	err := run(func(tx Tx) error {
+		for i, c := range cs {
+			if err := c.Apply(tx, news[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		for i, c := range cs {
+			c.Undo(news[i])
+		}
+	}
+	return err
+}
+
 // Undo puts back what a failed commit of c assigned: the new records' ids and the
 // game's version, so the change can be committed again.
 func (c *Change) Undo(news NewRecords) {

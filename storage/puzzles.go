@@ -97,6 +97,24 @@ type PuzzlePick struct {
 	MaxScan int
 }
 
+// Bounds returns the rating range a pick looks in (MinRating, at least 0, to MaxRating,
+// 4000 when unset or above) and the index entries it may look at (MaxScan, 5000 when
+// unset). An empty range is an error wrapping ErrNoPuzzle.
+func (q PuzzlePick) Bounds() (lo, hi, budget int, err error) {
+	lo, hi = max(q.MinRating, 0), q.MaxRating
+	if hi <= 0 || hi > 4000 {
+		hi = 4000
+	}
+	if lo > hi {
+		return 0, 0, 0, fmt.Errorf("pick a puzzle: rating range %d-%d is empty: %w", lo, hi, ErrNoPuzzle)
+	}
+	budget = q.MaxScan
+	if budget <= 0 {
+		budget = 5000
+	}
+	return lo, hi, budget, nil
+}
+
 // ErrNoPuzzle: no stored puzzle fits a PuzzlePick.
 var ErrNoPuzzle = errors.New("no puzzle fits")
 

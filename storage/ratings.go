@@ -78,6 +78,24 @@ func CheckLadderKey(guildID string, cat clock.Category, userID string) error {
 	return nil
 }
 
+// ValidateLadders checks the player records that are to replace a guild's ladders
+// (ReplaceLadders) before any is written: a valid guild id, every player valid and of
+// that guild.
+func ValidateLadders(guildID string, players []LadderPlayer) error {
+	if guildID == "" || len(guildID) > MaxIDLen {
+		return fmt.Errorf("replace ladders: guild id %q: want 1 to %d bytes", guildID, MaxIDLen)
+	}
+	for i := range players {
+		if players[i].GuildID != guildID {
+			return fmt.Errorf("replace ladders of guild %s: a player of guild %q", guildID, players[i].GuildID)
+		}
+		if err := players[i].Validate(); err != nil {
+			return fmt.Errorf("replace ladders of guild %s: %w", guildID, err)
+		}
+	}
+	return nil
+}
+
 // Validate checks a player record before it is written.
 func (p *LadderPlayer) Validate() error {
 	if err := CheckLadderKey(p.GuildID, p.Category, p.UserID); err != nil {

@@ -2,20 +2,19 @@ package uci
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/chesscore/engine"
+	"github.com/gambitchess/gambit/internal/syncbuf"
 )
 
 // The test binary doubles as the engines the client tests drive: with GAMBIT_UCI_FAKE set
@@ -111,26 +110,8 @@ func fakeEngine(mode string) {
 	}
 }
 
-// syncBuffer is a log sink safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // fakeConfig runs this test binary as an engine in the given mode.
-func fakeConfig(t *testing.T, mode string, logs *syncBuffer) Config {
+func fakeConfig(t *testing.T, mode string, logs *syncbuf.Buffer) Config {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -225,7 +206,7 @@ func mustFENPos(t *testing.T, fen string) cc.Position {
 }
 
 func TestClientHungEngineIsKilledAndRestarted(t *testing.T) {
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	cfg := fakeConfig(t, "hang", &logs)
 	cfg.MaxRestarts = 1
 	ctx := context.Background()
@@ -258,7 +239,7 @@ func TestClientHungEngineIsKilledAndRestarted(t *testing.T) {
 }
 
 func TestClientCrashIsRetried(t *testing.T) {
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	c, err := Start(context.Background(), fakeConfig(t, "crash-once", &logs))
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +276,7 @@ func TestClientCrashEveryTime(t *testing.T) {
 }
 
 func TestClientLateEngineAnswersStop(t *testing.T) {
-	var logs syncBuffer
+	var logs syncbuf.Buffer
 	c, err := Start(context.Background(), fakeConfig(t, "late", &logs))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -511,6 +512,19 @@ func (f *Fake) IdentifyLog() []Identify {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]Identify(nil), f.gw.identifies...)
+}
+
+// CheckIdentifySpacing fails the test if two accepted Identify payloads came closer than
+// window (Discord's identify rate limit with max_concurrency 1: one bucket), give or take
+// 500 ms of connection time.
+func (f *Fake) CheckIdentifySpacing(t testing.TB, window time.Duration) {
+	t.Helper()
+	log := f.IdentifyLog()
+	for i := 1; i < len(log); i++ {
+		if gap := log[i].At.Sub(log[i-1].At); gap < window-500*time.Millisecond {
+			t.Errorf("shard %d identified %v after shard %d: closer than the %v identify window", log[i].ShardID, gap, log[i-1].ShardID, window)
+		}
+	}
 }
 
 // Resumes returns the number of accepted Resume payloads.

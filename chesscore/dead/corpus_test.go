@@ -5,7 +5,6 @@
 package dead
 
 import (
-	"bufio"
 	"math"
 	"os"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/internal/fixture"
 )
 
 // corpusEntry is one position of testdata/deadpositions.epd with its expected verdicts.
@@ -26,24 +26,14 @@ type corpusEntry struct {
 // loadDeadCorpus reads testdata/deadpositions.epd (format in its header).
 func loadDeadCorpus(t testing.TB) []corpusEntry {
 	t.Helper()
-	f, err := os.Open("testdata/deadpositions.epd")
-	if err != nil {
-		t.Fatalf("open corpus: %v", err)
-	}
-	defer f.Close()
 	var out []corpusEntry
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		epd, err := cc.ParseEPD(line)
+	for _, l := range fixture.Lines(t, os.DirFS("testdata"), "deadpositions.epd") {
+		epd, err := cc.ParseEPD(l.Text)
 		if err != nil {
-			t.Fatalf("deadpositions.epd:%d: %v", n, err)
+			t.Fatalf("deadpositions.epd:%d: %v", l.N, err)
 		}
 		if len(epd.Ops) != 3 {
-			t.Fatalf("deadpositions.epd:%d: %d fields, want 4", n, 1+len(epd.Ops))
+			t.Fatalf("deadpositions.epd:%d: %d fields, want 4", l.N, 1+len(epd.Ops))
 		}
 		note := epd.Ops[2]
 		e := corpusEntry{fen: epd.FEN, note: strings.TrimSpace(note.Code + " " + note.Operand())}
@@ -54,35 +44,22 @@ func loadDeadCorpus(t testing.TB) []corpusEntry {
 			case op.Code == "no" && len(op.Operands) == 0:
 				e.want[i] = cc.No
 			default:
-				t.Fatalf("deadpositions.epd:%d: answer %q, want yes or no", n, op.String())
+				t.Fatalf("deadpositions.epd:%d: answer %q, want yes or no", l.N, op.String())
 			}
 		}
 		out = append(out, e)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read corpus: %v", err)
-	}
 	return out
 }
 
-// loadRealGames reads the positions of testdata/realgames.fen.
+// loadRealGames reads the positions of chesscore's testdata/realgames.fen.
 func loadRealGames(t testing.TB) []cc.Position {
 	t.Helper()
-	f, err := os.Open("../testdata/realgames.fen")
-	if err != nil {
-		t.Fatalf("open real games: %v", err)
-	}
-	defer f.Close()
 	var out []cc.Position
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		p, err := cc.ParseFEN(line)
+	for _, l := range fixture.Lines(t, os.DirFS("../testdata"), "realgames.fen") {
+		p, err := cc.ParseFEN(l.Text)
 		if err != nil {
-			t.Fatalf("realgames.fen:%d: %v", n, err)
+			t.Fatalf("realgames.fen:%d: %v", l.N, err)
 		}
 		out = append(out, p)
 	}
@@ -175,10 +152,10 @@ func TestRealGamesDecided(t *testing.T) {
 // each side, each blocked by an enemy pawn, kings and the pieces, placed at random.
 func lockedRandomPosition(r *testRNG, pieces string, turn cc.Color) (cc.Position, bool) {
 	var board [64]byte
-	pairs := 2 + int(r.next()%5)
+	pairs := 2 + int(r.Next()%5)
 	for i := 0; i < pairs; i++ {
-		file := int(r.next() % 8)
-		rank := 1 + int(r.next()%5) // the white pawn on ranks 2 to 6, the black one above it
+		file := int(r.Next() % 8)
+		rank := 1 + int(r.Next()%5) // the white pawn on ranks 2 to 6, the black one above it
 		w, b := rank*8+file, (rank+1)*8+file
 		if board[w] != 0 || board[b] != 0 {
 			continue
@@ -324,40 +301,22 @@ type realGame struct {
 	moves []cc.Move
 }
 
-// loadRealGameMoves reads testdata/realgames.uci (format in its header).
+// loadRealGameMoves reads chesscore's testdata/realgames.uci (format in its header).
 func loadRealGameMoves(t testing.TB) []realGame {
 	t.Helper()
-	f, err := os.Open("../testdata/realgames.uci")
-	if err != nil {
-		t.Fatalf("open real games: %v", err)
-	}
-	defer f.Close()
 	var out []realGame
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fen, moves, ok := strings.Cut(line, ";")
-		if !ok {
-			t.Fatalf("realgames.uci:%d: no ';'", n)
-		}
-		g := realGame{start: sanFEN(t, fen)}
+	for _, fg := range fixture.RealGames(t, os.DirFS("../testdata"), "realgames.uci") {
+		g := realGame{start: sanFEN(t, fg.FEN)}
 		p := g.start
-		for _, s := range strings.Fields(moves) {
+		for _, s := range fg.Moves {
 			m, err := p.ParseUCI(s)
 			if err != nil {
-				t.Fatalf("realgames.uci:%d: %s: %v", n, s, err)
+				t.Fatalf("realgames.uci:%d: %s: %v", fg.N, s, err)
 			}
 			g.moves = append(g.moves, m)
 			p = p.Play(m)
 		}
 		out = append(out, g)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read real games: %v", err)
 	}
 	return out
 }

@@ -5,7 +5,6 @@
 package dead
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	cc "github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/internal/fixture"
 )
 
 // lockedEntry is one position of testdata/locked.epd: for each colour whether it can
@@ -27,22 +27,11 @@ type lockedEntry struct {
 // loadLockedCorpus reads testdata/locked.epd (format in its header).
 func loadLockedCorpus(t testing.TB) []lockedEntry {
 	t.Helper()
-	f, err := os.Open("testdata/locked.epd")
-	if err != nil {
-		t.Fatalf("open locked corpus: %v", err)
-	}
-	defer f.Close()
 	var out []lockedEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		fields := strings.Split(line, ";")
+	for _, l := range fixture.Lines(t, os.DirFS("testdata"), "locked.epd") {
+		fields := strings.Split(l.Text, ";")
 		if len(fields) != 4 {
-			t.Fatalf("locked.epd:%d: %d fields, want 4", n, len(fields))
+			t.Fatalf("locked.epd:%d: %d fields, want 4", l.N, len(fields))
 		}
 		e := lockedEntry{fen: strings.TrimSpace(fields[0]), note: strings.TrimSpace(fields[3])}
 		for c := range 2 {
@@ -52,24 +41,12 @@ func loadLockedCorpus(t testing.TB) []lockedEntry {
 			case len(words) > 1 && words[0] == "yes":
 				e.mates[c], e.line[c] = true, words[1:]
 			default:
-				t.Fatalf("locked.epd:%d: answer %q, want no or yes with a line", n, fields[1+c])
+				t.Fatalf("locked.epd:%d: answer %q, want no or yes with a line", l.N, fields[1+c])
 			}
 		}
 		out = append(out, e)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read locked corpus: %v", err)
-	}
 	return out
-}
-
-func mustFEN(t testing.TB, fen string) cc.Position {
-	t.Helper()
-	p, err := cc.ParseFEN(fen)
-	if err != nil {
-		t.Fatalf("%s: %v", fen, err)
-	}
-	return p
 }
 
 // replayMate plays line from p by the rules and reports why it is not a mate by c, or "".
@@ -112,7 +89,7 @@ func TestLockedCorpusLinesReplay(t *testing.T) {
 	}
 	var yes, no int
 	for _, e := range entries {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if !e.mates[c] {
 				no++
@@ -134,7 +111,7 @@ func TestLockedCorpusLinesReplay(t *testing.T) {
 // LongMate, and none where the colour cannot mate.
 func TestLockedCorpusDecided(t *testing.T) {
 	for _, e := range loadLockedCorpus(t) {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			dead := LockedDead(&p, c)
 			switch {
@@ -221,7 +198,7 @@ func TestLockedCorpusDeadByExhaustion(t *testing.T) {
 	}
 	exhausted, dead := 0, 0
 	for _, e := range loadLockedCorpus(t) {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if e.mates[c] {
 				continue
@@ -344,7 +321,7 @@ func TestLockBoardRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustFEN(t, tt.fen)
+			p := sanFEN(t, tt.fen)
 			if _, ok := lockBoard(&p); ok != tt.ok {
 				t.Errorf("lockBoard(%s) = %v, want %v", tt.fen, ok, tt.ok)
 			}
@@ -376,7 +353,7 @@ func TestLockedDeadVerdicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustFEN(t, tt.fen)
+			p := sanFEN(t, tt.fen)
 			if got := LockedDead(&p, tt.winner); got != tt.dead {
 				t.Errorf("LockedDead(%s, %s) = %v, want %v", tt.fen, tt.winner, got, tt.dead)
 			}
@@ -398,7 +375,7 @@ func TestLockedDeadVerdicts(t *testing.T) {
 // agrees; nothing is left unknown.
 func TestLockedCorpusDecisionSettles(t *testing.T) {
 	for _, e := range loadLockedCorpus(t) {
-		p := mustFEN(t, e.fen)
+		p := sanFEN(t, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			d := Decide(&p, c)
 			want := cc.No
@@ -431,7 +408,7 @@ func BenchmarkLockedDead(b *testing.B) {
 	var ps []cc.Position
 	var cs []cc.Color
 	for _, e := range loadLockedCorpus(b) {
-		p := mustFEN(b, e.fen)
+		p := sanFEN(b, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if !e.mates[c] {
 				ps, cs = append(ps, p), append(cs, c)
@@ -450,7 +427,7 @@ func BenchmarkLongMate(b *testing.B) {
 	var ps []cc.Position
 	var cs []cc.Color
 	for _, e := range loadLockedCorpus(b) {
-		p := mustFEN(b, e.fen)
+		p := sanFEN(b, e.fen)
 		for c := cc.White; c <= cc.Black; c++ {
 			if e.mates[c] && strings.Contains(e.note, c.String()+" longmate") {
 				ps, cs = append(ps, p), append(cs, c)
@@ -470,7 +447,7 @@ func BenchmarkLockedCorpusDecide(b *testing.B) {
 	for b.Loop() {
 		unknown := 0
 		for _, e := range entries {
-			p := mustFEN(b, e.fen)
+			p := sanFEN(b, e.fen)
 			for c := cc.White; c <= cc.Black; c++ {
 				if Decide(&p, c).Verdict == cc.Unknown {
 					unknown++

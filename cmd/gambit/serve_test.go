@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,26 +18,9 @@ import (
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/buildinfo"
+	"github.com/gambitchess/gambit/internal/syncbuf"
 	"github.com/gambitchess/gambit/storage/bolt"
 )
-
-// syncBuffer is a bytes.Buffer safe for the logger's and the test's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestServeConfigErrors(t *testing.T) {
 	t.Setenv("DISCORD_TOKEN", "")
@@ -65,7 +47,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{"stray argument", []string{"extra"}, []string{"unexpected argument"}},
 	}
 	for _, c := range cases {
-		var stderr syncBuffer
+		var stderr syncbuf.Buffer
 		err := runServe(c.args, &stderr, &stderr)
 		if err == nil {
 			t.Errorf("%s: runServe succeeded", c.name)
@@ -113,7 +95,7 @@ func TestServeAgainstTheFake(t *testing.T) {
 	t.Setenv("GAMBIT_DISCORD_TOKEN", "")
 	os.Unsetenv("GAMBIT_DISCORD_TOKEN") // restored by t.Setenv's cleanup
 	t.Setenv("DISCORD_TOKEN", f.Token)  // the usual name is accepted too
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() { done <- runServe([]string{"--config", cfgPath}, &stderr, &stderr) }()
 	var early error

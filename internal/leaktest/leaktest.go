@@ -4,10 +4,27 @@
 package leaktest
 
 import (
+	"fmt"
+	"os"
 	"runtime"
 	"strings"
+	"testing"
 	"time"
 )
+
+// Main is the body of such a TestMain: it runs the tests and, when they pass, fails the
+// run if goroutines of pkgs are still running 10 s later (Lingering, skip as there),
+// printing their stacks; it exits with the run's code.
+func Main(m *testing.M, skip string, pkgs ...string) {
+	code := m.Run()
+	if code == 0 {
+		if left := Lingering(10*time.Second, skip, pkgs...); left != "" {
+			fmt.Fprintf(os.Stderr, "goroutines left running after the tests:\n%s\n", left)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
 
 // Lingering waits up to timeout for the goroutines whose stacks name one of pkgs (a
 // substring of a function's qualified name, such as "gambit/bot.") to end, and returns

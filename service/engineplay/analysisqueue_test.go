@@ -4,7 +4,6 @@ package engineplay
 // servers' lines.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,10 +11,10 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gambitchess/gambit/internal/syncbuf"
 	"github.com/gambitchess/gambit/service/games"
 )
 
@@ -145,22 +144,11 @@ func TestAnalysisPending(t *testing.T) {
 }
 
 // analysedOrder captures the order of the "game analysed" logs.
-type analysedOrder struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (o *analysedOrder) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(p)
-}
+type analysedOrder struct{ syncbuf.Buffer }
 
 func (o *analysedOrder) games() []uint64 {
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	var ids []uint64
-	for _, m := range regexp.MustCompile(`msg="game analysed" .*game=(\d+)`).FindAllStringSubmatch(o.buf.String(), -1) {
+	for _, m := range regexp.MustCompile(`msg="game analysed" .*game=(\d+)`).FindAllStringSubmatch(o.String(), -1) {
 		id, _ := strconv.ParseUint(m[1], 10, 64)
 		ids = append(ids, id)
 	}

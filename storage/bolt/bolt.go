@@ -218,27 +218,7 @@ func (db *DB) Commit(c *storage.Change) error {
 // CommitAll writes many changes in a single transaction (not grouped with others), for
 // bulk work: start-up adjustments, imports.
 func (db *DB) CommitAll(cs []*storage.Change) error {
-	news := make([]storage.NewRecords, len(cs))
-	for i, c := range cs {
-		news[i] = c.News()
-		if err := c.Validate(); err != nil {
-			return err
-		}
-	}
-	err := db.Bulk(func(tx storage.Tx) error {
-		for i, c := range cs {
-			if err := c.Apply(tx, news[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		for i, c := range cs {
-			c.Undo(news[i])
-		}
-	}
-	return err
+	return storage.CommitAllIn(cs, db.Bulk)
 }
 
 // update runs fn in a write transaction, grouped with concurrent writers (group.go)

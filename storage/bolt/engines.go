@@ -36,12 +36,11 @@ func (t boltTx) EngineGame(id uint64) (storage.EngineGame, error) {
 	if v == nil {
 		return storage.EngineGame{}, fmt.Errorf("engine game %d: %w", id, storage.ErrNotFound)
 	}
-	var e storage.EngineGame
-	if err := codec.DecodeJSON(v, &e); err != nil {
-		return storage.EngineGame{}, fmt.Errorf("engine game %d: %w", id, err)
+	e, err := codec.DecodeEngineGame(id, v)
+	if err != nil {
+		return storage.EngineGame{}, err
 	}
-	e.GameID = id
-	return e, nil
+	return *e, nil
 }
 
 // LiveEngineGames reads the engine records of the live games, in game id order.

@@ -183,16 +183,9 @@ func (t boltTx) PickPuzzle(q storage.PuzzlePick) (*storage.Puzzle, error) {
 			used[d.PuzzleID] = true
 		}
 	}
-	lo, hi := max(q.MinRating, 0), q.MaxRating
-	if hi <= 0 || hi > 4000 {
-		hi = 4000
-	}
-	if lo > hi {
-		return nil, fmt.Errorf("pick a puzzle: rating range %d-%d is empty: %w", lo, hi, storage.ErrNoPuzzle)
-	}
-	budget := q.MaxScan
-	if budget <= 0 {
-		budget = 5000
+	lo, hi, budget, err := q.Bounds()
+	if err != nil {
+		return nil, err
 	}
 	var attempts *bbolt.Bucket
 	var triedPrefix []byte

@@ -50,12 +50,7 @@ func (t boltTx) Challenge(id uint64) (*storage.Challenge, error) {
 	if v == nil {
 		return nil, fmt.Errorf("challenge %d: %w", id, storage.ErrNotFound)
 	}
-	c := new(storage.Challenge)
-	if err := codec.DecodeJSON(v, c); err != nil {
-		return nil, fmt.Errorf("challenge %d: %w", id, err)
-	}
-	c.ID = id
-	return c, nil
+	return codec.DecodeChallenge(id, v)
 }
 
 // PendingChallenges reads the challenges waiting for an answer, in id order.
@@ -78,25 +73,14 @@ func (t boltTx) GuildSettings(guildID string) (storage.GuildSettings, error) {
 	if v == nil {
 		return storage.DefaultGuildSettings(guildID), nil
 	}
-	s := storage.DefaultGuildSettings(guildID) // fields added later keep their defaults
-	if err := codec.DecodeJSON(v, &s); err != nil {
-		return storage.GuildSettings{}, fmt.Errorf("settings of guild %s: %w", guildID, err)
-	}
-	s.GuildID = guildID
-	return s, nil
+	return codec.DecodeGuildSettings(guildID, v)
 }
 
 // PutGuildSettings validates and writes a guild's settings.
 func (t boltTx) PutGuildSettings(s storage.GuildSettings) error {
-	if s.GuildID == "" {
-		return fmt.Errorf("guild settings: no guild id")
-	}
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	v, err := codec.EncodeJSON(s)
+	v, err := codec.EncodeGuildSettings(s)
 	if err != nil {
-		return fmt.Errorf("encode settings of guild %s: %w", s.GuildID, err)
+		return err
 	}
 	return t.tx.Bucket([]byte(bucketGuilds)).Put([]byte(s.GuildID), v)
 }

@@ -20,12 +20,7 @@ func (t boltTx) Tournament(id uint64) (*storage.Tournament, error) {
 	if v == nil {
 		return nil, fmt.Errorf("tournament %d: %w", id, storage.ErrNotFound)
 	}
-	tm := new(storage.Tournament)
-	if err := codec.DecodeJSON(v, tm); err != nil {
-		return nil, fmt.Errorf("tournament %d: %w", id, err)
-	}
-	tm.ID = id
-	return tm, nil
+	return codec.DecodeTournament(id, v)
 }
 
 // PutTournament writes a tournament, giving a new one (ID 0) the next id, and
@@ -78,12 +73,7 @@ func (t boltTx) TournamentGame(gameID uint64) (*storage.TournamentGame, error) {
 	if v == nil {
 		return nil, fmt.Errorf("tournament game %d: %w", gameID, storage.ErrNotFound)
 	}
-	tg := new(storage.TournamentGame)
-	if err := codec.DecodeJSON(v, tg); err != nil {
-		return nil, fmt.Errorf("tournament game %d: %w", gameID, err)
-	}
-	tg.GameID = gameID
-	return tg, nil
+	return codec.DecodeTournamentGame(gameID, v)
 }
 
 // PutTournamentGame records the tournament board of a game.

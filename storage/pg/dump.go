@@ -22,35 +22,29 @@ func (t *pgTx) rows(sql string, fn func(r pgx.Rows) error) error {
 	return t.Each(sql, nil, fn)
 }
 
-func (t *pgTx) EachGame(fn func(*storage.Game) error) error {
-	return t.rows(`SELECT id, record FROM games ORDER BY id`, func(r pgx.Rows) error {
+// eachIDRecord runs sql with args, whose rows are an integer id and a record, and calls
+// fn with each record as decode reads it.
+func eachIDRecord[T any](t *pgTx, sql string, args []any, decode func(uint64, []byte) (T, error), fn func(T) error) error {
+	return t.Each(sql, args, func(r pgx.Rows) error {
 		var id int64
 		var v []byte
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		g, err := codec.DecodeGame(uint64(id), v)
+		rec, err := decode(uint64(id), v)
 		if err != nil {
 			return err
 		}
-		return fn(g)
+		return fn(rec)
 	})
 }
 
+func (t *pgTx) EachGame(fn func(*storage.Game) error) error {
+	return eachIDRecord(t, `SELECT id, record FROM games ORDER BY id`, nil, codec.DecodeGame, fn)
+}
+
 func (t *pgTx) EachChallenge(fn func(*storage.Challenge) error) error {
-	return t.rows(`SELECT id, record FROM challenges ORDER BY id`, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		c := new(storage.Challenge)
-		if err := codec.DecodeJSON(v, c); err != nil {
-			return fmt.Errorf("challenge %d: %w", id, err)
-		}
-		c.ID = uint64(id)
-		return fn(c)
-	})
+	return eachIDRecord(t, `SELECT id, record FROM challenges ORDER BY id`, nil, codec.DecodeChallenge, fn)
 }
 
 func (t *pgTx) EachUser(fn func(storage.User) error) error {
@@ -171,50 +165,18 @@ func (t *pgTx) EachAttempt(fn func(storage.PuzzleAttempt) error) error {
 }
 
 func (t *pgTx) EachEngineGame(fn func(storage.EngineGame) error) error {
-	return t.rows(`SELECT game_id, record FROM engine_games ORDER BY game_id`, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		var e storage.EngineGame
-		if err := codec.DecodeJSON(v, &e); err != nil {
-			return fmt.Errorf("engine game %d: %w", id, err)
-		}
-		e.GameID = uint64(id)
-		return fn(e)
+	return eachIDRecord(t, `SELECT game_id, record FROM engine_games ORDER BY game_id`, nil, codec.DecodeEngineGame, func(e *storage.EngineGame) error {
+		return fn(*e)
 	})
 }
 
 func (t *pgTx) EachTournament(fn func(*storage.Tournament) error) error {
-	return t.rows(`SELECT id, record FROM tournaments ORDER BY id`, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		tm := new(storage.Tournament)
-		if err := codec.DecodeJSON(v, tm); err != nil {
-			return fmt.Errorf("tournament %d: %w", id, err)
-		}
-		tm.ID = uint64(id)
-		return fn(tm)
-	})
+	return eachIDRecord(t, `SELECT id, record FROM tournaments ORDER BY id`, nil, codec.DecodeTournament, fn)
 }
 
 func (t *pgTx) EachTournamentGame(fn func(storage.TournamentGame) error) error {
-	return t.rows(`SELECT game_id, record FROM tournament_games ORDER BY game_id`, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		var tg storage.TournamentGame
-		if err := codec.DecodeJSON(v, &tg); err != nil {
-			return fmt.Errorf("tournament game %d: %w", id, err)
-		}
-		tg.GameID = uint64(id)
-		return fn(tg)
+	return eachIDRecord(t, `SELECT game_id, record FROM tournament_games ORDER BY game_id`, nil, codec.DecodeTournamentGame, func(tg *storage.TournamentGame) error {
+		return fn(*tg)
 	})
 }
 

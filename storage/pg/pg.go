@@ -164,27 +164,7 @@ func (db *DB) CommitAll(cs []*storage.Change) error {
 	if db.readOnly {
 		return storage.ErrReadOnly
 	}
-	news := make([]storage.NewRecords, len(cs))
-	for i, c := range cs {
-		news[i] = c.News()
-		if err := c.Validate(); err != nil {
-			return err
-		}
-	}
-	err := db.run(pgWrite, func(tx storage.Tx) error {
-		for i, c := range cs {
-			if err := c.Apply(tx, news[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		for i, c := range cs {
-			c.Undo(news[i])
-		}
-	}
-	return err
+	return storage.CommitAllIn(cs, func(fn func(storage.Tx) error) error { return db.run(pgWrite, fn) })
 }
 
 // run runs fn in a transaction with opts until it commits, fails for another reason

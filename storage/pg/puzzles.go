@@ -150,16 +150,9 @@ func (t *pgTx) PickPuzzle(q storage.PuzzlePick) (*storage.Puzzle, error) {
 			used = append(used, d.PuzzleID)
 		}
 	}
-	lo, hi := max(q.MinRating, 0), q.MaxRating
-	if hi <= 0 || hi > 4000 {
-		hi = 4000
-	}
-	if lo > hi {
-		return nil, fmt.Errorf("pick a puzzle: rating range %d-%d is empty: %w", lo, hi, storage.ErrNoPuzzle)
-	}
-	budget := q.MaxScan
-	if budget <= 0 {
-		budget = 5000
+	lo, hi, budget, err := q.Bounds()
+	if err != nil {
+		return nil, err
 	}
 	// Each scan looks at up to budget puzzles of an index range (the inner query) and
 	// keeps the first that fits: mined from no guild or q's, never a day's puzzle of

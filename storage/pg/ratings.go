@@ -89,16 +89,8 @@ func (t *pgTx) GuildLadders(guildID string) ([]storage.LadderPlayer, error) {
 
 // ReplaceLadders replaces every player record of a guild with players.
 func (t *pgTx) ReplaceLadders(guildID string, players []storage.LadderPlayer) error {
-	if guildID == "" || len(guildID) > storage.MaxIDLen {
-		return fmt.Errorf("replace ladders: guild id %q: want 1 to %d bytes", guildID, storage.MaxIDLen)
-	}
-	for i := range players {
-		if players[i].GuildID != guildID {
-			return fmt.Errorf("replace ladders of guild %s: a player of guild %q", guildID, players[i].GuildID)
-		}
-		if err := players[i].Validate(); err != nil {
-			return fmt.Errorf("replace ladders of guild %s: %w", guildID, err)
-		}
+	if err := storage.ValidateLadders(guildID, players); err != nil {
+		return err
 	}
 	if _, err := t.exec(`DELETE FROM ladder_players WHERE guild_id = $1`, guildID); err != nil {
 		return fmt.Errorf("replace ladders of guild %s: %w", guildID, err)

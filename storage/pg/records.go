@@ -50,28 +50,13 @@ func (t *pgTx) Challenge(id uint64) (*storage.Challenge, error) {
 	if v == nil {
 		return nil, fmt.Errorf("challenge %d: %w", id, storage.ErrNotFound)
 	}
-	c := new(storage.Challenge)
-	if err := codec.DecodeJSON(v, c); err != nil {
-		return nil, fmt.Errorf("challenge %d: %w", id, err)
-	}
-	c.ID = id
-	return c, nil
+	return codec.DecodeChallenge(id, v)
 }
 
 // PendingChallenges reads the challenges waiting for an answer, in id order.
 func (t *pgTx) PendingChallenges() ([]*storage.Challenge, error) {
 	var out []*storage.Challenge
-	err := t.Each(`SELECT id, record FROM challenges WHERE pending ORDER BY id`, nil, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		c := new(storage.Challenge)
-		if err := codec.DecodeJSON(v, c); err != nil {
-			return fmt.Errorf("challenge %d: %w", id, err)
-		}
-		c.ID = uint64(id)
+	err := eachIDRecord(t, `SELECT id, record FROM challenges WHERE pending ORDER BY id`, nil, codec.DecodeChallenge, func(c *storage.Challenge) error {
 		out = append(out, c)
 		return nil
 	})
@@ -79,17 +64,6 @@ func (t *pgTx) PendingChallenges() ([]*storage.Challenge, error) {
 		return nil, fmt.Errorf("pending challenges: %w", err)
 	}
 	return out, nil
-}
-
-// decodeGuildSettings reads a stored settings record over the defaults (fields added
-// later keep them).
-func decodeGuildSettings(guildID string, v []byte) (storage.GuildSettings, error) {
-	s := storage.DefaultGuildSettings(guildID)
-	if err := codec.DecodeJSON(v, &s); err != nil {
-		return storage.GuildSettings{}, fmt.Errorf("settings of guild %s: %w", guildID, err)
-	}
-	s.GuildID = guildID
-	return s, nil
 }
 
 // GuildSettings reads a guild's settings (the defaults for a guild without any).
@@ -101,20 +75,14 @@ func (t *pgTx) GuildSettings(guildID string) (storage.GuildSettings, error) {
 	if v == nil {
 		return storage.DefaultGuildSettings(guildID), nil
 	}
-	return decodeGuildSettings(guildID, v)
+	return codec.DecodeGuildSettings(guildID, v)
 }
 
 // PutGuildSettings validates and writes a guild's settings.
 func (t *pgTx) PutGuildSettings(s storage.GuildSettings) error {
-	if s.GuildID == "" {
-		return fmt.Errorf("guild settings: no guild id")
-	}
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	v, err := codec.EncodeJSON(s)
+	v, err := codec.EncodeGuildSettings(s)
 	if err != nil {
-		return fmt.Errorf("encode settings of guild %s: %w", s.GuildID, err)
+		return err
 	}
 	if _, err := t.exec(`INSERT INTO guilds (guild_id, record) VALUES ($1, $2)
 		ON CONFLICT (guild_id) DO UPDATE SET record = excluded.record`, s.GuildID, v); err != nil {
@@ -132,7 +100,7 @@ func (t *pgTx) Guilds() ([]storage.GuildSettings, error) {
 		if err := r.Scan(&id, &v); err != nil {
 			return err
 		}
-		s, err := decodeGuildSettings(id, v)
+		s, err := codec.DecodeGuildSettings(id, v)
 		if err != nil {
 			return err
 		}

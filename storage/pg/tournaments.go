@@ -6,8 +6,6 @@ package pg
 import (
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/codec"
 )
@@ -21,12 +19,7 @@ func (t *pgTx) Tournament(id uint64) (*storage.Tournament, error) {
 	if v == nil {
 		return nil, fmt.Errorf("tournament %d: %w", id, storage.ErrNotFound)
 	}
-	tm := new(storage.Tournament)
-	if err := codec.DecodeJSON(v, tm); err != nil {
-		return nil, fmt.Errorf("tournament %d: %w", id, err)
-	}
-	tm.ID = id
-	return tm, nil
+	return codec.DecodeTournament(id, v)
 }
 
 // PutTournament writes a tournament, giving a new one (ID 0) the next id, and
@@ -66,18 +59,8 @@ func (t *pgTx) PutTournament(tm *storage.Tournament) error {
 // Tournaments reads a guild's tournaments (every guild's for ""), newest first.
 func (t *pgTx) Tournaments(guildID string, liveOnly bool) ([]*storage.Tournament, error) {
 	var out []*storage.Tournament
-	err := t.Each(`SELECT id, record FROM tournaments WHERE ($1 = '' OR guild_id = $1) AND (live OR NOT $2) ORDER BY id DESC`,
-		[]any{guildID, liveOnly}, func(r pgx.Rows) error {
-			var id int64
-			var v []byte
-			if err := r.Scan(&id, &v); err != nil {
-				return err
-			}
-			tm := new(storage.Tournament)
-			if err := codec.DecodeJSON(v, tm); err != nil {
-				return fmt.Errorf("tournament %d: %w", id, err)
-			}
-			tm.ID = uint64(id)
+	err := eachIDRecord(t, `SELECT id, record FROM tournaments WHERE ($1 = '' OR guild_id = $1) AND (live OR NOT $2) ORDER BY id DESC`,
+		[]any{guildID, liveOnly}, codec.DecodeTournament, func(tm *storage.Tournament) error {
 			out = append(out, tm)
 			return nil
 		})
@@ -96,12 +79,7 @@ func (t *pgTx) TournamentGame(gameID uint64) (*storage.TournamentGame, error) {
 	if v == nil {
 		return nil, fmt.Errorf("tournament game %d: %w", gameID, storage.ErrNotFound)
 	}
-	tg := new(storage.TournamentGame)
-	if err := codec.DecodeJSON(v, tg); err != nil {
-		return nil, fmt.Errorf("tournament game %d: %w", gameID, err)
-	}
-	tg.GameID = gameID
-	return tg, nil
+	return codec.DecodeTournamentGame(gameID, v)
 }
 
 // PutTournamentGame records the tournament board of a game.
@@ -147,18 +125,8 @@ func (t *pgTx) PutEngineGame(e storage.EngineGame) error {
 // scanEngineGames reads (game_id, record) rows.
 func (t *pgTx) scanEngineGames(sql string, args ...any) ([]storage.EngineGame, error) {
 	var out []storage.EngineGame
-	err := t.Each(sql, args, func(r pgx.Rows) error {
-		var id int64
-		var v []byte
-		if err := r.Scan(&id, &v); err != nil {
-			return err
-		}
-		var e storage.EngineGame
-		if err := codec.DecodeJSON(v, &e); err != nil {
-			return fmt.Errorf("engine game %d: %w", id, err)
-		}
-		e.GameID = uint64(id)
-		out = append(out, e)
+	err := eachIDRecord(t, sql, args, codec.DecodeEngineGame, func(e *storage.EngineGame) error {
+		out = append(out, *e)
 		return nil
 	})
 	return out, err

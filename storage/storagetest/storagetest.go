@@ -11,6 +11,7 @@ package storagetest
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/bolt"
@@ -89,4 +90,21 @@ func ForEachBackend(t *testing.T, fn func(t *testing.T, st storage.Store)) {
 	t.Helper()
 	t.Run("bbolt", func(t *testing.T) { fn(t, Open(t)) })
 	t.Run("postgres", func(t *testing.T) { fn(t, OpenPostgres(t)) })
+}
+
+// LeaseHolders counts the unexpired leases of the lease set (storage.LeaseSetShards, ...)
+// that each holder has in db. It stops the test if the leases cannot be read.
+func LeaseHolders(t testing.TB, db storage.Store, set string) map[string]int {
+	t.Helper()
+	leases, err := storage.LeaseTable(db, set).Leases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, l := range leases {
+		if time.Now().Before(l.Expires) {
+			out[l.Holder]++
+		}
+	}
+	return out
 }

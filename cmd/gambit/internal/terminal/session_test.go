@@ -7,10 +7,10 @@ import (
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gambitchess/gambit/internal/syncbuf"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
@@ -18,23 +18,8 @@ import (
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
-// output is a bytes.Buffer safe for a writer and a reader on two goroutines.
-type output struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (o *output) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.Write(p)
-}
-
-func (o *output) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.String()
-}
+// output is a buffer safe for a writer and a reader on two goroutines.
+type output struct{ syncbuf.Buffer }
 
 // waitFor waits until the output contains want.
 func (o *output) waitFor(t *testing.T, want string) {
