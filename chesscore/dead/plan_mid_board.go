@@ -127,9 +127,8 @@ func midPushed(pawns, occ cc.Bitboard, c cc.Color) cc.Bitboard {
 }
 
 // midSliderAttacks returns the squares the bishops-or-queens diag and rooks-or-queens orth
-// of ours attack with occupancy occ, all at once by fills (midSlides): without a branch
-// on each slider, which the processor mispredicts: more instructions than looking slider
-// by slider, but less time.
+// of ours attack with occupancy occ, all at once by fills (midSlides), so the cost does
+// not depend on how many sliders there are or where they stand.
 func midSliderAttacks(diag, orth, ours, occ cc.Bitboard) cc.Bitboard {
 	return midSlides(diag&ours, occ, true) | midSlides(orth&ours, occ, false)
 }
