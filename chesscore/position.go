@@ -19,8 +19,12 @@ type Position struct {
 	turn     Color
 	castling CastlingRights
 	ep       Square // NoSquare unless an en passant capture is legal
+	variant  Variant
 	halfmove uint16
 	fullmove uint16
+	// castleRook[i] is the start square of the rook castling right 1<<i castles with,
+	// NoSquare while that right is not held.
+	castleRook [4]Square
 }
 
 // StartFEN is the FEN of the initial position (FIDE Article 2).
@@ -46,6 +50,15 @@ func (p *Position) Board() [64]Piece { return p.board }
 
 // Castling returns the castling rights still held.
 func (p *Position) Castling() CastlingRights { return p.castling }
+
+// CastlingRook returns the square of the rook that the single right r castles with, or
+// NoSquare when r is not held.
+func (p *Position) CastlingRook(r CastlingRights) Square {
+	if p.castling&r == 0 || r&(r-1) != 0 {
+		return NoSquare
+	}
+	return p.castleRook[Bitboard(r).First()&3]
+}
 
 // EnPassant returns the square a pawn may capture en passant onto, or NoSquare when no en
 // passant capture is legal.
