@@ -15,7 +15,7 @@ var (
 // start squares.
 type castlePath struct {
 	empty Bitboard // squares the king and rook cross or land on, but their own: must be empty
-	safe  Bitboard // squares the king crosses or lands on after leaving: must not be attacked
+	safe  Bitboard // squares the king crosses or lands on (its start too when it stays): must not be attacked
 }
 
 // castlePaths[right][king file][rook file] for every start of king and castling rook.
@@ -34,7 +34,7 @@ func init() {
 				path := betweenBB[k][kt] | kt.Bitboard()
 				castlePaths[i][kf][rf] = castlePath{
 					empty: (path | betweenBB[r][rt] | rt.Bitboard()) &^ k.Bitboard() &^ r.Bitboard(),
-					safe:  path &^ k.Bitboard(),
+					safe:  path&^k.Bitboard() | kt.Bitboard(), // a king that stays may lose the rook's cover
 				}
 			}
 		}
