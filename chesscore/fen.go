@@ -140,8 +140,11 @@ func (p *Position) parseCastling(s string) error {
 		case letter <= 'h' && rooks.Has(MakeSquare(int(letter-'a'), back)):
 			rsq = MakeSquare(int(letter-'a'), back)
 		}
-		if rsq == NoSquare {
-			return fenError("castling field %q: %q but no %s rook %s", s, string(rune(c)), color, castlingRookWanted(letter, ksq, back))
+		if where := "on " + MakeSquare(int(letter-'a')&7, back).String(); rsq == NoSquare {
+			if letter > 'h' {
+				where = "on rank " + string(rune('1'+back)) + map[byte]string{'k': " right", 'q': " left"}[letter] + " of the king on " + ksq.String()
+			}
+			return fenError("castling field %q: %q but no %s rook %s", s, string(rune(c)), color, where)
 		}
 		i := 2*int(color) + 1 // queen side: the rook left of the king
 		if rsq.File() > ksq.File() {
@@ -157,17 +160,6 @@ func (p *Position) parseCastling(s string) error {
 		p.variant = Chess960
 	}
 	return nil
-}
-
-// castlingRookWanted says where the rook of castling letter (lower case) had to stand.
-func castlingRookWanted(letter byte, ksq Square, back int) string {
-	switch letter {
-	case 'k':
-		return "on rank " + string(rune('1'+back)) + " right of the king on " + ksq.String()
-	case 'q':
-		return "on rank " + string(rune('1'+back)) + " left of the king on " + ksq.String()
-	}
-	return "on " + MakeSquare(int(letter-'a'), back).String()
 }
 
 // castlingField returns the castling field in X-FEN: K, Q, k, q for a right whose rook
@@ -293,12 +285,7 @@ func (p *Position) FEN() string {
 			b.WriteByte('/')
 		}
 	}
-	b.WriteString(" w ")
-	if p.turn == Black {
-		s := b.String()
-		b.Reset()
-		b.WriteString(s[:len(s)-2] + "b ")
-	}
+	b.WriteString([2]string{" w ", " b "}[p.turn&1])
 	b.WriteString(p.castlingField())
 	b.WriteByte(' ')
 	b.WriteString(p.ep.String())

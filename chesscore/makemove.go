@@ -91,13 +91,7 @@ func (p *Position) doSpecialMove(m Move, from, to Square, us Color, pc Piece) {
 
 // castleRight returns the index of the castling right (the bit of CastlingRights) that
 // brings us's king to kingTo: king side to the g-file, queen side to the c-file.
-func castleRight(us Color, kingTo Square) int {
-	i := 2 * int(us&1)
-	if kingTo.File() < 4 {
-		i++
-	}
-	return i
-}
+func castleRight(us Color, kingTo Square) int { return 2*int(us&1) + (kingTo.File()>>2 ^ 1) }
 
 // loseCastling takes away the rights a move of pc from from to to ends: all of its
 // side's when pc is the king, a right whose rook leaves its square or is taken there.

@@ -29,8 +29,7 @@ func init() {
 		rank := 7 * (i / 2)
 		for kf := range 8 {
 			for rf := range 8 {
-				k, r := MakeSquare(kf, rank), MakeSquare(rf, rank)
-				kt, rt := castleKingTo[i], castleRookTo[i]
+				k, r, kt, rt := MakeSquare(kf, rank), MakeSquare(rf, rank), castleKingTo[i], castleRookTo[i]
 				path := betweenBB[k][kt] | kt.Bitboard()
 				castlePaths[i][kf][rf] = castlePath{
 					empty: (path | betweenBB[r][rt] | rt.Bitboard()) &^ k.Bitboard() &^ r.Bitboard(),

@@ -51,15 +51,6 @@ func (p *Position) Board() [64]Piece { return p.board }
 // Castling returns the castling rights still held.
 func (p *Position) Castling() CastlingRights { return p.castling }
 
-// CastlingRook returns the square of the rook that the single right r castles with, or
-// NoSquare when r is not held.
-func (p *Position) CastlingRook(r CastlingRights) Square {
-	if p.castling&r == 0 || r&(r-1) != 0 {
-		return NoSquare
-	}
-	return p.castleRook[Bitboard(r).First()&3]
-}
-
 // EnPassant returns the square a pawn may capture en passant onto, or NoSquare when no en
 // passant capture is legal.
 func (p *Position) EnPassant() Square { return p.ep }

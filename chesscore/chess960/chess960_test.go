@@ -1,8 +1,10 @@
-package chesscore
+package chess960
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gambitchess/gambit/chesscore"
 )
 
 func TestChess960StartNumbers(t *testing.T) {
@@ -18,16 +20,16 @@ func TestChess960StartNumbers(t *testing.T) {
 		{534, "RNBKQBNR"},
 	}
 	for _, c := range cases {
-		p, err := Chess960Start(c.n)
+		p, err := Start(c.n)
 		if err != nil {
-			t.Fatalf("Chess960Start(%d): %v", c.n, err)
+			t.Fatalf("Start(%d): %v", c.n, err)
 		}
 		want := strings.ToLower(c.rank) + "/pppppppp/8/8/8/8/PPPPPPPP/" + c.rank + " w KQkq - 0 1"
 		if got := p.FEN(); got != want {
-			t.Errorf("Chess960Start(%d) = %s, want %s", c.n, got, want)
+			t.Errorf("Start(%d) = %s, want %s", c.n, got, want)
 		}
-		if p.Variant() != Chess960 {
-			t.Errorf("Chess960Start(%d) variant %s", c.n, p.Variant())
+		if p.Variant() != chesscore.Chess960 {
+			t.Errorf("Start(%d) variant %s", c.n, p.Variant())
 		}
 	}
 }
@@ -36,8 +38,8 @@ func TestChess960StartNumbers(t *testing.T) {
 // opposite colours, king between the rooks, Black mirroring White, and all different.
 func TestChess960StartAll(t *testing.T) {
 	seen := map[string]int{}
-	for n := range Chess960Positions {
-		p, err := Chess960Start(n)
+	for n := range Positions {
+		p, err := Start(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,8 +58,8 @@ func TestChess960StartAll(t *testing.T) {
 		}
 	}
 	for _, n := range []int{-1, 960, 1 << 20} {
-		if _, err := Chess960Start(n); err == nil || !strings.Contains(err.Error(), "0 to 959") {
-			t.Errorf("Chess960Start(%d) = %v, want an error naming 0 to 959", n, err)
+		if _, err := Start(n); err == nil || !strings.Contains(err.Error(), "0 to 959") {
+			t.Errorf("Start(%d) = %v, want an error naming 0 to 959", n, err)
 		}
 	}
 }
