@@ -130,6 +130,10 @@ func FuzzParseFEN(f *testing.F) {
 		"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		"8/8/8/8/8/8/8/8 w - - 0 1",
 		"",
+		"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+		"4k3/8/8/8/8/8/8/1R2K1RR w GB - 0 1",
+		"rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+		"4k3/8/8/8/8/8/8/R3K2R w Hq - 0 1",
 	} {
 		f.Add(s)
 	}
