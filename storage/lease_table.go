@@ -171,7 +171,9 @@ func (t *leaseTable) Release(partition int, holder string, epoch uint64) error {
 func (t *leaseTable) Beat(holder string, now time.Time) error {
 	ctx, cancel := leaseOpContext()
 	defer cancel()
-	beat := func() error { return t.st.Update(ctx, func(tx Tx) error { return tx.PutLeaseBeat(t.set, holder, now) }) }
+	beat := func() error {
+		return t.st.Update(ctx, func(tx Tx) error { return tx.PutLeaseBeat(t.set, holder, now) })
+	}
 	if s, isStmt := t.st.(AtomicLeases); isStmt {
 		beat = func() error { return s.LeaseBeat(ctx, t.set, holder, now) }
 	}
