@@ -5,6 +5,7 @@ package chess960
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/gambitchess/gambit/chesscore"
 )
@@ -68,6 +69,26 @@ func Start(n int) (chesscore.Position, error) {
 		return chesscore.Position{}, fmt.Errorf("chess960 position: %w", err)
 	}
 	return p, nil
+}
+
+// starts maps the FEN of each start position to its number, built on first use.
+var starts = sync.OnceValue(func() map[string]int {
+	m := make(map[string]int, Positions)
+	for n := range Positions {
+		p, err := Start(n)
+		if err != nil {
+			panic("chess960: " + err.Error())
+		}
+		m[p.FEN()] = n
+	}
+	return m
+})
+
+// Number returns the number of the start position whose FEN is fen (as FEN writes it,
+// move counters 0 and 1), and false for any other position.
+func Number(fen string) (int, bool) {
+	n, ok := starts()[fen]
+	return n, ok
 }
 
 // Random returns the number of a start position drawn uniformly from the 960 with rng.
