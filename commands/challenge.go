@@ -184,6 +184,9 @@ func challengeMessage(ch *storage.Challenge) *Response {
 	if ch.Rated {
 		kind = "rated"
 	}
+	if v := variantTitle(ch.Variant, ch.StartFEN); v != "" {
+		kind += " " + v // "casual Chess960 #446"
+	}
 	tc := ch.Control.String()
 	if tc == "-" {
 		tc = "untimed"
