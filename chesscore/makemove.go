@@ -50,7 +50,7 @@ func (p *Position) doMove(m Move) {
 		p.hash = h
 		p.doSpecialMove(m, from, to, us, pc)
 	}
-	if p.castling != 0 {
+	if p.castling != 0 && (from.Bitboard()|to.Bitboard())&(Rank1|Rank8) != 0 { // kings and rooks with rights stand there
 		p.loseCastling(from, to, pc)
 	}
 	p.hash ^= zobristCastling[p.castling&15]
