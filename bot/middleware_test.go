@@ -48,7 +48,7 @@ func deferWhileTheHandlerNarrowsItsLog(t *testing.T) {
 		r.Log.Info("analysed")
 		return commands.Reply("done"), nil
 	}
-	got, err := DeferIfSlow(0)(handler)(context.Background(), r)
+	got, err := DeferIfSlow(0, 0)(handler)(context.Background(), r)
 	if err != nil || got == nil || got.Content != "done" {
 		t.Fatalf("DeferIfSlow = %+v, %v; want the handler's answer", got, err)
 	}
