@@ -15,6 +15,10 @@ import (
 const MsgStoreNotAnswering = "The database is not answering right now, so this was not done, and it will not be done later. " +
 	"Please try again in a moment (check with /board first)."
 
+// MsgDiskFull is the answer to a command whose write found the bot's disk full:
+// nothing of it was saved.
+const MsgDiskFull = "The bot's disk is full, so this was not saved. Please try again later; the bot's operator has to free some space."
+
 // ResponseKind says what a Response does.
 type ResponseKind int
 
@@ -113,6 +117,8 @@ func UserMessage(err error) string {
 	case errors.Is(err, storage.ErrOutcomeUnknown):
 		return "The database did not confirm this in time, so it may or may not have gone through. " +
 			"Check with /board before trying again."
+	case errors.Is(err, storage.ErrDiskFull):
+		return MsgDiskFull
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, storage.ErrUnavailable):
 		return MsgStoreNotAnswering
 	}

@@ -101,6 +101,9 @@ var (
 	// ErrUnavailable: the database could not be reached in time (no connection could be
 	// opened or taken from the pool): nothing was done.
 	ErrUnavailable = errors.New("the database is not answering")
+	// ErrDiskFull: the store's disk has no room for the write (ENOSPC): nothing of it
+	// was written, the store stays readable, and writes work again once space is freed.
+	ErrDiskFull = errors.New("the database's disk is full")
 	// ErrOutcomeUnknown: the request's time ran out after its commit was sent and
 	// before the database confirmed it: it may or may not have been applied.
 	ErrOutcomeUnknown = errors.New("the database did not confirm the write in time")
