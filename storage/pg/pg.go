@@ -232,7 +232,9 @@ func (db *DB) run(ctx context.Context, opts pgx.TxOptions, fn func(tx storage.Tx
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = db.once(ctx, opts, fn)
-		if err == nil || !retryable(err) || attempt >= db.maxAttempts {
+		// A transaction that failed before anything reached the server (a pooled
+		// connection the server closed, as across a restart) is safe to run again.
+		if err == nil || !(retryable(err) || pgconn.SafeToRetry(err)) || attempt >= db.maxAttempts {
 			break
 		}
 		db.retries.Add(1)
