@@ -188,7 +188,7 @@ func Default() Config {
 	return Config{
 		Storage: Storage{Driver: "bbolt", Path: "gambit.db", ConnectTimeout: 5 * time.Second, AcquireTimeout: 5 * time.Second,
 			StatementTimeout: 15 * time.Second, LockTimeout: 5 * time.Second, IdleInTransactionTimeout: 30 * time.Second},
-		Log:     Log{Level: "info", Format: "text"},
+		Log: Log{Level: "info", Format: "text"},
 		Games: Games{
 			DefaultTimeControl:   "10+5",
 			ChallengeExpiry:      24 * time.Hour,
