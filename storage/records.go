@@ -57,8 +57,12 @@ type Game struct {
 	Rated bool
 	// Control is the time control (Untimed for a game without clock).
 	Control clock.TimeControl
-	// StartFEN is the start position in FEN; empty means the standard start position.
+	// StartFEN is the start position in FEN (castling in X-FEN); empty means the
+	// standard start position.
 	StartFEN string
+	// Variant is the kind of chess played: chesscore.Standard, or chesscore.Chess960 (its
+	// start position in StartFEN). Records written before it existed read as Standard.
+	Variant chesscore.Variant
 	// ChallengeID is the challenge the game came from, or 0.
 	ChallengeID uint64
 	// Created is when the game was created; Ended when it ended (zero while live).
@@ -194,6 +198,12 @@ func (g *Game) Validate() error {
 	if g.White.ID == "" || g.Black.ID == "" {
 		return fmt.Errorf("a game needs two players (white %q, black %q)", g.White.ID, g.Black.ID)
 	}
+	switch {
+	case g.Variant > chesscore.Chess960:
+		return fmt.Errorf("variant %d is not known", g.Variant)
+	case g.Variant == chesscore.Chess960 && g.StartFEN == "":
+		return fmt.Errorf("a Chess960 game needs its start position (StartFEN)")
+	}
 	if len(g.White.Name) > MaxNameLen || len(g.Black.Name) > MaxNameLen {
 		return fmt.Errorf("a player name is longer than %d bytes", MaxNameLen)
 	}
@@ -291,6 +301,9 @@ type Challenge struct {
 	Color     ColorChoice       `json:"color"`
 	Rated     bool              `json:"rated,omitempty"`
 	StartFEN  string            `json:"fen,omitempty"`
+	// Variant is the kind of chess the game will be (StartFEN holds a Chess960 start
+	// position); records written before it existed read as standard chess.
+	Variant   chesscore.Variant `json:"variant,omitempty"`
 	Created   time.Time         `json:"created"`
 	ExpiresAt time.Time         `json:"expires"`
 	Status    ChallengeStatus   `json:"status"`

@@ -33,6 +33,7 @@ func Conformance(t *testing.T, be Backend) {
 		{"UpdateIsAtomic", testUpdateIsAtomic},
 		{"ReplaceLaddersAndSettings", testReplaceLaddersAndSettings},
 		{"CommitAndIndexes", testCommitAndIndexes},
+		{"Chess960Records", testChess960Records},
 		{"CommitRejectsBadRecords", testCommitRejectsBadRecords},
 		{"AfterHookIsAtomic", testAfterHookIsAtomic},
 		{"ConcurrentCommitsGetUniqueIDs", testConcurrentCommitsGetUniqueIDs},
