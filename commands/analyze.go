@@ -42,7 +42,10 @@ var _ Autocompleter = (*AnalyzeCommand)(nil)
 type AnalyzeCommand struct{ d *Deps }
 
 // NewAnalyze returns /analyze.
-func NewAnalyze(d *Deps) *AnalyzeCommand { return &AnalyzeCommand{d} }
+func NewAnalyze(d *Deps) *AnalyzeCommand {
+	warmOpenings()
+	return &AnalyzeCommand{d}
+}
 
 // Definition implements Command.
 func (c *AnalyzeCommand) Definition() *discordgo.ApplicationCommand {

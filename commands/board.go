@@ -31,6 +31,7 @@ type BoardCommand struct{ gameCommand }
 
 // NewBoard returns /board.
 func NewBoard(d *Deps) *BoardCommand {
+	warmOpenings()
 	c := &BoardCommand{}
 	c.gameCommand = gameCommand{d: d, name: "board", mine: false, on: c.on,
 		description: "Show the board of your game from your side (only you see it)"}

@@ -30,6 +30,7 @@ type PGNCommand struct{ gameCommand }
 
 // NewPGN returns /pgn.
 func NewPGN(d *Deps) *PGNCommand {
+	warmOpenings()
 	c := &PGNCommand{}
 	c.gameCommand = gameCommand{d: d, name: "pgn", mine: false, on: c.on,
 		description: "Get a game's record (PGN file) and a lichess analysis link"}

@@ -150,3 +150,19 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkReadData(b *testing.B) {
+	for b.Loop() {
+		var all []Entry
+		files, _ := data.ReadDir("data")
+		for _, f := range files {
+			raw, _ := data.ReadFile("data/" + f.Name())
+			es, err := Read(strings.NewReader(string(raw)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			all = append(all, es...)
+		}
+		b.ReportMetric(float64(NewBook(all).Len()), "positions")
+	}
+}
