@@ -129,6 +129,9 @@ type Games struct {
 	ChallengeWindow time.Duration `yaml:"challenge_window"`
 }
 
+// maxAnalysisNodes bounds engine.analysis_nodes: a few seconds a position.
+const maxAnalysisNodes = 10_000_000
+
 // Engine holds the built-in and external engine settings.
 type Engine struct {
 	HashMB       int    `yaml:"hash_mb"`
@@ -149,6 +152,9 @@ type Engine struct {
 	AnalysisWorkers int `yaml:"analysis_workers"`
 	// AnalysisCooldown is the least time between two analyses of one person (0: none).
 	AnalysisCooldown time.Duration `yaml:"analysis_cooldown"`
+	// AnalysisNodes, if positive, bounds each position of a built-in analysis by nodes
+	// instead of analysis_time: the same game gets the same review on any machine.
+	AnalysisNodes int `yaml:"analysis_nodes"`
 }
 
 // Puzzles holds the puzzle settings.
@@ -533,6 +539,9 @@ func (c Config) Validate() error {
 	}
 	if c.Engine.MaxGamesPerUser < 1 || c.Engine.MaxGamesPerUser > 100 {
 		return &Error{Key: "engine.max_games_per_user", Reason: fmt.Sprintf("%d: want 1 to 100", c.Engine.MaxGamesPerUser)}
+	}
+	if c.Engine.AnalysisNodes < 0 || c.Engine.AnalysisNodes > maxAnalysisNodes {
+		return &Error{Key: "engine.analysis_nodes", Reason: fmt.Sprintf("%d: want 0 (by time) to %d", c.Engine.AnalysisNodes, maxAnalysisNodes)}
 	}
 	if c.Engine.AnalysisWorkers < 1 || c.Engine.AnalysisWorkers > 64 {
 		return &Error{Key: "engine.analysis_workers", Reason: fmt.Sprintf("%d: want 1 to 64", c.Engine.AnalysisWorkers)}

@@ -168,6 +168,7 @@ func TestLoad(t *testing.T) {
 		{"max games per user out of range", "engine:\n  max_games_per_user: 0\n", nil, nil, "engine.max_games_per_user: 0: want 1 to 100"},
 		{"analysis workers out of range", "", map[string]string{"GAMBIT_ENGINE_ANALYSIS_WORKERS": "0"}, nil, "engine.analysis_workers: 0: want 1 to 64"},
 		{"analysis cooldown out of range", "engine:\n  analysis_cooldown: -1s\n", nil, nil, "engine.analysis_cooldown"},
+		{"analysis nodes out of range", "engine:\n  analysis_nodes: 10000001\n", nil, nil, "engine.analysis_nodes"},
 		{"max think out of range", "engine:\n  max_think: 1h\n", nil, nil, "engine.max_think: 1h0m0s: want 10ms to 10m0s"},
 		{"analysis time out of range", "", map[string]string{"GAMBIT_ENGINE_ANALYSIS_TIME": "1ms"}, nil, "engine.analysis_time"},
 		{"reply delay out of range", "engine:\n  reply_delay: 1m\n", nil, nil, "engine.reply_delay"},
