@@ -82,8 +82,8 @@ func (PlanDropped) event()       {}
 
 // plansAllowed checks that the game allows conditional moves: a correspondence game
 // in the scope its guild's settings give.
-func (s *Service) plansAllowed(rec *storage.Game) error {
-	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(rec.GuildID) })
+func (s *Service) plansAllowed(ctx context.Context, rec *storage.Game) error {
+	gs, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(rec.GuildID) })
 	if err != nil {
 		return fmt.Errorf("read settings of guild %s: %w", rec.GuildID, err)
 	}
@@ -101,8 +101,8 @@ func (s *Service) plansAllowed(rec *storage.Game) error {
 
 // readPlan returns the requester's plan if it is current: one made at another ply (a
 // takeback since) counts as none.
-func (st *opState) readPlan(c chesscore.Color) (*storage.Plan, error) {
-	p, err := storage.Read(st.s.db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(st.rec.ID, c) })
+func (st *opState) readPlan(ctx context.Context, c chesscore.Color) (*storage.Plan, error) {
+	p, err := storage.Read(ctx, st.s.db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(st.rec.ID, c) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, nil
 	}
@@ -147,7 +147,7 @@ func (st *opState) checkLine(sans []string) ([]chesscore.Move, error) {
 // further than a line of the plan replaces it.
 func (s *Service) AddPlanLine(ctx context.Context, r PlanRequest) (*Result, error) {
 	return s.gameOp(ctx, r.Action, EffectPlanned, func(st *opState) error {
-		if err := s.plansAllowed(st.rec); err != nil {
+		if err := s.plansAllowed(ctx, st.rec); err != nil {
 			return err
 		}
 		if st.chess.Turn() == st.color {
@@ -161,7 +161,7 @@ func (s *Service) AddPlanLine(ctx context.Context, r PlanRequest) (*Result, erro
 		if err != nil {
 			return err
 		}
-		old, err := st.readPlan(st.color)
+		old, err := st.readPlan(ctx, st.color)
 		if err != nil {
 			return err
 		}
@@ -215,7 +215,7 @@ func (s *Service) RemovePlanLines(ctx context.Context, r PlanRequest) (*Result, 
 		if err != nil {
 			return err
 		}
-		old, err := st.readPlan(st.color)
+		old, err := st.readPlan(ctx, st.color)
 		if err != nil {
 			return err
 		}
@@ -262,7 +262,7 @@ func (st *opState) prefixMoves(sans []string) ([]chesscore.Move, error) {
 // ClearPlan deletes the requester's plan.
 func (s *Service) ClearPlan(ctx context.Context, a Action) (*Result, error) {
 	return s.gameOp(ctx, a, EffectPlanRemoved, func(st *opState) error {
-		old, err := st.readPlan(st.color)
+		old, err := st.readPlan(ctx, st.color)
 		if err != nil {
 			return err
 		}
@@ -285,7 +285,7 @@ func (s *Service) Plan(ctx context.Context, gameID uint64, userID string) (*Plan
 	if !ok {
 		return nil, fmt.Errorf("game %d: %w", gameID, ErrNotAPlayer)
 	}
-	p, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(gameID, c) })
+	p, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(gameID, c) })
 	v := &PlanView{GameID: gameID}
 	if errors.Is(err, storage.ErrNotFound) || (err == nil && (p.Ply != g.Ply() || !g.Live())) {
 		return v, nil
@@ -314,12 +314,12 @@ func (s *Service) Plan(ctx context.Context, gameID uint64, userID string) (*Plan
 // reply is recorded as a move of its own, with the same instant), and is dropped
 // otherwise. It returns the events of the outcome (nil without a plan) and whether a
 // reply was played.
-func (st *opState) answerWithPlan(m chesscore.Move, san string, drawOffered bool) (events func(v *Game) []Event, replied bool, err error) {
+func (st *opState) answerWithPlan(ctx context.Context, m chesscore.Move, san string, drawOffered bool) (events func(v *Game) []Event, replied bool, err error) {
 	planner := st.chess.Turn()
 	if st.chess.Over() {
 		return nil, false, nil // the end deletes the plans (prepare)
 	}
-	p, err := storage.Read(st.s.db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(st.rec.ID, planner) })
+	p, err := storage.Read(ctx, st.s.db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(st.rec.ID, planner) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, false, nil
 	}
@@ -336,7 +336,7 @@ func (st *opState) answerWithPlan(m chesscore.Move, san string, drawOffered bool
 	reply, rest, ok := p.Reply(m)
 	off := false
 	if ok {
-		if err := st.s.plansAllowed(st.rec); errors.Is(err, ErrPlansOff) {
+		if err := st.s.plansAllowed(ctx, st.rec); errors.Is(err, ErrPlansOff) {
 			ok, off = false, true
 		} else if err != nil {
 			return nil, false, err

@@ -85,7 +85,7 @@ func (b *planBed) events() []Event {
 
 func (b *planBed) stored(id uint64) *storage.Game {
 	b.t.Helper()
-	g, err := storage.Read(b.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	g, err := storage.Read(ctx, b.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestConditionalLineOverDays(t *testing.T) {
 		if got := b.plan(id, bob); len(got) != 0 {
 			t.Errorf("bob's plan after the deviation: %v, want none", got)
 		}
-		if _, err := storage.Read(db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("stored plan after the deviation: %v, want ErrNotFound", err)
 		}
 		// Bob moves himself as usual.
@@ -257,7 +257,7 @@ func TestConditionalRefusals(t *testing.T) {
 		}
 		setScope := func(sc storage.ConditionalScope) {
 			t.Helper()
-			if err := db.Update(func(tx storage.Tx) error {
+			if err := db.Update(ctx, func(tx storage.Tx) error {
 				gs, err := tx.GuildSettings("g")
 				if err != nil {
 					return err
@@ -310,7 +310,7 @@ func TestConditionalEndsAndTakebacks(t *testing.T) {
 		if evs := b.events(); eventTypes(evs) != "GameOver" {
 			t.Errorf("events of the mating reply: %s", eventTypes(evs))
 		}
-		if _, err := storage.Read(db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("a finished game keeps a plan: %v", err)
 		}
 
@@ -327,7 +327,7 @@ func TestConditionalEndsAndTakebacks(t *testing.T) {
 		if _, err := b.s.AcceptTakeback(ctx, Action{RequestID: b.rid(), GameID: tb, UserID: alice.ID}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := storage.Read(db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(tb, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(tb, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("a plan outlived the takeback: %v", err)
 		}
 	})
@@ -391,7 +391,7 @@ func raceReplyAndEdit(t *testing.T, b *planBed, other *Service) {
 		default:
 			t.Fatalf("round %d: ply %d and the clear answered %v: not one outcome", round, g.Ply(), clearErr)
 		}
-		if _, err := storage.Read(db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
 			t.Fatalf("round %d: a plan is left: %v", round, err)
 		}
 	}

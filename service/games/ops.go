@@ -353,7 +353,7 @@ func (s *Service) Move(ctx context.Context, r MoveRequest) (*Result, error) {
 		if offered {
 			st.offerDraw()
 		}
-		planned, replied, err := st.answerWithPlan(m, st.san, offered)
+		planned, replied, err := st.answerWithPlan(ctx, m, st.san, offered)
 		if err != nil {
 			return err
 		}

@@ -17,7 +17,7 @@ import (
 func planGame(t *testing.T, db storage.Store) *storage.Game {
 	t.Helper()
 	g := &storage.Game{White: storage.Player{ID: "100", Name: "ana"}, Black: storage.Player{ID: "101", Name: "bo"}, Control: testrecords.MustTC(t, "3d"), Created: testrecords.T0}
-	if err := db.Commit(&storage.Change{Game: g}); err != nil {
+	if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -49,12 +49,12 @@ func testPlans(t *testing.T, be Backend) {
 		white.Lines[0] = append(white.Lines[0], planMoves(t, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5")[3:]...)
 		put := func(p *storage.Plan) {
 			t.Helper()
-			if err := db.Update(func(tx storage.Tx) error { return tx.PutPlan(p) }); err != nil {
+			if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutPlan(p) }); err != nil {
 				t.Fatalf("PutPlan(%+v): %v", p, err)
 			}
 		}
 		get := func(id uint64, c chesscore.Color) (*storage.Plan, error) {
-			return storage.Read(db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, c) })
+			return storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(id, c) })
 		}
 		put(black)
 		put(white)
@@ -74,7 +74,7 @@ func testPlans(t *testing.T, be Backend) {
 			t.Errorf("after the replacement: %+v, %v; want %+v", got, err, repl)
 		}
 		// Deleting one side keeps the other; deleting none given deletes both.
-		if err := db.Update(func(tx storage.Tx) error { return tx.DeletePlans(g.ID, chesscore.Black) }); err != nil {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.DeletePlans(g.ID, chesscore.Black) }); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := get(g.ID, chesscore.Black); !errors.Is(err, storage.ErrNotFound) {
@@ -84,7 +84,7 @@ func testPlans(t *testing.T, be Backend) {
 			t.Errorf("white's plan after black's deletion: %v", err)
 		}
 		put(black)
-		if err := db.Update(func(tx storage.Tx) error { return tx.DeletePlans(g.ID) }); err != nil {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.DeletePlans(g.ID) }); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []chesscore.Color{chesscore.White, chesscore.Black} {
@@ -92,7 +92,7 @@ func testPlans(t *testing.T, be Backend) {
 				t.Errorf("plan of %v after deleting both: %v, want ErrNotFound", c, err)
 			}
 		}
-		if err := db.Update(func(tx storage.Tx) error { return tx.DeletePlans(other.ID) }); err != nil {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.DeletePlans(other.ID) }); err != nil {
 			t.Errorf("deleting the plans of a game without any: %v", err)
 		}
 	})
@@ -116,11 +116,11 @@ func testPlanRefusals(t *testing.T, be Backend) {
 			{"two replies", storage.Plan{GameID: g.ID, Color: chesscore.Black, UserID: "101",
 				Lines: [][]chesscore.Move{pair, {pair[0], planMoves(t, "e2e4", "c7c5")[1]}}}},
 		} {
-			if err := db.Update(func(tx storage.Tx) error { return tx.PutPlan(&c.p) }); err == nil {
+			if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutPlan(&c.p) }); err == nil {
 				t.Errorf("%s: PutPlan(%+v) succeeded", c.name, c.p)
 			}
 		}
-		if _, err := storage.Read(db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(g.ID, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Plan, error) { return tx.Plan(g.ID, chesscore.Black) }); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("after the refusals: %v, want ErrNotFound", err)
 		}
 	})
