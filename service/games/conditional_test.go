@@ -397,3 +397,41 @@ func raceReplyAndEdit(t *testing.T, b *planBed, other *Service) {
 	}
 	t.Logf("%d replies first, %d clears first", replies, clears)
 }
+
+// A process killed right after the opponent's move commits: the reply is in that
+// commit, so the restarted service has both moves, the request sent again is answered
+// from its receipt, and nothing is played twice.
+func TestConditionalReplySurvivesAKill(t *testing.T) {
+	h := newHarness(t, Options{Logger: quietLogger()})
+	g := h.start("1d", "")
+	h.play(g.ID, "e4 e5")
+	if _, err := h.s.AddPlanLine(ctx, PlanRequest{Action: h.act(g.ID, bob), Line: "Nf3 Nc6 Bb5 a6"}); err != nil {
+		t.Fatal(err)
+	}
+	req := MoveRequest{Action: h.act(g.ID, alice), Move: "Nf3"}
+	if _, err := h.s.Move(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	h.kill()
+	h.open()
+	after := h.game(g.ID)
+	if strings.Join(after.SAN, " ") != "e4 e5 Nf3 Nc6" {
+		t.Fatalf("after the kill: %v", after.SAN)
+	}
+	again, err := h.s.Move(ctx, req)
+	if err != nil || !again.Replayed || again.Ply != 4 {
+		t.Fatalf("the move sent again: %+v, %v; want it answered from its receipt at ply 4", again, err)
+	}
+	if h.game(g.ID).Ply() != 4 {
+		t.Fatalf("the move sent again played something")
+	}
+	v, err := h.s.Plan(ctx, g.ID, bob.ID)
+	if err != nil || !reflect.DeepEqual(v.Lines, [][]string{{"Bb5", "a6"}}) {
+		t.Fatalf("bob's plan after the restart: %+v, %v", v, err)
+	}
+	// The rest of the plan answers the next move, in the new process.
+	h.play(g.ID, "Bb5")
+	if got := strings.Join(h.game(g.ID).SAN, " "); got != "e4 e5 Nf3 Nc6 Bb5 a6" {
+		t.Fatalf("after 3.Bb5: %s", got)
+	}
+}
