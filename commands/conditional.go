@@ -143,8 +143,19 @@ func PlanLineText(sans []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// planError explains a refused change of a plan.
+// planError explains a refused change of a plan, privately: the text may quote the
+// line, which no log may keep.
 func planError(err error) error {
+	e := planRefusal(err)
+	var ue *UserError
+	if errors.As(e, &ue) {
+		ue.Private = true
+	}
+	return e
+}
+
+// planRefusal is the player's sentence for a refused change of a plan.
+func planRefusal(err error) error {
 	switch {
 	case errors.Is(err, games.ErrPlansOff), errors.Is(err, games.ErrNoPlan):
 		return Explain(err, sentence(err.Error()))
