@@ -84,6 +84,9 @@ func Private(format string, args ...any) *Response {
 type UserError struct {
 	Message string
 	Err     error
+	// Private marks a message that shows what only the user may see (a line of their
+	// conditional moves): the log records the refusal, not its text.
+	Private bool
 }
 
 func (e *UserError) Error() string {

@@ -378,6 +378,57 @@ type GuildSettings struct {
 	// RatedTakebacks allows takebacks (with the opponent's consent) in rated games;
 	// casual games always allow them and tournament games never do (FIDE 4.7).
 	RatedTakebacks bool `json:"rated_takebacks,omitempty"`
+	// ConditionalMoves says in which games players may queue conditional moves.
+	ConditionalMoves ConditionalScope `json:"conditional_moves,omitempty"`
+}
+
+// ConditionalScope is where a guild allows conditional moves.
+type ConditionalScope string
+
+// The scopes of conditional moves. The zero value is ConditionalCorrespondence.
+const (
+	// ConditionalCorrespondence allows them in every correspondence game (an allowance
+	// per move, in hours or days).
+	ConditionalCorrespondence ConditionalScope = ""
+	// ConditionalDaily allows them in daily games only: at least a day per move.
+	ConditionalDaily ConditionalScope = "daily"
+	// ConditionalOff allows them nowhere.
+	ConditionalOff ConditionalScope = "off"
+)
+
+// ParseConditionalScope reads "correspondence", "daily" or "off".
+func ParseConditionalScope(s string) (ConditionalScope, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "correspondence", "":
+		return ConditionalCorrespondence, nil
+	case "daily":
+		return ConditionalDaily, nil
+	case "off":
+		return ConditionalOff, nil
+	}
+	return "", fmt.Errorf("conditional moves %q: want correspondence, daily or off", s)
+}
+
+// String names the scope as ParseConditionalScope reads it.
+func (c ConditionalScope) String() string {
+	if c == ConditionalCorrespondence {
+		return "correspondence"
+	}
+	return string(c)
+}
+
+// Allows reports whether the scope allows conditional moves in a game of control tc.
+func (c ConditionalScope) Allows(tc clock.TimeControl) bool {
+	if tc.Kind() != clock.KindCorrespondence {
+		return false
+	}
+	switch c {
+	case ConditionalCorrespondence:
+		return true
+	case ConditionalDaily:
+		return tc.PerMove >= 24*time.Hour
+	}
+	return false
 }
 
 // DefaultGuildSettings returns the settings of a guild that has not changed any: no
@@ -412,6 +463,9 @@ func (s *GuildSettings) Validate() error {
 		return fmt.Errorf("guild settings: start rating %d: want 100 to 3000", s.StartRating)
 	}
 	if err := s.Puzzle.Validate(); err != nil {
+		return fmt.Errorf("guild settings: %w", err)
+	}
+	if _, err := ParseConditionalScope(s.ConditionalMoves.String()); err != nil {
 		return fmt.Errorf("guild settings: %w", err)
 	}
 	return nil

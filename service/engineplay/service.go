@@ -497,6 +497,8 @@ func (s *Service) Notify(ctx context.Context, ev games.Event) {
 		s.consider(ctx, e.Game, false)
 	case games.YourTurn:
 		s.consider(ctx, e.Game, false)
+	case games.ConditionalPlayed: // a person's planned reply: the engine has the move again
+		s.consider(ctx, e.Game, false)
 	case games.DrawOffered:
 		s.consider(ctx, e.Game, false)
 	case games.TakebackRequested:

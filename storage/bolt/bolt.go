@@ -49,6 +49,9 @@ const (
 	bucketLeases     = "leases"      // set·partition → epoch, expiry, holder
 	bucketLeaseBeats = "lease_beats" // set·instance → last beat
 
+	// Schema version 9: the players' conditional moves (plans.go).
+	bucketPlans = "conditional_plans" // game id·colour → plan
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty

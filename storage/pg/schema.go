@@ -124,6 +124,13 @@ var pgMigrations = []pgMigration{
 			PRIMARY KEY (lease_set, instance))`,
 	}},
 	{8, "mate knowledge in game records (no data changes: a gambit of version 7 must not read them)", nil},
+	{9, "conditional moves (each player's plan of replies in a game)", []string{
+		`CREATE TABLE conditional_plans (
+			game_id bigint NOT NULL,
+			color smallint NOT NULL,
+			record bytea NOT NULL,
+			PRIMARY KEY (game_id, color))`,
+	}},
 }
 
 // pgSchemaTable records the migrations a database has had.

@@ -18,6 +18,8 @@ func Conformance(t *testing.T, be Backend) {
 		{"ReservationOneWinnerAmongConcurrentTakers", testReservationOneWinnerAmongConcurrentTakers},
 		{"EngineGames", testEngineGames},
 		{"EngineGameRefusals", testEngineGameRefusals},
+		{"Plans", testPlans},
+		{"PlanRefusals", testPlanRefusals},
 		{"LeaseRecords", testLeaseRecords},
 		{"HeartbeatsListsEveryInstance", testHeartbeatsListsEveryInstance},
 		{"LeaseTableRules", testLeaseTableRules},
