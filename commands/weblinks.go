@@ -1,6 +1,9 @@
 package commands
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitchess/gambit/service/games"
@@ -33,4 +36,29 @@ func (d *Deps) webRow(gs storage.GuildSettings, g *games.Game) *discordgo.Action
 		discordgo.Button{Label: "Live board", Style: discordgo.LinkButton, URL: d.Web.GameURL(g.ID)},
 		discordgo.Button{Label: "Play on the web", Style: discordgo.SecondaryButton, CustomID: NewCustomID("game", g.ID, g.Ply(), actionWeb).String()},
 	}}
+}
+
+// playOnWeb answers "Play on the web": a player gets their personal sign-in link
+// (ephemeral: it signs them in), anyone else the game's Live board link.
+func (d *Deps) playOnWeb(ctx context.Context, r *Request) (*Response, error) {
+	g, err := d.visibleGame(ctx, r, r.ID.ID)
+	if err != nil {
+		return nil, err
+	}
+	gs := d.settings(ctx, g.GuildID)
+	if d.Web == nil || gs.WebViewOff {
+		return nil, Errorf("The web view of this server's games is off.")
+	}
+	if _, ok := g.ColorOf(r.User.ID); !ok {
+		return &Response{Ephemeral: true,
+			Content: fmt.Sprintf("You are not playing in game %d, so there is no personal link for you; you can watch it live.", g.ID),
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.Button{Label: "Live board", Style: discordgo.LinkButton, URL: d.Web.GameURL(g.ID)},
+			}}}}, nil
+	}
+	return &Response{Ephemeral: true,
+		Content: fmt.Sprintf("Your board for game %d: the link signs you in on this browser. It is yours alone and works for ten minutes; do not share it.", g.ID),
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Open my board", Style: discordgo.LinkButton, URL: d.Web.SignInURL(r.User.ID, g.ID)},
+		}}}}, nil
 }

@@ -204,7 +204,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		}
 		defer rw.stop() // before the services close (deferred above)
 		s.Web, s.WebAddr, d.Web = rw.srv, rw.addr, rw.srv
-		log.Info("web pages", "address", rw.addr, "public_url", cfg.Web.BaseURL())
+		log.Info("web pages", "address", rw.addr, "public_url", rw.srv.BaseURL())
 	}
 
 	work := svcs.workers()

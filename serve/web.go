@@ -47,17 +47,22 @@ type runningWeb struct {
 // startWeb builds the web server on the services, listens on web.address and serves
 // until stop (which waits for it, up to timeout). fanout is nil with bbolt.
 func startWeb(cfg config.Config, svcs *services, clk func() time.Time, fanout web.Fanout, timeout time.Duration, log *slog.Logger) (*runningWeb, error) {
-	srv, err := web.New(web.Options{
-		Games: svcs.games, Settings: svcs.settings, Ladder: svcs.ladder, Tournaments: svcs.tournaments,
-		Puzzles: svcs.puzzles, Engine: svcs.engine, BaseURL: cfg.Web.BaseURL(), Secret: webSecret(cfg),
-		Logger: log, Now: clk, Fanout: fanout,
-	})
-	if err != nil {
-		return nil, err
-	}
 	ln, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return nil, fmt.Errorf("web: listen on %s: %w", cfg.Web.Address, err)
+	}
+	base := cfg.Web.BaseURL()
+	if cfg.Web.PublicURL == "" {
+		base = "http://" + ln.Addr().String() // the port bound, when web.address asks for any
+	}
+	srv, err := web.New(web.Options{
+		Games: svcs.games, Settings: svcs.settings, Ladder: svcs.ladder, Tournaments: svcs.tournaments,
+		Puzzles: svcs.puzzles, Engine: svcs.engine, BaseURL: base, Secret: webSecret(cfg),
+		Logger: log, Now: clk, Fanout: fanout,
+	})
+	if err != nil {
+		ln.Close()
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

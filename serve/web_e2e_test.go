@@ -1,0 +1,334 @@
+package serve
+
+// The live board end to end: `gambit serve` with web.address set, the fake Discord,
+// and for the pages a real headless Chromium (browser_test.go).
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/gambitchess/gambit/bot/discordfake"
+)
+
+// newWebWorld is a world whose bot serves the web pages on a loopback port.
+func newWebWorld(t *testing.T) *world {
+	w := newWorld(t)
+	w.cfg.Web.Address = "127.0.0.1:0"
+	return w
+}
+
+// linkButtons returns the link buttons of a message's components.
+func linkButtons(comps []discordgo.MessageComponent) []discordgo.Button {
+	var out []discordgo.Button
+	for _, c := range comps {
+		switch v := c.(type) {
+		case discordgo.ActionsRow:
+			out = append(out, linkButtons(v.Components)...)
+		case *discordgo.ActionsRow:
+			out = append(out, linkButtons(v.Components)...)
+		case discordgo.Button:
+			if v.Style == discordgo.LinkButton {
+				out = append(out, v)
+			}
+		case *discordgo.Button:
+			if v.Style == discordgo.LinkButton {
+				out = append(out, *v)
+			}
+		}
+	}
+	return out
+}
+
+// liveBoardURL returns the url of the "Live board" button of a message, failing the
+// test without one.
+func liveBoardURL(t testing.TB, p discordfake.Payload) string {
+	t.Helper()
+	for _, b := range linkButtons(p.Components) {
+		if strings.Contains(b.Label, "Live board") {
+			return b.URL
+		}
+	}
+	t.Fatalf("no Live board button in %q (custom ids %v)", p.Content, p.CustomIDs())
+	return ""
+}
+
+// lastBoard returns the latest board post of the game's thread.
+func (g *game) lastBoard() discordfake.Message {
+	g.w.t.Helper()
+	ms := g.w.messagesWith(g.thread, "board.png")
+	if len(ms) == 0 {
+		g.w.t.Fatal("no board in the thread")
+	}
+	return ms[len(ms)-1]
+}
+
+// playOnWeb clicks "Play on the web" under the latest board as u and returns the answer.
+func (g *game) playOnWeb(u *discordgo.User) *discordfake.InteractionResult {
+	g.w.t.Helper()
+	b := g.lastBoard()
+	id := customID(g.w.t, b.CustomIDs(), "web")
+	return g.w.send(discordfake.Button(id).From(u).In(g.w.f.GuildID, g.thread).OnMessage(b.ID))
+}
+
+// signInURL is u's personal link from "Play on the web".
+func (g *game) signInURL(u *discordgo.User) string {
+	g.w.t.Helper()
+	res := g.playOnWeb(u)
+	if !res.Callback.Data.Ephemeral() {
+		g.w.t.Fatalf("Play on the web answered publicly: %q", res.Callback.Data.Content)
+	}
+	bs := linkButtons(res.Callback.Data.Components)
+	if len(bs) != 1 {
+		g.w.t.Fatalf("Play on the web for a player: %d link buttons, want 1: %q", len(bs), res.Callback.Data.Content)
+	}
+	return bs[0].URL
+}
+
+func webGet(t testing.TB, u string) (int, string, http.Header) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatalf("GET %s: %v", u, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read %s: %v", u, err)
+	}
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// TestWebLinksOnEveryBoard: the first board and every later one carry "Live board" (a
+// link into web.public_url naming the game, with its token) and "Play on the web",
+// which gives a player a personal link and anyone else none; a changed number or token
+// shows nothing of the game.
+func TestWebLinksOnEveryBoard(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	base := r.bot.Web.BaseURL()
+	g := w.startGame("10+5")
+	first := g.lastBoard()
+	link := liveBoardURL(t, first.Payload)
+	if !strings.HasPrefix(link, base+"/") || !strings.Contains(link, "/1/") {
+		t.Fatalf("Live board url %q: want it under %s, naming game 1", link, base)
+	}
+	if !strings.Contains(strings.Join(first.CustomIDs(), " "), "/web") {
+		t.Fatalf("no Play on the web button on the first board: %v", first.CustomIDs())
+	}
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	// The answer to /move is the board post of that move: it carries the buttons too.
+	if got := liveBoardURL(t, g.lastBoard().Payload); got != link {
+		t.Fatalf("the second board links %q, the first %q", got, link)
+	}
+
+	status, body, hdr := webGet(t, link)
+	if status != http.StatusOK || !strings.Contains(body, "data-board") || !strings.Contains(body, `data-fen="rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"`) {
+		t.Fatalf("the game's page: status %d, body without the board after 1. e4:\n%.2000s", status, body)
+	}
+	csp := hdr.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || hdr.Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("security headers: CSP %q, nosniff %q", csp, hdr.Get("X-Content-Type-Options"))
+	}
+	if strings.Contains(body, "<script>") || strings.Contains(body, "https://") {
+		t.Fatal("the page has an inline script or names another host")
+	}
+	u, _ := url.Parse(link)
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/") // g, 1, token
+	for _, bad := range []string{
+		base + "/g/2/" + parts[2], base + "/g/01/" + parts[2], base + "/g/1/" + flipFirst(parts[2]),
+		base + "/g/1/" + strings.ToUpper(parts[2]), base + "/g/1/", base + "/g/1/" + parts[2] + "x",
+	} {
+		if status, body, _ := webGet(t, bad); status != http.StatusNotFound || strings.Contains(body, "data-board") {
+			t.Errorf("GET %s: status %d, want 404 and no board", bad, status)
+		}
+	}
+
+	// A player gets a personal link; carol, who does not play, only the live board.
+	personal := g.signInURL(w.bob)
+	if !strings.HasPrefix(personal, base+"/") || personal == link {
+		t.Fatalf("bob's link %q: want a personal link under %s", personal, base)
+	}
+	res := g.playOnWeb(w.carol)
+	if !res.Callback.Data.Ephemeral() {
+		t.Fatal("Play on the web answered carol publicly")
+	}
+	for _, b := range linkButtons(res.Callback.Data.Components) {
+		if b.URL != link {
+			t.Fatalf("carol got a link other than the live board: %q", b.URL)
+		}
+	}
+	// The personal link signs bob in: the redirect sets an HttpOnly cookie.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != u.Path {
+		t.Fatalf("sign-in: status %d to %q, want 303 to %s", resp.StatusCode, resp.Header.Get("Location"), u.Path)
+	}
+	if c := resp.Cookies(); len(c) != 1 || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode {
+		t.Fatalf("sign-in cookies %+v: want one HttpOnly SameSite=Lax session", resp.Cookies())
+	}
+	if status, _, _ := webGet(t, strings.Replace(personal, "/signin/", "/signin/x", 1)); status != http.StatusForbidden {
+		t.Fatalf("a changed sign-in link: status %d, want 403", status)
+	}
+}
+
+// flipFirst changes the first character of a token.
+func flipFirst(tok string) string {
+	c := byte('A')
+	if tok[0] == 'A' {
+		c = 'B'
+	}
+	return string(c) + tok[1:]
+}
+
+// A page of a test: a tab in a browser context of its own.
+type page struct {
+	t   testing.TB
+	ctx context.Context
+}
+
+func openPage(t testing.TB, u string) *page {
+	t.Helper()
+	p := &page{t: t, ctx: newTab(t)}
+	// The page's script errors, kept for the failure messages.
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.__gambitErrors=[];addEventListener('error',function(e){window.__gambitErrors.push(String(e.message))});addEventListener('unhandledrejection',function(e){window.__gambitErrors.push(String(e.reason))})`})
+		return err
+	}))
+	p.do(chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS("[data-board]")))
+	p.waitSocket()
+	return p
+}
+
+// waitSocket waits until the page's socket is open and has brought the game's state.
+func (p *page) waitSocket() {
+	p.t.Helper()
+	p.waitJS("the page's socket", `document.querySelector('.game').dataset.socket === 'open'`)
+}
+
+func (p *page) do(steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, steps...); err != nil {
+		p.t.Fatalf("browser: %v", err)
+	}
+}
+
+// eval returns the value of a JavaScript expression on the page.
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitJS waits until a JavaScript condition holds on the page, within hangGuard.
+func (p *page) waitJS(what, cond string) {
+	p.t.Helper()
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(hangGuard))); err != nil {
+		status, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(document.querySelector('[data-status]')||{}).textContent + ' | ' + (document.querySelector('[data-error]')||{}).textContent + ' | ' + JSON.stringify(window.__gambitErrors||[])`))
+		p.t.Fatalf("waiting for %s: %v (page status: %s)", what, err, status)
+	}
+}
+
+func (p *page) fen() string {
+	return eval[string](p, `document.querySelector('[data-board]').dataset.fen`)
+}
+
+// waitFEN waits until the board shows fen.
+func (p *page) waitFEN(fen string) {
+	p.t.Helper()
+	p.waitJS("the board at "+fen, fmt.Sprintf(`document.querySelector('[data-board]').dataset.fen === %q`, fen))
+}
+
+// center returns the viewport coordinates of a square's centre.
+func (p *page) center(sq string) (float64, float64) {
+	p.t.Helper()
+	xy := eval[[]float64](p, fmt.Sprintf(`(function(){const r=document.querySelector('[data-square="%s"]').getBoundingClientRect();return [r.x+r.width/2,r.y+r.height/2]})()`, sq))
+	return xy[0], xy[1]
+}
+
+// drag drags the piece of from to to with the mouse (pointer events).
+func (p *page) drag(from, to string) {
+	p.t.Helper()
+	x1, y1 := p.center(from)
+	x2, y2 := p.center(to)
+	left := chromedp.ButtonLeft
+	p.do(chromedp.MouseEvent(chromedp.MousePressed, x1, y1, left, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, (x1+x2)/2, (y1+y2)/2, left),
+		chromedp.MouseEvent(chromedp.MouseMoved, x2, y2, left),
+		chromedp.MouseEvent(chromedp.MouseReleased, x2, y2, left, chromedp.ClickCount(1)))
+}
+
+// clickSquares clicks the squares in turn.
+func (p *page) clickSquares(sqs ...string) {
+	p.t.Helper()
+	for _, sq := range sqs {
+		x, y := p.center(sq)
+		p.do(chromedp.MouseClickXY(x, y))
+	}
+}
+
+// typeMove types a move in the move box and presses Enter.
+func (p *page) typeMove(text string) {
+	p.t.Helper()
+	p.do(chromedp.Focus(chromedp.CSS("input[name=move]")), chromedp.KeyEvent(text+"\r"))
+}
+
+// TestWebSpectatorSeesDiscordMove: a spectator's page shows a move made on Discord
+// within 2 s of the bot's answer, and the spectator cannot move.
+func TestWebSpectatorSeesDiscordMove(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	g := w.startGame("10+5")
+	p := openPage(t, liveBoardURL(t, g.lastBoard().Payload))
+	// Record when the board changes, by the page's own clock (the machine's).
+	eval[bool](p, `(function(){const b=document.querySelector('[data-board]');new MutationObserver(function(){if(!window.__changedAt)window.__changedAt=Date.now()}).observe(b,{attributes:true,attributeFilter:['data-fen']});return true})()`)
+	res := g.move(w.alice, "e4")
+	answered := time.Now()
+	g.played(res, "e4", w.bob)
+	p.waitFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+	changed := time.UnixMilli(int64(eval[float64](p, `window.__changedAt`)))
+	if lag := changed.Sub(answered); lag > 2*time.Second {
+		t.Errorf("the page showed the move %v after the bot's answer, want at most 2s", lag)
+	}
+	if n := eval[int](p, `document.querySelectorAll('[data-ply]').length`); n != 1 {
+		t.Errorf("%d moves listed, want 1", n)
+	}
+	if txt := eval[string](p, `document.querySelector('[data-ply="1"]').textContent`); !strings.Contains(txt, "e4") {
+		t.Errorf("move 1 reads %q", txt)
+	}
+
+	// The spectator drags a black piece: nothing moves, nothing is posted.
+	boards := len(w.messagesWith(g.thread, "board.png"))
+	p.drag("e7", "e5")
+	p.clickSquares("e7", "e5")
+	if n := eval[int](p, `document.querySelectorAll('input[name=move]').length`); n != 0 {
+		t.Errorf("a spectator's page has %d move inputs", n)
+	}
+	// Black's own move on Discord is the next one: the spectator's did not happen.
+	g.played(g.move(w.bob, "c5"), "c5", w.alice)
+	p.waitFEN(r.bot.mustGame(t, 1).Position.FEN())
+	if got := r.bot.mustGame(t, 1).SAN; len(got) != 2 || got[1] != "c5" {
+		t.Fatalf("the game's moves %v, want e4 c5", got)
+	}
+	if n := len(w.messagesWith(g.thread, "board.png")); n != boards+1 {
+		t.Fatalf("%d boards posted after the spectator's drag and Black's move, want 1", n-boards)
+	}
+}
