@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 )
@@ -242,7 +244,7 @@ func eval[T any](p *page, expr string) T {
 func (p *page) waitJS(what, cond string) {
 	p.t.Helper()
 	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(hangGuard))); err != nil {
-		status, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(document.querySelector('[data-status]')||{}).textContent + ' | ' + (document.querySelector('[data-error]')||{}).textContent + ' | ' + JSON.stringify(window.__gambitErrors||[])`))
+		status, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(document.querySelector('[data-status]')||{}).textContent + ' | ' + (document.querySelector('[data-error]')||{}).textContent + ' | ' + JSON.stringify(window.__gambitErrors||[]) + ' | ' + document.querySelector('[data-board]').dataset.fen + ' | plies ' + document.querySelectorAll('[data-ply]').length + ' | socket ' + document.querySelector('.game').dataset.socket`))
 		p.t.Fatalf("waiting for %s: %v (page status: %s)", what, err, status)
 	}
 }
@@ -330,5 +332,108 @@ func TestWebSpectatorSeesDiscordMove(t *testing.T) {
 	}
 	if n := len(w.messagesWith(g.thread, "board.png")); n != boards+1 {
 		t.Fatalf("%d boards posted after the spectator's drag and Black's move, want 1", n-boards)
+	}
+}
+
+// signedIn opens u's board through their personal link from "Play on the web".
+func (g *game) signedIn(u *discordgo.User) *page {
+	g.w.t.Helper()
+	return openPage(g.w.t, g.signInURL(u))
+}
+
+// TestWebTwoPlayersPlayAWholeGame: White and Black, each signed in on their own
+// browser, play a game on the web by dragging, clicking, typing SAN and UCI, the
+// keyboard alone, the promotion picker (an under-promotion) and a premove, with
+// castling and en passant, until Black resigns; the thread gets every board and the
+// result, and both pages follow every move.
+func TestWebTwoPlayersPlayAWholeGame(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	g := w.startGame("10+5")
+	white, black := g.signedIn(w.alice), g.signedIn(w.bob)
+	if o := eval[string](black, `document.querySelector('[data-board]').dataset.orientation`); o != "black" {
+		t.Fatalf("Black's page has orientation %q", o)
+	}
+	if o := eval[string](white, `document.querySelector('[data-board]').dataset.orientation`); o != "white" {
+		t.Fatalf("White's page has orientation %q", o)
+	}
+	boards := len(w.messagesWith(g.thread, "board.png"))
+	ply := 0
+	// played waits for the moves to be the game's next plies, shown on both pages.
+	played := func(sans ...string) {
+		t.Helper()
+		ply += len(sans)
+		w.waitFor(fmt.Sprint("moves ", sans), func() bool { return r.bot.mustGame(t, 1).Ply() >= ply })
+		gm := r.bot.mustGame(t, 1)
+		if got := gm.SAN[ply-len(sans) : ply]; !slices.Equal(got, sans) {
+			t.Fatalf("plies %d to %d are %v, want %v", ply-len(sans)+1, ply, got, sans)
+		}
+		white.waitFEN(gm.Position.FEN())
+		black.waitFEN(gm.Position.FEN())
+		w.waitFor(fmt.Sprint("the boards of ", sans, " in the thread"), func() bool { return len(w.messagesWith(g.thread, "board.png")) >= boards+ply })
+	}
+	keys := func(p *page, ks ...string) {
+		t.Helper()
+		p.do(chromedp.Focus(chromedp.CSS("[data-board]")))
+		for _, k := range ks {
+			p.do(chromedp.KeyEvent(k))
+		}
+	}
+
+	white.drag("e2", "e4")
+	played("e4")
+	black.clickSquares("a7", "a6")
+	played("a6")
+	white.typeMove("e5")
+	played("e5")
+	white.waitJS("the move box cleared", `document.querySelector('input[name=move]').value === ''`)
+	black.typeMove("d7d5")
+	played("d5")
+	white.drag("e5", "d6") // en passant
+	played("exd6")
+	// Black by the keyboard alone: the cursor starts on e7 (Black's view), moves to g8,
+	// picks the knight up, moves to f6 and puts it down.
+	keys(black, kb.ArrowLeft, kb.ArrowLeft, kb.ArrowDown, kb.Enter, kb.ArrowRight, kb.ArrowUp, kb.ArrowUp, kb.Enter)
+	played("Nf6")
+	white.clickSquares("d6", "c7")
+	played("dxc7")
+	black.drag("d8", "d7")
+	played("Qd7")
+	white.drag("c7", "b8")
+	white.waitJS("the promotion picker", `!document.querySelector('[data-promote-picker]').hidden && !!document.querySelector('[data-promote=n]').offsetParent`)
+	white.do(chromedp.Click(chromedp.CSS("[data-promote=n]")))
+	played("cxb8=N")
+	black.typeMove("Rxb8")
+	played("Rxb8")
+	white.typeMove("g1f3")
+	played("Nf3")
+	black.clickSquares("e7", "e6")
+	played("e6")
+	white.drag("f1", "e2")
+	played("Be2")
+	// White premoves castling while Black thinks; Black's move sets it off.
+	white.drag("e1", "g1")
+	white.waitJS("the premove shown", `!document.querySelector('[data-premove]').hidden`)
+	black.typeMove("Be7")
+	played("Be7", "O-O") // the premove may be on the pages before Black's move is checked
+	black.clickSquares("e8", "g8")
+	played("O-O")
+
+	black.do(chromedp.Click(chromedp.CSS("button[data-action=resign]")))
+	w.waitFor("the result", func() bool { return !r.bot.mustGame(t, 1).Live() })
+	for _, p := range []*page{white, black} {
+		p.waitJS("the result on the page", `document.querySelector('[data-board]').dataset.result === '1-0'`)
+	}
+	w.waitFor("the result in the thread", func() bool {
+		for _, m := range w.messagesWith(g.thread, "gambit-game-1.pgn") {
+			return strings.Contains(m.Content, "1-0") || strings.Contains(m.Content, "White wins")
+		}
+		return false
+	})
+	if n := len(w.messagesWith(g.thread, "board.png")); n != boards+ply+1 {
+		t.Errorf("%d boards in the thread after %d web moves and the resignation, want %d", n, ply, boards+ply+1)
+	}
+	if n := eval[int](white, `document.querySelectorAll('[data-ply]').length`); n != ply {
+		t.Errorf("White's move list has %d moves, want %d", n, ply)
 	}
 }
