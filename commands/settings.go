@@ -91,6 +91,8 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_game_over", Description: "Mention both players when a game ends"}),
 			sub("takebacks", "Takebacks in rated games (casual games always allow them, tournament games never)",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Allow takebacks in rated games, with the opponent's consent", Required: true}),
+			sub("web_view", "The games' live boards on the web (the Live board and Play on the web buttons)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "enabled", Description: "Show this server's games on the web (off: every page of them is refused)", Required: true}),
 		}, append(ladderSettingsSubcommands(), puzzleSettingsOption())...),
 	}
 }
@@ -165,6 +167,10 @@ func (c *SettingsCommand) apply(r *Request, o settingsOptions, gs *storage.Guild
 		if o.Rated != nil {
 			gs.RatedTakebacks = *o.Rated
 		}
+	case "web_view":
+		if o.Enabled != nil {
+			gs.WebViewOff = !*o.Enabled
+		}
 	case "puzzle": // the daily puzzle (settings_puzzle.go)
 		return applyPuzzleSettings(r, gs, c.d.now())
 	default:
@@ -202,6 +208,7 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 	} else {
 		b.WriteString("\n• Takebacks: in casual games only, with the opponent's consent (a completed move is final in rated and tournament games)")
 	}
+	fmt.Fprintf(&b, "\n• The games' live boards on the web: %s", yesNo(!gs.WebViewOff))
 	if gs.ArbiterRole != "" {
 		fmt.Fprintf(&b, "\n• Arbiters: Manage Server and %s (/arbiter role)", RoleMention(gs.ArbiterRole))
 	} else {

@@ -437,3 +437,34 @@ func TestWebTwoPlayersPlayAWholeGame(t *testing.T) {
 		t.Errorf("White's move list has %d moves, want %d", n, ply)
 	}
 }
+
+// TestWebViewOff: a server admin turns the web view off with /settings: every page of
+// the server's games is refused, and the boards carry no web buttons; on again, the
+// same link works.
+func TestWebViewOff(t *testing.T) {
+	w := newWebWorld(t)
+	w.start()
+	g := w.startGame("10+5")
+	link := liveBoardURL(t, g.lastBoard().Payload)
+	set := func(on bool) {
+		t.Helper()
+		res := w.send(asAdmin(discordfake.Command("settings", discordfake.SubCommand("web_view", discordfake.BoolOpt("enabled", on)))).In(w.f.GuildID, w.f.ChannelID))
+		if want := fmt.Sprintf("live boards on the web: %s", map[bool]string{true: "yes", false: "no"}[on]); !strings.Contains(res.Callback.Data.Content, want) {
+			t.Fatalf("/settings web_view enabled:%t answered %q", on, res.Callback.Data.Content)
+		}
+	}
+	set(false)
+	for _, u := range []string{link, link + "/ws", link + "/pgn", link + "/board.png"} {
+		if status, body, _ := webGet(t, u); status != http.StatusForbidden || strings.Contains(body, "data-board") {
+			t.Errorf("GET %s with the web view off: status %d, want 403", u, status)
+		}
+	}
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	if bs := linkButtons(g.lastBoard().Components); len(bs) != 0 || strings.Contains(strings.Join(g.lastBoard().CustomIDs(), " "), "/web") {
+		t.Fatalf("a board with the web view off has web buttons: %v %v", bs, g.lastBoard().CustomIDs())
+	}
+	set(true)
+	if status, body, _ := webGet(t, link); status != http.StatusOK || !strings.Contains(body, "data-board") {
+		t.Fatalf("the page with the web view on again: status %d", status)
+	}
+}
