@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/gorilla/websocket"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 )
@@ -466,5 +468,188 @@ func TestWebViewOff(t *testing.T) {
 	set(true)
 	if status, body, _ := webGet(t, link); status != http.StatusOK || !strings.Contains(body, "data-board") {
 		t.Fatalf("the page with the web view on again: status %d", status)
+	}
+}
+
+// dialGame opens a game's socket as a page would, with origin and the cookies given.
+func dialGame(t testing.TB, link, origin string, cookies ...*http.Cookie) (*websocket.Conn, int) {
+	t.Helper()
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	for _, c := range cookies {
+		h.Add("Cookie", c.String())
+	}
+	ws, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(link, "http")+"/ws", h)
+	if err != nil {
+		if resp == nil {
+			t.Fatalf("dial %s: %v", link, err)
+		}
+		return nil, resp.StatusCode
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws, http.StatusSwitchingProtocols
+}
+
+// readUntil reads socket messages until one of type typ, within hangGuard.
+func readUntil(t testing.TB, ws *websocket.Conn, typ string) map[string]any {
+	t.Helper()
+	_ = ws.SetReadDeadline(time.Now().Add(hangGuard))
+	for {
+		var m map[string]any
+		if err := ws.ReadJSON(&m); err != nil {
+			t.Fatalf("read the socket waiting for %q: %v", typ, err)
+		}
+		if m["t"] == typ {
+			return m
+		}
+	}
+}
+
+// TestWebSocketIsGuarded: a socket from another origin (or none) is refused; a
+// spectator's socket may watch but every action it sends is refused and changes
+// nothing; a malformed or oversized message is answered with an error, or closes the
+// socket, and changes nothing; a player's own socket plays.
+func TestWebSocketIsGuarded(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	origin := r.bot.Web.BaseURL()
+	g := w.startGame("10+5")
+	link := liveBoardURL(t, g.lastBoard().Payload)
+	for _, o := range []string{"", "http://evil.example", origin + ".evil.example", strings.Replace(origin, "127.0.0.1", "localhost", 1)} {
+		if _, status := dialGame(t, link, o); status != http.StatusForbidden {
+			t.Errorf("socket from origin %q: status %d, want 403", o, status)
+		}
+	}
+	spec, _ := dialGame(t, link, origin)
+	if err := spec.WriteJSON(map[string]any{"t": "hello", "ply": 0}); err != nil {
+		t.Fatal(err)
+	}
+	if st := readUntil(t, spec, "state"); st["fen"] != nil || st["ply"] != float64(0) {
+		t.Fatalf("first state %v", st)
+	}
+	for _, bad := range []string{
+		`{"t":"move","id":"abcdefgh12","ply":0,"move":"e4"}`,                  // a spectator's move
+		`{"t":"action","id":"abcdefgh13","ply":0,"action":"resign"}`,          // a spectator's resignation
+		`{"t":"move","id":"x","ply":0,"move":"e4"}`,                           // a bad id
+		`{"t":"action","id":"abcdefgh14","ply":0,"action":"delete-the-game"}`, // no such action
+		`{"t":"move","id":"abcdefgh15","ply":0,"move":"e4","admin":true}`,     // an unknown field
+		`not json`,
+	} {
+		if err := spec.WriteMessage(websocket.TextMessage, []byte(bad)); err != nil {
+			t.Fatal(err)
+		}
+		if m := readUntil(t, spec, "error"); m["error"] == "" {
+			t.Errorf("%s: an error without a text", bad)
+		}
+	}
+	if got := r.bot.mustGame(t, 1); got.Ply() != 0 || !got.Live() {
+		t.Fatalf("after the spectator's messages the game is at ply %d, live %t", got.Ply(), got.Live())
+	}
+	// A message over the size limit closes the socket.
+	if err := spec.WriteMessage(websocket.TextMessage, []byte(`{"t":"ping","x":"`+strings.Repeat("a", 4096)+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_ = spec.SetReadDeadline(time.Now().Add(hangGuard))
+	for {
+		if _, _, err := spec.ReadMessage(); err != nil {
+			break
+		}
+	}
+
+	// Alice's session (from her personal link) plays over her own socket.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(g.signInURL(w.alice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	ws, _ := dialGame(t, link, origin, resp.Cookies()...)
+	if err := ws.WriteJSON(map[string]any{"t": "hello", "ply": 0}); err != nil {
+		t.Fatal(err)
+	}
+	if m := readUntil(t, ws, "welcome"); m["you"] != "white" {
+		t.Fatalf("alice's socket is for %v, want white", m["you"])
+	}
+	if err := ws.WriteJSON(map[string]any{"t": "move", "id": "alice-move-1", "ply": 0, "move": "e4"}); err != nil {
+		t.Fatal(err)
+	}
+	if m := readUntil(t, ws, "ok"); m["san"] != "e4" {
+		t.Fatalf("alice's move answered %v", m)
+	}
+	// The same request again is answered without a second move; a move at a ply that
+	// has passed is refused.
+	if err := ws.WriteJSON(map[string]any{"t": "move", "id": "alice-move-1", "ply": 0, "move": "e4"}); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, ws, "ok")
+	if err := ws.WriteJSON(map[string]any{"t": "move", "id": "alice-move-2", "ply": 0, "move": "d4"}); err != nil {
+		t.Fatal(err)
+	}
+	if m := readUntil(t, ws, "error"); !strings.Contains(fmt.Sprint(m["error"]), "moved on") && !strings.Contains(fmt.Sprint(m["error"]), "not your turn") {
+		t.Fatalf("a stale move answered %v", m)
+	}
+	if got := r.bot.mustGame(t, 1).SAN; !slices.Equal(got, []string{"e4"}) {
+		t.Fatalf("moves %v, want e4 alone", got)
+	}
+}
+
+// TestWebFlagFalls: White's flag falls; the page shows the result and the thread
+// gets it within 2 s of each other.
+func TestWebFlagFalls(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	g := w.startGame("1+0")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	p := openPage(t, liveBoardURL(t, g.lastBoard().Payload))
+	p.waitJS("White's clock running", `document.querySelector('[data-clock=white]').classList.contains('running')`)
+	eval[bool](p, `(function(){const b=document.querySelector('[data-board]');new MutationObserver(function(){if(!window.__resultAt&&b.dataset.result!=='*')window.__resultAt=Date.now()}).observe(b,{attributes:true,attributeFilter:['data-result']});return true})()`)
+	w.clock.Advance(61 * time.Second)
+	if n := r.bot.Games.FireDue(); n == 0 {
+		t.Fatal("no timer was due after White's minute")
+	}
+	var posted time.Time
+	w.waitFor("the flag's post", func() bool {
+		for _, m := range w.messagesWith(g.thread, "gambit-game-1.pgn") {
+			if strings.Contains(m.Content, "flag fell") {
+				posted = m.Created
+				return true
+			}
+		}
+		return false
+	})
+	p.waitJS("the result on the page", `document.querySelector('[data-board]').dataset.result === '0-1'`)
+	shown := time.UnixMilli(int64(eval[float64](p, `window.__resultAt`)))
+	if d := shown.Sub(posted); d > 2*time.Second || d < -2*time.Second {
+		t.Errorf("the page showed the result %v from the thread's post, want within 2s", d)
+	}
+	if c := eval[bool](p, `document.querySelector('[data-clock=white]').classList.contains('running')`); c {
+		t.Error("White's clock still runs on the page after the flag fell")
+	}
+}
+
+// TestWebReconnectCatchesUp: the server restarts under an open page; the page
+// reconnects by itself and shows the move made meanwhile.
+func TestWebReconnectCatchesUp(t *testing.T) {
+	w := newWebWorld(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // a fixed port, so the page's link works across the restart
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.cfg.Web.Address = ln.Addr().String()
+	ln.Close()
+	r := w.start()
+	g := w.startGame("10+5")
+	p := openPage(t, liveBoardURL(t, g.lastBoard().Payload))
+	r.stop()
+	p.waitJS("the socket dropped", `document.querySelector('.game').dataset.socket === 'closed'`)
+	r = w.start()
+	g.played(g.move(w.alice, "d4"), "d4", w.bob)
+	p.waitFEN(r.bot.mustGame(t, 1).Position.FEN())
+	p.waitSocket()
+	if txt := eval[string](p, `document.querySelector('[data-ply="1"]').textContent`); !strings.Contains(txt, "d4") {
+		t.Fatalf("after the reconnection move 1 reads %q", txt)
 	}
 }
