@@ -39,7 +39,7 @@ func (s *Server) act(ctx context.Context, c *conn, m clientMsg) (*games.Result, 
 		// side to move, or for White on a resignation with nobody to move.
 		user = g.Player(g.Turn()).ID
 		if s.opts.Engine != nil {
-			if e, ok := s.opts.Engine.EngineGame(g.ID); ok && e.Color == g.Turn() {
+			if e, ok := s.opts.Engine.EngineGame(ctx, g.ID); ok && e.Color == g.Turn() {
 				user = g.Player(g.Turn().Other()).ID
 			}
 		}
