@@ -253,10 +253,6 @@ func (p *page) waitJS(what, cond string) {
 	}
 }
 
-func (p *page) fen() string {
-	return eval[string](p, `document.querySelector('[data-board]').dataset.fen`)
-}
-
 // waitFEN waits until the board shows fen.
 func (p *page) waitFEN(fen string) {
 	p.t.Helper()
