@@ -817,3 +817,42 @@ func TestWebActionsAreTheServicesOwn(t *testing.T) {
 	}
 	w.waitFor("the result in the thread", func() bool { return len(w.messagesWith(g.thread, "gambit-game-1.pgn")) == 1 })
 }
+
+// TestWebTokensNeverLogged: at the debug level, with every request logged, neither the
+// game's link token, the sign-in token nor the session cookie reaches the log, though
+// the requests do (by their route).
+func TestWebTokensNeverLogged(t *testing.T) {
+	w := newWebWorld(t)
+	logs := &logBuffer{}
+	w.startWith(w.cfg, Deps{Logger: logs.logger()})
+	g := w.startGame("10+5")
+	link := liveBoardURL(t, g.lastBoard().Payload)
+	signin := g.signInURL(w.alice)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(signin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(resp.Cookies()) != 1 {
+		t.Fatal("no session cookie")
+	}
+	session := resp.Cookies()[0].Value
+	req, _ := http.NewRequest("GET", link, nil)
+	req.AddCookie(resp.Cookies()[0])
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	webGet(t, link+"x") // a 404 is logged too
+	w.waitFor("the requests in the log", func() bool { return strings.Contains(logs.String(), "GET /g/{id}/{token}") })
+	u, _ := url.Parse(link)
+	for what, secret := range map[string]string{
+		"link token": u.Path[strings.LastIndex(u.Path, "/")+1:], "sign-in token": signin[strings.LastIndex(signin, "/")+1:], "session": session,
+	} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("the %s is in the logs", what)
+		}
+	}
+}
