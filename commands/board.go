@@ -89,5 +89,6 @@ func (c *BoardCommand) Components() map[string]Handler {
 			}
 			return c.d.privateBoard(ctx, g, r.User.ID)
 		},
+		"game/" + actionWeb: c.d.playOnWeb,
 	}
 }

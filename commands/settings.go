@@ -98,6 +98,8 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 						{Name: "daily games only (a day or more per move)", Value: "daily"},
 						{Name: "none", Value: "off"},
 					}}),
+			sub("web_view", "The games' live boards on the web (the Live board and Play on the web buttons)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "enabled", Description: "Show this server's games on the web (off: every page of them is refused)", Required: true}),
 		}, append(ladderSettingsSubcommands(), puzzleSettingsOption())...),
 	}
 }
@@ -178,6 +180,10 @@ func (c *SettingsCommand) apply(r *Request, o settingsOptions, gs *storage.Guild
 			return Explain(err, sentence(err.Error()))
 		}
 		gs.ConditionalMoves = sc
+	case "web_view":
+		if o.Enabled != nil {
+			gs.WebViewOff = !*o.Enabled
+		}
 	case "puzzle": // the daily puzzle (settings_puzzle.go)
 		return applyPuzzleSettings(r, gs, c.d.now())
 	default:
@@ -223,6 +229,7 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 	default:
 		b.WriteString("\n• Conditional moves: in correspondence games")
 	}
+	fmt.Fprintf(&b, "\n• The games' live boards on the web: %s", yesNo(!gs.WebViewOff))
 	if gs.ArbiterRole != "" {
 		fmt.Fprintf(&b, "\n• Arbiters: Manage Server and %s (/arbiter role)", RoleMention(gs.ArbiterRole))
 	} else {

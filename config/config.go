@@ -45,6 +45,7 @@ type Config struct {
 	Puzzles  Puzzles  `yaml:"puzzles"`
 	Commands Commands `yaml:"commands"`
 	Backups  Backups  `yaml:"backups"`
+	Web      Web      `yaml:"web"`
 }
 
 // Discord holds the connection to Discord.
@@ -184,6 +185,33 @@ type Backups struct {
 	// leave it out.
 	EndpointToken string `yaml:"endpoint_token"`
 }
+
+// Web holds the live board: the web pages of the games, served by `gambit serve`.
+type Web struct {
+	// Address is where the web server listens, host:port ("" : no web pages).
+	Address string `yaml:"address"`
+	// PublicURL is the address people open, such as https://chess.example.org (the
+	// reverse proxy's); every link Gambit gives starts with it. Empty: http:// and
+	// Address.
+	PublicURL string `yaml:"public_url"`
+	// Secret signs the games' links, the sign-in links and the session cookies. A
+	// secret: prefer GAMBIT_WEB_SECRET. Empty: a key derived from the Discord token
+	// (changing the token then changes every link). Processes sharing a store must
+	// share it.
+	Secret string `yaml:"secret"`
+}
+
+// BaseURL returns the address the links start with: PublicURL without a trailing
+// slash, or http:// and Address.
+func (w Web) BaseURL() string {
+	if w.PublicURL != "" {
+		return strings.TrimRight(w.PublicURL, "/")
+	}
+	return "http://" + w.Address
+}
+
+// MinWebSecretLength is the shortest web.secret accepted.
+const MinWebSecretLength = 32
 
 // MinEndpointTokenLength is the shortest backups.endpoint_token accepted.
 const MinEndpointTokenLength = 16
@@ -419,7 +447,7 @@ func Keys() []string {
 }
 
 // secretKeys are the keys whose values no error or description shows.
-var secretKeys = map[string]bool{"discord.token": true, "backups.endpoint_token": true, "storage.dsn": true}
+var secretKeys = map[string]bool{"discord.token": true, "backups.endpoint_token": true, "storage.dsn": true, "web.secret": true}
 
 func applyEnv(cfg *Config, lookup func(string) (string, bool), src sources) error {
 	if tok, ok := lookup("DISCORD_TOKEN"); ok && tok != "" {
@@ -512,6 +540,9 @@ func (c Config) Validate() error {
 		if len(t) < MinEndpointTokenLength || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) {
 			return &Error{Key: "backups.endpoint_token", Reason: fmt.Sprintf("want at least %d printable ASCII characters without spaces (e.g. the output of: openssl rand -hex 32)", MinEndpointTokenLength)}
 		}
+	}
+	if err := c.validateWeb(); err != nil {
+		return err
 	}
 	if c.Engine.HashMB < 1 || c.Engine.HashMB > 65536 {
 		return &Error{Key: "engine.hash_mb", Reason: fmt.Sprintf("%d: want 1 to 65536", c.Engine.HashMB)}
@@ -611,6 +642,31 @@ func LoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// validateWeb checks web.address, web.public_url and web.secret.
+func (c Config) validateWeb() error {
+	w := c.Web
+	if w.Address != "" {
+		_, port, err := net.SplitHostPort(w.Address)
+		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+			return &Error{Key: "web.address", Reason: fmt.Sprintf("%q: want host:port, such as 127.0.0.1:8080", w.Address)}
+		}
+	}
+	if u := w.PublicURL; u != "" {
+		scheme, rest, ok := strings.Cut(u, "://")
+		host, _, _ := strings.Cut(rest, "/")
+		if !ok || (scheme != "http" && scheme != "https") || host == "" || strings.ContainsAny(u, " \t\r\n?#@") {
+			return &Error{Key: "web.public_url", Reason: fmt.Sprintf("%q: want an http or https URL such as https://chess.example.org, without query or fragment", redact.URL(u))}
+		}
+		if w.Address == "" {
+			return &Error{Key: "web.public_url", Reason: "set web.address too: public_url is where people reach the web server that address starts"}
+		}
+	}
+	if s := w.Secret; s != "" && (len(s) < MinWebSecretLength || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r > '~' })) {
+		return &Error{Key: "web.secret", Reason: fmt.Sprintf("want at least %d printable ASCII characters without spaces (e.g. the output of: openssl rand -hex 32)", MinWebSecretLength)}
+	}
+	return nil
 }
 
 // ReservedInstances are instance names other programs use on a shared store: gambit

@@ -378,6 +378,9 @@ type GuildSettings struct {
 	// RatedTakebacks allows takebacks (with the opponent's consent) in rated games;
 	// casual games always allow them and tournament games never do (FIDE 4.7).
 	RatedTakebacks bool `json:"rated_takebacks,omitempty"`
+	// WebViewOff turns the web pages of the guild's games off: every page of them is
+	// refused, and the board posts carry no web buttons. The zero value keeps them on.
+	WebViewOff bool `json:"web_view_off,omitempty"`
 	// ConditionalMoves says in which games players may queue conditional moves.
 	ConditionalMoves ConditionalScope `json:"conditional_moves,omitempty"`
 }

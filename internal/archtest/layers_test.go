@@ -34,6 +34,7 @@ var layers = []struct {
 	{"tools", 11, "tools"},
 	{"serve", 10, "serve"},
 	{"bot", 9, "bot"},
+	{"web", 9, "web"},
 	{"commands", 8, "commands"},
 	{"render", 7, "render"},
 	{"service", 6, "service"},
@@ -63,6 +64,7 @@ var restricted = []struct {
 	why     string
 }{
 	{"github.com/bwmarrin/discordgo", []string{"bot", "commands"}, "only the Discord layers speak Discord"},
+	{"github.com/gorilla/websocket", []string{"web", "bot"}, "only the layers that hold sockets (the web pages, the Discord gateway) speak WebSocket"},
 	{bbolt, []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
 	{bbolt + "/", []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
 	{pgx + "/", []string{"storage/pg"}, "only the PostgreSQL backend knows pgx"},
@@ -110,6 +112,10 @@ var bypasses = []struct {
 	why    string
 }{
 	{"bot", "storage", "bot is the Discord runtime: the store is serve's, which hands bot what it needs"},
+	{"web", "storage", "web is a front end beside bot: it reaches the games through the services, never the store"},
+	{"web", "commands", "web is beside bot, not above commands: both call the services, and no Discord message reaches a page"},
+	{"web", "bot", "web and bot are siblings: serve composes them, neither calls the other"},
+	{"bot", "web", "web and bot are siblings: serve composes them, neither calls the other"},
 }
 
 // impure lists what the rules (chesscore and below it) must never import outside tests:
