@@ -1,0 +1,19 @@
+// serverroutes.go: the routes of a server's pages, each behind the server's link
+// (/s/<guild>/<token>): the ladder, the profiles, the tournaments, the puzzle of the day
+// and the picture they unfurl with.
+
+package web
+
+func (s *Server) serverRoutes() {
+	m := s.mux
+	const base = "/s/{guild}/{stoken}"
+	m.HandleFunc("GET "+base+"/ladder", s.ladderPageHandler)
+	m.HandleFunc("GET "+base+"/player/{user}", s.profilePageHandler)
+	m.HandleFunc("GET "+base+"/t/{tid}", s.tournamentPageHandler)
+	m.HandleFunc("GET "+base+"/t/{tid}/trf", s.tournamentTRF)
+	m.HandleFunc("GET "+base+"/t/{tid}/pgn", s.tournamentPGN)
+	m.HandleFunc("GET "+base+"/puzzle", s.puzzlePageHandler)
+	m.HandleFunc("POST "+base+"/puzzle/move", s.postPuzzleMove)
+	m.HandleFunc("GET "+base+"/puzzle/signin/{token}", s.puzzleSignIn)
+	m.HandleFunc("GET "+base+"/board.png", s.serverBoardPNG)
+}
