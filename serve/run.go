@@ -30,6 +30,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/bolt"
+	"github.com/gambitchess/gambit/storage/pg"
 	"github.com/gambitchess/gambit/web"
 )
 
@@ -198,7 +199,11 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 
 	if cfg.Web.Address != "" {
 		// Before the gateway connects: the first board posted carries the web's links.
-		rw, err := startWeb(cfg, svcs, deps.Clock.Now, nil, deps.ShutdownTimeout, log)
+		var fanout web.Fanout
+		if pdb, ok := db.(*pg.DB); ok {
+			fanout = pgFanout{pdb} // the other processes' moves reach this one's pages
+		}
+		rw, err := startWeb(cfg, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, log)
 		if err != nil {
 			return err
 		}

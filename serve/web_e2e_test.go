@@ -23,6 +23,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // newWebWorld is a world whose bot serves the web pages on a loopback port.
@@ -652,4 +654,42 @@ func TestWebReconnectCatchesUp(t *testing.T) {
 	if txt := eval[string](p, `document.querySelector('[data-ply="1"]').textContent`); !strings.Contains(txt, "d4") {
 		t.Fatalf("after the reconnection move 1 reads %q", txt)
 	}
+}
+
+// TestWebTwoProcessesOnPostgres: two gambit serve processes share a PostgreSQL store;
+// a page on the first shows a move the second made through Discord within 2 s of its
+// answer (PostgreSQL's LISTEN and NOTIFY carry it), and a player's move on that page
+// reaches a page on the second.
+func TestWebTwoProcessesOnPostgres(t *testing.T) {
+	overHTTP(t) // the interactions go to the process whose endpoint is set last
+	dsn := storagetest.PostgresDSN(t)
+	w := newWebWorld(t)
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
+	cfg1, cfg2 := w.cfg, w.cfg
+	cfg1.Instance, cfg2.Instance = "web-1", "web-2"
+	// Under the race detector, two processes and a browser, a move may take longer than
+	// the default 1.5 s before the answer is deferred; Discord allows 3 s.
+	deps := Deps{DeferAfter: 2500 * time.Millisecond}
+	r1 := w.startWith(cfg1, deps)
+	r2 := w.startWith(cfg2, deps) // the interactions now reach this one
+	g := w.startGame("10+5")
+	id := r2.bot.mustGame(t, 1).ID
+	on1 := openPage(t, r1.bot.Web.GameURL(id))
+	on2 := openPage(t, r2.bot.Web.GameURL(id))
+	eval[bool](on1, `(function(){const b=document.querySelector('[data-board]');new MutationObserver(function(){if(!window.__changedAt)window.__changedAt=Date.now()}).observe(b,{attributes:true,attributeFilter:['data-fen']});return true})()`)
+	res := g.move(w.alice, "e4")
+	answered := time.Now()
+	g.played(res, "e4", w.bob)
+	on1.waitFEN(r2.bot.mustGame(t, id).Position.FEN())
+	if lag := time.UnixMilli(int64(eval[float64](on1, `window.__changedAt`))).Sub(answered); lag > 2*time.Second {
+		t.Errorf("the first process's page showed the second's move %v after the answer, want at most 2s", lag)
+	}
+	// Bob signs in on the first process (the link from the second works there too:
+	// the processes share the secret) and plays; the second's page shows it.
+	u := g.signInURL(w.bob)
+	u1 := strings.Replace(u, r2.bot.Web.BaseURL(), r1.bot.Web.BaseURL(), 1)
+	bob := openPage(t, u1)
+	bob.drag("e7", "e5")
+	w.waitFor("bob's move", func() bool { return r2.bot.mustGame(t, id).Ply() == 2 })
+	on2.waitFEN(r2.bot.mustGame(t, id).Position.FEN())
 }
