@@ -1,6 +1,6 @@
 // serverroutes.go: the routes of a server's pages, each behind the server's link
 // (/s/<guild>/<token>): the ladder, the profiles, the tournaments, the puzzle of the day
-// and the picture they unfurl with.
+// and the picture they unfurl with; and a finished game's analysis.
 
 package web
 
@@ -16,4 +16,8 @@ func (s *Server) serverRoutes() {
 	m.HandleFunc("POST "+base+"/puzzle/move", s.postPuzzleMove)
 	m.HandleFunc("GET "+base+"/puzzle/signin/{token}", s.puzzleSignIn)
 	m.HandleFunc("GET "+base+"/board.png", s.serverBoardPNG)
+
+	// A finished game's analysis hangs off the game's own link.
+	m.HandleFunc("GET /g/{id}/{token}/analysis", s.analysisPageHandler)
+	m.HandleFunc("POST /g/{id}/{token}/analysis", s.postAnalysis)
 }

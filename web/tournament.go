@@ -20,18 +20,18 @@ const maxTournamentPGNGames = 2000
 
 // tournamentPage is the data of templates/tournament.html.
 type tournamentPage struct {
-	ID                     uint64
-	Name, Format, Status   string
-	Control                string
-	Path                   string
-	Standings              tournaments.Table
-	Cross                  *crosstable
-	Round, Rounds          int
-	RoundTabs              []roundTab
-	Pairings               []pairingView
-	Live                   []pairingView
-	TRF                    bool
-	Players                int
+	ID                   uint64
+	Name, Format, Status string
+	Control              string
+	Path                 string
+	Standings            tournaments.Table
+	Cross                *crosstable
+	Round, Rounds        int
+	RoundTabs            []roundTab
+	Pairings             []pairingView
+	Live                 []pairingView
+	TRF                  bool
+	Players              int
 }
 
 type roundTab struct {
