@@ -7,7 +7,7 @@ import (
 )
 
 // webpages.go: the link buttons to a server's web pages under the answers of /ladder,
-// /rating, /tournament standings and /puzzle today.
+// /rating, /tournament standings, /puzzle today and /analyze.
 
 // WebPages makes the links of a server's web pages (package web's Server implements it
 // beside WebLinks; Deps.Web without it, or a server whose web view is off: no buttons).
@@ -23,6 +23,8 @@ type WebPages interface {
 	// PuzzleSignInURL is a member's personal, short-lived link that signs them in and
 	// opens the server's puzzle of the day.
 	PuzzleSignInURL(guildID, userID string) string
+	// AnalysisURL is a finished game's analysis page.
+	AnalysisURL(gameID uint64) string
 }
 
 // webPages returns the links of guildID's pages, or nil when there are none to give.

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/chromedp/chromedp"
@@ -420,5 +421,53 @@ func TestWebServerPagesOff(t *testing.T) {
 	p := openServerPage(t, ladderLink, "[data-page=ladder]")
 	if got := p.texts("[data-page=ladder] p"); !strings.Contains(got, "Nobody has played") {
 		t.Errorf("the empty ladder says %q", got)
+	}
+}
+
+// TestWebAnalysisPage: /analyze of a finished fool's mate carries a link to the game's
+// analysis page: the evaluation graph, a line per move with the engine's better move
+// where the move played lost ground, each side's summary; it unfurls with the board,
+// and a changed token shows nothing.
+func TestWebAnalysisPage(t *testing.T) {
+	w := newWebWorld(t)
+	w.cfg.Engine.AnalysisTime = 20 * time.Millisecond
+	w.start()
+	g := w.startRated("5+3")
+	g.foolsMate()
+	d := w.puzzleAnswer(discordfake.Command("analyze").In(w.f.GuildID, g.thread)) // it may be deferred
+	link := webButton(t, d, "Analysis on the web")
+	p := openServerPage(t, link, `[data-page=analysis][data-ready=true]`)
+	if n := p.js(`String(document.querySelectorAll('table[data-analysis-moves] tbody tr').length)`); n != "4" {
+		t.Errorf("analysis rows: %s, want 4", n)
+	}
+	if n := p.js(`String(document.querySelectorAll('[data-eval-graph] polyline').length)`); n != "1" {
+		t.Errorf("evaluation graph lines: %s", n)
+	}
+	// 2. g4?? allows the mate: a blunder, with a better move named.
+	if got := p.texts(`tr[data-ply="3"] td`); !strings.Contains(got, "blunder") {
+		t.Errorf("2. g4 is %q, want a blunder", got)
+	}
+	if got := p.texts(`tr[data-ply="3"] [data-better]`); got == "" || got == "g4" {
+		t.Errorf("the better move for 2. g4: %q", got)
+	}
+	if got := p.texts(`tr[data-side=white] td`); !strings.HasPrefix(got, "alice") {
+		t.Errorf("white's summary %q", got)
+	}
+	checkUnfurl(t, link)
+	u, _ := url.Parse(link)
+	parts := strings.Split(u.Path, "/") // "", "g", id, token, "analysis"
+	parts[3] = flipFirst(parts[3])
+	u.Path = strings.Join(parts, "/")
+	if status, body, _ := webGet(t, u.String()); status != http.StatusNotFound || strings.Contains(body, "data-page") {
+		t.Errorf("a changed analysis link: status %d, want 404", status)
+	}
+	// Nobody may ask for an analysis without a session.
+	resp, err := http.PostForm(link, url.Values{"csrf": {"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("an analysis asked for without a session: status %d, want 403", resp.StatusCode)
 	}
 }

@@ -65,6 +65,9 @@ type analysisPage struct {
 	Error          string
 }
 
+// AnalysisURL returns the link of game id's analysis page.
+func (s *Server) AnalysisURL(id uint64) string { return s.GameURL(id) + "/analysis" }
+
 // analysisPageHandler serves GET /g/{id}/{token}/analysis.
 func (s *Server) analysisPageHandler(w http.ResponseWriter, r *http.Request) {
 	g, ok := s.gameOf(w, r, true)
