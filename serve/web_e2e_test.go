@@ -693,3 +693,116 @@ func TestWebTwoProcessesOnPostgres(t *testing.T) {
 	w.waitFor("bob's move", func() bool { return r2.bot.mustGame(t, id).Ply() == 2 })
 	on2.waitFEN(r2.bot.mustGame(t, id).Position.FEN())
 }
+
+// playerSocket is a player's socket, signed in through their personal link.
+type playerSocket struct {
+	t  testing.TB
+	ws *websocket.Conn
+	n  int
+}
+
+func (g *game) socketOf(u *discordgo.User, origin string) *playerSocket {
+	g.w.t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(g.signInURL(u))
+	if err != nil {
+		g.w.t.Fatal(err)
+	}
+	resp.Body.Close()
+	ws, status := dialGame(g.w.t, liveBoardURL(g.w.t, g.lastBoard().Payload), origin, resp.Cookies()...)
+	if ws == nil {
+		g.w.t.Fatalf("%s's socket: status %d", u.Username, status)
+	}
+	if err := ws.WriteJSON(map[string]any{"t": "hello", "ply": 0}); err != nil {
+		g.w.t.Fatal(err)
+	}
+	readUntil(g.w.t, ws, "welcome")
+	return &playerSocket{t: g.w.t, ws: ws}
+}
+
+// do sends a move ("move:e4") or an action and returns the answer: "ok" or the error.
+func (p *playerSocket) do(ply int, what string, move string) string {
+	p.t.Helper()
+	p.n++
+	m := map[string]any{"t": "action", "id": fmt.Sprintf("req-%08d", p.n), "ply": ply, "action": what}
+	if what == "move" {
+		m = map[string]any{"t": "move", "id": fmt.Sprintf("req-%08d", p.n), "ply": ply, "move": move}
+	} else if move != "" {
+		m["move"] = move
+	}
+	if err := p.ws.WriteJSON(m); err != nil {
+		p.t.Fatal(err)
+	}
+	_ = p.ws.SetReadDeadline(time.Now().Add(hangGuard))
+	for {
+		var r map[string]any
+		if err := p.ws.ReadJSON(&r); err != nil {
+			p.t.Fatal(err)
+		}
+		if r["id"] == m["id"] {
+			if r["t"] == "ok" {
+				return "ok"
+			}
+			return fmt.Sprint(r["error"])
+		}
+	}
+}
+
+// TestWebActionsAreTheServicesOwn: draw offers, takebacks and a draw claim with the
+// intended move (FIDE 9.2.1) from the web, each answered by the game service as on
+// Discord, and posted in the thread.
+func TestWebActionsAreTheServicesOwn(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	origin := r.bot.Web.BaseURL()
+	g := w.startGame("10+5")
+	alice, bob := g.socketOf(w.alice, origin), g.socketOf(w.bob, origin)
+	must := func(got string) {
+		t.Helper()
+		if got != "ok" {
+			t.Fatalf("refused: %s", got)
+		}
+	}
+	must(alice.do(0, "move", "e4"))
+	if got := alice.do(1, "move", "e5"); !strings.Contains(got, "not your turn") {
+		t.Fatalf("White's second move in a row answered %q", got)
+	}
+	must(bob.do(1, "move", "e5"))
+	must(bob.do(2, "offer-draw", "")) // right after his move
+	w.waitFor("the draw offer on the game", func() bool { return r.bot.mustGame(t, 1).DrawOffer.Pending })
+	if got := bob.do(2, "accept-draw", ""); got == "ok" {
+		t.Fatal("Black accepted his own draw offer")
+	}
+	must(alice.do(2, "decline-draw", ""))
+	gm := r.bot.mustGame(t, 1)
+	if gm.DrawOffer.Pending || !gm.Live() {
+		t.Fatalf("after the decline: offer %v, live %t", gm.DrawOffer, gm.Live())
+	}
+	// A takeback: asked by White after her move, granted by Black.
+	must(alice.do(2, "move", "Nf3"))
+	if got := alice.do(3, "takeback", ""); got == "ok" {
+		must(bob.do(3, "accept-takeback", ""))
+		w.waitFor("the takeback", func() bool { return r.bot.mustGame(t, 1).Ply() == 2 })
+		must(alice.do(2, "move", "Nf3"))
+	} else if !gm.Rated {
+		t.Fatalf("a takeback in a casual game refused: %s", got)
+	}
+	// Knights out and back twice; Black claims the third repetition with his move.
+	ply := 3
+	for _, m := range []struct {
+		p   *playerSocket
+		san string
+	}{{bob, "Nf6"}, {alice, "Ng1"}, {bob, "Ng8"}, {alice, "Nf3"}, {bob, "Nf6"}, {alice, "Ng1"}} {
+		must(m.p.do(ply, "move", m.san))
+		ply++
+	}
+	if got := bob.do(ply, "claim-draw", ""); got == "ok" {
+		t.Fatal("a claim on a position that has not yet occurred three times was accepted")
+	}
+	must(bob.do(ply, "claim-draw", "Ng8"))
+	w.waitFor("the drawn game", func() bool { return !r.bot.mustGame(t, 1).Live() })
+	if o := r.bot.mustGame(t, 1).Outcome; o.Result.String() != "1/2-1/2" || o.Termination.String() != "threefold repetition" {
+		t.Fatalf("outcome %v", o)
+	}
+	w.waitFor("the result in the thread", func() bool { return len(w.messagesWith(g.thread, "gambit-game-1.pgn")) == 1 })
+}

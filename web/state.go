@@ -50,8 +50,11 @@ type stateMsg struct {
 	// DrawOffer and Takeback name the side whose offer or request waits ("" for none).
 	DrawOffer string `json:"drawOffer"`
 	Takeback  string `json:"takeback"`
-	// Claim: the player to move may claim a draw on the board as it stands.
-	Claim bool `json:"claim"`
+	// Claim: the player to move may claim a draw on the board as it stands;
+	// ClaimMoves are the moves (UCI) with which they may claim one by announcing the
+	// move (FIDE 9.2.1).
+	Claim      bool     `json:"claim"`
+	ClaimMoves []string `json:"claimMoves,omitempty"`
 	// Legal holds the legal moves of the side to move, in UCI (none once the game ended).
 	Legal []string `json:"legal"`
 }
@@ -93,6 +96,8 @@ func fullState(g *games.Game, now time.Time, from int) stateMsg {
 		for _, c := range g.Claimable() {
 			if c.Move == chesscore.NullMove {
 				st.Claim = true
+			} else {
+				st.ClaimMoves = append(st.ClaimMoves, c.Move.UCI())
 			}
 		}
 		var ml chesscore.MoveList

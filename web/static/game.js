@@ -207,7 +207,7 @@
     show("offer-draw", player && live() && moves.length >= 1 && !g.drawOffer);
     show("accept-draw", player && live() && other(g.drawOffer));
     show("decline-draw", player && live() && other(g.drawOffer));
-    show("claim-draw", player && live() && g.claim && myTurn());
+    show("claim-draw", player && live() && myTurn() && (g.claim || (g.claimMoves || []).length > 0));
     show("takeback", player && live() && moves.length >= 1 && !g.takeback);
     show("accept-takeback", player && live() && other(g.takeback));
     show("decline-takeback", player && live() && other(g.takeback));
@@ -273,7 +273,10 @@
 
   function sendAction(action) {
     const id = newID();
-    if (send({ t: "action", id: id, ply: moves.length, action: action })) pending.set(id, action);
+    const msg = { t: "action", id: id, ply: moves.length, action: action };
+    // A claim with the intended move (FIDE 9.2.1): the move typed in the box.
+    if (action === "claim-draw" && input && input.value.trim() !== "") msg.move = input.value.trim();
+    if (send(msg)) pending.set(id, action === "claim-draw" && msg.move ? "typed" : action);
   }
 
   function showError(text) { if (errorEl) errorEl.textContent = text; }
