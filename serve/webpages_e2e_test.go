@@ -6,6 +6,7 @@ package serve
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"net/http"
@@ -122,10 +123,55 @@ func checkUnfurl(t testing.TB, link string) {
 	if !strings.HasSuffix(img, "/board.png") {
 		t.Errorf("%s: og:image %q is not a board PNG", link, img)
 	}
+	checkWeight(t, link, body)
 	st, png, hd := webGet(t, img)
 	if st != http.StatusOK || hd.Get("Content-Type") != "image/png" || !bytes.HasPrefix([]byte(png), []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("og:image %s: status %d, type %q: not a PNG", img, st, hd.Get("Content-Type"))
 	}
+}
+
+// maxPageWeight is the most a page and everything it loads may weigh, gzipped.
+const maxPageWeight = 150 << 10
+
+// checkWeight adds up a page's HTML and every file it loads from /static/, gzipped, and
+// fails past maxPageWeight; -v logs the weight (docs/web.md's figures).
+func checkWeight(t testing.TB, link, body string) {
+	t.Helper()
+	gz := func(b string) int {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		_, _ = zw.Write([]byte(b))
+		_ = zw.Close()
+		return z.Len()
+	}
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := gz(body)
+	seen := map[string]bool{}
+	for rest := body; ; {
+		i := strings.Index(rest, `"/static/`)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+1:]
+		ref, _, _ := strings.Cut(rest, `"`)
+		ref = strings.ReplaceAll(ref, "&amp;", "&")
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		status, b, _ := webGet(t, u.Scheme+"://"+u.Host+ref)
+		if status != http.StatusOK {
+			t.Fatalf("%s loads %s: status %d", link, ref, status)
+		}
+		total += gz(b)
+	}
+	if total > maxPageWeight {
+		t.Errorf("%s weighs %d bytes gzipped with its files, want at most %d", u.Path, total, maxPageWeight)
+	}
+	t.Logf("page weight %s: %d bytes gzipped (HTML %d, %d files)", u.Path[strings.LastIndex(u.Path, "/"):], total, gz(body), len(seen))
 }
 
 // changedLinks are link with each of its server id and token changed, and a player or
