@@ -8,7 +8,6 @@ package web
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -59,9 +58,6 @@ func (s *Server) TournamentURL(guildID string, id uint64) string {
 func (s *Server) PuzzleURL(guildID string) string {
 	return s.opts.BaseURL + s.serverPath(guildID) + "/puzzle"
 }
-
-// errWebViewOff is the refusal of a server whose web view is off.
-var errWebViewOff = errors.New("the web view is off")
 
 // guildOf returns the guild a request's server link names, or answers the request:
 // 429 past the address's limit, 404 for a link that is not a server's (whatever is

@@ -139,9 +139,7 @@ func (s *Server) tournamentPageHandler(w http.ResponseWriter, r *http.Request) {
 		p.RoundTabs = append(p.RoundTabs, roundTab{N: n, URL: path + "?round=" + strconv.Itoa(n), Current: n == p.Round})
 	}
 	image := s.serverBoardURL(guild)
-	for _, g := range s.liveBoards(v) {
-		p.Live = append(p.Live, g)
-	}
+	p.Live = s.liveBoards(v)
 	if len(p.Live) > 0 {
 		image = p.Live[0].URL + "/board.png"
 	}
@@ -304,15 +302,25 @@ func (s *Server) tournamentPGN(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var ids []uint64
+	if v.Format() == tournaments.Arena { // every game played, not only those under way
+		for _, b := range v.State.ArenaGames {
+			ids = append(ids, b.GameID)
+		}
+	} else {
+		for _, pr := range allPairings(v) {
+			ids = append(ids, pr.GameID)
+		}
+	}
 	var b strings.Builder
 	n := 0
-	for _, pr := range allPairings(v) {
-		if pr.GameID == 0 || n == maxTournamentPGNGames {
+	for _, id := range ids {
+		if id == 0 || n == maxTournamentPGNGames {
 			continue
 		}
-		g, err := s.opts.Games.Game(r.Context(), pr.GameID)
+		g, err := s.opts.Games.Game(r.Context(), id)
 		if err != nil {
-			s.log.Warn("web: a tournament game for its PGN", "tournament", v.ID, "game", pr.GameID, "err", err)
+			s.log.Warn("web: a tournament game for its PGN", "tournament", v.ID, "game", id, "err", err)
 			continue
 		}
 		b.WriteString(g.PGN())
