@@ -337,18 +337,41 @@ func TestWebPuzzleSolvedOnTheBoard(t *testing.T) {
 	if !strings.Contains(d.Content, "Daily streak: 1") {
 		t.Errorf("/puzzle stats after the web solve: %q", d.Content)
 	}
-	// The page without a session shows the puzzle, and a post without one is refused.
-	status, body, _ := webGet(t, page)
-	if status != http.StatusOK || !strings.Contains(body, "data-board") || strings.Contains(body, "data-puzzle-form") {
-		t.Errorf("the puzzle page signed out: status %d", status)
+	// A visitor without a session practises on the board: judged, nothing kept.
+	g := openServerPage(t, page, `[data-page=puzzle][data-step="1"] [data-guest]`)
+	wrong := wrongMove(t, r, id)
+	g.run(chromedp.SendKeys(`input[name=move]`, wrong+"\r"))
+	g.wait(`[data-step="1"] .answer.wrong`)
+	for k := 0; k < steps; k++ {
+		m := l.Moves[1+2*k]
+		g.clickSquare(m.From().String())
+		g.clickSquare(m.To().String())
+		if k < steps-1 {
+			g.wait(fmt.Sprintf(`[data-page=puzzle][data-step="%d"] .answer.right`, k+2))
+		}
 	}
-	resp, err := http.PostForm(page+"/move", url.Values{"move": {"e4"}, "puzzle": {id}, "id": {"abcdefghijklmnop"}})
-	if err != nil {
-		t.Fatal(err)
+	g.wait(`.answer.solved`)
+	if st2, err := r.bot.Puzzles.Stats(context.Background(), w.f.GuildID, w.alice.ID); err != nil || *st2 != *st {
+		t.Errorf("a visitor's practice changed alice's record: %+v, was %+v", st2, st)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusForbidden {
-		t.Errorf("a move posted without a session: status %d, want 403", resp.StatusCode)
+	// The session cookie is HttpOnly; a visitor's malformed posts are refused.
+	cookies, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.cookie`)) // HttpOnly: not readable
+	if err != nil || strings.Contains(cookies, "gambit_session") {
+		t.Errorf("the session cookie is readable by script: %q, %v", cookies, err)
+	}
+	for _, bad := range []url.Values{
+		{"move": {"e4"}, "puzzle": {id}, "id": {"abcdefghijklmnop"}, "step": {"-1"}},
+		{"move": {"e4"}, "puzzle": {id}, "id": {"abcdefghijklmnop"}, "step": {"99"}},
+		{"move": {"e4"}, "puzzle": {"other"}, "id": {"abcdefghijklmnop"}, "step": {"0"}},
+	} {
+		resp, err := http.PostForm(page+"/move", bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusConflict {
+			t.Errorf("a visitor's post %v: status %d, want 400 or 409", bad, resp.StatusCode)
+		}
 	}
 	forged := signIn[:len(signIn)-2] + "AA"
 	if status, _, _ := webGet(t, forged); status != http.StatusForbidden {

@@ -34,12 +34,15 @@ type puzzlePage struct {
 	Pieces   any
 	Solver   string // white or black
 	Step     int    // the solver move faced, 1-based
-	Steps    int
-	Signed   bool
-	CSRF     string
-	FormID   string
-	Done     bool
-	Practice bool
+	// GuestStep is the step a visitor without a session faces, 0-based (their form
+	// carries it: nothing of their try is stored).
+	GuestStep int
+	Steps     int
+	Signed    bool
+	CSRF      string
+	FormID    string
+	Done      bool
+	Practice  bool
 	// The player's record (signed in).
 	PuzzleRating         int
 	Streak, Best, Solved int
@@ -119,12 +122,20 @@ func (s *Server) puzzlePageHandler(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.renderPuzzle(w, r, guild, http.StatusOK, nil, nil)
+	s.renderPuzzle(w, r, guild, http.StatusOK, nil, nil, nil)
+}
+
+// guestTry is a visitor's try without a session: the step they face, and the answer
+// to their last move. Nothing of it is stored.
+type guestTry struct {
+	Step            int
+	Answer, Outcome string
 }
 
 // renderPuzzle shows the puzzle of the day: for a signed-in player where they stand
-// (after ans, the answer to their move, or the error err), for anyone else its start.
-func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, guild string, status int, ans *puzzles.Answer, moveErr error) {
+// (after ans, the answer to their move, or the error err), for anyone else their try
+// (guest; nil: its start).
+func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, guild string, status int, ans *puzzles.Answer, moveErr error, guest *guestTry) {
 	if s.opts.Puzzles == nil {
 		s.notFound(w)
 		return
@@ -151,6 +162,16 @@ func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, guild stri
 		var l puzzle.Line
 		if p, l, err = s.opts.Puzzles.Puzzle(ctx, day.PuzzleID); err == nil {
 			pr = &puzzles.Progress{Puzzle: p, Line: l, Position: l.Shown, LastMove: l.Moves[0], Daily: day.Date}
+			if guest != nil && guest.Step > 0 {
+				pr.Attempt.Step = guest.Step
+				pr.Position, pr.LastMove = l.PositionAt(guest.Step)
+				if guest.Step >= l.Steps() { // the final position, after the solver's last move
+					pr.Done, pr.Position, pr.LastMove = true, l.Start, l.Moves[len(l.Moves)-1]
+					for _, m := range l.Moves {
+						pr.Position = pr.Position.Play(m)
+					}
+				}
+			}
 		}
 	}
 	if err != nil {
@@ -164,6 +185,7 @@ func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, guild stri
 		Step: pr.Step() + 1, Steps: pr.Line.Steps(), Signed: user != "", FormID: newFormID(), Done: pr.Done,
 		Practice: user != "" && pr.Attempt.Result != "" /* storage.AttemptOpen */ && !pr.Done,
 	}
+	p.GuestStep = pr.Step()
 	pos := pr.Position
 	p.Board = newBoardView(&pos, pr.LastMove, pr.Line.Solver, chesscore.NoResult)
 	if user != "" {
@@ -179,6 +201,8 @@ func (s *Server) renderPuzzle(w http.ResponseWriter, r *http.Request, guild stri
 		p.Answer, p.Outcome = moveErr.Error(), "error"
 	case ans != nil:
 		p.Answer, p.Outcome = answerText(ans)
+	case guest != nil:
+		p.Answer, p.Outcome = guest.Answer, guest.Outcome
 	}
 	s.render(w, status, "puzzle", Page{
 		Title:       fmt.Sprintf("Puzzle of the day %s", day.Date),
@@ -229,7 +253,11 @@ func (s *Server) postPuzzleMove(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusBadRequest, "Bad request", "The form could not be read.")
 		return
 	}
-	if user == "" || !s.keys.validCSRF(cookie, r.PostForm.Get("csrf")) {
+	if user == "" {
+		s.guestMove(w, r, guild)
+		return
+	}
+	if !s.keys.validCSRF(cookie, r.PostForm.Get("csrf")) {
 		s.errorPage(w, http.StatusForbidden, "Forbidden", "This form is not from your own page of the puzzle: sign in with /puzzle today on Discord and try again.")
 		return
 	}
@@ -243,13 +271,13 @@ func (s *Server) postPuzzleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if move == "" || len(move) > maxMoveLen || !printable(move) {
-		s.renderPuzzle(w, r, guild, http.StatusBadRequest, nil, errors.New("play a move on the board, or type one such as Qxf7+ or e7e8q"))
+		s.renderPuzzle(w, r, guild, http.StatusBadRequest, nil, errors.New("play a move on the board, or type one such as Qxf7+ or e7e8q"), nil)
 		return
 	}
 	ans, err := s.opts.Puzzles.Solve(r.Context(), puzzles.SolveRequest{RequestID: "web:" + id, Guild: guild, User: user, PuzzleID: pid, Move: move})
 	switch {
 	case errors.Is(err, puzzles.ErrBadMove):
-		s.renderPuzzle(w, r, guild, http.StatusUnprocessableEntity, nil, fmt.Errorf("%s: %w", move, err))
+		s.renderPuzzle(w, r, guild, http.StatusUnprocessableEntity, nil, fmt.Errorf("%s: %w", move, err), nil)
 		return
 	case errors.Is(err, puzzles.ErrNoSuchPuzzle):
 		s.notFound(w)
@@ -259,7 +287,55 @@ func (s *Server) postPuzzleMove(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusInternalServerError, "Something went wrong", "The move could not be judged; try again in a moment.")
 		return
 	}
-	s.renderPuzzle(w, r, guild, http.StatusOK, ans, nil)
+	s.renderPuzzle(w, r, guild, http.StatusOK, ans, nil, nil)
+}
+
+// guestMove judges a visitor's move without a session: practice, judged against the
+// puzzle's line as Solve judges it, and nothing stored (no rating, no streak). The form
+// carries the step the visitor faces. It changes nothing, so it needs no CSRF token;
+// guildOf has counted it against the address's limit.
+func (s *Server) guestMove(w http.ResponseWriter, r *http.Request, guild string) {
+	day, err := s.opts.Puzzles.TodayDaily(r.Context(), guild)
+	if err != nil {
+		s.notFound(w)
+		return
+	}
+	_, l, err := s.opts.Puzzles.Puzzle(r.Context(), day.PuzzleID)
+	if err != nil || r.PostForm.Get("puzzle") != day.PuzzleID {
+		s.errorPage(w, http.StatusConflict, "A new puzzle", "The puzzle of the day has changed: reload the page.")
+		return
+	}
+	step, err := strconv.Atoi(r.PostForm.Get("step"))
+	if err != nil || step < 0 || step >= l.Steps() || strconv.Itoa(step) != r.PostForm.Get("step") {
+		s.errorPage(w, http.StatusBadRequest, "Bad request", "The form is missing the step of the puzzle: reload the page.")
+		return
+	}
+	move := r.PostForm.Get("move")
+	try := &guestTry{Step: step}
+	pos, _ := l.PositionAt(step)
+	m, err := pos.ParseSAN(move)
+	if move == "" || len(move) > maxMoveLen || !printable(move) || err != nil {
+		try.Answer, try.Outcome = "Not a legal move here: play one on the board, or type one such as Qxf7+ or e7e8q.", "error"
+		s.renderPuzzle(w, r, guild, http.StatusUnprocessableEntity, nil, nil, try)
+		return
+	}
+	v, err := puzzle.Check(l, step, m)
+	if err != nil {
+		s.errorPage(w, http.StatusBadRequest, "Bad request", "The form's step is not one of the puzzle's: reload the page.")
+		return
+	}
+	switch v {
+	case puzzle.Wrong:
+		try.Answer, try.Outcome = pos.SAN(m)+" is not the move. Try again (practice: sign in with /puzzle today on Discord to keep your streak).", "wrong"
+	case puzzle.Correct:
+		after := pos.Play(m)
+		try.Step++
+		try.Answer, try.Outcome = fmt.Sprintf("%s is right. The reply: %s. Your move.", pos.SAN(m), after.SAN(l.Moves[2*try.Step])), "right"
+	case puzzle.Solved:
+		try.Step = l.Steps()
+		try.Answer, try.Outcome = pos.SAN(m)+": solved! (Practice: sign in with /puzzle today on Discord to keep your streak.)", "solved"
+	}
+	s.renderPuzzle(w, r, guild, http.StatusOK, nil, nil, try)
 }
 
 // serverBoardURL is the picture a server page unfurls with: its puzzle of the day.
