@@ -142,6 +142,15 @@ func TestWebLinksOnEveryBoard(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(body, "data-board") || !strings.Contains(body, `data-fen="rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"`) {
 		t.Fatalf("the game's page: status %d, body without the board after 1. e4:\n%.2000s", status, body)
 	}
+	if !strings.Contains(body, `<meta property="og:image" content="`+link+`/board.png">`) {
+		t.Error("the page has no Open Graph image of its board")
+	}
+	if status, png, hdr := webGet(t, link+"/board.png"); status != http.StatusOK || hdr.Get("Content-Type") != "image/png" || !strings.HasPrefix(png, "\x89PNG") {
+		t.Errorf("the board's PNG: status %d, type %q", status, hdr.Get("Content-Type"))
+	}
+	if status, pgn, _ := webGet(t, link+"/pgn"); status != http.StatusOK || !strings.Contains(pgn, "1. e4") {
+		t.Errorf("the PGN download: status %d: %q", status, pgn)
+	}
 	csp := hdr.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || hdr.Get("X-Content-Type-Options") != "nosniff" {
 		t.Fatalf("security headers: CSP %q, nosniff %q", csp, hdr.Get("X-Content-Type-Options"))
@@ -253,10 +262,6 @@ func (p *page) waitJS(what, cond string) {
 	}
 }
 
-func (p *page) fen() string {
-	return eval[string](p, `document.querySelector('[data-board]').dataset.fen`)
-}
-
 // waitFEN waits until the board shows fen.
 func (p *page) waitFEN(fen string) {
 	p.t.Helper()
@@ -320,6 +325,12 @@ func TestWebSpectatorSeesDiscordMove(t *testing.T) {
 	if txt := eval[string](p, `document.querySelector('[data-ply="1"]').textContent`); !strings.Contains(txt, "e4") {
 		t.Errorf("move 1 reads %q", txt)
 	}
+
+	// Stepping back through the moves shows the earlier position; End returns to live.
+	p.do(chromedp.Click(chromedp.CSS(`button[data-action=first]`)))
+	p.waitFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	p.do(chromedp.Click(chromedp.CSS(`[data-ply="1"]`)))
+	p.waitFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
 
 	// The spectator drags a black piece: nothing moves, nothing is posted.
 	boards := len(w.messagesWith(g.thread, "board.png"))
