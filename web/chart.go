@@ -122,7 +122,7 @@ func lineChart(spec chartSpec, lines []series) template.HTML {
 
 // axisLabel writes a y value: a rating whole, an evaluation in pawns with its sign.
 func axisLabel(v float64, signed bool) string {
-	if signed {
+	if signed && math.Round(v) != 0 {
 		return fmt.Sprintf("%+.0f", v)
 	}
 	return fmt.Sprintf("%.0f", v)

@@ -122,7 +122,7 @@ func (s *Server) ladderPageHandler(w http.ResponseWriter, r *http.Request) {
 		p.Rows = append(p.Rows, ladderRow{
 			Rank: st.Rank, Name: st.Name, Profile: s.serverPath(guild) + "/player/" + url.PathEscape(st.UserID),
 			Rating: roundRating(st.Rating), Peak: roundRating(st.Peak), Games: st.Games, Wins: st.Wins, Draws: st.Draws,
-			Losses: st.Losses, Score: scorePercent(st.Wins, st.Draws, st.Games), Provisional: set.System == ladder.Glicko2 && st.RD > 110,
+			Losses: st.Losses, Score: scorePercent(st.Wins, st.Draws, st.Games), Provisional: st.Provisional(set),
 		})
 	}
 	var lines []series
