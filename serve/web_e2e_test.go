@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -816,4 +817,115 @@ func TestWebActionsAreTheServicesOwn(t *testing.T) {
 		t.Fatalf("outcome %v", o)
 	}
 	w.waitFor("the result in the thread", func() bool { return len(w.messagesWith(g.thread, "gambit-game-1.pgn")) == 1 })
+}
+
+// TestWebTokensNeverLogged: at the debug level, with every request logged, neither the
+// game's link token, the sign-in token nor the session cookie reaches the log, though
+// the requests do (by their route).
+func TestWebTokensNeverLogged(t *testing.T) {
+	w := newWebWorld(t)
+	logs := &logBuffer{}
+	w.startWith(w.cfg, Deps{Logger: logs.logger()})
+	g := w.startGame("10+5")
+	link := liveBoardURL(t, g.lastBoard().Payload)
+	signin := g.signInURL(w.alice)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(signin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(resp.Cookies()) != 1 {
+		t.Fatal("no session cookie")
+	}
+	session := resp.Cookies()[0].Value
+	req, _ := http.NewRequest("GET", link, nil)
+	req.AddCookie(resp.Cookies()[0])
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+	}
+	webGet(t, link+"x") // a 404 is logged too
+	w.waitFor("the requests in the log", func() bool { return strings.Contains(logs.String(), "GET /g/{id}/{token}") })
+	u, _ := url.Parse(link)
+	for what, secret := range map[string]string{
+		"link token": u.Path[strings.LastIndex(u.Path, "/")+1:], "sign-in token": signin[strings.LastIndex(signin, "/")+1:], "session": session,
+	} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("the %s is in the logs", what)
+		}
+	}
+}
+
+// TestWebMoveFormWithoutScript: the typed-move form works without the page script for
+// a signed-in player with the session's CSRF token; without the token, or without a
+// session, it is refused and nothing moves.
+func TestWebMoveFormWithoutScript(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	g := w.startGame("10+5")
+	link := liveBoardURL(t, g.lastBoard().Payload)
+	jar := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := jar.Get(g.signInURL(w.alice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cookie := resp.Cookies()[0]
+	page := func() string {
+		req, _ := http.NewRequest("GET", link, nil)
+		req.AddCookie(cookie)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	csrf := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page())
+	if csrf == nil {
+		t.Fatal("the signed-in page has no CSRF token")
+	}
+	post := func(withCookie bool, form url.Values) int {
+		req, _ := http.NewRequest("POST", link+"/move", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if withCookie {
+			req.AddCookie(cookie)
+		}
+		resp, err := jar.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	form := url.Values{"ply": {"0"}, "id": {"form-move-0001"}, "move": {"e4"}}
+	if s := post(false, form); s != http.StatusForbidden {
+		t.Errorf("a move form without a session: status %d, want 403", s)
+	}
+	if s := post(true, form); s != http.StatusForbidden {
+		t.Errorf("a move form without the CSRF token: status %d, want 403", s)
+	}
+	form.Set("csrf", csrf[1]+"x")
+	if s := post(true, form); s != http.StatusForbidden {
+		t.Errorf("a move form with a wrong CSRF token: status %d, want 403", s)
+	}
+	if n := r.bot.mustGame(t, 1).Ply(); n != 0 {
+		t.Fatalf("refused forms moved: ply %d", n)
+	}
+	form.Set("csrf", csrf[1])
+	if s := post(true, form); s != http.StatusSeeOther {
+		t.Fatalf("the player's form: status %d, want 303 back to the page", s)
+	}
+	form.Set("id", "form-move-0002")
+	form.Set("move", "Ke2")
+	if s := post(true, form); s != http.StatusUnprocessableEntity {
+		t.Errorf("a second move out of turn: status %d, want 422", s)
+	}
+	if got := r.bot.mustGame(t, 1).SAN; !slices.Equal(got, []string{"e4"}) {
+		t.Fatalf("moves %v, want e4", got)
+	}
+	w.waitFor("the board of the form's move", func() bool { return strings.Contains(g.lastBoard().Content, "**e4**") })
 }
