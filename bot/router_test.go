@@ -223,7 +223,7 @@ func TestRouterDefersSlowHandlers(t *testing.T) {
 	}}
 	secret := privateStub{&stub{name: "secret", handle: slow(commands.Private("between us"))}}
 	announced := privateStub{&stub{name: "announced", handle: slow(commands.Reply("for everyone after all"))}}
-	r := newTestRouter(t, []commands.Middleware{DeferIfSlow(20 * time.Millisecond)}, public, private, fast, secret, announced)
+	r := newTestRouter(t, []commands.Middleware{DeferIfSlow(20*time.Millisecond, 0)}, public, private, fast, secret, announced)
 	cases := []struct {
 		i     *discordgo.Interaction
 		calls string

@@ -183,6 +183,9 @@ func TestLoad(t *testing.T) {
 			"environment GAMBIT_LOG_LEVEL: log.level: \"shout\""},
 		{"challenge expiry out of range", "games:\n  challenge_expiry: 1s\n", nil, nil, "config.yaml:2: games.challenge_expiry: 1s: want 1m0s to 720h0m0s"},
 		{"first move timeout out of range", "games:\n  first_move_timeout: 0s\n", nil, nil, "config.yaml:2: games.first_move_timeout"},
+		{"operation timeout out of range", "commands:\n  operation_timeout: 20m\n", nil, nil, "config.yaml:2: commands.operation_timeout"},
+		{"negative statement timeout", "storage:\n  statement_timeout: -1s\n", nil, nil, "config.yaml:2: storage.statement_timeout"},
+		{"acquire timeout zero", "storage:\n  acquire_timeout: 0s\n", nil, nil, "config.yaml:2: storage.acquire_timeout"},
 		{"challenge caps", "games:\n  max_pending_challenges: 2\n  challenges_per_opponent: 1\n  challenge_pings: 4\n  challenge_window: 1h\n", nil,
 			func(c Config) bool {
 				g := c.Games

@@ -203,7 +203,7 @@ func (db *DB) Bulk(ctx context.Context, fn func(tx storage.Tx) error) (err error
 	}
 	defer restoreFaults(guardFaults())
 	defer recoverDamage(&err, "write", db.path)
-	return db.bbolt.Update(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
+	return diskFull(db.bbolt.Update(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) }))
 }
 
 // Commit writes the change in one transaction, durably (fsync) unless the store was
@@ -241,9 +241,9 @@ func (db *DB) update(ctx context.Context, fn func(tx *bbolt.Tx) error) (err erro
 	case db.solo:
 		defer restoreFaults(guardFaults())
 		defer recoverDamage(&err, "write", db.path)
-		return db.bbolt.Update(safe)
+		return diskFull(db.bbolt.Update(safe))
 	case db.boltBatch:
-		return db.bbolt.Batch(safe)
+		return diskFull(db.bbolt.Batch(safe))
 	}
 	return db.group.commit(ctx, fn) // the committer recovers panics itself
 }
