@@ -113,7 +113,11 @@ func (c *AnalyzeCommand) Handle(ctx context.Context, r *Request) (*Response, err
 	case err != nil:
 		return nil, fmt.Errorf("analyse game %d: %w", g.ID, err)
 	}
-	return analysisMessage(g, a)
+	resp, err := analysisMessage(g, a)
+	if wp := c.d.webPages(ctx, g.GuildID); wp != nil && err == nil {
+		resp = withWebLink(resp, "Analysis on the web", wp.AnalysisURL(g.ID))
+	}
+	return resp, err
 }
 
 // pick finds the game to analyse: the one named (if the asker may see it), else the

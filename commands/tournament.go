@@ -194,7 +194,11 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 		if v.GuildID != r.GuildID {
 			return nil, tournamentError(tournaments.ErrWrongGuild)
 		}
-		return StandingsMessage(v, false)
+		resp, err := StandingsMessage(v, false)
+		if wp := c.d.webPages(ctx, r.GuildID); wp != nil && err == nil {
+			resp = withWebLink(resp, "Tournament on the web", wp.TournamentURL(r.GuildID, v.ID))
+		}
+		return resp, err
 	case "pairings":
 		if v, err = ts.Get(ctx, id); err != nil {
 			return nil, tournamentError(err)

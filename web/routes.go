@@ -26,6 +26,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /signin/{token}", s.signIn)
 	m.HandleFunc("POST /signout", s.signOut)
 
+	// A server's pages (serverroutes.go).
+	s.serverRoutes()
+
 	// Anything else.
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.notFound(w) })
 }
