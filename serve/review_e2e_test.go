@@ -7,7 +7,6 @@ package serve
 
 import (
 	"bytes"
-	"flag"
 	"image"
 	"image/color"
 	"image/png"
@@ -18,8 +17,6 @@ import (
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestStoryReviewOfATrap(t *testing.T) {
 	w := newWorld(t)
@@ -81,7 +78,7 @@ func TestStoryReviewOfATrap(t *testing.T) {
 // pixels do not (the rasteriser's floating point differs a little between platforms).
 func checkGoldenPNG(t *testing.T, path string, data []byte) {
 	t.Helper()
-	if *updateGolden {
+	if *update {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}

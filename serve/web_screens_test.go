@@ -7,7 +7,6 @@ package serve
 import (
 	"bytes"
 	"context"
-	"flag"
 	"image"
 	"image/png"
 	"os"
@@ -18,8 +17,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
-
-var updateScreens = flag.Bool("update", false, "rewrite the golden screenshots under testdata/web")
 
 // screenTolerance is the share of pixels that may differ by more than pixelTolerance
 // (in any channel) from the golden screenshot.
@@ -82,7 +79,7 @@ func TestWebScreenshots(t *testing.T) {
 // -update).
 func compareScreen(t *testing.T, golden string, shot []byte) {
 	t.Helper()
-	if *updateScreens {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -36,7 +36,7 @@ type analysisMove struct {
 	SAN       string
 	Color     string
 	Eval      string // after the move, White's view: "+0.35", "#-3"
-	Judgement string // "", inaccuracy, mistake, blunder
+	Judgement string // "", or a flawed move's class: inaccuracy, mistake, missed win, blunder
 	Symbol    string // "", ?!, ?, ??
 	Better    string // the engine's choice when the move lost ground ("" otherwise)
 	Drop      int    // the loss in winning chances, in percent
@@ -46,7 +46,7 @@ type analysisMove struct {
 type analysisSide struct {
 	Name, Color                      string
 	Inaccuracies, Mistakes, Blunders int
-	AverageLoss                      string
+	AverageLoss, Accuracy            string
 }
 
 // analysisPage is the data of templates/analysis.html.
@@ -141,8 +141,9 @@ func (s *Server) renderAnalysis(w http.ResponseWriter, r *http.Request, g *games
 		p.Moves, p.Graph = analysisMoves(g, a)
 		for _, c := range []chesscore.Color{chesscore.White, chesscore.Black} {
 			sum := a.Summary(c)
-			p.Sides = append(p.Sides, analysisSide{Name: g.Player(c).Name, Color: colorName(c), Inaccuracies: sum.Inaccuracies,
-				Mistakes: sum.Mistakes, Blunders: sum.Blunders, AverageLoss: fmt.Sprintf("%.1f%%", sum.AverageLoss)})
+			p.Sides = append(p.Sides, analysisSide{Name: g.Player(c).Name, Color: colorName(c), Inaccuracies: sum.Count(engine.Inaccuracy),
+				Mistakes: sum.Count(engine.Mistake), Blunders: sum.Count(engine.Blunder), AverageLoss: fmt.Sprintf("%.1f%%", sum.AverageLoss),
+				Accuracy: fmt.Sprintf("%.1f%%", sum.Accuracy)})
 		}
 	}
 	desc := fmt.Sprintf("%s vs %s, %s", g.White.Name, g.Black.Name, p.Result)
@@ -166,7 +167,7 @@ func analysisMoves(g *games.Game, a *engineplay.Analysis) ([]analysisMove, any) 
 		if n.Ply < len(items) {
 			m.Num = items[n.Ply].Num
 		}
-		if n.Judgement != engine.Good {
+		if n.Judgement.Flawed() {
 			m.Judgement, m.Symbol = n.Judgement.String(), n.Judgement.Symbol()
 			if n.BestSAN != "" && n.BestSAN != n.SAN {
 				m.Better = n.BestSAN
