@@ -30,6 +30,7 @@ import (
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/bolt"
+	"github.com/gambitchess/gambit/storage/pg"
 )
 
 // Deps are what Run takes besides the configuration. The zero value is production.
@@ -133,6 +134,29 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	defer db.Close() // last of all
+	// wall is the real clock of the gateway's leases (the games' is deps.Clock, a
+	// test's own time in tests), both corrected to the database's.
+	var wall timers.Clock = timers.SystemClock{}
+	if pdb, ok := db.(*pg.DB); ok {
+		// One process per instance name, and one clock for all processes: checked
+		// against the database before anything is written.
+		hold, err := pdb.HoldInstance(ctx, cfg.Instance, log)
+		if errors.Is(err, pg.ErrInstanceTaken) {
+			return fmt.Errorf("another gambit process is running as instance %q on this database: give each process its own name (config `instance`, GAMBIT_INSTANCE)", cfg.Instance)
+		}
+		if err != nil {
+			return err
+		}
+		defer hold.Release() // after the leases are released (deferred below)
+		offset, err := syncClock(ctx, pdb, deps.Clock, log)
+		if err != nil {
+			return err
+		}
+		if offset != 0 {
+			deps.Clock = offsetClock{base: deps.Clock, offset: offset}
+			wall = offsetClock{base: wall, offset: offset}
+		}
+	}
 	s := &Server{Metrics: bot.NewMetrics(liveGames(db)), Instance: cfg.Instance}
 	s.store, _ = db.(*bolt.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
@@ -203,7 +227,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	// Several processes may share the store (leases): each runs the shards it leases.
 	var shared *bot.ShardTables
 	if leases != nil {
-		shared = &bot.ShardTables{Instance: cfg.Instance,
+		shared = &bot.ShardTables{Instance: cfg.Instance, Now: wall.Now,
 			Shards: storage.LeaseTable(db, storage.LeaseSetShards), Identify: storage.LeaseTable(db, storage.LeaseSetIdentify)}
 	}
 	if err := dc.Connect(ctx, shared); err != nil {
