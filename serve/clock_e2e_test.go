@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,39 @@ func TestSkewedClocksChargeTheTimeSpent(t *testing.T) {
 	moveVia(r2, "black:Nc6") // Black's think: from web-1's Nf3 to web-2's Nc6
 	if c := charged(chesscore.Black); c < think-100*time.Millisecond || c > think+3*time.Second {
 		t.Errorf("Black thought %v between a move through web-1 and one through web-2; charged %v", think, c)
+	}
+}
+
+// TestReplayedInteractionAnsweredOnceEverywhere: a signed interaction answered by
+// web-1, delivered again within its validity to web-1, web-2 and web-1 again (a
+// replay, or a load balancer's retry), is refused (409) every time, and Discord gets
+// one answer: the duplicate check is the store's. Before, web-2 answered it again from
+// the move's receipt, a second answer leaking to whoever replayed it.
+func TestReplayedInteractionAnsweredOnceEverywhere(t *testing.T) {
+	w, _ := postgresWorld(t)
+	cfg1, cfg2 := w.cfg, w.cfg
+	cfg1.Instance, cfg2.Instance = "web-1", "web-2"
+	r1 := w.startWith(cfg1, Deps{})
+	r2 := w.startWith(cfg2, Deps{}) // the fake's endpoint from now on
+	url := func(r *running) string { return "http://" + r.bot.Discord.Interactions.Addr() + bot.InteractionsPath }
+	g := w.startGame("10+0")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := w.f.SendInteractionTo(ctx, url(r1), discordfake.Command("move", discordfake.StringOpt("move", "e4")).From(g.white).In(w.f.GuildID, g.thread))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.played(res, "e4", g.black)
+	for _, r := range []*running{r1, r2, r1} {
+		status, err := w.f.RedeliverTo(ctx, url(r), res)
+		if status != http.StatusConflict || err != nil {
+			t.Errorf("e4 answered by web-1, delivered again to %s: %d, %v; want 409", r.bot.Instance, status, err)
+		}
+	}
+	if fu := w.f.Followups(res.ID); len(fu) != 0 {
+		t.Errorf("interaction %s has %d followups after its replays, want none", res.ID, len(fu))
+	}
+	if ply := r2.bot.mustGame(t, 1).Ply(); ply != 1 {
+		t.Errorf("game at ply %d after e4 and its replays, want 1", ply)
 	}
 }

@@ -161,8 +161,17 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	s.store, _ = db.(*bolt.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
 	d := commandDeps(cfg, deps.Clock, s)
-	dc, err := bot.New(bot.Options{Config: cfg, Logger: log, Metrics: s.Metrics,
-		DeferAfter: deps.DeferAfter, ShutdownTimeout: deps.ShutdownTimeout}, d) // d's Outbox: dc.Notifier
+	bopts := bot.Options{Config: cfg, Logger: log, Metrics: s.Metrics,
+		DeferAfter: deps.DeferAfter, ShutdownTimeout: deps.ShutdownTimeout}
+	if db.Shared() {
+		// Other processes may get the same interaction (a replay, a retry): the store
+		// says which delivery is the first.
+		clk := deps.Clock
+		bopts.ClaimInteraction = func(_ context.Context, id string) (bool, error) {
+			return storage.ClaimDelivery(db, id, clk.Now())
+		}
+	}
+	dc, err := bot.New(bopts, d) // d's Outbox: dc.Notifier
 	if err != nil {
 		return err
 	}
