@@ -10,6 +10,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -21,11 +22,11 @@ const maxInteractionIDLen = 20
 // ClaimDelivery records in st that the interaction id was delivered at now, and
 // reports whether this is its first delivery to any process sharing st. An id that is
 // not a snowflake (1 to 20 digits) is refused and nothing is recorded.
-func ClaimDelivery(st Store, interactionID string, now time.Time) (first bool, err error) {
+func ClaimDelivery(ctx context.Context, st Store, interactionID string, now time.Time) (first bool, err error) {
 	if !snowflake(interactionID) {
 		return false, fmt.Errorf("claim the delivery of interaction %q: not a snowflake", interactionID)
 	}
-	err = st.Update(func(tx Tx) error {
+	err = st.Update(ctx, func(tx Tx) error {
 		return tx.PutReceipt(&Receipt{RequestID: "delivered/" + interactionID, At: now, Effect: "delivered"})
 	})
 	if errors.Is(err, ErrRepeatedRequest) {

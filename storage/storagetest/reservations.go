@@ -5,6 +5,7 @@
 package storagetest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -18,7 +19,7 @@ import (
 // take takes key's reservation for holder at now in its own transaction.
 func take(t *testing.T, db storage.Store, key, holder string, now time.Time, ttl time.Duration) storage.Reservation {
 	t.Helper()
-	c, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) {
+	c, err := storage.Write(t.Context(), db, func(tx storage.Tx) (storage.Reservation, error) {
 		return storage.ReserveEffect(tx, key, holder, now, ttl)
 	})
 	if err != nil {
@@ -76,7 +77,7 @@ func testReservationRefusesBadArguments(t *testing.T, be Backend) {
 	}
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		for _, c := range cases {
-			_, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) {
+			_, err := storage.Write(t.Context(), db, func(tx storage.Tx) (storage.Reservation, error) {
 				return storage.ReserveEffect(tx, c.key, c.holder, now, c.ttl)
 			})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -104,7 +105,7 @@ func testReservationOneWinnerAmongConcurrentTakers(t *testing.T, be Backend) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					c, err := storage.Write(stores[i%len(stores)], func(tx storage.Tx) (storage.Reservation, error) {
+					c, err := storage.Write(t.Context(), stores[i%len(stores)], func(tx storage.Tx) (storage.Reservation, error) {
 						return storage.ReserveEffect(tx, key, fmt.Sprint("p", i), now, time.Minute)
 					})
 					held[i], errs[i] = c.Held, err
@@ -134,17 +135,17 @@ func testClaimDeliveryOnce(t *testing.T, be Backend) {
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 		for k, want := range []bool{true, false, false} {
-			first, err := storage.ClaimDelivery(db, "1579551499896360960", at.Add(time.Duration(k)*time.Second))
+			first, err := storage.ClaimDelivery(context.Background(), db, "1579551499896360960", at.Add(time.Duration(k)*time.Second))
 			if err != nil || first != want {
 				t.Fatalf("delivery %d: first %v, %v; want %v", k+1, first, err, want)
 			}
 		}
 		for _, id := range []string{"", "12a", "delivered/1", strings.Repeat("9", 21), "1 OR 1=1"} {
-			if _, err := storage.ClaimDelivery(db, id, at); err == nil {
+			if _, err := storage.ClaimDelivery(context.Background(), db, id, at); err == nil {
 				t.Errorf("interaction id %q claimed", id)
 			}
 		}
-		if first, err := storage.ClaimDelivery(db, "1579551499896360961", at); err != nil || !first {
+		if first, err := storage.ClaimDelivery(context.Background(), db, "1579551499896360961", at); err != nil || !first {
 			t.Errorf("another interaction: first %v, %v", first, err)
 		}
 		testrecords.CheckStore(t, db)
