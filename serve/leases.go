@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/bits"
 	"sync/atomic"
 	"time"
 
@@ -112,6 +113,9 @@ func (pl *partitionLeases) Owns(guildID string) bool {
 	p := lease.Partition(guildID, leasePartitions)
 	return pl.held.Load()&(1<<p) != 0 && pl.mono() < time.Duration(pl.until[p].Load())
 }
+
+// Held returns how many partitions this process held at its last tick, for /metrics.
+func (pl *partitionLeases) Held() int { return bits.OnesCount64(pl.held.Load()) }
 
 // Owned returns how many partitions this process owns now (Owns), for /metrics.
 func (pl *partitionLeases) Owned() int {

@@ -194,6 +194,8 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 			return err
 		}
 		s.Owns = leases.Owns
+		s.Metrics.LeaseGauges(storage.LeaseSetGames, func() float64 { return float64(leases.Held()) },
+			func() float64 { return float64(leases.Owned()) })
 	}
 	svcs, err := buildServices(ctx, cfg, db, d, dc.Notifier, deps.Clock, leases, alive, log)
 	if err != nil {
