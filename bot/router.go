@@ -57,6 +57,9 @@ const (
 	completionRate  = 4
 )
 
+// claimTimeout bounds the shared duplicate check of one interaction (RouterOptions.Claim).
+const claimTimeout = 2 * time.Second
+
 // RouterOptions configures a Router.
 type RouterOptions struct {
 	// Middleware wraps every handler, the first outermost.
@@ -162,7 +165,9 @@ func (r *Router) Serve(ctx context.Context, s Sender, i *discordgo.Interaction) 
 		return
 	}
 	if r.claim != nil {
-		claimCtx, cancel := context.WithDeadline(ctx, deadline(i.ID, r.now()).Add(-time.Second))
+		// Bounded on its own, not by the interaction's deadline: a replay's deadline,
+		// read from its id, is long past, and the check must still run.
+		claimCtx, cancel := context.WithTimeout(ctx, claimTimeout)
 		first, err := r.claim(claimCtx, i.ID)
 		cancel()
 		switch {
