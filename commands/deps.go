@@ -36,6 +36,8 @@ type Deps struct {
 	// Outbox takes every post that is not the answer to an interaction (package bot's
 	// Notifier implements it; nil: nothing is posted).
 	Outbox Outbox
+	// Web makes the links of the games' web pages (nil: no web buttons).
+	Web WebLinks
 	// Ledger records the posts an interaction's answer stands for (see PostLedger).
 	Ledger *PostLedger
 	// Now is the clock (default time.Now).

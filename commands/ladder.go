@@ -98,7 +98,7 @@ func parseCategory(s string, def clock.Category) (clock.Category, error) {
 	}
 	cat, err := clock.ParseCategory(s)
 	if err != nil {
-		return clock.NoCategory, Explain(err, "Pick a category: bullet, blitz, rapid, classical or correspondence.")
+		return clock.NoCategory, Explain(err, "Pick a category: bullet, blitz, rapid, classical, correspondence or chess960.")
 	}
 	return cat, nil
 }
@@ -139,7 +139,11 @@ func (c *LadderCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	if err != nil {
 		return nil, err
 	}
-	return leaderboardMessage(cat, rows, set, total)
+	resp, err := leaderboardMessage(cat, rows, set, total)
+	if wp := c.d.webPages(ctx, r.GuildID); wp != nil && err == nil {
+		resp = withWebLink(resp, "Ladder on the web", wp.LadderURL(r.GuildID, cat.String()))
+	}
+	return resp, err
 }
 
 // leaderboardMessage is the card and its text fallback.

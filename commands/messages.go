@@ -123,6 +123,9 @@ func (d *Deps) TurnMessage(ctx context.Context, g *games.Game) (*Response, error
 	}
 	resp := &Response{Content: b.String(), Files: []File{{Name: "board.png", ContentType: "image/png", Data: png}},
 		Components: gameControls(g)}
+	if row := d.webRow(gs, g); row != nil {
+		resp.Components = append(resp.Components, *row)
+	}
 	if ping {
 		resp.Mentions = []string{mover.ID}
 	}
@@ -198,6 +201,9 @@ func (d *Deps) GameOverMessage(ctx context.Context, g *games.Game, note string) 
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Analyse on lichess", Style: discordgo.LinkButton, URL: link},
 		}}},
+	}
+	if row := d.webRow(gs, g); row != nil {
+		resp.Components = append(resp.Components, *row)
 	}
 	if gs.PingOnGameOver {
 		resp.Mentions = []string{g.White.ID, g.Black.ID}

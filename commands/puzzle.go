@@ -100,7 +100,13 @@ func (c *PuzzleCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 		if err != nil {
 			return nil, puzzleError(err)
 		}
-		return c.d.puzzleView(ctx, r.GuildID, pr)
+		resp, err := c.d.puzzleView(ctx, r.GuildID, pr)
+		// The answer is ephemeral: its link is the member's own, signing them in so
+		// that their moves on the board count for their streak and puzzle rating.
+		if wp := c.d.webPages(ctx, r.GuildID); wp != nil && err == nil {
+			resp = withWebLink(resp, "Solve on the web", wp.PuzzleSignInURL(r.GuildID, r.User.ID))
+		}
+		return resp, err
 	case "random":
 		if o.Rating != 0 && (o.Rating < 400 || o.Rating > 3200) {
 			return nil, Errorf("Give a rating from 400 to 3200.")

@@ -101,7 +101,11 @@ func (c *RatingCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 			}
 		}
 	}
-	return ratingCard(name, pr, main)
+	resp, err := ratingCard(name, pr, main)
+	if wp := c.d.webPages(ctx, r.GuildID); wp != nil && err == nil {
+		resp = withWebLink(resp, "Profile on the web", wp.ProfileURL(r.GuildID, u.ID))
+	}
+	return resp, err
 }
 
 // ratingCard is the embed with the chart of main's history attached.

@@ -52,6 +52,7 @@ type tournamentOptions struct {
 	Rounds     int64  `option:"rounds"`
 	Minutes    int64  `option:"minutes"`
 	Rated      *bool  `option:"rated"`
+	Chess960   bool   `option:"chess960"`
 	Name       string `option:"name"`
 	Forfeit    int64  `option:"forfeit"`
 	TieBreaks  string `option:"tiebreaks"`
@@ -93,6 +94,7 @@ func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
 				integer("rounds", "Swiss: rounds; round robin: 1 single, 2 double", 1, tournaments.MaxSwissRounds),
 				integer("minutes", "Arena: how long it lasts", 1, float64(tournaments.MaxDuration/time.Minute)),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Games count for the server's ladder (default no)"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "chess960", Description: "Every game Chess960, each from a start position drawn for it (default no)"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The tournament's name", MaxLength: 80},
 				integer("forfeit", "Seconds a player has for a first move before losing by forfeit (default 300)", 10, 3600),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "tiebreaks", Description: "Tie-breaks in order, e.g. BH/C1, BH, SB, DE", MaxLength: 100},
@@ -192,7 +194,11 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 		if v.GuildID != r.GuildID {
 			return nil, tournamentError(tournaments.ErrWrongGuild)
 		}
-		return StandingsMessage(v, false)
+		resp, err := StandingsMessage(v, false)
+		if wp := c.d.webPages(ctx, r.GuildID); wp != nil && err == nil {
+			resp = withWebLink(resp, "Tournament on the web", wp.TournamentURL(r.GuildID, v.ID))
+		}
+		return resp, err
 	case "pairings":
 		if v, err = ts.Get(ctx, id); err != nil {
 			return nil, tournamentError(err)
@@ -240,6 +246,7 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 	if o.Rated != nil {
 		set.Rated = *o.Rated
 	}
+	set.Chess960 = o.Chess960
 	if o.Berserk != nil {
 		set.NoBerserk = !*o.Berserk
 	}
@@ -384,6 +391,9 @@ func describeEvent(s tournaments.Settings) string {
 			s.MatchGames, s.RapidGames, s.BlitzGames, minutesLabel(aw), minutesLabel(ab)))
 	}
 	parts = append(parts, s.Control)
+	if s.Chess960 {
+		parts = append(parts, "Chess960")
+	}
 	if s.Rated {
 		parts = append(parts, "rated")
 	} else {

@@ -17,10 +17,30 @@ type pieceInks struct {
 	detail color.Color // inner lines (slits, bands, the knight's mane and eye)
 }
 
+// pen is what the artist draws with: a gg context for the PNG boards, an svgPen
+// (svg.go) for the web's vector pieces, so both show the same shapes.
+type pen interface {
+	MoveTo(x, y float64)
+	LineTo(x, y float64)
+	CubicTo(x1, y1, x2, y2, x3, y3 float64)
+	QuadraticTo(x1, y1, x2, y2 float64)
+	ClosePath()
+	ClearPath()
+	DrawCircle(x, y, r float64)
+	DrawEllipse(x, y, rx, ry float64)
+	DrawEllipticalArc(x, y, rx, ry, angle1, angle2 float64)
+	DrawRoundedRectangle(x, y, w, h, r float64)
+	SetColor(c color.Color)
+	SetLineWidth(w float64)
+	Fill()
+	FillPreserve()
+	Stroke()
+}
+
 // artist draws the pieces of one set in a 100×100 unit box. The line widths given in
 // units are scaled by hand because gg strokes in device pixels.
 type artist struct {
-	dc    *gg.Context
+	dc    pen
 	scale float64 // device pixels per unit
 	inks  pieceInks
 	black bool // black pieces get light trim lines where parts meet

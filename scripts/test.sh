@@ -5,9 +5,11 @@
 #
 # Needs Go 1.26 or newer. The race detector needs cgo and so a C compiler (gcc or clang);
 # the engine and perft differential tests need Stockfish; the storage tests need a
-# PostgreSQL server (13 or newer: scripts/postgres.sh starts a throwaway cluster). On
-# Debian and Ubuntu this script installs gcc, stockfish and postgresql with apt-get when
-# they are missing (as root, or through sudo); elsewhere it stops and says what to install.
+# PostgreSQL server (13 or newer: scripts/postgres.sh starts a throwaway cluster); the
+# web pages' tests need Chromium (headless, driven over its DevTools protocol). On
+# Debian and Ubuntu this script installs gcc, stockfish, chromium and postgresql with
+# apt-get when they are missing (as root, or through sudo); elsewhere it stops and says
+# what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +29,10 @@ command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 || missing+=(gcc
 if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
   missing+=(stockfish)
 fi
+# The web tests' browser, at /usr/bin/chromium (GAMBIT_TEST_CHROMIUM names another).
+if [ -z "${GAMBIT_TEST_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     echo "installing ${missing[*]} with apt-get"
@@ -37,7 +43,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   else
     echo "missing: ${missing[*]}. Install them with your system's package manager:" >&2
     echo "  a C compiler (gcc or clang) for the race detector (cgo), and" >&2
-    echo "  Stockfish (on PATH, at /usr/games/stockfish, or named by GAMBIT_STOCKFISH)." >&2
+    echo "  Stockfish (on PATH, at /usr/games/stockfish, or named by GAMBIT_STOCKFISH), and" >&2
+    echo "  Chromium (at /usr/bin/chromium, or named by GAMBIT_TEST_CHROMIUM) for the web tests." >&2
     exit 1
   fi
 fi

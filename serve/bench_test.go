@@ -48,9 +48,22 @@ type benchGame struct {
 // routing, the durable commit (fsync, grouped), the board render and the upload of the
 // answer with its image are all inside. Run it with a fixed count, e.g.
 // go test -run '^$' -bench BenchmarkMoveInteraction -benchtime 4000x ./serve
+//
+// Its two halves run side by side: web=off is the bot alone; web=on serves the web
+// pages too, with a spectator's socket open on 30 of the games (each of their moves is
+// also pushed to a page; 30 stays within the sockets one address may open), so the
+// cost of the live board on /move shows in the one run.
 func BenchmarkMoveInteraction(b *testing.B) {
+	b.Run("web=off", func(b *testing.B) { moveInteraction(b, false) })
+	b.Run("web=on", func(b *testing.B) { moveInteraction(b, true) })
+}
+
+func moveInteraction(b *testing.B, withWeb bool) {
 	w := newWorld(b, discordfake.WithHeartbeatInterval(5*time.Second))
-	w.startWith(w.cfg, Deps{Clock: timers.SystemClock{}})
+	if withWeb {
+		w.cfg.Web.Address = "127.0.0.1:0"
+	}
+	r := w.startWith(w.cfg, Deps{Clock: timers.SystemClock{}})
 	n := benchGames
 	if s := os.Getenv("GAMBIT_BENCH_GAMES"); s != "" { // for exploring; the figure is 200
 		n, _ = strconv.Atoi(s)
@@ -60,6 +73,25 @@ func BenchmarkMoveInteraction(b *testing.B) {
 		think, _ = time.ParseDuration(s)
 	}
 	gs := setupBenchGames(b, w, n)
+	if withWeb {
+		origin := r.bot.Web.BaseURL()
+		for _, g := range gs[:min(len(gs), 30)] {
+			ws, status := dialGame(b, r.bot.Web.GameURL(g.id), origin)
+			if ws == nil {
+				b.Fatalf("spectator's socket: status %d", status)
+			}
+			if err := ws.WriteJSON(map[string]any{"t": "hello", "ply": 0}); err != nil {
+				b.Fatal(err)
+			}
+			go func() { // the spectator reads every state, as a page does
+				for {
+					if _, _, err := ws.ReadMessage(); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}
 
 	var next atomic.Int64
 	lat := make([][]time.Duration, len(gs))

@@ -31,6 +31,7 @@ import (
 	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/bolt"
 	"github.com/gambitchess/gambit/storage/pg"
+	"github.com/gambitchess/gambit/web"
 )
 
 // Deps are what Run takes besides the configuration. The zero value is production.
@@ -88,6 +89,10 @@ type Server struct {
 	Metrics *bot.Metrics
 	// OpsAddr is the address the metrics and health endpoint listen on ("" when off).
 	OpsAddr string
+	// Web is the web server (nil when web.address is empty), and WebAddr the address it
+	// listens on.
+	Web     *web.Server
+	WebAddr string
 
 	draining atomic.Bool
 	store    *bolt.DB
@@ -122,7 +127,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	deps = deps.withDefaults()
-	log := bot.RedactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken)
+	log := bot.RedactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken, cfg.Web.Secret)
 	instance, err := cfg.InstanceName()
 	if err != nil {
 		return err
@@ -176,6 +181,8 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	s.Discord = dc
+	dc.Health.SetStoreProbe(storeProbe(db, cfg.Instance))
+	s.Metrics.WatchStore(dc.Health.StoreUp)
 	defer dc.Notifier.Close(deps.ShutdownTimeout) // after the services close (deferred below): their last events posted
 
 	// With PostgreSQL, other processes may share the store: the background work is
@@ -224,6 +231,21 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	// The engine plays under the bot's own user id, so mentions of it are valid.
 	if err := svcs.engine.Bind(startCtx, svcs.games, dc.AppID); err != nil {
 		return err
+	}
+
+	if cfg.Web.Address != "" {
+		// Before the gateway connects: the first board posted carries the web's links.
+		var fanout web.Fanout
+		if pdb, ok := db.(*pg.DB); ok {
+			fanout = pgFanout{pdb} // the other processes' moves reach this one's pages
+		}
+		rw, err := startWeb(cfg, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, log)
+		if err != nil {
+			return err
+		}
+		defer rw.stop() // before the services close (deferred above)
+		s.Web, s.WebAddr, d.Web = rw.srv, rw.addr, rw.srv
+		log.Info("web pages", "address", rw.addr, "public_url", rw.srv.BaseURL())
 	}
 
 	work := svcs.workers()
@@ -281,6 +303,22 @@ func openStore(cfg config.Storage, opts *bolt.Options, log *slog.Logger) (storag
 		log.Info("store open", "path", loc.Path)
 	}
 	return db, nil
+}
+
+// storeProbe is /healthz's check that the store answers: PostgreSQL's Ping, else a
+// read of this instance's heartbeat.
+func storeProbe(db storage.Store, instance string) func(ctx context.Context) error {
+	if p, ok := db.(storage.Pinger); ok {
+		return p.Ping
+	}
+	return func(ctx context.Context) error {
+		return db.View(ctx, func(tx storage.Tx) error {
+			if _, err := tx.Heartbeat(instance); err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			return nil
+		})
+	}
 }
 
 // gaugeTimeout bounds the store read behind a gauge: a scrape of /metrics must answer

@@ -33,6 +33,7 @@ type services struct {
 	puzzles     *puzzles.Service // nil when puzzles.enabled is false
 	engine      *engineplay.Service
 	games       *games.Service
+	web         *webListener // the web server's ear, set when web.address is
 }
 
 // buildServices builds the services, each after those it needs: the settings (the
@@ -54,7 +55,7 @@ func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *
 	if err != nil {
 		return nil, err
 	}
-	s := &services{settings: settings.New(db, settings.Options{DefaultControl: control, Now: clk.Now})}
+	s := &services{settings: settings.New(db, settings.Options{DefaultControl: control, Now: clk.Now}), web: &webListener{}}
 	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now, Settings: s.settings})
 	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder),
 		Owns: leases.owns(), Instance: cfg.Instance})
@@ -87,7 +88,7 @@ func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *
 	})
 	s.games, err = games.New(db, games.Options{Settings: s.settings,
 		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope, Peers: servePeer, LastAlive: alive, Owns: leases.owns(),
-		Notifier:         gameListeners{notifier: notifier, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
+		Notifier:         gameListeners{notifier: notifier, web: s.web, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,
 		ChallengeLimits: games.ChallengeLimits{MaxPending: cfg.Games.MaxPendingChallenges, PerOpponent: cfg.Games.ChallengesPerOpponent,
@@ -141,12 +142,14 @@ func defaultControl(cfg config.Config) (clock.TimeControl, error) {
 
 // gameListeners are everyone who hears of the games' events, in this order:
 //  1. the notifier posts the event on Discord (so a game against the engine has its
-//     thread before the engine's first move);
+//     thread before the engine's first move), and the web server pushes it to the
+//     pages watching the game;
 //  2. for a game that ended, the puzzle miner (when puzzles are on) looks for puzzles
 //     in it, and the tournaments move its event on;
 //  3. the engine plays its move, answers an offer, or forgets a finished game.
 type gameListeners struct {
 	notifier    *bot.Notifier
+	web         *webListener
 	puzzles     *puzzles.Service // nil when puzzles are off
 	tournaments *tournaments.Service
 	engine      *engineplay.Service
@@ -155,6 +158,7 @@ type gameListeners struct {
 // Notify implements games.Notifier.
 func (l gameListeners) Notify(ctx context.Context, e games.Event) {
 	l.notifier.Notify(ctx, e)
+	l.web.Notify(ctx, e)
 	if over, ok := e.(games.GameOver); ok {
 		if l.puzzles != nil {
 			l.puzzles.GameOver(&over.Game.Game)
@@ -200,6 +204,7 @@ func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engine
 		Clock: clk, Workers: e.BotWorkers, HashMB: e.HashMB, MaxThink: e.MaxThink, ReplyDelay: e.ReplyDelay,
 		AnalysisTime: e.AnalysisTime, AnalysisBudget: e.AnalysisBudget, Logger: log,
 		MaxGamesPerUser: e.MaxGamesPerUser, AnalysisWorkers: e.AnalysisWorkers, AnalysisCooldown: e.AnalysisCooldown,
+		AnalysisNodes: uint64(e.AnalysisNodes),
 	}
 	if o.ReplyDelay == 0 {
 		o.ReplyDelay = -1 // none

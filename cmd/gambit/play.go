@@ -39,6 +39,8 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	color := fs.String("color", "white", "your colour against the engine: white, black or random")
 	unicode := fs.Bool("unicode", false, "draw the pieces as Unicode chess symbols")
 	resume := fs.Uint64("resume", 0, "go on with the open game of this `id` (gambit games lists them)")
+	onWeb := fs.Bool("web", false, "play in the browser: serve the game's live board on 127.0.0.1 (two players at one keyboard)")
+	webAddr := fs.String("web-address", "127.0.0.1:0", "with --web, the `host:port` to serve on (a loopback address)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -54,12 +56,27 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	if *onWeb && setup.engine != nil {
+		return errors.New("--web plays two players at one keyboard in the browser: --engine is for the terminal")
+	}
+	if set := setFlags(fs, "web-address"); len(set) > 0 && !*onWeb {
+		return errors.New("--web-address goes with --web")
+	}
 	db, err := bolt.Open(*dbPath, nil)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	svc, over, current, err := startPlayService(db, stderr)
+	var board *localBoard
+	var also games.Notifier
+	if *onWeb {
+		if board, err = listenLocalBoard(*webAddr); err != nil {
+			return err
+		}
+		defer board.close()
+		also = board
+	}
+	svc, over, current, err := startPlayService(db, stderr, also)
 	if err != nil {
 		return err
 	}
@@ -82,6 +99,12 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		g = res.Game
 	}
 	current.Store(g.ID)
+	if board != nil {
+		if setup.engine != nil {
+			return errors.New("--web plays two players at one keyboard in the browser: this game is against the engine")
+		}
+		return board.play(svc.Service, g, stdout, over)
+	}
 	s := &terminal.Session{Out: stdout, Games: svc.Service, GameID: g.ID, Where: *dbPath, Unicode: *unicode,
 		Flip: setup.flip, Engine: setup.engine, EngineColor: setup.engineColor}
 	terminal.Intro(stdout, g, *dbPath, *unicode, setup.flip, *resume != 0)

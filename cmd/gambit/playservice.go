@@ -20,14 +20,18 @@ type playService struct {
 
 // startPlayService runs the terminal's game service on db: it runs the clocks of the
 // terminal games only (games.LocalScope), under its own heartbeat. over is signalled
-// when the game whose ID is in current ends.
-func startPlayService(db *bolt.DB, stderr io.Writer) (svc playService, over chan struct{}, current *atomic.Uint64, err error) {
+// when the game whose ID is in current ends. also, if set, hears every event too (the
+// web board of --web).
+func startPlayService(db *bolt.DB, stderr io.Writer, also games.Notifier) (svc playService, over chan struct{}, current *atomic.Uint64, err error) {
 	over = make(chan struct{}, 1)
 	current = new(atomic.Uint64)
 	s, err := games.New(db, games.Options{
 		Instance: playInstance,
 		Scope:    games.LocalScope,
-		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
+		Notifier: games.NotifierFunc(func(ctx context.Context, e games.Event) {
+			if also != nil {
+				also.Notify(ctx, e)
+			}
 			if end, ok := e.(games.GameOver); ok && end.Game.ID == current.Load() {
 				select {
 				case over <- struct{}{}:

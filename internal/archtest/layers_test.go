@@ -20,7 +20,8 @@ const module = "github.com/gambitchess/gambit"
 // layers ranks the project's folders from the top (cmd) to the bottom (the pure rules and
 // small utilities), as docs/architecture.md draws them: render sits beside commands and
 // uci beside the services, each just below its one user; the dead-position decision
-// (chesscore/dead) sits just above the rules it is built on, which never import it. A
+// (chesscore/dead) and the opening names (chesscore/openings) sit just above the rules
+// they are built on, which never import them. A
 // package may import packages of a lower rank, and packages of its own rank only inside
 // its own group (service/engineplay may use service/games). The first matching prefix
 // wins, so longer prefixes come first.
@@ -33,6 +34,7 @@ var layers = []struct {
 	{"tools", 11, "tools"},
 	{"serve", 10, "serve"},
 	{"bot", 9, "bot"},
+	{"web", 9, "web"},
 	{"commands", 8, "commands"},
 	{"render", 7, "render"},
 	{"service", 6, "service"},
@@ -41,6 +43,7 @@ var layers = []struct {
 	{"storage", 3, "storage"},
 	{"puzzle", 2, "puzzle"},
 	{"chesscore/dead", 2, "chesscore/dead"},
+	{"chesscore/openings", 2, "chesscore/openings"},
 	{"chesscore", 1, "chesscore"},
 	{"tournament", 1, "tournament"},
 	{"config", 2, "config"},
@@ -61,6 +64,7 @@ var restricted = []struct {
 	why     string
 }{
 	{"github.com/bwmarrin/discordgo", []string{"bot", "commands"}, "only the Discord layers speak Discord"},
+	{"github.com/gorilla/websocket", []string{"web", "bot"}, "only the layers that hold sockets (the web pages, the Discord gateway) speak WebSocket"},
 	{bbolt, []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
 	{bbolt + "/", []string{"storage/bolt"}, "only the bbolt backend knows bbolt"},
 	{pgx + "/", []string{"storage/pg"}, "only the PostgreSQL backend knows pgx"},
@@ -108,6 +112,10 @@ var bypasses = []struct {
 	why    string
 }{
 	{"bot", "storage", "bot is the Discord runtime: the store is serve's, which hands bot what it needs"},
+	{"web", "storage", "web is a front end beside bot: it reaches the games through the services, never the store"},
+	{"web", "commands", "web is beside bot, not above commands: both call the services, and no Discord message reaches a page"},
+	{"web", "bot", "web and bot are siblings: serve composes them, neither calls the other"},
+	{"bot", "web", "web and bot are siblings: serve composes them, neither calls the other"},
 }
 
 // impure lists what the rules (chesscore and below it) must never import outside tests:
