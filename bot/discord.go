@@ -39,6 +39,9 @@ type Options struct {
 	DeferAfter time.Duration
 	// ShutdownTimeout bounds the wait for the interactions in flight at shutdown.
 	ShutdownTimeout time.Duration
+	// ClaimInteraction, if set, is the duplicate check the processes of the bot share
+	// (RouterOptions.Claim).
+	ClaimInteraction func(ctx context.Context, interactionID string) (first bool, err error)
 }
 
 // Discord is the bot's Discord runtime. Its fields are set as its steps run: Notifier
@@ -97,7 +100,7 @@ func New(o Options, d *commands.Deps) (*Discord, error) {
 func (dc *Discord) Register(ctx context.Context, cmds []commands.Command) error {
 	m, log := dc.o.Metrics, dc.o.Logger
 	router, err := NewRouter(cmds, RouterOptions{
-		Log: log, Now: time.Now, Metrics: m,
+		Log: log, Now: time.Now, Metrics: m, Claim: dc.o.ClaimInteraction,
 		Middleware: []commands.Middleware{
 			Recover(), Logging(), Measure(m),
 			PerUserLimit(dc.o.Config.Commands.PerUserPerMinute, time.Now),

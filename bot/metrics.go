@@ -120,3 +120,17 @@ func (m *Metrics) duplicate() {
 		m.duplicates.Inc()
 	}
 }
+
+// LeaseGauges registers the gauges of a lease set this process takes part in:
+// gambit_lease_partitions_held (held at the last tick) and
+// gambit_lease_partitions_owned (held and, by this process's monotonic clock, with time
+// left: the ones it acts on). Fewer owned than held means renewals are late (a slow or
+// unreachable store).
+func (m *Metrics) LeaseGauges(set string, held, owned func() float64) {
+	labels := prometheus.Labels{"set": set}
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gambit_lease_partitions_held", ConstLabels: labels,
+			Help: "Partitions of the lease set this process held at its last tick."}, held),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gambit_lease_partitions_owned", ConstLabels: labels,
+			Help: "Partitions of the lease set this process owns now: held, with time left on its own clock."}, owned))
+}

@@ -27,6 +27,7 @@ type Router struct {
 	log        *slog.Logger
 	now        func() time.Time
 	seen       *seenSet
+	claim      func(ctx context.Context, interactionID string) (bool, error)
 	inflight   sync.WaitGroup
 	metrics    *Metrics
 	// completions limits each user's autocomplete requests (sent as people type, so
@@ -56,6 +57,9 @@ const (
 	completionRate  = 4
 )
 
+// claimTimeout bounds the shared duplicate check of one interaction (RouterOptions.Claim).
+const claimTimeout = 2 * time.Second
+
 // RouterOptions configures a Router.
 type RouterOptions struct {
 	// Middleware wraps every handler, the first outermost.
@@ -68,6 +72,12 @@ type RouterOptions struct {
 	// followups and Then included (default DefaultMaxInFlight); one more is answered
 	// busyMessage, privately, and no handler runs.
 	MaxInFlight int
+	// Claim, if set, is the duplicate check shared by every process of the bot (the
+	// store's): it records an interaction id as delivered and reports whether it was
+	// the first delivery. An interaction it reports delivered before is ignored, as one
+	// this process saw already is; when it fails, the interaction is served (the
+	// receipts still keep its writes once) and the failure logged.
+	Claim func(ctx context.Context, interactionID string) (first bool, err error)
 }
 
 // NewRouter builds a router for cmds and gives the list to the commands that list
@@ -82,6 +92,7 @@ func NewRouter(cmds []commands.Command, opt RouterOptions) (*Router, error) {
 		log:        opt.Log,
 		now:        opt.Now,
 		seen:       newSeenSet(4096),
+		claim:      opt.Claim,
 		metrics:    opt.Metrics,
 		slots:      make(chan struct{}, cmp.Or(max(opt.MaxInFlight, 0), DefaultMaxInFlight)),
 	}
@@ -152,6 +163,22 @@ func (r *Router) Serve(ctx context.Context, s Sender, i *discordgo.Interaction) 
 	default:
 		r.busy(ctx, s, i)
 		return
+	}
+	if r.claim != nil {
+		// Bounded on its own, not by the interaction's deadline: a replay's deadline,
+		// read from its id, is long past, and the check must still run.
+		claimCtx, cancel := context.WithTimeout(ctx, claimTimeout)
+		first, err := r.claim(claimCtx, i.ID)
+		cancel()
+		switch {
+		case err != nil:
+			r.log.Warn("interaction: the shared duplicate check failed; served anyway", "interaction", i.ID, "err", err)
+			r.metrics.failed("claim")
+		case !first:
+			r.log.Info("duplicate interaction ignored: delivered to another process before", "interaction", i.ID)
+			r.metrics.duplicate()
+			return
+		}
 	}
 	received := r.now()
 	req, h := r.prepare(i, received)

@@ -34,6 +34,9 @@ type ShardTables struct {
 	// Identify has one partition per identify bucket: who identified in it last, for
 	// IdentifyWindow.
 	Identify lease.Table
+	// Now is the wall clock the leases are stamped by (time.Now if nil): the same for
+	// every process (serve corrects it to the database's).
+	Now func() time.Time
 }
 
 // shardLeases runs the shards this process holds under renewed leases. The manager
@@ -69,8 +72,11 @@ type shardLeases struct {
 func newShardLeases(t ShardTables, gw *Gateway, maxConcurrency int, log *slog.Logger) (*shardLeases, error) {
 	sl := &shardLeases{
 		table: t.Shards, identify: t.Identify, instance: t.Instance, gw: gw,
-		buckets: max(maxConcurrency, 1), now: time.Now, log: log,
+		buckets: max(maxConcurrency, 1), now: t.Now, log: log,
 		held: make([]bool, gw.Count()), wake: make(chan struct{}, 1), refused: make(chan error, 1),
+	}
+	if sl.now == nil {
+		sl.now = time.Now
 	}
 	n, err := lease.Reclaim(sl.table, sl.instance, sl.now())
 	if err != nil {

@@ -89,13 +89,15 @@ func (c *ArbiterCommand) Autocomplete(ctx context.Context, r *Request) ([]*disco
 	if r.GuildID == "" || !c.mayArbitrate(ctx, r) {
 		return nil, nil
 	}
-	open, err := c.d.Games.OpenGames(ctx)
+	open, err := c.d.Games.OpenGamesInGuild(ctx, r.GuildID) // newest first
 	if err != nil {
 		return nil, err
 	}
 	var out []*discordgo.ApplicationCommandOptionChoice
-	for i := len(open) - 1; i >= 0 && len(out) < 25; i-- { // newest first
-		g := open[i]
+	for _, g := range open {
+		if len(out) == 25 {
+			break
+		}
 		if g.GuildID != r.GuildID || g.White.ID == r.User.ID || g.Black.ID == r.User.ID {
 			continue // another server's, or one the asker plays in (never theirs to decide)
 		}
@@ -216,9 +218,9 @@ func (c *ArbiterCommand) game(ctx context.Context, r *Request, id int64) (*games
 		if v, ok := c.d.threads.Load(r.ChannelID); ok {
 			id = int64(v.(uint64))
 		} else {
-			open, err := c.d.Games.OpenGames(ctx)
+			open, err := c.d.Games.OpenGamesInGuild(ctx, r.GuildID)
 			if err != nil {
-				return nil, fmt.Errorf("list open games: %w", err)
+				return nil, fmt.Errorf("list the server's open games: %w", err)
 			}
 			for _, g := range open {
 				if g.ThreadID != "" && g.ThreadID == r.ChannelID && g.GuildID == r.GuildID {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync/atomic"
@@ -96,5 +97,82 @@ func TestCompletionsReadOnlyTheUsersGames(t *testing.T) {
 	}
 	if n := scans.Load(); n != 0 {
 		t.Errorf("completions read every live game %d times", n)
+	}
+}
+
+// guildCountingTx also counts the games GamesInGuild decodes.
+type guildCountingTx struct {
+	scanCountingTx
+	decoded *atomic.Int64
+}
+
+func (t guildCountingTx) GamesInGuild(guildID string, q storage.Query) ([]*storage.Game, error) {
+	gs, err := t.Tx.GamesInGuild(guildID, q)
+	t.decoded.Add(int64(len(gs)))
+	return gs, err
+}
+
+type guildCountingStore struct {
+	storage.Store
+	scans, decoded *atomic.Int64
+}
+
+func (s guildCountingStore) View(ctx context.Context, fn func(tx storage.Tx) error) error {
+	return s.Store.View(ctx, func(tx storage.Tx) error {
+		return fn(guildCountingTx{scanCountingTx{tx, s.scans}, s.decoded})
+	})
+}
+
+// TestArbiterReadsOnlyTheServersGames: /arbiter's completion and /arbiter without
+// game: in a thread read the server's live games through its index, never every live
+// game of every server: with 30 games in another server and 2 in this one, they decode
+// the 2 only. Before, each decoded all 32.
+func TestArbiterReadsOnlyTheServersGames(t *testing.T) {
+	ctx := context.Background()
+	var scans, decoded atomic.Int64
+	db := guildCountingStore{storagetest.Open(t), &scans, &decoded}
+	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	gs, err := games.New(db, games.Options{Clock: clk, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gs.Close() })
+	start := func(guild, thread string, white, black *discordgo.User) uint64 {
+		t.Helper()
+		res, err := gs.StartGame(ctx, games.StartRequest{GuildID: guild, ChannelID: "c" + guild, White: storagePlayer(white), Black: storagePlayer(black), Control: "-"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := gs.SetGameThread(ctx, res.Game.ID, thread); err != nil {
+			t.Fatal(err)
+		}
+		return res.Game.ID
+	}
+	for i := range 30 {
+		start("other", fmt.Sprint("o", i), &discordgo.User{ID: fmt.Sprint("p", 2*i)}, &discordgo.User{ID: fmt.Sprint("p", 2*i+1)})
+	}
+	first := start("g1", "t1", &discordgo.User{ID: "w1"}, &discordgo.User{ID: "b1"})
+	second := start("g1", "t2", &discordgo.User{ID: "w2"}, &discordgo.User{ID: "b2"})
+	d := &Deps{Games: gs, Outbox: &placedOutbox{}, Ledger: NewPostLedger(nil), Now: clk.Now} // a fresh process: no thread known
+	scans.Store(0)
+	decoded.Store(0)
+	r := arbiterRequest("abort", "u8", "g1", "c1", discordgo.PermissionManageGuild, nil)
+	r.Interaction.Type = discordgo.InteractionApplicationCommandAutocomplete
+	choices, err := NewArbiter(d).Autocomplete(ctx, r)
+	if err != nil || len(choices) != 2 || choices[0].Value != second || choices[1].Value != first {
+		t.Fatalf("completion: %v, %v; want games %d and %d, newest first", choices, err, second, first)
+	}
+	res, err := NewArbiter(d).Handle(ctx, arbiterRequest("abort", "u8", "g1", "t1", discordgo.PermissionManageGuild, nil, strOpt("reason", "test")))
+	if err != nil || res == nil {
+		t.Fatalf("/arbiter abort in game %d's thread: %v, %v", first, res, err)
+	}
+	if g, err := gs.Game(ctx, first); err != nil || g.Live() {
+		t.Fatalf("game %d after /arbiter abort in its thread: %v", first, err)
+	}
+	if n := scans.Load(); n != 0 {
+		t.Errorf("/arbiter read every live game of every server %d times", n)
+	}
+	if n := decoded.Load(); n > 4 {
+		t.Errorf("/arbiter decoded %d games for a server with 2 live, want 2 a read", n)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/bits"
 	"sync/atomic"
 	"time"
 
@@ -32,6 +33,11 @@ type partitionLeases struct {
 	// held is the set of partitions held at the last tick, bit p for partition p,
 	// published after each tick for Owns.
 	held atomic.Uint64
+	// until[p] is the instant, on the manager's monotonic clock (mono), up to which
+	// partition p is owned (lease.Manager.Until), published with held.
+	until [leasePartitions]atomic.Int64
+	// mono is the manager's monotonic clock.
+	mono func() time.Duration
 	// gained is set by the manager's OnGain during a tick.
 	gained bool
 	// released is set once the leases are given up.
@@ -55,9 +61,12 @@ func newPartitionLeases(db storage.Store, instance string, clk timers.Clock, log
 	if err := reclaim(pl.table, instance, clk.Now(), log); err != nil {
 		return nil, fmt.Errorf("take this process's share of the background work: %w", err)
 	}
+	pl.mono = lease.Monotonic
 	pl.m = lease.New(pl.table, lease.Options{
-		Instance: instance, Partitions: leasePartitions,
+		Instance: instance, Partitions: leasePartitions, Monotonic: pl.mono,
 		OnGain: func(int, uint64) { pl.gained = true },
+		// Owned again after its time ran out: work may have been passed over meanwhile.
+		OnResume: func(int) { pl.gained = true },
 	})
 	if err := pl.tick(); err != nil {
 		return nil, fmt.Errorf("take this process's share of the background work: %w", err)
@@ -83,8 +92,12 @@ func reclaim(table lease.Table, instance string, now time.Time, log *slog.Logger
 func (pl *partitionLeases) tick() error {
 	err := pl.m.Tick(pl.clock.Now())
 	var held uint64
-	for _, p := range pl.m.Held() {
-		held |= 1 << p
+	for p := range leasePartitions {
+		u, ok := pl.m.Until(p)
+		if ok {
+			held |= 1 << p
+		}
+		pl.until[p].Store(int64(u))
 	}
 	if old := pl.held.Swap(held); old != held {
 		pl.log.Info("leases: partitions held", "count", len(pl.m.Held()), "set", storage.LeaseSetGames)
@@ -92,9 +105,27 @@ func (pl *partitionLeases) tick() error {
 	return err
 }
 
-// Owns reports whether this process holds the partition of a server's background work.
+// Owns reports whether this process owns the partition of a server's background work:
+// it held it at its last tick and, by its monotonic clock, the lease it last wrote has
+// time left (lease.Manager.Owns). A process paused or stuck past that stops owning
+// before another may take the partition, whatever its last tick said.
 func (pl *partitionLeases) Owns(guildID string) bool {
-	return pl.held.Load()&(1<<lease.Partition(guildID, leasePartitions)) != 0
+	p := lease.Partition(guildID, leasePartitions)
+	return pl.held.Load()&(1<<p) != 0 && pl.mono() < time.Duration(pl.until[p].Load())
+}
+
+// Held returns how many partitions this process held at its last tick, for /metrics.
+func (pl *partitionLeases) Held() int { return bits.OnesCount64(pl.held.Load()) }
+
+// Owned returns how many partitions this process owns now (Owns), for /metrics.
+func (pl *partitionLeases) Owned() int {
+	held, now, n := pl.held.Load(), pl.mono(), 0
+	for p := range leasePartitions {
+		if held&(1<<p) != 0 && now < time.Duration(pl.until[p].Load()) {
+			n++
+		}
+	}
+	return n
 }
 
 // owns is the Owns of the services: nil (every server, as one process owns them all)

@@ -1,9 +1,13 @@
 package serve
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/internal/lease"
@@ -120,4 +124,111 @@ func flagNotes(w *world, thread string) int {
 		}
 	}
 	return n
+}
+
+// TestStuckHolderStopsOwningOnPostgres: web-1's tick hangs in the store (the test holds
+// the row of its beat locked, so its first statement waits), past its leases' end.
+// web-1 stops owning its servers by its own clock, before web-2 takes its partitions,
+// and at no moment is a server owned by both: before owning was bounded on the
+// holder's side, web-1 answered Owns from its last completed tick and owned its share
+// of the 200 servers twice (with web-2) until the lock went.
+func TestStuckHolderStopsOwningOnPostgres(t *testing.T) {
+	overHTTP(t)
+	dsn := storagetest.PostgresDSN(t)
+	w := newWorld(t)
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
+	db := storagetest.OpenPostgresDSN(t, dsn, nil)
+	cfg1, cfg2 := w.cfg, w.cfg
+	cfg1.Instance, cfg2.Instance = "web-1", "web-2"
+	r1 := w.startWith(cfg1, Deps{})
+	r2 := w.startWith(cfg2, Deps{})
+	guilds := make([]string, 200)
+	for i := range guilds {
+		guilds[i] = fmt.Sprintf("guild-%d", 100000+i*7919)
+	}
+	// owned counts the servers each process owns and those both own.
+	owned := func() (one, two, both int) {
+		for _, g := range guilds {
+			a, b := r1.bot.Owns(g), r2.bot.Owns(g)
+			switch {
+			case a && b:
+				both++
+				fallthrough
+			case a:
+				one++
+			}
+			if b {
+				two++
+			}
+		}
+		return
+	}
+	deadline := time.Now().Add(4 * lease.DefaultTTL)
+	for one, two, _ := owned(); one+two != len(guilds) || one == 0 || two == 0; one, two, _ = owned() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the two processes own %d and %d of %d servers; want them divided", one, two, len(guilds))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	lock, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Rollback(context.Background())
+	if _, err := lock.Exec(ctx, `SELECT 1 FROM lease_beats WHERE lease_set = 'games' AND instance = 'web-1' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	// The games' clock (the leases' wall clock) moves with real time from now on, so
+	// web-1's leases end in the store as they would.
+	worst, oneOwnedAfter := 0, time.Duration(0)
+	stuck := time.Now()
+	deadline = stuck.Add(4 * lease.DefaultTTL)
+	for {
+		w.clock.Advance(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
+		one, two, both := owned()
+		worst = max(worst, both)
+		if one > 0 {
+			oneOwnedAfter = time.Since(stuck)
+		}
+		if one == 0 && two == len(guilds) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%v after web-1 got stuck: web-1 owns %d servers, web-2 %d, both %d", time.Since(stuck), one, two, both)
+		}
+	}
+	if worst != 0 {
+		t.Errorf("up to %d of %d servers owned by both processes while web-1 was stuck; want 0", worst, len(guilds))
+	}
+	if limit := lease.DefaultTTL; oneOwnedAfter > limit {
+		t.Errorf("web-1 owned servers %v after it got stuck; want at most the lease's lifetime, %v", oneOwnedAfter, limit)
+	}
+	if err := lock.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Unstuck, web-1's renewals are refused: it owns nothing, web-2 everything.
+	w.waitFor("web-1's tick after the lock", func() bool {
+		leases, err := storage.LeaseTable(db, storage.LeaseSetGames).Leases()
+		if err != nil {
+			return false
+		}
+		for _, l := range leases {
+			if l.Holder != "web-2" {
+				return false
+			}
+		}
+		return true
+	})
+	if one, two, both := owned(); one != 0 || two != len(guilds) || both != 0 {
+		t.Errorf("after web-1 came back: web-1 owns %d, web-2 %d, both %d", one, two, both)
+	}
 }

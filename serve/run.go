@@ -139,12 +139,44 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	defer db.Close() // last of all
+	// wall is the real clock of the gateway's leases (the games' is deps.Clock, a
+	// test's own time in tests), both corrected to the database's.
+	var wall timers.Clock = timers.SystemClock{}
+	if pdb, ok := db.(*pg.DB); ok {
+		// One process per instance name, and one clock for all processes: checked
+		// against the database before anything is written.
+		hold, err := pdb.HoldInstance(ctx, cfg.Instance, log)
+		if errors.Is(err, pg.ErrInstanceTaken) {
+			return fmt.Errorf("another gambit process is running as instance %q on this database: give each process its own name (config `instance`, GAMBIT_INSTANCE)", cfg.Instance)
+		}
+		if err != nil {
+			return err
+		}
+		defer hold.Release() // after the leases are released (deferred below)
+		offset, err := syncClock(ctx, pdb, deps.Clock, log)
+		if err != nil {
+			return err
+		}
+		if offset != 0 {
+			deps.Clock = offsetClock{base: deps.Clock, offset: offset}
+			wall = offsetClock{base: wall, offset: offset}
+		}
+	}
 	s := &Server{Metrics: bot.NewMetrics(liveGames(db)), Instance: cfg.Instance}
 	s.store, _ = db.(*bolt.DB) // the tests' handle on a bbolt store (nil on PostgreSQL)
 
 	d := commandDeps(cfg, deps.Clock, s)
-	dc, err := bot.New(bot.Options{Config: cfg, Logger: log, Metrics: s.Metrics,
-		DeferAfter: deps.DeferAfter, ShutdownTimeout: deps.ShutdownTimeout}, d) // d's Outbox: dc.Notifier
+	bopts := bot.Options{Config: cfg, Logger: log, Metrics: s.Metrics,
+		DeferAfter: deps.DeferAfter, ShutdownTimeout: deps.ShutdownTimeout}
+	if db.Shared() {
+		// Other processes may get the same interaction (a replay, a retry): the store
+		// says which delivery is the first.
+		clk := deps.Clock
+		bopts.ClaimInteraction = func(ctx context.Context, id string) (bool, error) {
+			return storage.ClaimDelivery(ctx, db, id, clk.Now())
+		}
+	}
+	dc, err := bot.New(bopts, d) // d's Outbox: dc.Notifier
 	if err != nil {
 		return err
 	}
@@ -169,6 +201,8 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 			return err
 		}
 		s.Owns = leases.Owns
+		s.Metrics.LeaseGauges(storage.LeaseSetGames, func() float64 { return float64(leases.Held()) },
+			func() float64 { return float64(leases.Owned()) })
 	}
 	svcs, err := buildServices(ctx, cfg, db, d, dc.Notifier, deps.Clock, leases, alive, log)
 	if err != nil {
@@ -226,7 +260,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	// Several processes may share the store (leases): each runs the shards it leases.
 	var shared *bot.ShardTables
 	if leases != nil {
-		shared = &bot.ShardTables{Instance: cfg.Instance,
+		shared = &bot.ShardTables{Instance: cfg.Instance, Now: wall.Now,
 			Shards: storage.LeaseTable(db, storage.LeaseSetShards), Identify: storage.LeaseTable(db, storage.LeaseSetIdentify)}
 	}
 	if err := dc.Connect(ctx, shared); err != nil {

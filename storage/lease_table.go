@@ -106,8 +106,11 @@ func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl ti
 	return got, ok, nil
 }
 
-// Renew extends holder's unexpired lease of epoch to now+ttl; a lease that expired, was
-// released or passed to another epoch is not renewed.
+// Renew extends holder's lease of epoch to now+ttl; a lease that was released or passed
+// to another epoch is not renewed. An expired lease still at holder's epoch renews:
+// every take by anyone since its expiry would have moved the epoch on, so nobody held
+// it meanwhile (a lone process whose renewals could not reach the store for a while
+// keeps its partitions).
 func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
 	ctx, cancel := leaseOpContext()
 	defer cancel()
@@ -125,7 +128,7 @@ func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.
 		if err != nil {
 			return err
 		}
-		if !found || l.Holder != holder || l.Epoch != epoch || !now.Before(l.Expires) {
+		if !found || l.Holder != holder || l.Epoch != epoch || Released(l) {
 			got, ok = l, false
 			return nil
 		}
@@ -141,6 +144,10 @@ func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.
 	}
 	return got, ok, nil
 }
+
+// Released reports whether a stored lease was released (its expiry is the zero instant
+// or unix 0).
+func Released(l lease.Lease) bool { return l.Expires.IsZero() || l.Expires.UnixNano() <= 0 }
 
 // Release ends holder's lease of epoch at once (its expiry becomes the zero instant);
 // a lease another holder or epoch has is left alone.

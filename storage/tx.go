@@ -52,6 +52,10 @@ type GamesTx interface {
 	GamesByUser(userID string, q Query) ([]*Game, error)
 	// GamesInChannel returns the games created in a channel, newest first.
 	GamesInChannel(channelID string, q Query) ([]*Game, error)
+	// GamesInGuild returns the games of a server, newest first, from the server's
+	// index: with q.LiveOnly only those in progress are decoded, and no other server's
+	// game is read.
+	GamesInGuild(guildID string, q Query) ([]*Game, error)
 }
 
 // ChallengesTx reads and writes challenges (records.go).

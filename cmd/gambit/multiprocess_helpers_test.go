@@ -83,6 +83,7 @@ type serveProc struct {
 	index    int
 	instance string
 	url      string // its POST /interactions
+	ops      string // its ops endpoint (/metrics, /healthz): http://host:port
 	cmd      *exec.Cmd
 	log      *procLog
 	done     chan struct{} // closed when the process has exited
@@ -107,6 +108,7 @@ type procLog struct {
 	partial []byte
 	addr    chan string // receives the interactions address once
 	sent    bool
+	ops     string // the ops endpoint's address, once logged
 }
 
 // Write implements io.Writer.
@@ -128,6 +130,14 @@ func (l *procLog) Write(p []byte) (int, error) {
 			if json.Unmarshal(line, &rec) == nil && rec.Address != "" {
 				l.addr <- rec.Address
 				l.sent = true
+			}
+		}
+		if l.ops == "" && bytes.Contains(line, []byte(`"metrics and health"`)) {
+			var rec struct {
+				Address string `json:"address"`
+			}
+			if json.Unmarshal(line, &rec) == nil {
+				l.ops = rec.Address
 			}
 		}
 		l.partial = l.partial[i+1:]
@@ -254,6 +264,8 @@ func (c *cluster) start(bin string, i int) (*serveProc, error) {
 		"storage:",
 		"  driver: postgres",
 		"  dsn: '" + c.dsn + "'",
+		"metrics:",
+		"  address: 127.0.0.1:0",
 		"log:",
 		"  level: info",
 		"  format: json",
@@ -280,7 +292,21 @@ func (c *cluster) start(bin string, i int) (*serveProc, error) {
 	select {
 	case addr := <-p.log.addr:
 		p.url = "http://" + addr + "/interactions"
-		return p, nil
+		// The ops endpoint is served once Discord is met, after the interactions.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			p.log.mu.Lock()
+			ops := p.log.ops
+			p.log.mu.Unlock()
+			if ops != "" {
+				p.ops = "http://" + ops
+				return p, nil
+			}
+			if time.Now().After(deadline) || !p.alive() {
+				return p, fmt.Errorf("%s logged no ops endpoint within 30s:\n%s", p.instance, p.log.tail(4000))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	case <-p.done:
 		return p, fmt.Errorf("%s exited before serving (%v):\n%s", p.instance, p.waitErr, p.log.tail(4000))
 	case <-time.After(30 * time.Second):

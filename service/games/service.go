@@ -492,6 +492,17 @@ func (s *Service) OpenGames(ctx context.Context) ([]*storage.Game, error) {
 	return storage.Read(ctx, s.db, storage.Tx.OpenGames)
 }
 
+// OpenGamesInGuild returns the records of a server's live games, newest first, read
+// through the server's index (no other server's game is read).
+func (s *Service) OpenGamesInGuild(ctx context.Context, guildID string) ([]*storage.Game, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return storage.Read(ctx, s.db, func(tx storage.Tx) ([]*storage.Game, error) {
+		return tx.GamesInGuild(guildID, storage.Query{LiveOnly: true})
+	})
+}
+
 // GamesByUser returns the records of a user's games, newest first.
 func (s *Service) GamesByUser(ctx context.Context, userID string, q storage.Query) ([]*storage.Game, error) {
 	if err := ctx.Err(); err != nil {

@@ -39,6 +39,15 @@
 // does not widen: a post Discord accepted but that was not recorded (a crash in
 // between, or a post that outlived its timeout) is made again once the reservation
 // expires.
+//
+// The reservation is bounded on the holder's side: right before the post, the process
+// checks on its own clock (monotonic in production) that the reservation it took has
+// more than dailyMargin left, and cuts the post off at that point. A process paused,
+// slowed or stuck between its reservation and the post, past the reservation's end,
+// therefore does not post when it resumes: another process may have reserved and
+// posted the day meanwhile; it looks again instead. What no check on this side can
+// close is a pause after the request left for Discord; a process that then finds the
+// day recorded by another logs the second post as an error, with both message ids.
 
 package puzzles
 
@@ -94,6 +103,10 @@ const (
 const (
 	dailyReservationTTL = 2 * time.Minute
 	dailyPostTimeout    = 90 * time.Second
+	// dailyMargin is how long before its reservation's end a process no longer starts
+	// or continues a post: the reservation must outlast the post it covers, by the
+	// process's own clock, whatever paused it between the reservation and the post.
+	dailyMargin = 10 * time.Second
 )
 
 // dailyState maps guilds to timer keys and counts failed posts.
@@ -305,7 +318,20 @@ func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSe
 	if err != nil {
 		return time.Time{}, err
 	}
-	postCtx, cancel := context.WithTimeout(ctx, dailyPostTimeout)
+	if s.beforePost != nil {
+		s.beforePost()
+	}
+	// The reservation is this process's until res.Until (the instant its reservation
+	// was sent plus the lifetime, on the clock that measured it: the monotonic clock
+	// in production): a process paused, slowed or stuck since then posts only if the
+	// post fits in what is left, and is cut off before another may take it.
+	left := res.Until.Sub(s.clock.Now()) - dailyMargin
+	if left <= 0 {
+		s.log.Warn("puzzles: the reservation of the daily post ran out before the post (the process was paused or slow); looking again",
+			"guild", guild, "date", date, "until", res.Until)
+		return s.clock.Now(), nil
+	}
+	postCtx, cancel := context.WithTimeout(ctx, min(dailyPostTimeout, left))
 	msg, err := s.opts.Poster.PostDaily(postCtx, post)
 	cancel()
 	if err != nil {
@@ -318,6 +344,10 @@ func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSe
 			return err
 		}
 		if d.State == storage.DailyPosted {
+			// Posted by another process meanwhile: this post is a second one (its
+			// reservation ran out while the post was on its way).
+			s.log.Error("puzzles: the daily puzzle was posted twice: another process recorded its post first",
+				"guild", guild, "date", date, "recorded", d.MessageID, "extra", msg)
 			return nil
 		}
 		d.State, d.MessageID, d.Posted, d.ChannelID = storage.DailyPosted, msg, now, ps.Channel

@@ -251,3 +251,40 @@ func TestMiningTheSameGameInTwoProcessesStoresItOnce(t *testing.T) {
 		}
 	})
 }
+
+// A process paused between its reservation of a day and the post, past the
+// reservation's end, does not post when it resumes: the other process took the
+// reservation meanwhile and posted. Before the holder checked the time its reservation
+// had left, the day was posted twice.
+func TestDailyPostAfterAPausePastTheReservationIsNotMade(t *testing.T) {
+	eachSharedStore(t, func(t *testing.T, a, b storage.Store) {
+		clk := timers.NewManualClock(day0)
+		ps := twoPuzzleProcesses(t, a, b, clk, [2]func(string) bool{})
+		clk.Set(day0.Add(time.Hour))
+		paused := false
+		ps[0].svc.beforePost = func() {
+			if paused {
+				return
+			}
+			paused = true
+			clk.Advance(dailyReservationTTL + time.Minute) // a is stopped...
+			ps[1].svc.FireDue()                            // ...while b runs
+		}
+		ps[0].svc.FireDue()
+		if !paused {
+			t.Fatal("a never reached a post")
+		}
+		if ps[1].post.count() != 2 {
+			t.Fatalf("b made %d posts while a was paused, want 2 (a's reservation had ended)", ps[1].post.count())
+		}
+		if n := ps[0].post.count(); n != 0 {
+			t.Errorf("a made %d posts after its pause, want none: the days were posted twice", n)
+		}
+		clk.Advance(time.Hour)
+		ps[0].svc.FireDue()
+		ps[1].svc.FireDue()
+		if n := posts(ps); n != 2 {
+			t.Errorf("%d posts in all, want 2 (one per guild)", n)
+		}
+	})
+}

@@ -80,6 +80,9 @@ type Service struct {
 
 	daily  dailyState
 	holder string // this service's name in the reservations it takes
+	// beforePost, if set, runs between a daily post's reservation and its post: the
+	// tests' pause of the process there.
+	beforePost func()
 
 	mineMu   sync.Mutex
 	mineQ    chan *storage.Game

@@ -756,6 +756,9 @@ func (s *Service) close(ctx context.Context, id uint64, v *View) error {
 const (
 	announceReservationTTL = 2 * time.Minute
 	announceTimeout        = 90 * time.Second
+	// announceMargin is how long before its reservation's end a process no longer
+	// starts an announcement (by its own clock; see announceOnce).
+	announceMargin = 10 * time.Second
 )
 
 // kindReservationRetry is the timer that moves an event on again when another process's
@@ -803,7 +806,18 @@ func (s *Service) announceOnce(ctx context.Context, id uint64, key string, done 
 		s.sched.Set(timers.Key{Kind: kindReservationRetry, ID: id}, res.Until)
 		return nil
 	}
-	nctx, cancel := context.WithTimeout(ctx, announceTimeout)
+	// The reservation is this process's until res.Until, measured from before it was
+	// sent (on the monotonic clock in production): a process paused or slowed since
+	// then past it does not announce (another may have), it looks again at once; the
+	// announcement is cut off where the reservation ends, less the margin.
+	left := res.Until.Sub(s.clock.Now()) - announceMargin
+	if left <= 0 {
+		s.log.Warn("tournaments: the reservation of an announcement ran out before it was made (the process was paused or slow); looking again",
+			"tournament", id, "reservation", key, "until", res.Until)
+		s.sched.Set(timers.Key{Kind: kindReservationRetry, ID: id}, s.clock.Now())
+		return nil
+	}
+	nctx, cancel := context.WithTimeout(ctx, min(announceTimeout, left))
 	notify(nctx)
 	cancel()
 	_, err = s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {

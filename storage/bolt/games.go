@@ -140,6 +140,14 @@ func (t boltTx) GamesInChannel(channelID string, q storage.Query) ([]*storage.Ga
 	return t.indexed(bucketChannelGames, channelID, q)
 }
 
+// GamesInGuild reads a server's games from its index, newest first.
+func (t boltTx) GamesInGuild(guildID string, q storage.Query) ([]*storage.Game, error) {
+	if guildID == "" {
+		return nil, nil
+	}
+	return t.indexed(bucketGuildGames, guildID, q)
+}
+
 // indexed walks an index by a string backwards from BeforeID.
 func (t boltTx) indexed(bucket, s string, q storage.Query) ([]*storage.Game, error) {
 	if len(s) > storage.MaxIDLen {

@@ -161,6 +161,19 @@ func (t *pgTx) GamesInChannel(channelID string, q storage.Query) ([]*storage.Gam
 	return gs, nil
 }
 
+// GamesInGuild reads a server's games, newest first (the index games_guild).
+func (t *pgTx) GamesInGuild(guildID string, q storage.Query) ([]*storage.Game, error) {
+	if guildID == "" || len(guildID) > storage.MaxIDLen {
+		return nil, nil
+	}
+	cond, args := gameQuery(q, guildID)
+	gs, err := t.scanGames(`SELECT id, record FROM games WHERE guild_id = $1`+cond+` ORDER BY id DESC`+limitClause(q), args...)
+	if err != nil {
+		return nil, fmt.Errorf("games in guild %s: %w", guildID, err)
+	}
+	return gs, nil
+}
+
 // gameQuery returns the conditions of q after the key's ($1), and the arguments.
 func gameQuery(q storage.Query, key string) (string, []any) {
 	cond, args := "", []any{key}

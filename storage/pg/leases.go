@@ -189,7 +189,8 @@ func (db *DB) AcquireLease(ctx context.Context, set string, partition int, holde
 	return got, ok, nil
 }
 
-// RenewLease is LeaseTable's Renew in one statement.
+// RenewLease is LeaseTable's Renew in one statement: the row is updated while it is
+// holder's at epoch and not released (expires 0).
 func (db *DB) RenewLease(ctx context.Context, set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
 	if err := storage.CheckLeaseSet(set); err != nil {
 		return lease.Lease{}, false, err
@@ -204,9 +205,9 @@ func (db *DB) RenewLease(ctx context.Context, set string, partition int, holder 
 		got = lease.Lease{Partition: partition}
 		var err error
 		ok, err = t.scanOne(`UPDATE leases SET expires = $5
-			WHERE lease_set = $1 AND partition = $2 AND holder = $3 AND epoch = $4 AND expires > $6
+			WHERE lease_set = $1 AND partition = $2 AND holder = $3 AND epoch = $4 AND expires > 0
 			RETURNING holder, expires, epoch`,
-			[]any{set, partition, holder, int64(epoch), codec.UnixNanos(now.Add(ttl)), codec.UnixNanos(now)}, scanLease(&got)...)
+			[]any{set, partition, holder, int64(epoch), codec.UnixNanos(now.Add(ttl))}, scanLease(&got)...)
 		if err != nil || ok {
 			return err
 		}

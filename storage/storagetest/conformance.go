@@ -16,6 +16,7 @@ func Conformance(t *testing.T, be Backend) {
 		{"ReservationHolderExpiryAndRenewal", testReservationHolderExpiryAndRenewal},
 		{"ReservationRefusesBadArguments", testReservationRefusesBadArguments},
 		{"ReservationOneWinnerAmongConcurrentTakers", testReservationOneWinnerAmongConcurrentTakers},
+		{"ClaimDeliveryOnce", testClaimDeliveryOnce},
 		{"EngineGames", testEngineGames},
 		{"EngineGameRefusals", testEngineGameRefusals},
 		{"Plans", testPlans},

@@ -68,6 +68,20 @@ func testCommitAndIndexes(t *testing.T, be Backend) {
 				return storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInChannel("c1", storage.Query{}) })
 			}, []uint64{4, 2, 1}},
 			{"open", func() ([]*storage.Game, error) { return storage.Read(t.Context(), db, storage.Tx.OpenGames) }, []uint64{1, 3, 4}},
+			{"guild g1", func() ([]*storage.Game, error) {
+				return storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInGuild("g1", storage.Query{}) })
+			}, []uint64{4, 3, 2, 1}},
+			{"guild g1 live", func() ([]*storage.Game, error) {
+				return storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) {
+					return tx.GamesInGuild("g1", storage.Query{LiveOnly: true})
+				})
+			}, []uint64{4, 3, 1}},
+			{"guild g2", func() ([]*storage.Game, error) {
+				return storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInGuild("g2", storage.Query{}) })
+			}, nil},
+			{"no guild", func() ([]*storage.Game, error) {
+				return storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInGuild("", storage.Query{}) })
+			}, nil},
 		}
 		for _, tt := range tests {
 			gs, err := tt.got()

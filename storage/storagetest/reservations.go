@@ -5,6 +5,7 @@
 package storagetest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/internal/testrecords"
 )
 
 // take takes key's reservation for holder at now in its own transaction.
@@ -123,5 +125,29 @@ func testReservationOneWinnerAmongConcurrentTakers(t *testing.T, be Backend) {
 				t.Fatalf("round %d: %d takers hold the reservation, want 1", round, n)
 			}
 		}
+	})
+}
+
+// testClaimDeliveryOnce: an interaction's first delivery is claimed once, its later
+// ones (another process's included: a second store on the same database) are not; an
+// id that is not a snowflake is refused and records nothing.
+func testClaimDeliveryOnce(t *testing.T, be Backend) {
+	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
+		at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		for k, want := range []bool{true, false, false} {
+			first, err := storage.ClaimDelivery(context.Background(), db, "1579551499896360960", at.Add(time.Duration(k)*time.Second))
+			if err != nil || first != want {
+				t.Fatalf("delivery %d: first %v, %v; want %v", k+1, first, err, want)
+			}
+		}
+		for _, id := range []string{"", "12a", "delivered/1", strings.Repeat("9", 21), "1 OR 1=1"} {
+			if _, err := storage.ClaimDelivery(context.Background(), db, id, at); err == nil {
+				t.Errorf("interaction id %q claimed", id)
+			}
+		}
+		if first, err := storage.ClaimDelivery(context.Background(), db, "1579551499896360961", at); err != nil || !first {
+			t.Errorf("another interaction: first %v, %v", first, err)
+		}
+		testrecords.CheckStore(t, db)
 	})
 }
