@@ -248,10 +248,7 @@ var emptyBishop, emptyRook = func() (b, r [64]cc.Bitboard) {
 
 var pieceWorth = [7]int32{cc.Knight: 30, cc.Bishop: 30, cc.Rook: 50, cc.Queen: 90}
 
-// distance is the king-step (Chebyshev) distance between two squares.
-func distance(a, b cc.Square) int { return int(squareDistance[a&63][b&63]) }
-
-// squareDistance holds distance for every pair of squares.
+// squareDistance holds the king-step (Chebyshev) distance between every two squares.
 var squareDistance = func() (t [64][64]uint8) {
 	for a := range cc.Square(64) {
 		for b := range cc.Square(64) {
