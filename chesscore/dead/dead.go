@@ -21,7 +21,7 @@
 //     pieces reach (no, with that proof).
 //  4. The search (search.go): a best-first search over the positions reachable from
 //     here, with a memory of every position generated, pruning every position that steps
-//     1, 2 and 3 settle. It finds a mate (yes, the line shortened) or sees every
+//     1, 2 and 3 settle. It finds a mate (yes, with the line) or sees every
 //     reachable position (no). Around it, LongMate (longmate.go) walks the pieces to a
 //     mating picture built from the squares they reach, the pawns standing still: before
 //     the search with a tenth of the budget where every pawn is locked, after it with the
@@ -230,7 +230,7 @@ func (d *decider) decide(c cc.Color, budget int) Decision {
 	dec := Decision{Verdict: v, Nodes: d.search.nodes}
 	switch v {
 	case cc.Yes:
-		dec.Proof, dec.Line = ProofMate, shortenLine(&d.root, c, d.search.mate)
+		dec.Proof, dec.Line = ProofMate, d.search.mate
 	case cc.No:
 		dec.Proof = ProofSearch
 	case cc.Unknown:

@@ -210,7 +210,7 @@ func (d Decider) Dead(k *cc.MateKnowledge, p *cc.Position) bool {
 	case cc.Yes:
 		line := dc.search.mate
 		mater := p.Turn() ^ cc.Color(len(line)&1) ^ 1 // the side that made the last move
-		k.Verdict[mater], k.Line[mater] = cc.Yes, shortenLine(p, mater, line)
+		k.Verdict[mater], k.Line[mater] = cc.Yes, slices.Clone(line)
 		return false
 	case cc.No:
 		k.Verdict[c] = cc.No
