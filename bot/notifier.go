@@ -297,7 +297,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if shown {
 			return nil // offered with the move: that move's board shows it
 		}
-		return n.post(ctx, g, d.DrawOfferMessage(g, ev.By))
+		return n.post(ctx, g, d.DrawOfferMessage(ctx, g, ev.By))
 	case games.DrawDeclined:
 		g := ev.Game
 		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventDeclined)) {
@@ -309,7 +309,7 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {
 			return nil
 		}
-		return n.post(ctx, g, d.TakebackMessage(g, ev.By))
+		return n.post(ctx, g, d.TakebackMessage(ctx, g, ev.By))
 	case games.TakebackAccepted:
 		g := ev.Game
 		if n.answered(commands.GamePost(g.ID, g.Ply(), commands.EventTakeback)) {

@@ -22,8 +22,8 @@ type scanCountingStore struct {
 	scans *atomic.Int64
 }
 
-func (s scanCountingStore) View(fn func(tx storage.Tx) error) error {
-	return s.Store.View(func(tx storage.Tx) error { return fn(scanCountingTx{tx, s.scans}) })
+func (s scanCountingStore) View(ctx context.Context, fn func(tx storage.Tx) error) error {
+	return s.Store.View(ctx, func(tx storage.Tx) error { return fn(scanCountingTx{tx, s.scans}) })
 }
 
 type scanCountingTx struct {

@@ -121,7 +121,7 @@ func (c *DrawCommand) offer(ctx context.Context, r *Request, g *games.Game, ply 
 		call: offerWithMove(c.d.Games.OfferDraw),
 		answer: func(_ context.Context, res *games.Result) (*Response, error) {
 			col, _ := res.Game.ColorOf(r.User.ID)
-			return c.d.DrawOfferMessage(res.Game, col), nil
+			return c.d.DrawOfferMessage(ctx, res.Game, col), nil
 		},
 	})
 }

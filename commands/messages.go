@@ -225,8 +225,8 @@ func plural(n int) string {
 
 // TakebackMessage announces a pending takeback request, pinging the opponent who may
 // answer it; the engine answers one itself, so then it is a note without buttons.
-func (d *Deps) TakebackMessage(g *games.Game, by chesscore.Color) *Response {
-	if d.playsEngine(g, by.Other()) {
+func (d *Deps) TakebackMessage(ctx context.Context, g *games.Game, by chesscore.Color) *Response {
+	if d.playsEngine(ctx, g, by.Other()) {
 		return engineRequestMessage(g, by, "asks to take back their last move",
 			"The engine grants takebacks: the board follows in a moment.")
 	}
@@ -251,19 +251,19 @@ func engineRequestMessage(g *games.Game, by chesscore.Color, asks, then string) 
 }
 
 // playsEngine reports whether the engine plays color c in g.
-func (d *Deps) playsEngine(g *games.Game, c chesscore.Color) bool {
+func (d *Deps) playsEngine(ctx context.Context, g *games.Game, c chesscore.Color) bool {
 	if d.Engine == nil {
 		return false
 	}
-	e, ok := d.Engine.EngineGame(g.ID)
+	e, ok := d.Engine.EngineGame(ctx, g.ID)
 	return ok && e.Color == c
 }
 
 // DrawOfferMessage announces a draw offer made after one's move (an offer made with
 // the move shows in the board message); the engine answers one itself, so then it is a
 // note without buttons.
-func (d *Deps) DrawOfferMessage(g *games.Game, by chesscore.Color) *Response {
-	if d.playsEngine(g, by.Other()) {
+func (d *Deps) DrawOfferMessage(ctx context.Context, g *games.Game, by chesscore.Color) *Response {
+	if d.playsEngine(ctx, g, by.Other()) {
 		return engineRequestMessage(g, by, "offers a draw", "The engine weighs it and answers in a moment.")
 	}
 	ply := g.Ply()

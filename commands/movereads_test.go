@@ -30,9 +30,9 @@ type countingStore struct {
 	users    atomic.Int64 // user records (preferences) read in them
 }
 
-func (s *countingStore) View(fn func(tx storage.Tx) error) error {
+func (s *countingStore) View(ctx context.Context, fn func(tx storage.Tx) error) error {
 	s.views.Add(1)
-	return s.Store.View(func(tx storage.Tx) error { return fn(countingTx{tx, s}) })
+	return s.Store.View(ctx, func(tx storage.Tx) error { return fn(countingTx{tx, s}) })
 }
 
 func (s *countingStore) Shared() bool { return s.shared || s.Store.Shared() }

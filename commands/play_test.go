@@ -24,7 +24,7 @@ import (
 func engineDeps(t *testing.T) *Deps {
 	t.Helper()
 	db, clk, gs, quiet := testServices(t)
-	eng, err := engineplay.New(db, engineplay.Options{Clock: clk, Logger: quiet, AnalysisNodes: 5000})
+	eng, err := engineplay.New(t.Context(), db, engineplay.Options{Clock: clk, Logger: quiet, AnalysisNodes: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}

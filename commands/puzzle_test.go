@@ -24,7 +24,7 @@ func puzzleDeps(t *testing.T) (*Deps, *timers.ManualClock) {
 	t.Helper()
 	db := storagetest.Open(t)
 	clk := timers.NewManualClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	_, err := storage.Write(db, func(tx storage.Tx) (int, error) {
+	_, err := storage.Write(t.Context(), db, func(tx storage.Tx) (int, error) {
 		return tx.AddPuzzles([]*storage.Puzzle{
 			{ID: "mate1", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1", Moves: []string{"g8h8", "d1d8"}, Rating: 900, RD: 80, Source: "test",
 				White: "1", Black: "2", Played: clk.Now().Add(-9 * 24 * time.Hour)},

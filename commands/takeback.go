@@ -48,7 +48,7 @@ func (c *TakebackCommand) on(ctx context.Context, r *Request, g *games.Game) (*R
 		call: finalMoves(c.d.Games.RequestTakeback),
 		answer: func(_ context.Context, res *games.Result) (*Response, error) {
 			col, _ := res.Game.ColorOf(r.User.ID)
-			return c.d.TakebackMessage(res.Game, col), nil
+			return c.d.TakebackMessage(ctx, res.Game, col), nil
 		},
 	})
 }

@@ -141,7 +141,7 @@ func TestStoryArbiterAcrossRestarts(t *testing.T) {
 		t.Errorf("%d game-over messages in the thread", n)
 	}
 	// Both sides had moved: the forfeit is rated.
-	rs, err := storage.Read(r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(guild) })
+	rs, err := storage.Read(t.Context(), r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(guild) })
 	if err != nil || len(rs) != 1 {
 		t.Errorf("%d rated results (%v), want 1", len(rs), err)
 	}
@@ -179,7 +179,7 @@ func TestStoryArbiterRulesOfPlay(t *testing.T) {
 	if !strings.Contains(d.Content, "aborted · no result") {
 		t.Fatalf("the resignation answered %q", d.Content)
 	}
-	rs, err := storage.Read(r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(w.f.GuildID) })
+	rs, err := storage.Read(t.Context(), r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(w.f.GuildID) })
 	if err != nil || len(rs) != 0 {
 		t.Errorf("%d rated results (%v), want none", len(rs), err)
 	}

@@ -38,7 +38,7 @@ type backups struct {
 	every time.Duration
 	keep  int
 	// copy writes a consistent copy of the store to w (bolt.DB.Backup).
-	copy func(w io.Writer) (int64, error)
+	copy func(ctx context.Context, w io.Writer) (int64, error)
 	now  func() time.Time
 	log  *slog.Logger
 	// made counts the copies written, for tests.
@@ -46,7 +46,7 @@ type backups struct {
 }
 
 // newBackups returns the scheduler; copyTo is the store's hot backup.
-func newBackups(dir string, every time.Duration, keep int, copyTo func(io.Writer) (int64, error), log *slog.Logger) *backups {
+func newBackups(dir string, every time.Duration, keep int, copyTo func(context.Context, io.Writer) (int64, error), log *slog.Logger) *backups {
 	return &backups{dir: dir, every: every, keep: keep, copy: copyTo, now: time.Now, log: log}
 }
 
@@ -76,7 +76,7 @@ func (b *backups) Run(ctx context.Context) error {
 			return ctx.Err()
 		case <-t.C:
 		}
-		path, n, err := b.once()
+		path, n, err := b.once(ctx)
 		if err != nil {
 			retryAt = b.now().Add(min(b.every, backupRetry))
 			b.log.Error("scheduled backup failed", "dir", b.dir, "err", err, "retry_at", retryAt)
@@ -138,10 +138,10 @@ func (b *backups) list() ([]string, error) {
 }
 
 // once writes one copy and prunes the old ones, returning the copy's path and size.
-func (b *backups) once() (string, int64, error) {
+func (b *backups) once(ctx context.Context) (string, int64, error) {
 	name := backupPrefix + b.now().UTC().Format(backupLayout) + backupSuffix
 	path := filepath.Join(b.dir, name)
-	n, err := b.write(path)
+	n, err := b.write(ctx, path)
 	if err != nil {
 		return "", 0, err
 	}
@@ -154,7 +154,7 @@ func (b *backups) once() (string, int64, error) {
 
 // write copies the store into path atomically: a 0600 temporary file beside it, synced,
 // renamed over path, and the directory synced so the rename survives a crash.
-func (b *backups) write(path string) (n int64, err error) {
+func (b *backups) write(ctx context.Context, path string) (n int64, err error) {
 	tmp := path + partialSuffix
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -166,7 +166,7 @@ func (b *backups) write(path string) (n int64, err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if n, err = b.copy(f); err != nil {
+	if n, err = b.copy(ctx, f); err != nil {
 		return 0, fmt.Errorf("back up to %s: %w", path, err)
 	}
 	if err = f.Sync(); err != nil {

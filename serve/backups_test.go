@@ -28,7 +28,7 @@ func backupStore(t *testing.T, n int) *bolt.DB {
 	db := storagetest.Open(t)
 	for range n {
 		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}, Control: clock.TimeControl{Untimed: true}, Created: epoch}
-		if err := db.Commit(&storage.Change{Game: g}); err != nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -151,12 +151,12 @@ func TestBackupNames(t *testing.T) {
 // not counted.
 func TestBackupFailureKeepsNothingPartial(t *testing.T) {
 	dir := t.TempDir()
-	failing := func(w io.Writer) (int64, error) {
+	failing := func(ctx context.Context, w io.Writer) (int64, error) {
 		w.Write([]byte("half a copy"))
 		return 11, errors.New("disk on fire")
 	}
 	b := newBackups(dir, time.Hour, 3, failing, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if _, _, err := b.once(); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+	if _, _, err := b.once(t.Context()); err == nil || !strings.Contains(err.Error(), "disk on fire") {
 		t.Fatalf("once: %v", err)
 	}
 	entries, _ := os.ReadDir(dir)

@@ -191,7 +191,7 @@ func TestRestartGrace(t *testing.T) {
 		w.clock.Advance(50 * time.Second) // White thinks; the heartbeat is due only if grace < 50 s
 		r.bot.Games.FireDue()
 		image := filepath.Join(t.TempDir(), "crash.db")
-		if _, err := r.store().BackupFile(image); err != nil {
+		if _, err := r.store().BackupFile(t.Context(), image); err != nil {
 			t.Fatal(err)
 		}
 		r.stop()
@@ -305,7 +305,7 @@ func checkBackup(t *testing.T, path string, games int) {
 		t.Fatalf("backup %s does not open: %v", path, err)
 	}
 	defer db.Close()
-	if err := db.Check(); err != nil {
+	if err := db.Check(t.Context()); err != nil {
 		t.Errorf("backup %s fails its check: %v", path, err)
 	}
 	if total, _ := storagetest.CountGames(t, db); total != games {

@@ -363,7 +363,7 @@ func TestStoryCrashImageRestart(t *testing.T) {
 	// The file as a crash would leave it: a consistent image taken while running,
 	// after the last acknowledged move.
 	image := filepath.Join(t.TempDir(), "crash.db")
-	if _, err := r.store().BackupFile(image); err != nil {
+	if _, err := r.store().BackupFile(t.Context(), image); err != nil {
 		t.Fatal(err)
 	}
 	r.stop()

@@ -173,7 +173,7 @@ func TestStoryLadders(t *testing.T) {
 	if g, err := r.bot.Games.GamesByUser(ctx, w.alice.ID, storage.Query{}); err != nil || len(g) != 3 || g[0].Outcome.Result != 0 || !g[0].Rated {
 		t.Fatalf("alice's games: %d, %v (newest %+v)", len(g), err, g[0].Outcome)
 	}
-	rs, err := storage.Read(r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(w.f.GuildID) })
+	rs, err := storage.Read(ctx, r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(w.f.GuildID) })
 	if err != nil || len(rs) != 1 {
 		t.Fatalf("rated results %+v, %v; want only the rated game to mate", rs, err)
 	}

@@ -51,7 +51,7 @@ type opsOptions struct {
 	// Backup writes a consistent copy of the store (storage.Store.Backup); with
 	// BackupToken, GET /backup serves it. An error that wraps errors.ErrUnsupported
 	// (a store the bot cannot copy itself) is answered 501.
-	Backup func(io.Writer) (int64, error)
+	Backup func(context.Context, io.Writer) (int64, error)
 	// BackupToken is the bearer token /backup asks for ("" : /backup is off).
 	BackupToken string
 	// StageDir is the directory a live backup is copied into before it is sent (the
@@ -64,7 +64,7 @@ type opsOptions struct {
 }
 
 // opsFromConfig returns the ops endpoint's options for a configuration and its store.
-func opsFromConfig(cfg config.Config, backup func(io.Writer) (int64, error), m *bot.Metrics, h http.Handler, log *slog.Logger) opsOptions {
+func opsFromConfig(cfg config.Config, backup func(context.Context, io.Writer) (int64, error), m *bot.Metrics, h http.Handler, log *slog.Logger) opsOptions {
 	stage := filepath.Dir(cfg.Storage.Path)
 	if abs, err := filepath.Abs(cfg.Storage.Path); err == nil {
 		stage = filepath.Dir(abs)

@@ -167,11 +167,11 @@ func countBackupGames(t *testing.T, data []byte) int {
 		t.Fatalf("the copy does not open: %v", err)
 	}
 	defer db.Close()
-	if err := db.Check(); err != nil {
+	if err := db.Check(t.Context()); err != nil {
 		t.Errorf("the copy fails its check: %v", err)
 	}
 	var total int
-	if err := db.View(func(tx storage.Tx) (err error) { total, _, err = tx.CountGames(); return err }); err != nil {
+	if err := db.View(t.Context(), func(tx storage.Tx) (err error) { total, _, err = tx.CountGames(); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return total
@@ -210,7 +210,7 @@ func TestOpsBackupHostCheck(t *testing.T) {
 }
 
 func TestOpsBackupOfAStoreThatCannotCopyItself(t *testing.T) {
-	unsupported := func(io.Writer) (int64, error) {
+	unsupported := func(context.Context, io.Writer) (int64, error) {
 		return 0, fmt.Errorf("back up: %w", errors.ErrUnsupported)
 	}
 	rig := startOps(t, opsOptions{BackupToken: testBackupToken, Backup: unsupported}, nil)
@@ -218,7 +218,7 @@ func TestOpsBackupOfAStoreThatCannotCopyItself(t *testing.T) {
 	if resp.StatusCode != http.StatusNotImplemented || !strings.Contains(string(body), "pg_dump") {
 		t.Errorf("%d %q, want 501 pointing at pg_dump", resp.StatusCode, body)
 	}
-	failing := func(io.Writer) (int64, error) { return 0, errors.New("disk on fire") }
+	failing := func(context.Context, io.Writer) (int64, error) { return 0, errors.New("disk on fire") }
 	rig = startOps(t, opsOptions{BackupToken: testBackupToken, Backup: failing}, nil)
 	resp, body = rig.get(t, "/backup", "", "Bearer "+testBackupToken)
 	if resp.StatusCode != http.StatusInternalServerError || strings.Contains(string(body), "fire") {
@@ -241,7 +241,7 @@ func addUsers(t *testing.T, db *bolt.DB, prefix string, n int) {
 	t.Helper()
 	name := strings.Repeat("x", 4096)
 	for i := 0; i < n; i += 64 {
-		err := db.Update(func(tx storage.Tx) error {
+		err := db.Update(t.Context(), func(tx storage.Tx) error {
 			for j := i; j < min(i+64, n); j++ {
 				if err := tx.PutUser(storage.User{ID: fmt.Sprintf("%s-%d", prefix, j), Name: name}); err != nil {
 					return err

@@ -4,6 +4,7 @@
 package serve
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
@@ -53,7 +54,7 @@ func (s *opsServer) serveBackup(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.sending.Store(false)
 
-	f, size, err := s.stage()
+	f, size, err := s.stage(r.Context())
 	if err != nil {
 		if errors.Is(err, errors.ErrUnsupported) {
 			http.Error(w, "501 this store cannot be copied by the bot: back up its database with the database's own tool "+
@@ -95,7 +96,7 @@ func (s *opsServer) authorized(header string) bool {
 // stage copies the store into a temporary file (readable by the bot's user only) and
 // returns it open at its start, with its size. The file is removed from its directory
 // at once where the system allows (it lives until closed), else when closed.
-func (s *opsServer) stage() (io.ReadCloser, int64, error) {
+func (s *opsServer) stage(ctx context.Context) (io.ReadCloser, int64, error) {
 	f, err := os.CreateTemp(s.StageDir, ".gambit-backup-*.partial")
 	if err != nil {
 		return nil, 0, fmt.Errorf("stage the backup: %w", err)
@@ -111,7 +112,7 @@ func (s *opsServer) stage() (io.ReadCloser, int64, error) {
 			}
 		}
 	}()
-	n, err := s.Backup(f)
+	n, err := s.Backup(ctx, f)
 	if err != nil {
 		return nil, 0, fmt.Errorf("stage the backup in %s: %w", s.StageDir, err)
 	}

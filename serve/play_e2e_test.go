@@ -187,7 +187,7 @@ func TestStoryPlayBotRestartWhileEngineToMove(t *testing.T) {
 	g.move(w.alice, "d4")
 	r.stop()
 	db := storagetest.OpenFile(t, w.cfg.Storage.Path, &bolt.Options{ReadOnly: true})
-	rec, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	rec, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	db.Close()
 	if err != nil || rec.Ply() != 1 {
 		t.Fatalf("before the restart: ply %d, %v (the engine must not have moved)", rec.Ply(), err)

@@ -26,7 +26,7 @@ func TestStoryOnPostgres(t *testing.T) {
 		t.Fatalf("mate answered %q", d.Content)
 	}
 	db := storagetest.OpenPostgresDSN(t, dsn, nil)
-	games, err := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) {
+	games, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) {
 		return tx.GamesInChannel(w.f.ChannelID, storage.Query{})
 	})
 	if err != nil || len(games) != 1 {

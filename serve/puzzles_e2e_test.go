@@ -285,12 +285,12 @@ func TestStoryDailyPuzzleAcrossRestarts(t *testing.T) {
 	r3.bot.Puzzles.FireDue()
 	var planned *storage.Daily
 	w.waitFor("the planned post", func() bool {
-		d, err := storage.Read(r3.store(), func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(w.f.GuildID, "2026-03-02") })
+		d, err := storage.Read(t.Context(), r3.store(), func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(w.f.GuildID, "2026-03-02") })
 		planned = d
 		return err == nil && d.State == storage.DailyPlanned
 	})
 	image := filepath.Join(t.TempDir(), "crash.db")
-	if _, err := r3.store().BackupFile(image); err != nil {
+	if _, err := r3.store().BackupFile(t.Context(), image); err != nil {
 		t.Fatal(err)
 	}
 	r3.stop()
@@ -304,7 +304,7 @@ func TestStoryDailyPuzzleAcrossRestarts(t *testing.T) {
 	if n := len(w.dailyPosts(w.f.ChannelID)); n != 2 {
 		t.Errorf("%d posts after the crash, want 2", n)
 	}
-	d, err := storage.Read(r4.store(), func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(w.f.GuildID, "2026-03-02") })
+	d, err := storage.Read(t.Context(), r4.store(), func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(w.f.GuildID, "2026-03-02") })
 	if err != nil || d.State != storage.DailyPosted || d.PuzzleID != planned.PuzzleID || d.MessageID != w.dailyPosts(w.f.ChannelID)[1].ID {
 		t.Errorf("day 2 after the crash: %+v, %v (planned %s)", d, err, planned.PuzzleID)
 	}

@@ -150,7 +150,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	// restore their work. With bbolt it is alone and owns everything.
 	// The last instant a process ran the clocks, read before this one takes its share:
 	// a peer starting at the same moment after an outage then vouches for nothing.
-	alive, err := games.LastAlive(db, cfg.Instance, servePeer)
+	alive, err := games.LastAlive(ctx, db, cfg.Instance, servePeer)
 	if err != nil {
 		return fmt.Errorf("read the heartbeats: %w", err)
 	}
@@ -162,7 +162,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		}
 		s.Owns = leases.Owns
 	}
-	svcs, err := buildServices(cfg, db, d, dc.Notifier, deps.Clock, leases, alive, log)
+	svcs, err := buildServices(ctx, cfg, db, d, dc.Notifier, deps.Clock, leases, alive, log)
 	if err != nil {
 		if leases != nil {
 			leases.release()
@@ -248,11 +248,17 @@ func openStore(cfg config.Storage, opts *bolt.Options, log *slog.Logger) (storag
 	return db, nil
 }
 
+// gaugeTimeout bounds the store read behind a gauge: a scrape of /metrics must answer
+// while the database does not (the gauge then reads 0).
+const gaugeTimeout = 2 * time.Second
+
 // liveGames returns the gauge function of the games in progress.
 func liveGames(db storage.Store) func() float64 {
 	return func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), gaugeTimeout)
+		defer cancel()
 		var live int
-		err := db.View(func(tx storage.Tx) (err error) {
+		err := db.View(ctx, func(tx storage.Tx) (err error) {
 			_, live, err = tx.CountGames()
 			return err
 		})

@@ -49,7 +49,7 @@ type services struct {
 // and the process owns every server. The games credit downtime from alive (the last
 // heartbeat of any serve process, read before the leases were taken). On error, what
 // was built is closed.
-func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifier *bot.Notifier, clk timers.Clock, leases *partitionLeases, alive time.Time, log *slog.Logger) (*services, error) {
+func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *commands.Deps, notifier *bot.Notifier, clk timers.Clock, leases *partitionLeases, alive time.Time, log *slog.Logger) (*services, error) {
 	control, err := defaultControl(cfg)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func buildServices(cfg config.Config, db storage.Store, d *commands.Deps, notifi
 	}
 	eopts := engineOptions(cfg, clk, log)
 	eopts.Owns = leases.owns()
-	engine, err := engineplay.New(db, eopts)
+	engine, err := engineplay.New(ctx, db, eopts)
 	if err != nil {
 		s.close(log)
 		return nil, fmt.Errorf("start the engine: %w", err)
@@ -159,7 +159,7 @@ func (l gameListeners) Notify(ctx context.Context, e games.Event) {
 		if l.puzzles != nil {
 			l.puzzles.GameOver(&over.Game.Game)
 		}
-		l.tournaments.GameOver(over.Game.ID)
+		l.tournaments.GameOver(ctx, over.Game.ID)
 	}
 	l.engine.Notify(ctx, e)
 }

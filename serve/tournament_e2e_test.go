@@ -268,7 +268,7 @@ func TestStoryTournamentSwiss(t *testing.T) {
 		t.Errorf("TRF: %v points, %d forfeit cells, %d byes; want 9, 2, 3", pts, forfeits, byes)
 	}
 	// The ladder has the five games played, not the forfeit.
-	rs, err := storage.Read(tw.r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(tw.f.GuildID) })
+	rs, err := storage.Read(ctx, tw.r.store(), func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults(tw.f.GuildID) })
 	if err != nil || len(rs) != 5 {
 		t.Errorf("%d rated results (%v), want 5", len(rs), err)
 	}

@@ -4,6 +4,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -25,10 +26,21 @@ func LeaseTable(st Store, set string) lease.Table { return &leaseTable{st: st, s
 // AtomicLeases are a backend's own atomic lease operations (PostgreSQL's single
 // statements), used instead of a read and a write in a transaction.
 type AtomicLeases interface {
-	AcquireLease(set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
-	RenewLease(set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
-	ReleaseLease(set string, partition int, holder string, epoch uint64) error
-	LeaseBeat(set, holder string, now time.Time) error
+	AcquireLease(ctx context.Context, set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
+	RenewLease(ctx context.Context, set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error)
+	ReleaseLease(ctx context.Context, set string, partition int, holder string, epoch uint64) error
+	LeaseBeat(ctx context.Context, set, holder string, now time.Time) error
+}
+
+// LeaseOpTimeout bounds each operation of a LeaseTable: the lease.Table surface takes no
+// context, and a lease operation that cannot finish in a third of the default lease's
+// life (lease.DefaultTTL) is of no use to the manager, which tries again next tick.
+const LeaseOpTimeout = lease.DefaultTTL / 3
+
+// leaseOpContext is the context of one lease operation: background work with its own
+// deadline, so a stalled database fails the operation instead of hanging the tick.
+func leaseOpContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), LeaseOpTimeout)
 }
 
 // leaseTable is LeaseTable's Table.
@@ -39,7 +51,9 @@ type leaseTable struct {
 
 // Leases returns every partition's lease of the set.
 func (t *leaseTable) Leases() ([]lease.Lease, error) {
-	return Read(t.st, func(tx Tx) ([]lease.Lease, error) { return tx.Leases(t.set) })
+	ctx, cancel := leaseOpContext()
+	defer cancel()
+	return Read(ctx, t.st, func(tx Tx) ([]lease.Lease, error) { return tx.Leases(t.set) })
 }
 
 // storedLease reads a partition's lease; found is false for one never taken.
@@ -55,8 +69,10 @@ func (t *leaseTable) storedLease(tx LeasesTx, partition int) (l lease.Lease, fou
 // released or expired) or already holder's; a lease passing to holder from anyone,
 // or from holder's own expired or released lease, gets the next epoch.
 func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+	ctx, cancel := leaseOpContext()
+	defer cancel()
 	if s, isStmt := t.st.(AtomicLeases); isStmt {
-		l, ok, err := s.AcquireLease(t.set, partition, holder, now, ttl)
+		l, ok, err := s.AcquireLease(ctx, t.set, partition, holder, now, ttl)
 		if err != nil {
 			return lease.Lease{}, false, fmt.Errorf("acquire lease %s/%d for %s: %w", t.set, partition, holder, err)
 		}
@@ -64,7 +80,7 @@ func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl ti
 	}
 	var got lease.Lease
 	var ok bool
-	err := t.st.Update(func(tx Tx) error {
+	err := t.st.Update(ctx, func(tx Tx) error {
 		l, found, err := t.storedLease(tx, partition)
 		if err != nil {
 			return err
@@ -93,8 +109,10 @@ func (t *leaseTable) Acquire(partition int, holder string, now time.Time, ttl ti
 // Renew extends holder's unexpired lease of epoch to now+ttl; a lease that expired, was
 // released or passed to another epoch is not renewed.
 func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+	ctx, cancel := leaseOpContext()
+	defer cancel()
 	if s, isStmt := t.st.(AtomicLeases); isStmt {
-		l, ok, err := s.RenewLease(t.set, partition, holder, epoch, now, ttl)
+		l, ok, err := s.RenewLease(ctx, t.set, partition, holder, epoch, now, ttl)
 		if err != nil {
 			return lease.Lease{}, false, fmt.Errorf("renew lease %s/%d for %s: %w", t.set, partition, holder, err)
 		}
@@ -102,7 +120,7 @@ func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.
 	}
 	var got lease.Lease
 	var ok bool
-	err := t.st.Update(func(tx Tx) error {
+	err := t.st.Update(ctx, func(tx Tx) error {
 		l, found, err := t.storedLease(tx, partition)
 		if err != nil {
 			return err
@@ -127,13 +145,15 @@ func (t *leaseTable) Renew(partition int, holder string, epoch uint64, now time.
 // Release ends holder's lease of epoch at once (its expiry becomes the zero instant);
 // a lease another holder or epoch has is left alone.
 func (t *leaseTable) Release(partition int, holder string, epoch uint64) error {
+	ctx, cancel := leaseOpContext()
+	defer cancel()
 	if s, isStmt := t.st.(AtomicLeases); isStmt {
-		if err := s.ReleaseLease(t.set, partition, holder, epoch); err != nil {
+		if err := s.ReleaseLease(ctx, t.set, partition, holder, epoch); err != nil {
 			return fmt.Errorf("release lease %s/%d of %s: %w", t.set, partition, holder, err)
 		}
 		return nil
 	}
-	err := t.st.Update(func(tx Tx) error {
+	err := t.st.Update(ctx, func(tx Tx) error {
 		l, found, err := t.storedLease(tx, partition)
 		if err != nil || !found || l.Holder != holder || l.Epoch != epoch {
 			return err
@@ -149,9 +169,13 @@ func (t *leaseTable) Release(partition int, holder string, epoch uint64) error {
 
 // Beat records holder's beat in the set.
 func (t *leaseTable) Beat(holder string, now time.Time) error {
-	beat := func() error { return t.st.Update(func(tx Tx) error { return tx.PutLeaseBeat(t.set, holder, now) }) }
+	ctx, cancel := leaseOpContext()
+	defer cancel()
+	beat := func() error {
+		return t.st.Update(ctx, func(tx Tx) error { return tx.PutLeaseBeat(t.set, holder, now) })
+	}
 	if s, isStmt := t.st.(AtomicLeases); isStmt {
-		beat = func() error { return s.LeaseBeat(t.set, holder, now) }
+		beat = func() error { return s.LeaseBeat(ctx, t.set, holder, now) }
 	}
 	if err := beat(); err != nil {
 		return fmt.Errorf("lease beat of %s in %s: %w", holder, t.set, err)
@@ -161,7 +185,9 @@ func (t *leaseTable) Beat(holder string, now time.Time) error {
 
 // Live returns the instances of the set whose last beat is after since.
 func (t *leaseTable) Live(since time.Time) ([]string, error) {
-	beats, err := Read(t.st, func(tx Tx) ([]InstanceBeat, error) { return tx.LeaseBeats(t.set) })
+	ctx, cancel := leaseOpContext()
+	defer cancel()
+	beats, err := Read(ctx, t.st, func(tx Tx) ([]InstanceBeat, error) { return tx.LeaseBeats(t.set) })
 	if err != nil {
 		return nil, err
 	}

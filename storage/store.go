@@ -4,6 +4,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"io"
 )
@@ -13,32 +14,38 @@ import (
 // record through the Tx of View, Update or Bulk, and do not know which backend is
 // underneath.
 // Its methods are safe for concurrent use.
+//
+// ctx bounds each call: the caller's request (a Discord interaction within its answer
+// budget) or a background job with its own deadline. A call whose ctx ends before its
+// transaction commits returns an error wrapping ctx's and writes nothing, so a request
+// whose user was told it failed is never applied later; once a commit is under way the
+// call reports what happened.
 type Store interface {
 	// View runs fn in a read-only transaction: one consistent view of the store while
 	// writers go on. Writes through its Tx fail.
-	View(fn func(tx Tx) error) error
+	View(ctx context.Context, fn func(tx Tx) error) error
 	// Update runs fn in a write transaction, durably committed before it returns. An
 	// error from fn writes nothing. fn may run more than once, each time in a fresh
 	// transaction, so it must not act outside it: bbolt groups concurrent writers in one
 	// transaction and retries a failed group without the failing writer; PostgreSQL runs
 	// a transaction again when it failed to serialize with another.
-	Update(fn func(tx Tx) error) error
+	Update(ctx context.Context, fn func(tx Tx) error) error
 	// Bulk runs fn in a write transaction of its own, not grouped with others: for
 	// imports and start-up work that write much at once. bbolt runs fn once; PostgreSQL
 	// runs it again if it failed to serialize with a concurrent writer.
-	Bulk(fn func(tx Tx) error) error
+	Bulk(ctx context.Context, fn func(tx Tx) error) error
 	// Commit writes one request's Change atomically and durably, like Update (bbolt
 	// groups it with concurrent commits, and a change that fails is retried alone, so
 	// one failure does not fail the others). A commit that fails gives back what it
 	// assigned: the new records' ids are 0 again and the game's Version is the one given.
-	Commit(c *Change) error
+	Commit(ctx context.Context, c *Change) error
 	// CommitAll writes many changes in one transaction of its own (not grouped): all of
 	// them or none.
-	CommitAll(cs []*Change) error
+	CommitAll(ctx context.Context, cs []*Change) error
 	// Backup writes a consistent copy of the whole store to w, as of the moment it
 	// began, while writers go on, and returns the bytes written: a bbolt file, whatever
 	// the backend (PostgreSQL's is built from one snapshot with Copy).
-	Backup(w io.Writer) (int64, error)
+	Backup(ctx context.Context, w io.Writer) (int64, error)
 	// Shared reports whether other processes may change the store while this one has it
 	// open (PostgreSQL): what a process keeps in memory may then be out of date. A bbolt
 	// file has a single writer, the process that holds it.
@@ -50,10 +57,10 @@ type Store interface {
 // Read runs fn in a read-only transaction of st and returns its result: the one-line
 // form of a single read, e.g.
 //
-//	g, err := storage.Read(st, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
-func Read[T any](st Store, fn func(tx Tx) (T, error)) (T, error) {
+//	g, err := storage.Read(ctx, st, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+func Read[T any](ctx context.Context, st Store, fn func(tx Tx) (T, error)) (T, error) {
 	var out T
-	err := st.View(func(tx Tx) (err error) {
+	err := st.View(ctx, func(tx Tx) (err error) {
 		out, err = fn(tx)
 		return err
 	})
@@ -62,9 +69,9 @@ func Read[T any](st Store, fn func(tx Tx) (T, error)) (T, error) {
 
 // Write runs fn in a write transaction of st (Store.Update: grouped, and fn may run
 // more than once) and returns the result of the run that committed.
-func Write[T any](st Store, fn func(tx Tx) (T, error)) (T, error) {
+func Write[T any](ctx context.Context, st Store, fn func(tx Tx) (T, error)) (T, error) {
 	var out T
-	err := st.Update(func(tx Tx) (err error) {
+	err := st.Update(ctx, func(tx Tx) (err error) {
 		out, err = fn(tx)
 		return err
 	})

@@ -14,6 +14,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -93,9 +94,9 @@ func (t *Tournament) Validate() error {
 // games). fn may run more than once (a retried group commit), each time on a fresh
 // copy: it must not act outside the transaction. If fn returns ErrStale nothing is
 // written and UpdateTournament returns the tournament as fn left it.
-func UpdateTournament(st Store, id uint64, fn func(tx Tx, t *Tournament) error) (*Tournament, error) {
+func UpdateTournament(ctx context.Context, st Store, id uint64, fn func(tx Tx, t *Tournament) error) (*Tournament, error) {
 	var out *Tournament
-	err := st.Update(func(tx Tx) error {
+	err := st.Update(ctx, func(tx Tx) error {
 		t, err := tx.Tournament(id)
 		if err != nil {
 			return err

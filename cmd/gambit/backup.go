@@ -30,6 +30,8 @@ func addDBFlag(fs *flag.FlagSet) *string {
 // once and says how to have the bot itself serve the copy (GET /backup on its
 // metrics.address), with the bot's address when its configuration is given.
 func runBackup(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := commandContext()
+	defer stop()
 	fs := newFlagSet("backup", stderr)
 	cfgPath := fs.String("config", "", "the bot's YAML configuration `file`: its storage.path is the default --db, its metrics.address where a running bot serves the copy")
 	dbPath := addDBFlag(fs)
@@ -60,12 +62,12 @@ func runBackup(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer db.Close()
-	n, err := db.BackupFile(*out)
+	n, err := db.BackupFile(ctx, *out)
 	if err != nil {
 		return err
 	}
 	var total, live int
-	err = db.View(func(tx storage.Tx) (err error) {
+	err = db.View(ctx, func(tx storage.Tx) (err error) {
 		total, live, err = tx.CountGames()
 		return err
 	})

@@ -29,7 +29,7 @@ func seedStore(t *testing.T, path string, n int) {
 		if i%2 == 0 {
 			g.Outcome = chesscore.Outcome{Result: chesscore.NoResult, Termination: chesscore.Aborted}
 		}
-		if err := db.Commit(&storage.Change{Game: g}); err != nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -47,7 +47,7 @@ func TestBackup(t *testing.T) {
 		t.Errorf("output %q", out.String())
 	}
 	db := storagetest.OpenFile(t, dst, &bolt.Options{ReadOnly: true})
-	if err := db.Check(); err != nil {
+	if err := db.Check(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if total, live := storagetest.CountGames(t, db); total != 5 || live != 2 {

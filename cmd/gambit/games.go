@@ -17,6 +17,8 @@ import (
 // runGames implements `gambit games [--db FILE]`: the open terminal games with their
 // players, clocks and moves, for gambit play --resume.
 func runGames(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := commandContext()
+	defer stop()
 	fs := newFlagSet("games", stderr)
 	dbPath := addDBFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -34,7 +36,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		recs  []*storage.Game
 		alive time.Time
 	}
-	o, err := storage.Read(db, func(tx storage.Tx) (open, error) {
+	o, err := storage.Read(ctx, db, func(tx storage.Tx) (open, error) {
 		all, err := tx.OpenGames()
 		if err != nil {
 			return open{}, err

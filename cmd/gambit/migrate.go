@@ -21,6 +21,8 @@ import (
 // verifies the copy: the records of each family counted in both, every game's record
 // compared with the source's, and every game replayed from its start position.
 func runMigrate(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := commandContext()
+	defer stop()
 	fs := newFlagSet("migrate", stderr)
 	from := fs.String("from", "", "the store to copy: bbolt:`FILE` or postgres:DSN")
 	to := fs.String("to", "", "the empty store to copy into: postgres:`DSN` (postgres: alone reads GAMBIT_STORAGE_DSN) or bbolt:FILE")
@@ -57,7 +59,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	defer out.Close()
 
 	fmt.Fprintf(stdout, "copying %s to %s\n", src, dst)
-	copied, err := transfer.Copy(out, in)
+	copied, err := transfer.Copy(ctx, out, in)
 	if err != nil {
 		return err
 	}
@@ -67,7 +69,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		name string
 		st   storage.Store
 	}{{"source", in}, {"copy", out}} {
-		counts, err := transfer.CountRecords(side.st)
+		counts, err := transfer.CountRecords(ctx, side.st)
 		if err != nil {
 			return fmt.Errorf("count the %s: %w", side.name, err)
 		}
@@ -75,7 +77,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("verify the %s's counts: %w", side.name, err)
 		}
 	}
-	n, err := transfer.CompareGames(in, out, func(g *storage.Game) error {
+	n, err := transfer.CompareGames(ctx, in, out, func(g *storage.Game) error {
 		_, err := games.Replay(g)
 		return err
 	})

@@ -24,11 +24,11 @@ func migrationSource(t *testing.T, moves ...chesscore.Move) string {
 		Moves:   []chesscore.Move{chesscore.NewMove(chesscore.F2, chesscore.F3), chesscore.NewMove(chesscore.E7, chesscore.E5)},
 		Outcome: chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation}}
 	for _, g := range []*storage.Game{live, over} {
-		if err := db.Commit(&storage.Change{Game: g, Receipt: &storage.Receipt{RequestID: "r" + g.Black.ID, Effect: "started"}}); err != nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g, Receipt: &storage.Receipt{RequestID: "r" + g.Black.ID, Effect: "started"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Update(func(tx storage.Tx) error { return tx.PutGuildSettings(storage.DefaultGuildSettings("g")) }); err != nil {
+	if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutGuildSettings(storage.DefaultGuildSettings("g")) }); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -66,7 +66,7 @@ func TestMigrate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := storage.Read(st, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) })
+			g, err := storage.Read(t.Context(), st, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) })
 			if err != nil || g.Ply() != 2 || !g.Live() {
 				t.Errorf("the copied game: %+v, %v", g, err)
 			}

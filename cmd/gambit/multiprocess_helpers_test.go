@@ -399,7 +399,7 @@ func (c *cluster) send(ctx context.Context, i int, spec discordfake.InteractionS
 
 // storedGame reads game id from the store.
 func (c *cluster) storedGame(id uint64) (*storage.Game, error) {
-	return storage.Read(c.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	return storage.Read(context.Background(), c.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 }
 
 // mpGame is a game the players drive through the processes.
@@ -457,7 +457,7 @@ func (c *cluster) startGame(ctx context.Context, g *mpGame, control string, a, b
 	}
 	var stored *storage.Game
 	found := c.f.WaitFor(func() bool {
-		games, err := storage.Read(c.db, func(tx storage.Tx) ([]*storage.Game, error) {
+		games, err := storage.Read(ctx, c.db, func(tx storage.Tx) ([]*storage.Game, error) {
 			return tx.GamesInChannel(g.channelID, storage.Query{})
 		})
 		if err != nil {

@@ -39,7 +39,7 @@ func storedGames(t *testing.T, path, user string) []*storage.Game {
 	t.Helper()
 	db := storagetest.OpenFile(t, path, nil)
 	defer db.Close() // the next command opens the file
-	gs, err := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser(user, storage.Query{}) })
+	gs, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser(user, storage.Query{}) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,8 @@ func printSummary(w io.Writer, v any) error {
 // runPuzzlesGenerate mines puzzles from the games of a PGN file: into the store (--db),
 // and/or as lichess-layout CSV (--csv). It ends with {"generated": N} on stdout.
 func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := commandContext()
+	defer stop()
 	fs := newFlagSet("puzzles generate", stderr)
 	from := fs.String("from", "", "PGN file of games to mine (required)")
 	csvOut := fs.String("csv", "", "also write the puzzles as CSV to this file (- for stdout)")
@@ -73,8 +75,8 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		if store, err = openPuzzleStore(*db); err != nil {
 			return err
 		}
-		defer store.close()
-		sinks = append(sinks, store.add)
+		defer store.close(ctx)
+		sinks = append(sinks, func(p puzzle.Puzzle) error { return store.add(ctx, p) })
 	}
 	count := 0
 	errStop := fmt.Errorf("limit reached")
@@ -99,7 +101,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if store != nil {
-		if err := store.close(); err != nil {
+		if err := store.close(ctx); err != nil {
 			return err
 		}
 	}

@@ -95,7 +95,7 @@ func TestPuzzlesGenerateIntoStoreAndVerify(t *testing.T) {
 		t.Fatalf("generate: %v", got)
 	}
 	s := storagetest.OpenFile(t, db, &bolt.Options{ReadOnly: true})
-	n, _ := storage.Read(s, storage.Tx.CountPuzzles)
+	n, _ := storage.Read(t.Context(), s, storage.Tx.CountPuzzles)
 	s.Close()
 	if n != 1 {
 		t.Errorf("%d puzzles stored, want 1", n)

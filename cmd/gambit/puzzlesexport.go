@@ -17,6 +17,8 @@ import (
 // runPuzzlesExport implements `gambit puzzles export [--db FILE] [-o FILE]`: every stored
 // puzzle as CSV in the lichess layout (on stdout without -o).
 func runPuzzlesExport(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := commandContext()
+	defer stop()
 	fs := newFlagSet("puzzles export", stderr)
 	dbPath := addDBFlag(fs)
 	out := fs.String("o", "", "write the CSV to this `file` (default: standard output)")
@@ -41,7 +43,7 @@ func runPuzzlesExport(args []string, stdout, stderr io.Writer) error {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	n, err := puzzles.Export(db, bw)
+	n, err := puzzles.Export(ctx, db, bw)
 	if err == nil {
 		err = bw.Flush()
 	}

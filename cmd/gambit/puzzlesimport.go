@@ -44,6 +44,8 @@ func splitPositional(args []string, valued map[string]bool) (file string, flags 
 // the store. The speed goes to stderr; stdout gets {"imported": N, "skipped": N,
 // "errors": N}.
 func runPuzzlesImport(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := commandContext()
+	defer stop()
 	fs := newFlagSet("puzzles import", stderr)
 	dbPath := addDBFlag(fs)
 	minRating := fs.Int("min-rating", 0, "skip puzzles rated below this")
@@ -77,10 +79,10 @@ func runPuzzlesImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer sink.close()
+	defer sink.close(ctx)
 	shown := 0
 	start := time.Now()
-	st, err := puzzles.Import(sink.db, bufio.NewReaderSize(in, 1<<20), puzzles.ImportOptions{
+	st, err := puzzles.Import(ctx, sink.db, bufio.NewReaderSize(in, 1<<20), puzzles.ImportOptions{
 		Filter: puzzle.Filter{MinRating: *minRating, MaxRating: *maxRating, Themes: splitList(*themes), Limit: *limit},
 		Now:    time.Now(),
 		OnError: func(err error) {
@@ -93,7 +95,7 @@ func runPuzzlesImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("import %s: %w", file, err)
 	}
-	if err := sink.close(); err != nil {
+	if err := sink.close(ctx); err != nil {
 		return err
 	}
 	el := time.Since(start)

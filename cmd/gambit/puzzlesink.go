@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -32,21 +33,21 @@ func openPuzzleStore(path string) (*puzzleSink, error) {
 }
 
 // add queues a puzzle, storing the batch once it holds 500.
-func (s *puzzleSink) add(p puzzle.Puzzle) error {
+func (s *puzzleSink) add(ctx context.Context, p puzzle.Puzzle) error {
 	p.Added = time.Now()
 	s.pending = append(s.pending, &p)
 	if len(s.pending) >= 500 {
-		return s.flush()
+		return s.flush(ctx)
 	}
 	return nil
 }
 
 // flush stores the queued puzzles in one bulk transaction.
-func (s *puzzleSink) flush() error {
+func (s *puzzleSink) flush(ctx context.Context) error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	err := s.db.Bulk(func(tx storage.Tx) error {
+	err := s.db.Bulk(ctx, func(tx storage.Tx) error {
 		_, err := tx.AddPuzzles(s.pending)
 		return err
 	})
@@ -55,12 +56,12 @@ func (s *puzzleSink) flush() error {
 }
 
 // close stores what is pending and closes the store (once; later calls do nothing).
-func (s *puzzleSink) close() error {
+func (s *puzzleSink) close(ctx context.Context) error {
 	if s.closed {
 		return nil
 	}
 	s.closed = true
-	err := s.flush()
+	err := s.flush(ctx)
 	if cerr := s.db.Close(); err == nil {
 		err = cerr
 	}

@@ -151,7 +151,7 @@ func TestServeAgainstTheFake(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the live copy does not open: %v", err)
 	}
-	if err := copyDB.Check(); err != nil {
+	if err := copyDB.Check(ctx); err != nil {
 		t.Errorf("the live copy fails its check: %v", err)
 	}
 	copyDB.Close()

@@ -114,7 +114,7 @@ func (r *rig) open(run bool) {
 	}
 	n := uint64(7)
 	opts.Rand = func() uint64 { n = n*6364136223846793005 + 1442695040888963407; return n }
-	s, err := New(db, opts)
+	s, err := New(context.Background(), db, opts)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestEngineRepliesAndOpens(t *testing.T) {
 	if g.White != ana || g.Black.ID != enginePID || g.Black.Name != PlayerName(1) || g.Rated {
 		t.Fatalf("players %+v / %+v rated %v", g.White, g.Black, g.Rated)
 	}
-	if e, err := storage.Read(r.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) }); err != nil || e.Color != chesscore.Black || e.Level != 1 || e.Engine != storage.EngineBuiltin {
+	if e, err := storage.Read(t.Context(), r.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) }); err != nil || e.Color != chesscore.Black || e.Level != 1 || e.Engine != storage.EngineBuiltin {
 		t.Fatalf("engine record %+v, %v", e, err)
 	}
 	r.move(g, "e4", false)
@@ -309,7 +309,7 @@ func TestEngineStopsPromptly(t *testing.T) {
 		t.Errorf("shutdown took %v while the engine was thinking", d)
 	}
 	db := storagetest.OpenFile(t, r.path, &bolt.Options{NoSync: true})
-	rec, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	rec, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil || rec.Ply() != 0 {
 		t.Errorf("after an interrupted thought: ply %d, %v", rec.Ply(), err)
 	}
@@ -416,7 +416,7 @@ func TestExternalEngine(t *testing.T) {
 		t.Fatalf("MaxLevel with an external engine = %d", r.eng.MaxLevel())
 	}
 	g := r.start(ExternalLevel, "white", "3+2")
-	if e, _ := storage.Read(r.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) }); e.Engine != storage.EngineExternal {
+	if e, _ := storage.Read(t.Context(), r.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) }); e.Engine != storage.EngineExternal {
 		t.Fatalf("engine record %+v", e)
 	}
 	r.move(g, "e4", false)

@@ -243,7 +243,7 @@ func newFairBench(b *testing.B, opts Options) *fairBench {
 		b.Fatal(err)
 	}
 	opts.Logger = quietLogger()
-	s, err := New(db, opts)
+	s, err := New(b.Context(), db, opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	live, err := storage.Read(s.db, func(tx storage.Tx) ([]engineGame, error) {
+	live, err := storage.Read(ctx, s.db, func(tx storage.Tx) ([]engineGame, error) {
 		recs, err := tx.LiveEngineGames()
 		if err != nil {
 			return nil, err

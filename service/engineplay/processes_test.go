@@ -48,7 +48,7 @@ func newEProc(t *testing.T, db storage.Store, clk *timers.ManualClock, instance 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(db, Options{Clock: clk, ReplyDelay: -1, Untimed: 100 * time.Millisecond, Owns: owns, Logger: quietLogger()})
+	s, err := New(t.Context(), db, Options{Clock: clk, ReplyDelay: -1, Untimed: 100 * time.Millisecond, Owns: owns, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func newEProc(t *testing.T, db storage.Store, clk *timers.ManualClock, instance 
 func plyAfter(t *testing.T, db storage.Store, id uint64, want int, settle time.Duration) {
 	t.Helper()
 	ply := func() int {
-		g, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+		g, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 		if err != nil {
 			t.Fatal(err)
 		}

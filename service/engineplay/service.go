@@ -189,7 +189,7 @@ const (
 )
 
 // New makes the service on db and reads the live engine games, to take up at Run.
-func New(db storage.Store, opts Options) (*Service, error) {
+func New(ctx context.Context, db storage.Store, opts Options) (*Service, error) {
 	if opts.Clock == nil {
 		opts.Clock = timers.SystemClock{}
 	}
@@ -242,7 +242,7 @@ func New(db storage.Store, opts Options) (*Service, error) {
 		s.ext = newExternal(*opts.External, s.log.With("role", "play"))
 	}
 	s.analyses.init(s)
-	live, err := storage.Read(db, func(tx storage.Tx) ([]engineGame, error) {
+	live, err := storage.Read(ctx, db, func(tx storage.Tx) ([]engineGame, error) {
 		recs, err := tx.LiveEngineGames()
 		if err != nil {
 			return nil, err
@@ -445,14 +445,14 @@ func (s *Service) LiveGames(user string) int {
 
 // EngineGame returns the engine's side of game id, and false for a game between
 // people.
-func (s *Service) EngineGame(id uint64) (storage.EngineGame, bool) {
+func (s *Service) EngineGame(ctx context.Context, id uint64) (storage.EngineGame, bool) {
 	s.mu.Lock()
 	e, ok := s.known[id]
 	s.mu.Unlock()
 	if ok {
 		return e.EngineGame, true
 	}
-	rec, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(id) })
+	rec, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(id) })
 	if err != nil {
 		return storage.EngineGame{}, false
 	}
@@ -461,7 +461,7 @@ func (s *Service) EngineGame(id uint64) (storage.EngineGame, bool) {
 
 // lookup returns the engine record of a live game the event is about, reading the
 // store only for a game the engine plays in under its present id.
-func (s *Service) lookup(g *games.Game) (engineGame, bool) {
+func (s *Service) lookup(ctx context.Context, g *games.Game) (engineGame, bool) {
 	s.mu.Lock()
 	e, ok := s.known[g.ID]
 	s.mu.Unlock()
@@ -472,7 +472,7 @@ func (s *Service) lookup(g *games.Game) (engineGame, bool) {
 	if pid == "" || (g.White.ID != pid && g.Black.ID != pid) || !g.Live() {
 		return engineGame{}, false
 	}
-	rec, err := storage.Read(s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) })
+	rec, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(g.ID) })
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			s.log.Error("read the engine's side of a game", "game", g.ID, "err", err)
@@ -488,26 +488,26 @@ func (s *Service) lookup(g *games.Game) (engineGame, bool) {
 
 // Notify implements games.Notifier: it queues the games the engine has something to do
 // in, and never blocks.
-func (s *Service) Notify(_ context.Context, ev games.Event) {
+func (s *Service) Notify(ctx context.Context, ev games.Event) {
 	switch e := ev.(type) {
 	case games.GameStarted:
-		s.consider(e.Game, false)
+		s.consider(ctx, e.Game, false)
 	case games.YourTurn:
-		s.consider(e.Game, false)
+		s.consider(ctx, e.Game, false)
 	case games.DrawOffered:
-		s.consider(e.Game, false)
+		s.consider(ctx, e.Game, false)
 	case games.TakebackRequested:
 		// Answer it rather than move on: the thought in progress (if any) stops, and
 		// the game queues again in its person's turn, like any request.
-		s.consider(e.Game, true)
+		s.consider(ctx, e.Game, true)
 	case games.GameOver:
 		s.finished(e.Game.ID)
 	}
 }
 
 // consider queues an engine game; interrupt cancels a thought in progress.
-func (s *Service) consider(g *games.Game, interrupt bool) {
-	if _, ok := s.lookup(g); !ok || !g.Live() {
+func (s *Service) consider(ctx context.Context, g *games.Game, interrupt bool) {
+	if _, ok := s.lookup(ctx, g); !ok || !g.Live() {
 		return
 	}
 	s.enqueue(g.ID, interrupt)

@@ -24,7 +24,7 @@ import (
 // delay holds up no other game.
 func (s *Service) turn(ctx context.Context, id uint64, since time.Time, eng *engine.Engine) (reply func()) {
 	svc := s.svc.Load()
-	rec, ok := s.EngineGame(id)
+	rec, ok := s.EngineGame(ctx, id)
 	if !ok {
 		return nil
 	}

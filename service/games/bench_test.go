@@ -229,12 +229,12 @@ func benchLiveClocks(b *testing.B, games int, carried bool, positions []flagPosi
 			changes[i] = &storage.Change{Game: liveGame(b, deadline, i, positions[(i*7919)%len(positions)], carried)}
 		}
 		for lo := 0; lo < len(changes); lo += 10000 {
-			if err := db.CommitAll(changes[lo:min(lo+10000, len(changes))]); err != nil {
+			if err := db.CommitAll(b.Context(), changes[lo:min(lo+10000, len(changes))]); err != nil {
 				b.Fatal(err)
 			}
 		}
 		changes = nil
-		if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("bot", time.Now()) }); err != nil { // the service was up until now
+		if err := db.Update(ctx, func(tx storage.Tx) error { return tx.PutHeartbeat("bot", time.Now()) }); err != nil { // the service was up until now
 			b.Fatal(err)
 		}
 		var events sync.WaitGroup
@@ -356,7 +356,7 @@ func buildStartupFile(dir string) (string, error) {
 		}
 		batch = append(batch, &storage.Change{Game: rec})
 		if len(batch) == 10000 {
-			if err := db.CommitAll(batch); err != nil {
+			if err := db.CommitAll(ctx, batch); err != nil {
 				return "", err
 			}
 			batch = batch[:0]

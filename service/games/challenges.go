@@ -156,7 +156,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 			return nil, ErrSelfChallenge
 		}
 	}
-	settings, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(r.GuildID) })
+	settings, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(r.GuildID) })
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	// the transaction that stores the challenge, which alone decides: two challenges
 	// racing (in this process or another on the same store) cannot both pass the last
 	// free place.
-	if _, err := storage.Read(s.db, func(tx storage.Tx) (bool, error) { return s.capChallenge(tx, c, now, false) }); err != nil {
+	if _, err := storage.Read(ctx, s.db, func(tx storage.Tx) (bool, error) { return s.capChallenge(tx, c, now, false) }); err != nil {
 		return nil, err
 	}
 	change := &storage.Change{Challenge: c, Users: users(now, r.From, r.To)}
@@ -213,7 +213,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	if r.RequestID != "" {
 		change.Receipt = &storage.Receipt{RequestID: r.RequestID, At: now, Effect: string(EffectChallenged)}
 	}
-	if err := s.db.Commit(change); err != nil {
+	if err := s.db.Commit(ctx, change); err != nil {
 		if limit := limitError(err); limit != nil {
 			return nil, limit
 		}
@@ -276,7 +276,7 @@ func (s *Service) challengeOpOnce(ctx context.Context, a ChallengeAction, effect
 	// The receipt is read after the challenge: a request that another process handled
 	// after the challenge was read is answered from its receipt, not refused against the
 	// challenge it changed.
-	c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(a.ChallengeID) })
+	c, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(a.ChallengeID) })
 	if res, ok, rerr := s.receipt(ctx, a.RequestID); rerr != nil || ok {
 		return res, rerr
 	}
@@ -288,7 +288,7 @@ func (s *Service) challengeOpOnce(ctx context.Context, a ChallengeAction, effect
 	}
 	now := s.clock.Now()
 	if c.Status == storage.ChallengePending && !now.Before(c.ExpiresAt) {
-		if err := s.commitExpiry(c, now); err != nil {
+		if err := s.commitExpiry(ctx, c, now); err != nil {
 			return nil, err
 		}
 	}
@@ -323,14 +323,14 @@ func (s *Service) challengeOpOnce(ctx context.Context, a ChallengeAction, effect
 		}
 		return nil
 	}
-	if err := s.db.Commit(change); err != nil {
+	if err := s.db.Commit(ctx, change); err != nil {
 		return nil, fmt.Errorf("commit challenge %d: %w", c.ID, err)
 	}
 	s.sched.Cancel(challengeKey(c.ID))
 	res := &Result{Effect: effect, Challenge: c.Clone()}
 	switch {
 	case ne != nil:
-		s.publishNew(ne)
+		s.publishNew(ctx, ne)
 		res.Game = ne.view()
 	case effect == EffectDeclined:
 		s.events.push(ChallengeDeclined{Challenge: c.Clone()})
@@ -417,11 +417,11 @@ func (s *Service) CancelChallenge(ctx context.Context, a ChallengeAction) (*Resu
 // commitExpiry marks a pending challenge expired and tells the notifier, if the stored
 // challenge is still pending; if another process answered or expired it meanwhile, c
 // becomes the stored challenge and nothing is announced.
-func (s *Service) commitExpiry(c *storage.Challenge, now time.Time) error {
+func (s *Service) commitExpiry(ctx context.Context, c *storage.Challenge, now time.Time) error {
 	exp := c.Clone()
 	exp.Status, exp.Resolved = storage.ChallengeExpired, now
 	var stored *storage.Challenge
-	err := s.db.Update(func(tx storage.Tx) error {
+	err := s.db.Update(ctx, func(tx storage.Tx) error {
 		stored = nil
 		err := putIfPending(tx, exp)
 		if errors.Is(err, errChallengeTaken) {
@@ -454,7 +454,7 @@ func (s *Service) AdoptChallenges(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer done()
-	pending, err := storage.Read(s.db, storage.Tx.PendingChallenges)
+	pending, err := storage.Read(ctx, s.db, storage.Tx.PendingChallenges)
 	if err != nil {
 		return 0, fmt.Errorf("adopt challenges: %w", err)
 	}
@@ -469,10 +469,10 @@ func (s *Service) AdoptChallenges(ctx context.Context) (int, error) {
 }
 
 // expireChallenge handles a challenge's expiry timer.
-func (s *Service) expireChallenge(id uint64) {
+func (s *Service) expireChallenge(ctx context.Context, id uint64) {
 	unlock := s.lockChallenge(id)
 	defer unlock()
-	c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
+	c, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
 	if err != nil {
 		s.log.Error("games: expire challenge", "challenge", id, "err", err)
 		return
@@ -485,7 +485,7 @@ func (s *Service) expireChallenge(id uint64) {
 		s.scheduleChallenge(c)
 		return
 	}
-	if err := s.commitExpiry(c, now); err != nil {
+	if err := s.commitExpiry(ctx, c, now); err != nil {
 		s.log.Error("games: expire challenge", "challenge", id, "err", err)
 		s.sched.Set(challengeKey(id), now.Add(time.Second))
 	}
@@ -521,14 +521,14 @@ func (s *Service) StartGame(ctx context.Context, r StartRequest) (*Result, error
 	if r.After != nil {
 		change.After = func(tx storage.Tx) error { return r.After(tx, rec) }
 	}
-	if err := s.db.Commit(change); err != nil {
+	if err := s.db.Commit(ctx, change); err != nil {
 		if res, ok := s.replayRepeated(ctx, r.RequestID, err); ok {
 			return res, nil
 		}
 		return nil, fmt.Errorf("commit new game: %w", err)
 	}
 	ne := &entry{rec: rec, chess: chess}
-	s.publishNew(ne)
+	s.publishNew(ctx, ne)
 	return &Result{Effect: EffectStarted, Game: ne.view(), Ply: 0}, nil
 }
 
@@ -600,10 +600,10 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 // publishNew publishes a game just created. Its id became known at commit, so another
 // request may already have loaded or changed it: under the game's lock, the latest
 // committed entry (the cache's, else the store's) is the one scheduled.
-func (s *Service) publishNew(ne *entry) {
+func (s *Service) publishNew(ctx context.Context, ne *entry) {
 	unlock := s.lockGame(ne.rec.ID)
 	defer unlock()
-	cur, err := s.load(ne.rec.ID)
+	cur, err := s.load(ctx, ne.rec.ID)
 	if err != nil {
 		s.log.Error("games: load new game", "game", ne.rec.ID, "err", err)
 		cur = ne

@@ -411,7 +411,7 @@ func TestChallengeExpiresOnceAcrossProcesses(t *testing.T) {
 				t.Errorf("challenge %d announced expired %d times", id, k)
 			}
 		}
-		pending, err := storage.Read(b, storage.Tx.PendingChallenges)
+		pending, err := storage.Read(ctx, b, storage.Tx.PendingChallenges)
 		if err != nil || len(pending) != 0 {
 			t.Fatalf("%d challenges still pending, %v", len(pending), err)
 		}
@@ -458,7 +458,7 @@ func TestChallengeAcceptedOnceAcrossProcesses(t *testing.T) {
 			if len(games) != 1 {
 				t.Fatalf("challenge %d started %d games", id, len(games))
 			}
-			c, err := storage.Read(b, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
+			c, err := storage.Read(ctx, b, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
 			if err != nil || c.Status != storage.ChallengeAccepted || !games[c.GameID] {
 				t.Fatalf("stored challenge %+v, %v; games %v", c, err, games)
 			}

@@ -219,11 +219,11 @@ func verifyStore(t *testing.T, path string, acked map[uint64]map[int]string) {
 	t.Helper()
 	db := storagetest.OpenFile(t, path, nil)
 	defer db.Close() // the next round's child opens the file
-	if err := db.Check(); err != nil {
+	if err := db.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
 	for id, plies := range acked {
-		g, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+		g, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 		if err != nil {
 			t.Fatalf("game %d had acknowledged moves: %v", id, err)
 		}
@@ -238,7 +238,7 @@ func verifyStore(t *testing.T, path string, acked map[uint64]map[int]string) {
 	}
 	total, _ := storagetest.CountGames(t, db)
 	for id := uint64(1); id <= uint64(total); id++ {
-		g, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+		g, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 		if err != nil {
 			t.Fatalf("game %d: %v", id, err)
 		}

@@ -116,25 +116,27 @@ func (s *Service) onTimer(t timers.Entry, seen time.Time, async bool) {
 		return // closed
 	}
 	defer done()
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.BackgroundTimeout)
+	defer cancel()
 	switch t.Key.Kind {
 	case kindFlag, kindReminder, kindAbort:
-		s.gameTimer(t, seen, async)
+		s.gameTimer(ctx, t, seen, async)
 	case kindChallenge:
-		s.expireChallenge(t.Key.ID)
+		s.expireChallenge(ctx, t.Key.ID)
 	case kindHeartbeat:
 		now := s.clock.Now()
-		if err := s.heartbeat(now); err != nil {
+		if err := s.heartbeat(ctx, now); err != nil {
 			s.log.Error("games: heartbeat", "err", err)
 		}
 		s.sched.Set(t.Key, now.Add(s.opts.Heartbeat))
 	case kindDiscover:
-		if _, err := s.discover(); err != nil {
+		if _, err := s.discover(ctx); err != nil {
 			s.log.Error("games: discover", "err", err)
 		}
 		s.sched.Set(t.Key, s.clock.Now().Add(discoverEvery))
 	case kindPrune:
 		now := s.clock.Now()
-		n, err := storage.Write(s.db, func(tx storage.Tx) (int, error) { return tx.PruneReceipts(now.Add(-s.opts.ReceiptTTL)) })
+		n, err := storage.Write(ctx, s.db, func(tx storage.Tx) (int, error) { return tx.PruneReceipts(now.Add(-s.opts.ReceiptTTL)) })
 		if err != nil {
 			s.log.Error("games: prune receipts", "err", err)
 		} else if n > 0 {
@@ -146,7 +148,7 @@ func (s *Service) onTimer(t timers.Entry, seen time.Time, async bool) {
 
 // gameTimer handles a game's flag, reminder or abort timer: under the game's lock it
 // checks the committed state (the timer may be out of date) and acts, or reschedules.
-func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
+func (s *Service) gameTimer(ctx context.Context, t timers.Entry, seen time.Time, async bool) {
 	id := t.Key.ID
 	unlock := s.lockGame(id)
 	handedOff := false
@@ -155,7 +157,7 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 			unlock()
 		}
 	}()
-	e, err := s.load(id)
+	e, err := s.load(ctx, id)
 	if err != nil {
 		s.log.Error("games: timer", "game", id, "err", err)
 		return
@@ -188,7 +190,7 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 				return
 			}
 			if !async || s.flags == nil {
-				if _, err := s.commit(st, ""); err != nil {
+				if _, err := s.commit(ctx, st, ""); err != nil {
 					retry(err)
 				}
 				return
@@ -213,7 +215,7 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 				retry(err)
 				return
 			}
-			if _, err := s.commit(st, ""); err != nil {
+			if _, err := s.commit(ctx, st, ""); err != nil {
 				retry(err)
 			}
 			return
@@ -230,7 +232,7 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 			st.events = func(v *Game) []Event {
 				return []Event{ReminderDue{Game: v, Player: v.Player(turn), Color: turn, Deadline: deadline}}
 			}
-			if _, err := s.commit(st, ""); err != nil {
+			if _, err := s.commit(ctx, st, ""); err != nil {
 				retry(err)
 			}
 			return
@@ -252,12 +254,14 @@ func (s *Service) gameTimer(t timers.Entry, seen time.Time, async bool) {
 // lost on time now, as it would have been then. Correspondence deadlines, reminders and
 // first-move abort deadlines move with the clocks.
 func (s *Service) restore() error {
+	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
+	defer cancel()
 	now := s.clock.Now()
-	alive, err := s.lastAlive()
+	alive, err := s.lastAlive(ctx)
 	if err != nil {
 		return fmt.Errorf("start game service: %w", err)
 	}
-	games, err := storage.Read(s.db, storage.Tx.OpenGames)
+	games, err := storage.Read(ctx, s.db, storage.Tx.OpenGames)
 	if err != nil {
 		return fmt.Errorf("start game service: load live games: %w", err)
 	}
@@ -288,7 +292,7 @@ func (s *Service) restore() error {
 		entries = append(entries, e)
 	}
 	if len(changes) > 0 {
-		if err := s.db.CommitAll(changes); err != nil {
+		if err := s.db.CommitAll(ctx, changes); err != nil {
 			return fmt.Errorf("start game service: credit downtime to %d games: %w", len(changes), err)
 		}
 		s.log.Info("games: credited downtime", "games", len(changes), "last_alive", alive, "now", now)
@@ -298,18 +302,18 @@ func (s *Service) restore() error {
 		s.schedule(e)
 	}
 	for _, e := range flagged {
-		if _, err := s.commitFlag(e, now); err != nil {
+		if _, err := s.commitFlag(ctx, e, now); err != nil {
 			return fmt.Errorf("start game service: %w", err)
 		}
 	}
-	pending, err := storage.Read(s.db, storage.Tx.PendingChallenges)
+	pending, err := storage.Read(ctx, s.db, storage.Tx.PendingChallenges)
 	if err != nil {
 		return fmt.Errorf("start game service: load challenges: %w", err)
 	}
 	for _, c := range pending {
 		s.scheduleChallenge(c)
 	}
-	if err := s.heartbeat(now); err != nil {
+	if err := s.heartbeat(ctx, now); err != nil {
 		return fmt.Errorf("start game service: %w", err)
 	}
 	s.sched.Set(timers.Key{Kind: kindHeartbeat}, now.Add(s.opts.Heartbeat))
@@ -319,6 +323,11 @@ func (s *Service) restore() error {
 	}
 	return nil
 }
+
+// restoreTimeout bounds the start-up work of restore (loading every live game and
+// crediting their downtime): generous, as a large store has many, but finite, so a
+// database that does not answer fails the start instead of hanging it.
+const restoreTimeout = 5 * time.Minute
 
 // credit is what creditDowntime did.
 type credit int
@@ -358,25 +367,25 @@ func creditDowntime(rec *storage.Game, lastAlive, now time.Time) credit {
 
 // lastAlive returns the latest heartbeat of this instance or of its peers
 // (Options.Peers): the last instant some process was running these games' clocks.
-func (s *Service) lastAlive() (time.Time, error) {
+func (s *Service) lastAlive(ctx context.Context) (time.Time, error) {
 	if !s.opts.LastAlive.IsZero() {
 		return s.opts.LastAlive, nil
 	}
-	return LastAlive(s.db, s.opts.Instance, s.opts.Peers)
+	return LastAlive(ctx, s.db, s.opts.Instance, s.opts.Peers)
 }
 
 // LastAlive returns the latest heartbeat in db of instance or of its peers (nil: of
 // instance only): the last instant some process was running their games' clocks. A
 // process that divides the servers with others reads it before it takes its share and
 // passes it as Options.LastAlive.
-func LastAlive(db storage.Store, instance string, peers func(instance string) bool) (time.Time, error) {
+func LastAlive(ctx context.Context, db storage.Store, instance string, peers func(instance string) bool) (time.Time, error) {
 	if instance == "" {
 		instance = "bot"
 	}
 	if peers == nil {
-		return storage.Read(db, func(tx storage.Tx) (time.Time, error) { return tx.Heartbeat(instance) })
+		return storage.Read(ctx, db, func(tx storage.Tx) (time.Time, error) { return tx.Heartbeat(instance) })
 	}
-	beats, err := storage.Read(db, storage.Tx.Heartbeats)
+	beats, err := storage.Read(ctx, db, storage.Tx.Heartbeats)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -390,6 +399,6 @@ func LastAlive(db storage.Store, instance string, peers func(instance string) bo
 }
 
 // heartbeat records that this instance was alive at now.
-func (s *Service) heartbeat(now time.Time) error {
-	return s.db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat(s.opts.Instance, now) })
+func (s *Service) heartbeat(ctx context.Context, now time.Time) error {
+	return s.db.Update(ctx, func(tx storage.Tx) error { return tx.PutHeartbeat(s.opts.Instance, now) })
 }

@@ -47,7 +47,7 @@ func TestConfiguredDefaultControl(t *testing.T) {
 	if err := h.putGuild(gs); err != nil {
 		t.Fatal(err)
 	}
-	if stored, _ := storage.Read(h.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); stored.DefaultControl.Kind() != clock.KindUnknown {
+	if stored, _ := storage.Read(ctx, h.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); stored.DefaultControl.Kind() != clock.KindUnknown {
 		t.Errorf("stored control %v: the configured default was written into the guild's settings", stored.DefaultControl)
 	}
 	h.opts.DefaultControl = mustControl(t, "5+0")

@@ -29,7 +29,7 @@ func TestRecordCarriesMateDecision(t *testing.T) {
 			g := h.start("1+0", "")
 			h.play(g.ID, "e4 e5 Nf3")
 			read := func() *storage.Game {
-				rec, err := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+				rec, err := storage.Read(ctx, h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -48,7 +48,7 @@ func TestRecordCarriesMateDecision(t *testing.T) {
 			}
 			if tc.forge {
 				rec.Mates = chesscore.MateKnowledge{Ply: 3, Verdict: [2]chesscore.Verdict{chesscore.White: chesscore.No}}
-				if err := h.db.Commit(&storage.Change{Game: rec}); err != nil {
+				if err := h.db.Commit(ctx, &storage.Change{Game: rec}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -60,7 +60,7 @@ func (s *Service) op(ctx context.Context, requestID string, id uint64, expect Pl
 	defer unlock()
 	for attempt := 1; ; attempt++ {
 		res, err := s.opOnce(ctx, requestID, id, expect, effect, who, fn)
-		if err == nil || attempt == maxOpAttempts || ctx.Err() != nil || !s.staleCopy(id, err) {
+		if err == nil || attempt == maxOpAttempts || ctx.Err() != nil || !s.staleCopy(ctx, id, err) {
 			return res, err
 		}
 		s.forget(id)
@@ -75,7 +75,7 @@ const maxOpAttempts = 5
 // the game is out of date: the store refused the write (another process changed the game
 // or answered the same request first), or the request was refused against a cached copy
 // older than the stored game. The caller holds the game's lock.
-func (s *Service) staleCopy(id uint64, err error) bool {
+func (s *Service) staleCopy(ctx context.Context, id uint64, err error) bool {
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrRepeatedRequest) {
 		return true
 	}
@@ -83,7 +83,7 @@ func (s *Service) staleCopy(id uint64, err error) bool {
 	if e == nil {
 		return false
 	}
-	rec, rerr := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	rec, rerr := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	return rerr == nil && rec.Version != e.rec.Version
 }
 
@@ -99,7 +99,7 @@ func (s *Service) forget(id uint64) {
 // loaded), the receipt, the checks, fn and the commit.
 func (s *Service) opOnce(ctx context.Context, requestID string, id uint64, expect Ply, effect Effect,
 	who func(rec *storage.Game) (color chesscore.Color, player bool, err error), fn func(st *opState) error) (*Result, error) {
-	e, err := s.load(id)
+	e, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (s *Service) opOnce(ctx context.Context, requestID string, id uint64, expec
 	now := s.clock.Now()
 	if flagFallen(e.rec, now) {
 		flagged := e.rec.Clock.Turn
-		ne, err := s.commitFlag(e, now)
+		ne, err := s.commitFlag(ctx, e, now)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +136,7 @@ func (s *Service) opOnce(ctx context.Context, requestID string, id uint64, expec
 	if err := fn(st); err != nil {
 		return nil, err
 	}
-	ne, err := s.commit(st, requestID)
+	ne, err := s.commit(ctx, st, requestID)
 	if err != nil {
 		return nil, err
 	}
@@ -145,9 +145,9 @@ func (s *Service) opOnce(ctx context.Context, requestID string, id uint64, expec
 
 // commit settles the working copies (an ending stops the clock and clears the offers),
 // writes them with the receipt, and then publishes the new entry: cache, timers, events.
-func (s *Service) commit(st *opState, requestID string) (*entry, error) {
+func (s *Service) commit(ctx context.Context, st *opState, requestID string) (*entry, error) {
 	p := s.prepare(st, requestID)
-	if err := s.db.Commit(p.change); err != nil {
+	if err := s.db.Commit(ctx, p.change); err != nil {
 		return nil, fmt.Errorf("commit game %d: %w", st.rec.ID, err)
 	}
 	p.publish()
@@ -245,12 +245,12 @@ func flagFallen(rec *storage.Game, now time.Time) bool {
 
 // commitFlag ends a game whose flag has fallen (FIDE 6.9 through chesscore) and commits
 // it. The caller holds the game's lock.
-func (s *Service) commitFlag(e *entry, now time.Time) (*entry, error) {
+func (s *Service) commitFlag(ctx context.Context, e *entry, now time.Time) (*entry, error) {
 	st, err := s.flagFall(e, now)
 	if err != nil {
 		return nil, err
 	}
-	return s.commit(st, "")
+	return s.commit(ctx, st, "")
 }
 
 // flagFall applies a flag fall to working copies of the game, ready to commit. It is the
@@ -530,7 +530,7 @@ func (st *opState) takebackPlies(c chesscore.Color) int {
 // takebacksAllowed checks that the game allows takebacks. A completed move is final
 // (FIDE 4.7): a tournament game never allows them, a rated game only where the guild's
 // settings do (RatedTakebacks), a casual game (against the engine too) always.
-func (st *opState) takebacksAllowed() error {
+func (st *opState) takebacksAllowed(ctx context.Context) error {
 	rec := st.rec
 	switch {
 	case rec.NoShow > 0:
@@ -538,7 +538,7 @@ func (st *opState) takebacksAllowed() error {
 	case !rec.Rated:
 		return nil
 	}
-	gs, err := storage.Read(st.s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(rec.GuildID) })
+	gs, err := storage.Read(ctx, st.s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(rec.GuildID) })
 	if err != nil {
 		return fmt.Errorf("read settings of guild %s: %w", rec.GuildID, err)
 	}
@@ -553,7 +553,7 @@ func (st *opState) takebacksAllowed() error {
 // (ErrNoTakebacks otherwise).
 func (s *Service) RequestTakeback(ctx context.Context, a Action) (*Result, error) {
 	return s.gameOp(ctx, a, EffectTakebackRequested, func(st *opState) error {
-		if err := st.takebacksAllowed(); err != nil {
+		if err := st.takebacksAllowed(ctx); err != nil {
 			return err
 		}
 		rec, c := st.rec, st.color
@@ -582,7 +582,7 @@ func (s *Service) AcceptTakeback(ctx context.Context, a Action) (*Result, error)
 		if err := st.pendingFromOpponent(rec.Takeback, ErrNoTakeback); err != nil {
 			return err
 		}
-		if err := st.takebacksAllowed(); err != nil {
+		if err := st.takebacksAllowed(ctx); err != nil {
 			return err
 		}
 		by := rec.Takeback.By

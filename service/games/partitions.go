@@ -27,7 +27,7 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer done()
-	games, err := storage.Read(s.db, storage.Tx.OpenGames)
+	games, err := storage.Read(ctx, s.db, storage.Tx.OpenGames)
 	if err != nil {
 		return 0, fmt.Errorf("adopt games: %w", err)
 	}
@@ -36,7 +36,7 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 		if !s.inScope(rec) || !s.owns(rec) {
 			continue
 		}
-		if s.reload(rec.ID, "adopt") {
+		if s.reload(ctx, rec.ID, "adopt") {
 			n++
 		}
 	}
@@ -53,8 +53,8 @@ const discoverEvery = 30 * time.Second
 // discover loads and schedules every owned live game whose stored version this service
 // does not hold, and schedules every owned pending challenge. It returns how many games
 // it took up.
-func (s *Service) discover() (int, error) {
-	games, err := storage.Read(s.db, storage.Tx.OpenGames)
+func (s *Service) discover(ctx context.Context) (int, error) {
+	games, err := storage.Read(ctx, s.db, storage.Tx.OpenGames)
 	if err != nil {
 		return 0, fmt.Errorf("discover games: %w", err)
 	}
@@ -71,11 +71,11 @@ func (s *Service) discover() (int, error) {
 				continue // out of the cache, but its flag is set where the store has it
 			}
 		}
-		if s.reload(rec.ID, "discover") {
+		if s.reload(ctx, rec.ID, "discover") {
 			n++
 		}
 	}
-	pending, err := storage.Read(s.db, storage.Tx.PendingChallenges)
+	pending, err := storage.Read(ctx, s.db, storage.Tx.PendingChallenges)
 	if err != nil {
 		return n, fmt.Errorf("discover challenges: %w", err)
 	}
@@ -89,11 +89,11 @@ func (s *Service) discover() (int, error) {
 
 // reload replaces the cached copy of game id with the stored one and schedules its
 // deadlines; it reports whether it could, logging why not under what.
-func (s *Service) reload(id uint64, what string) bool {
+func (s *Service) reload(ctx context.Context, id uint64, what string) bool {
 	unlock := s.lockGame(id)
 	defer unlock()
 	s.forget(id)
-	e, err := s.load(id)
+	e, err := s.load(ctx, id)
 	if err != nil {
 		s.log.Error("games: "+what, "game", id, "err", err)
 		return false

@@ -41,7 +41,7 @@ func TestDowntimeCreditedFromPeersHeartbeats(t *testing.T) {
 			if len(tc.beats) > 0 {
 				db := storagetest.OpenFile(t, h.path, &bolt.Options{NoSync: true})
 				for name, d := range tc.beats {
-					if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat(name, died.Add(d)) }); err != nil {
+					if err := db.Update(ctx, func(tx storage.Tx) error { return tx.PutHeartbeat(name, died.Add(d)) }); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -81,7 +81,7 @@ func TestDowntimeWithoutPeersIsOwnHeartbeatOnly(t *testing.T) {
 	died := h.clk.Now()
 	h.kill()
 	db := storagetest.OpenFile(t, h.path, &bolt.Options{NoSync: true})
-	if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("play", died.Add(30*time.Minute)) }); err != nil {
+	if err := db.Update(ctx, func(tx storage.Tx) error { return tx.PutHeartbeat("play", died.Add(30*time.Minute)) }); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -108,11 +108,11 @@ func TestDowntimeCreditedFromLastAliveOption(t *testing.T) {
 	// web-2 reads the heartbeats as it starts; web-3, started a moment earlier after
 	// the same outage, beats before web-2's game service starts.
 	db := storagetest.OpenFile(t, h.path, &bolt.Options{NoSync: true})
-	alive, err := LastAlive(db, "web-2", notPlay)
+	alive, err := LastAlive(ctx, db, "web-2", notPlay)
 	if err != nil || !alive.Equal(t0.Add(10*time.Second)) {
 		t.Fatalf("LastAlive = %v, %v; want web-1's last heartbeat %v", alive, err, t0.Add(10*time.Second))
 	}
-	if err := db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("web-3", h.clk.Now()) }); err != nil {
+	if err := db.Update(ctx, func(tx storage.Tx) error { return tx.PutHeartbeat("web-3", h.clk.Now()) }); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

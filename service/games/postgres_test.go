@@ -101,7 +101,7 @@ func TestPostgresMoveResultAndRatingCommitTogether(t *testing.T) {
 	if _, err := s.Move(ctx, mate); err == nil {
 		t.Fatal("the mating move committed although its rating was refused")
 	}
-	g, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	g, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if err != nil || !g.Live() || g.Ply() != 3 {
 		t.Fatalf("after the refused ending: %+v, %v; want the game live at ply 3", g, err)
 	}
@@ -110,7 +110,7 @@ func TestPostgresMoveResultAndRatingCommitTogether(t *testing.T) {
 		func(tx storage.Tx) error { _, err := tx.RatedResult(id); return err },
 		func(tx storage.Tx) error { _, err := tx.LadderPlayer("g", clock.Blitz, bob.ID); return err },
 	} {
-		if err := db.View(read); !errors.Is(err, storage.ErrNotFound) {
+		if err := db.View(ctx, read); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("a record of the refused ending: %v, want ErrNotFound", err)
 		}
 	}
@@ -123,15 +123,15 @@ func TestPostgresMoveResultAndRatingCommitTogether(t *testing.T) {
 	if err != nil || !again.Replayed {
 		t.Errorf("the same request a third time: %+v, %v; want it answered from its receipt", again, err)
 	}
-	g, _ = storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	g, _ = storage.Read(ctx, db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if g.Live() || g.Ply() != 4 {
 		t.Errorf("stored game: live %v at ply %d", g.Live(), g.Ply())
 	}
-	r, err := storage.Read(db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(id) })
+	r, err := storage.Read(ctx, db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(id) })
 	if err != nil || r.Score != 0 {
 		t.Errorf("rated result %+v, %v", r, err)
 	}
-	p, err := storage.Read(db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, bob.ID) })
+	p, err := storage.Read(ctx, db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, bob.ID) })
 	if err != nil || p.Games != 1 || p.Wins != 1 {
 		t.Errorf("bob's ladder record %+v, %v: the rating must move once", p, err)
 	}
@@ -189,7 +189,7 @@ func TestPostgresTwoServicesActOnce(t *testing.T) {
 		if acted != 1 {
 			t.Fatalf("move %s acted in %d processes (errors %v)", m, acted, errs)
 		}
-		g, err := storage.Read(svcs[1].db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+		g, err := storage.Read(ctx, svcs[1].db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 		if err != nil || g.Ply() != round+1 {
 			t.Fatalf("after move %s: ply %d, %v", m, g.Ply(), err)
 		}

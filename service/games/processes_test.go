@@ -54,7 +54,7 @@ func startOnFirst(t *testing.T, svcs []*Service) (alice, bob storage.Player, id 
 // storedGame reads game id from s's database.
 func storedGame(t *testing.T, s *Service, id uint64) *storage.Game {
 	t.Helper()
-	g, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	g, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if err != nil {
 		t.Fatal(err)
 	}

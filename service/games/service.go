@@ -96,6 +96,11 @@ type Options struct {
 	// deadline of another server is dropped when due (its owner fires it); call Adopt
 	// when Owns starts accepting more servers. Nil: every game, as with one process.
 	Owns func(guildID string) bool
+	// BackgroundTimeout bounds the store work of one timer (a flag fall, a reminder, an
+	// abort, a challenge's expiry, a heartbeat): background work has no user waiting,
+	// so it gets its own deadline instead of a request's (default 10 s). A timer whose
+	// work times out is tried again a second later.
+	BackgroundTimeout time.Duration
 	// Logger receives the service's logs (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -175,6 +180,9 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	if opts.Instance == "" {
 		opts.Instance = "bot"
 	}
+	if opts.BackgroundTimeout <= 0 {
+		opts.BackgroundTimeout = 10 * time.Second
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -227,7 +235,11 @@ func (s *Service) Run(ctx context.Context) error {
 			if !ok {
 				return
 			}
-			s.commitFlags(batch)
+			// Background work with its own deadline, not Run's ctx: the queue is
+			// drained at shutdown, and the falls already decided must still be written.
+			fctx, cancel := context.WithTimeout(context.Background(), s.opts.BackgroundTimeout)
+			s.commitFlags(fctx, batch)
+			cancel()
 		}
 	}()
 	err := s.sched.Run(ctx, s.clock, func(e timers.Entry) {
@@ -251,18 +263,18 @@ type flagCommit struct {
 // commitFlags writes decided flag falls in one transaction, then publishes them and
 // releases their games. If the transaction fails (one change's hook refused), each is
 // committed on its own.
-func (s *Service) commitFlags(batch []flagCommit) {
+func (s *Service) commitFlags(ctx context.Context, batch []flagCommit) {
 	changes := make([]*storage.Change, len(batch))
 	for i, f := range batch {
 		changes[i] = f.p.change
 	}
-	if err := s.db.CommitAll(changes); err == nil {
+	if err := s.db.CommitAll(ctx, changes); err == nil {
 		for _, f := range batch {
 			f.p.publish()
 		}
 	} else {
 		for _, f := range batch {
-			if err := s.db.Commit(f.p.change); err != nil {
+			if err := s.db.Commit(ctx, f.p.change); err != nil {
 				f.retry(err)
 				continue
 			}
@@ -355,7 +367,9 @@ func (s *Service) Close() error {
 	//lint:ignore SA2001 a barrier: requests hold the read side, so taking it waits for them
 	s.inflight.Unlock()
 	s.async.Wait()
-	err := s.heartbeat(s.clock.Now())
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.BackgroundTimeout)
+	defer cancel()
+	err := s.heartbeat(ctx, s.clock.Now())
 	s.events.close()
 	s.cancel()
 	if err != nil {
@@ -394,11 +408,11 @@ func (s *Service) cached(id uint64) *entry {
 }
 
 // load returns the committed entry of game id. The caller holds the game's lock.
-func (s *Service) load(id uint64) (*entry, error) {
+func (s *Service) load(ctx context.Context, id uint64) (*entry, error) {
 	if e := s.cached(id); e != nil {
 		return e, nil
 	}
-	rec, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	rec, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("game %d: %w", id, ErrNoSuchGame)
 	}
@@ -443,15 +457,15 @@ func (s *Service) Game(ctx context.Context, id uint64) (*Game, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if e := s.cached(id); e != nil && s.current(e) {
+	if e := s.cached(id); e != nil && s.current(ctx, e) {
 		return e.view(), nil
 	}
 	unlock := s.lockGame(id) // a miss loads under the lock, so it cannot cache a stale copy
 	defer unlock()
-	if e := s.cached(id); e != nil && !s.current(e) {
+	if e := s.cached(id); e != nil && !s.current(ctx, e) {
 		s.forget(id) // another process sharing the store changed the game
 	}
-	e, err := s.load(id)
+	e, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -462,11 +476,11 @@ func (s *Service) Game(ctx context.Context, id uint64) (*Game, error) {
 // processes share can differ: there, the stored version is read (a process of the bot
 // may have moved the game since this one cached it). A copy that cannot be checked is
 // taken as out of date.
-func (s *Service) current(e *entry) bool {
+func (s *Service) current(ctx context.Context, e *entry) bool {
 	if !s.db.Shared() {
 		return true
 	}
-	rec, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(e.rec.ID) })
+	rec, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(e.rec.ID) })
 	return err == nil && rec.Version == e.rec.Version
 }
 
@@ -475,7 +489,7 @@ func (s *Service) OpenGames(ctx context.Context) ([]*storage.Game, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return storage.Read(s.db, storage.Tx.OpenGames)
+	return storage.Read(ctx, s.db, storage.Tx.OpenGames)
 }
 
 // GamesByUser returns the records of a user's games, newest first.
@@ -483,7 +497,7 @@ func (s *Service) GamesByUser(ctx context.Context, userID string, q storage.Quer
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return storage.Read(s.db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser(userID, q) })
+	return storage.Read(ctx, s.db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser(userID, q) })
 }
 
 // GamesInChannel returns the records of a channel's games, newest first.
@@ -491,7 +505,7 @@ func (s *Service) GamesInChannel(ctx context.Context, channelID string, q storag
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return storage.Read(s.db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInChannel(channelID, q) })
+	return storage.Read(ctx, s.db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInChannel(channelID, q) })
 }
 
 // Challenge returns challenge id.
@@ -499,7 +513,7 @@ func (s *Service) Challenge(ctx context.Context, id uint64) (*storage.Challenge,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
+	c, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(id) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("challenge %d: %w", id, ErrNoSuchChallenge)
 	}
@@ -511,7 +525,7 @@ func (s *Service) PendingChallenges(ctx context.Context) ([]*storage.Challenge, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return storage.Read(s.db, storage.Tx.PendingChallenges)
+	return storage.Read(ctx, s.db, storage.Tx.PendingChallenges)
 }
 
 // Settings is the owner of the guilds' settings and the users' preferences the
@@ -524,7 +538,7 @@ func (s *Service) SetUserPrefs(ctx context.Context, userID string, p storage.Use
 	if err := s.opts.Settings.SetPrefs(ctx, userID, p); err != nil {
 		return err
 	}
-	games, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Game, error) {
+	games, err := storage.Read(ctx, s.db, func(tx storage.Tx) ([]*storage.Game, error) {
 		return tx.GamesByUser(userID, storage.Query{LiveOnly: true})
 	})
 	if err != nil {
@@ -532,7 +546,7 @@ func (s *Service) SetUserPrefs(ctx context.Context, userID string, p storage.Use
 	}
 	for _, g := range games {
 		unlock := s.lockGame(g.ID)
-		if e, err := s.load(g.ID); err == nil {
+		if e, err := s.load(ctx, g.ID); err == nil {
 			s.schedule(e)
 		}
 		unlock()
@@ -553,7 +567,7 @@ func (s *Service) SetGameThread(ctx context.Context, gameID uint64, threadID str
 	unlock := s.lockGame(gameID)
 	defer unlock()
 	for attempt := 1; ; attempt++ {
-		e, err := s.load(gameID)
+		e, err := s.load(ctx, gameID)
 		if err != nil {
 			return nil, err
 		}
@@ -562,7 +576,7 @@ func (s *Service) SetGameThread(ctx context.Context, gameID uint64, threadID str
 		}
 		rec := e.rec.Clone()
 		rec.ThreadID = threadID
-		if err := s.db.Commit(&storage.Change{Game: rec}); err != nil {
+		if err := s.db.Commit(ctx, &storage.Change{Game: rec}); err != nil {
 			if errors.Is(err, storage.ErrConflict) && attempt < maxOpAttempts {
 				s.forget(gameID) // another process changed the game: reload it and try again
 				continue
@@ -594,7 +608,7 @@ func (s *Service) receipt(ctx context.Context, requestID string) (*Result, bool,
 	if requestID == "" {
 		return nil, false, nil
 	}
-	r, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Receipt, error) { return tx.Receipt(requestID) })
+	r, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Receipt, error) { return tx.Receipt(requestID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, false, nil
 	}
@@ -605,14 +619,14 @@ func (s *Service) receipt(ctx context.Context, requestID string) (*Result, bool,
 	if r.GameID != 0 {
 		if e := s.cached(r.GameID); e != nil {
 			res.Game = e.view()
-		} else if rec, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(r.GameID) }); err == nil {
+		} else if rec, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(r.GameID) }); err == nil {
 			if chess, err := Replay(rec); err == nil {
 				res.Game = (&entry{rec: rec, chess: chess}).view()
 			}
 		}
 	}
 	if r.ChallengeID != 0 {
-		if c, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(r.ChallengeID) }); err == nil {
+		if c, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Challenge, error) { return tx.Challenge(r.ChallengeID) }); err == nil {
 			res.Challenge = c
 		}
 	}

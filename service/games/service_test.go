@@ -194,7 +194,7 @@ func TestMoves(t *testing.T) {
 			h.play(g.ID, "e5")
 			h.clk.Advance(7 * time.Second)
 			h.play(g.ID, "Nf3")
-			stored, err := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+			stored, err := storage.Read(ctx, h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func TestCheckmateEndsTheGame(t *testing.T) {
 	if open, _ := h.s.OpenGames(ctx); len(open) != 0 {
 		t.Errorf("%d open games", len(open))
 	}
-	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	stored, _ := storage.Read(ctx, h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if !stored.Ended.Equal(t0) {
 		t.Errorf("ended %v", stored.Ended)
 	}
@@ -316,7 +316,7 @@ func TestDrawOffers(t *testing.T) {
 	if got := eventTypes(h.events()); got != "GameOver" {
 		t.Errorf("events %q", got)
 	}
-	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
+	stored, _ := storage.Read(ctx, h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(id) })
 	if stored.DrawOffer.Pending || stored.DrawOffers != [2]int{2, 2} {
 		t.Errorf("offers %+v %v", stored.DrawOffer, stored.DrawOffers)
 	}
@@ -384,7 +384,7 @@ func TestResignAndAbort(t *testing.T) {
 	if err != nil || r.Outcome != (chesscore.Outcome{Result: chesscore.BlackWins, Termination: chesscore.Resignation}) {
 		t.Fatalf("resign: %+v, %v", r, err)
 	}
-	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	stored, _ := storage.Read(ctx, h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if stored.Clock.State != clock.Stopped {
 		t.Errorf("clock %s after resignation", stored.Clock.State)
 	}
@@ -424,7 +424,7 @@ func TestFlagFall(t *testing.T) {
 	if over.Outcome != (chesscore.Outcome{Result: chesscore.BlackWins, Termination: chesscore.TimeForfeit}) {
 		t.Errorf("outcome %v", over.Outcome)
 	}
-	stored, _ := storage.Read(h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	stored, _ := storage.Read(ctx, h.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if !stored.Ended.Equal(deadline) || stored.Clock.Left[chesscore.White] != 0 {
 		t.Errorf("ended %v, white left %v", stored.Ended, stored.Clock.Left)
 	}
@@ -591,7 +591,7 @@ func TestIdempotentRequests(t *testing.T) {
 	// Receipts expire.
 	h.clk.Advance(2 * time.Hour)
 	h.s.FireDue()
-	if _, err := storage.Read(h.db, func(tx storage.Tx) (*storage.Receipt, error) { return tx.Receipt("interaction-1") }); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := storage.Read(ctx, h.db, func(tx storage.Tx) (*storage.Receipt, error) { return tx.Receipt("interaction-1") }); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("old receipt: %v", err)
 	}
 }
@@ -669,7 +669,7 @@ func TestFlagThatFellWhileUpStands(t *testing.T) {
 	h.clk.Advance(70 * time.Second)
 	// The service was alive past the flag (its heartbeat says so) but died before its
 	// timer handled it.
-	if err := h.db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("bot", h.clk.Now()) }); err != nil {
+	if err := h.db.Update(ctx, func(tx storage.Tx) error { return tx.PutHeartbeat("bot", h.clk.Now()) }); err != nil {
 		t.Fatal(err)
 	}
 	h.kill()
@@ -752,7 +752,7 @@ func TestOnFinishHookIsAtomic(t *testing.T) {
 	if _, err := h.move(g.ID, bob, "Qh4#"); err != nil {
 		t.Fatal(err)
 	}
-	u, err := storage.Read(h.db, func(tx storage.Tx) (storage.User, error) { return tx.User("ladder:" + fmt.Sprint(g.ID)) })
+	u, err := storage.Read(ctx, h.db, func(tx storage.Tx) (storage.User, error) { return tx.User("ladder:" + fmt.Sprint(g.ID)) })
 	if err != nil || u.Name != "0-1 checkmate" || len(finished) == 0 {
 		t.Errorf("hook write: %+v, %v", u, err)
 	}
@@ -828,7 +828,7 @@ func TestSetGameThreadAndQueries(t *testing.T) {
 	if len(byUser) != 1 || len(inChannel) != 1 {
 		t.Errorf("queries: %d by user, %d in channel", len(byUser), len(inChannel))
 	}
-	if u, err := storage.Read(h.db, func(tx storage.Tx) (storage.User, error) { return tx.User(bob.ID) }); err != nil || u.Name != "Bob" {
+	if u, err := storage.Read(ctx, h.db, func(tx storage.Tx) (storage.User, error) { return tx.User(bob.ID) }); err != nil || u.Name != "Bob" {
 		t.Errorf("user record %+v, %v", u, err)
 	}
 	if pgn := h.game(g.ID).PGN(); !strings.Contains(pgn, `[White "Alice"]`) || !strings.Contains(pgn, "*") {

@@ -26,7 +26,7 @@ func TestStartGameAfterHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := storage.Read(h.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(res.Game.ID) })
+	e, err := storage.Read(ctx, h.db, func(tx storage.Tx) (storage.EngineGame, error) { return tx.EngineGame(res.Game.ID) })
 	if err != nil || e.Level != 2 || e.Color != chesscore.Black {
 		t.Errorf("engine record of game %d = %+v, %v", res.Game.ID, e, err)
 	}

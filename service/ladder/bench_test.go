@@ -23,7 +23,7 @@ func benchStore(b *testing.B, n int) (*bolt.DB, *Service) {
 	tc, _ := clock.Parse("3+2")
 	for i := range n {
 		g := benchGame(uint64(i+1), tc, i)
-		if err := db.Update(func(w storage.Tx) error { return lad.Record(w, g) }); err != nil {
+		if err := db.Update(b.Context(), func(w storage.Tx) error { return lad.Record(w, g) }); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +48,7 @@ func BenchmarkRecordGame(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		g := benchGame(uint64(i+1), tc, i)
-		if err := db.Update(func(w storage.Tx) error { return lad.Record(w, g) }); err != nil {
+		if err := db.Update(b.Context(), func(w storage.Tx) error { return lad.Record(w, g) }); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ package ladder
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/gambitchess/gambit/chesscore/clock"
@@ -25,8 +26,8 @@ func sortLadder(ps []storage.LadderPlayer) {
 }
 
 // ranked reads the players of a guild's category as a leaderboard (sortLadder).
-func (s *Service) ranked(guildID string, cat clock.Category) ([]storage.LadderPlayer, error) {
-	ps, err := storage.Read(s.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder(guildID, cat) })
+func (s *Service) ranked(ctx context.Context, guildID string, cat clock.Category) ([]storage.LadderPlayer, error) {
+	ps, err := storage.Read(ctx, s.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder(guildID, cat) })
 	if err != nil {
 		return nil, err
 	}

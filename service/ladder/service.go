@@ -208,7 +208,7 @@ func (s *Service) Settings(ctx context.Context, guildID string) (Settings, error
 	if err := ctx.Err(); err != nil {
 		return Settings{}, err
 	}
-	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guildID) })
+	gs, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guildID) })
 	if err != nil {
 		return Settings{}, fmt.Errorf("ladder settings of guild %s: %w", guildID, err)
 	}
@@ -229,7 +229,7 @@ func (s *Service) SetSettings(ctx context.Context, guildID string, set Settings)
 		return 0, err
 	}
 	var replayed int
-	err := s.db.Update(func(w storage.Tx) error {
+	err := s.db.Update(ctx, func(w storage.Tx) error {
 		gs, err := w.GuildSettings(guildID)
 		if err != nil {
 			return err
@@ -265,7 +265,7 @@ func (s *Service) Recompute(ctx context.Context, guildID string) (int, error) {
 		return 0, ErrNoGuild
 	}
 	var replayed int
-	err := s.db.Update(func(w storage.Tx) error {
+	err := s.db.Update(ctx, func(w storage.Tx) error {
 		gs, err := w.GuildSettings(guildID)
 		if err != nil {
 			return err
@@ -301,7 +301,7 @@ func (s *Service) Seed(ctx context.Context, guildID string, cat clock.Category, 
 		return Player{}, fmt.Errorf("%w: %s", ErrCategory, cat)
 	}
 	var p Player
-	err := s.db.Update(func(w storage.Tx) error {
+	err := s.db.Update(ctx, func(w storage.Tx) error {
 		gs, err := w.GuildSettings(guildID)
 		if err != nil {
 			return err
@@ -415,7 +415,7 @@ func (s *Service) Leaderboard(ctx context.Context, guildID string, cat clock.Cat
 	if set, err = s.Settings(ctx, guildID); err != nil {
 		return nil, Settings{}, 0, err
 	}
-	recs, err := s.ranked(guildID, cat)
+	recs, err := s.ranked(ctx, guildID, cat)
 	if err != nil {
 		return nil, Settings{}, 0, fmt.Errorf("%s ladder of guild %s: %w", cat, guildID, err)
 	}
@@ -425,7 +425,7 @@ func (s *Service) Leaderboard(ctx context.Context, guildID string, cat clock.Cat
 	}
 	rows = make([]Standing, len(recs))
 	for i, r := range recs {
-		rows[i] = Standing{Rank: i + 1, Name: s.name(r.UserID), Player: fromRecord(r)}
+		rows[i] = Standing{Rank: i + 1, Name: s.name(ctx, r.UserID), Player: fromRecord(r)}
 		if i > 0 && shownRating(recs[i-1].Rating) == shownRating(r.Rating) {
 			rows[i].Rank = rows[i-1].Rank
 		}
@@ -443,7 +443,7 @@ func (s *Service) Busiest(ctx context.Context, guildID string) (clock.Category, 
 	}
 	best, most := clock.NoCategory, 0
 	for _, cat := range Categories() {
-		recs, err := storage.Read(s.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder(guildID, cat) })
+		recs, err := storage.Read(ctx, s.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder(guildID, cat) })
 		if err != nil {
 			return clock.NoCategory, false, err
 		}
@@ -502,9 +502,9 @@ func (s *Service) Profile(ctx context.Context, guildID, userID string) (Profile,
 	if err != nil {
 		return Profile{}, err
 	}
-	pr := Profile{UserID: userID, Name: s.name(userID), Settings: set}
+	pr := Profile{UserID: userID, Name: s.name(ctx, userID), Settings: set}
 	for _, cat := range Categories() {
-		recs, err := s.ranked(guildID, cat)
+		recs, err := s.ranked(ctx, guildID, cat)
 		if err != nil {
 			return Profile{}, fmt.Errorf("%s ladder of guild %s: %w", cat, guildID, err)
 		}
@@ -528,7 +528,7 @@ func (s *Service) GameResult(ctx context.Context, gameID uint64) (storage.RatedR
 	if err := ctx.Err(); err != nil {
 		return storage.RatedResult{}, false, err
 	}
-	r, err := storage.Read(s.db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(gameID) })
+	r, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(gameID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return storage.RatedResult{}, false, nil
 	}
@@ -539,8 +539,8 @@ func (s *Service) GameResult(ctx context.Context, gameID uint64) (storage.RatedR
 }
 
 // name returns a user's stored display name, or the id when none is known.
-func (s *Service) name(userID string) string {
-	u, err := storage.Read(s.db, func(tx storage.Tx) (storage.User, error) { return tx.User(userID) })
+func (s *Service) name(ctx context.Context, userID string) string {
+	u, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.User, error) { return tx.User(userID) })
 	if err != nil || u.Name == "" {
 		return userID
 	}

@@ -114,7 +114,7 @@ func (r *rig) play(g *games.Game, moves string) string {
 // rating returns a player's rating in guild g's category, 0 when unrated.
 func (r *rig) rating(cat clock.Category, userID string) float64 {
 	r.t.Helper()
-	p, err := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", cat, userID) })
+	p, err := storage.Read(context.Background(), r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", cat, userID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return 0
 	}
@@ -126,7 +126,7 @@ func (r *rig) rating(cat clock.Category, userID string) float64 {
 
 func (r *rig) results() []storage.RatedResult {
 	r.t.Helper()
-	rs, err := storage.Read(r.db, func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults("g") })
+	rs, err := storage.Read(context.Background(), r.db, func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults("g") })
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -161,11 +161,11 @@ func TestRatedGameMovesBothRatingsOnce(t *testing.T) {
 	// After a restart, the hook run again on the finished game (a replayed ending)
 	// changes nothing either.
 	r.restart()
-	rec, err := storage.Read(r.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	rec, err := storage.Read(t.Context(), r.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.db.Update(func(w storage.Tx) error { return r.lad.Record(w, rec) }); err != nil {
+	if err := r.db.Update(t.Context(), func(w storage.Tx) error { return r.lad.Record(w, rec) }); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := r.rating(clock.Blitz, alice.ID), r.rating(clock.Blitz, bob.ID); a != 1480 || b != 1520 {
@@ -174,7 +174,7 @@ func TestRatedGameMovesBothRatingsOnce(t *testing.T) {
 	if n := len(r.results()); n != 1 {
 		t.Errorf("%d rated results, want 1", n)
 	}
-	p, _ := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, bob.ID) })
+	p, _ := storage.Read(t.Context(), r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, bob.ID) })
 	if p.Games != 1 || p.Wins != 1 || len(p.History) != 1 || p.History[0].Rating != 1520 {
 		t.Errorf("bob's record %+v", p)
 	}
@@ -219,7 +219,7 @@ func TestGamesThatDoNotCount(t *testing.T) {
 		t.Errorf("%d rated results from a casual, an aborted and an untimed game", n)
 	}
 	for _, cat := range Categories() {
-		if l, _ := storage.Read(r.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g", cat) }); len(l) != 0 {
+		if l, _ := storage.Read(t.Context(), r.db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g", cat) }); len(l) != 0 {
 			t.Errorf("%s ladder: %+v", cat, l)
 		}
 	}
@@ -332,7 +332,7 @@ func TestSettingsChangeRecomputes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range []string{alice.ID, bob.ID, carol.ID} {
-		p, err := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, u) })
+		p, err := storage.Read(t.Context(), r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, u) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,7 +374,7 @@ func TestSettingsChangeRecomputes(t *testing.T) {
 	if _, err := r.lad.SetSettings(context.Background(), "g", Settings{System: "elo", StartRating: 1200}); err == nil {
 		t.Error("an unknown system was accepted")
 	}
-	if gs, _ := storage.Read(r.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); gs.RatingSystem != storage.RatingFIDE || gs.StartRating != 1200 {
+	if gs, _ := storage.Read(t.Context(), r.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); gs.RatingSystem != storage.RatingFIDE || gs.StartRating != 1200 {
 		t.Errorf("stored settings %+v", gs)
 	}
 }
@@ -463,7 +463,7 @@ func TestConcurrentEndsOfOnePlayersGames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, _ := storage.Read(r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, alice.ID) })
+	p, _ := storage.Read(t.Context(), r.db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, alice.ID) })
 	// 1500 → 1480 (−20), then 1480 vs 1500 lost: −40×0.47 = −18.8 → −19: 1461.
 	if p.Games != 2 || p.Losses != 2 || p.Rating != 1461 {
 		t.Errorf("alice after two losses: %+v, want 1461", p)

@@ -51,11 +51,11 @@ func eligible(ps storage.PuzzleSettings, date string) bool {
 // in one transaction if there is none: a planned day for a post, a silent one for a
 // guild without. A silent day that becomes due for a post turns planned. Older planned
 // days that were never posted are abandoned.
-func (s *Service) planDay(guild string, ps storage.PuzzleSettings, date string, state storage.DailyState) (*storage.Daily, error) {
+func (s *Service) planDay(ctx context.Context, guild string, ps storage.PuzzleSettings, date string, state storage.DailyState) (*storage.Daily, error) {
 	seed := s.rand()
 	now := s.clock.Now()
 	var out *storage.Daily
-	err := s.db.Update(func(w storage.Tx) error {
+	err := s.db.Update(ctx, func(w storage.Tx) error {
 		out = nil
 		d, err := w.Daily(guild, date)
 		if err == nil {
@@ -140,7 +140,7 @@ func (s *Service) TodayDaily(ctx context.Context, guild string) (*storage.Daily,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guild) })
+	gs, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guild) })
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (s *Service) TodayDaily(ctx context.Context, guild string) (*storage.Daily,
 	if err != nil {
 		return nil, err
 	}
-	d, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.LatestDaily(guild, date) })
+	d, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.LatestDaily(guild, date) })
 	if err == nil && (ps.Channel != "" || d.Date == date) {
 		return d, nil
 	}
@@ -158,5 +158,5 @@ func (s *Service) TodayDaily(ctx context.Context, guild string) (*storage.Daily,
 	}
 	unlock := s.lock(guild, "")
 	defer unlock()
-	return s.planDay(guild, ps, date, storage.DailySilent)
+	return s.planDay(ctx, guild, ps, date, storage.DailySilent)
 }

@@ -69,7 +69,7 @@ func TestDailyPostOncePerDayAcrossRestarts(t *testing.T) {
 	if f.post.count() != 1 {
 		t.Fatalf("%d posts after a restart on the same day", f.post.count())
 	}
-	d, _ := storage.Read(f.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily("g1", "2026-03-01") })
+	d, _ := storage.Read(ctx, f.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily("g1", "2026-03-01") })
 	if d.State != storage.DailyPosted || d.MessageID != "m1" || d.ChannelID != "c1" {
 		t.Errorf("day record %+v", d)
 	}
@@ -103,7 +103,7 @@ func TestDailyPostOncePerDayAcrossRestarts(t *testing.T) {
 	f.post.fail = true
 	f.clock.Set(day0.Add(49 * time.Hour)) // day 3, 09:00
 	f.svc.FireDue()
-	d, _ = storage.Read(f.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily("g1", "2026-03-03") })
+	d, _ = storage.Read(ctx, f.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily("g1", "2026-03-03") })
 	if d == nil || d.State != storage.DailyPlanned {
 		t.Fatalf("day 3 after a failed post: %+v", d)
 	}
@@ -142,7 +142,7 @@ func TestNoRepeatWithinAGuild(t *testing.T) {
 		batch = append(batch, &storage.Puzzle{ID: fmt.Sprintf("n%03d", i), FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1",
 			Moves: []string{"g8h8", "d1d8"}, Rating: 800 + i*3, RD: 80, Source: "test"})
 	}
-	if _, err := storage.Write(f.db, func(tx storage.Tx) (int, error) { return tx.AddPuzzles(batch) }); err != nil {
+	if _, err := storage.Write(ctx, f.db, func(tx storage.Tx) (int, error) { return tx.AddPuzzles(batch) }); err != nil {
 		t.Fatal(err)
 	}
 	f.settings("g1", storage.PuzzleSettings{Channel: "c1", Time: "07:00", MinRating: 1000, MaxRating: 1600})

@@ -145,8 +145,8 @@ func (d *dailyState) ok(guild string) {
 
 // restoreDaily schedules every guild with a daily post for now: the timer decides
 // whether a post is due.
-func (s *Service) restoreDaily() error {
-	gs, err := puzzleGuilds(s.db)
+func (s *Service) restoreDaily(ctx context.Context) error {
+	gs, err := puzzleGuilds(ctx, s.db)
 	if err != nil {
 		return fmt.Errorf("start puzzle service: %w", err)
 	}
@@ -174,7 +174,7 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer done()
-	gs, err := puzzleGuilds(s.db)
+	gs, err := puzzleGuilds(ctx, s.db)
 	if err != nil {
 		return 0, fmt.Errorf("adopt daily posts: %w", err)
 	}
@@ -257,7 +257,7 @@ func (s *Service) onTimer(e timers.Entry) {
 // runDaily makes the guild's post of the day if it is due and not made, and returns
 // the next posting time (zero when the guild has no daily post).
 func (s *Service) runDaily(ctx context.Context, guild string) (time.Time, error) {
-	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guild) })
+	gs, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guild) })
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -285,14 +285,14 @@ func (s *Service) runDaily(ctx context.Context, guild string) (time.Time, error)
 func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSettings, date string) (busyUntil time.Time, err error) {
 	unlock := s.lock(guild, "")
 	defer unlock()
-	d, err := s.planDay(guild, ps, date, storage.DailyPlanned)
+	d, err := s.planDay(ctx, guild, ps, date, storage.DailyPlanned)
 	if err != nil {
 		return time.Time{}, err
 	}
 	if d.State != storage.DailyPlanned || s.opts.Poster == nil {
 		return time.Time{}, nil
 	}
-	d, res, err := s.reserveDay(guild, date)
+	d, res, err := s.reserveDay(ctx, guild, date)
 	if err != nil || d == nil {
 		return time.Time{}, err
 	}
@@ -312,7 +312,7 @@ func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSe
 		return time.Time{}, fmt.Errorf("post the puzzle of %s (%s) in channel %s: %w", date, d.PuzzleID, ps.Channel, err)
 	}
 	now := s.clock.Now()
-	err = s.db.Update(func(w storage.Tx) error {
+	err = s.db.Update(ctx, func(w storage.Tx) error {
 		d, err := w.Daily(guild, date)
 		if err != nil {
 			return err
@@ -333,13 +333,13 @@ func (s *Service) postDay(ctx context.Context, guild string, ps storage.PuzzleSe
 // reserveDay reserves the post of a guild's day in the transaction that reads the day: it
 // returns the day (nil when it is no longer planned: posted, or replaced) and the
 // reservation, held by this service or, if not, by whom and until when.
-func (s *Service) reserveDay(guild, date string) (*storage.Daily, storage.Reservation, error) {
+func (s *Service) reserveDay(ctx context.Context, guild, date string) (*storage.Daily, storage.Reservation, error) {
 	var (
 		day *storage.Daily
 		res storage.Reservation
 	)
 	now := s.clock.Now()
-	err := s.db.Update(func(w storage.Tx) error {
+	err := s.db.Update(ctx, func(w storage.Tx) error {
 		day, res = nil, storage.Reservation{}
 		d, err := w.Daily(guild, date)
 		if err != nil {
@@ -369,7 +369,7 @@ func (s *Service) dailyPost(ctx context.Context, d *storage.Daily, ps storage.Pu
 	}
 	post := &DailyPost{Day: d, Puzzle: p, Line: l, Settings: ps, Now: s.clock.Now()}
 	if d.Prev != "" {
-		pd, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(d.GuildID, d.Prev) })
+		pd, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(d.GuildID, d.Prev) })
 		if err == nil {
 			if pp, pl, err := s.Puzzle(ctx, pd.PuzzleID); err == nil {
 				post.Previous = &Recap{Day: pd, Puzzle: pp, Line: pl}

@@ -37,7 +37,7 @@ func (s *Service) Hint(ctx context.Context, guild, user, name, puzzleID string) 
 	defer unlock()
 	now := s.clock.Now()
 	var out *Hint
-	err = s.db.Update(func(w storage.Tx) error {
+	err = s.db.Update(ctx, func(w storage.Tx) error {
 		out = nil
 		p, l, err := s.loadPuzzle(w, puzzleID)
 		if err != nil {

@@ -5,6 +5,7 @@ package puzzles
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,15 +16,15 @@ import (
 )
 
 // loadStarter imports the starter set into a store that has no puzzles.
-func (s *Service) loadStarter() error {
-	n, err := storage.Read(s.db, storage.Tx.CountPuzzles)
+func (s *Service) loadStarter(ctx context.Context) error {
+	n, err := storage.Read(ctx, s.db, storage.Tx.CountPuzzles)
 	if err != nil {
 		return fmt.Errorf("start puzzle service: %w", err)
 	}
 	if n > 0 || len(s.opts.Starter) == 0 {
 		return nil
 	}
-	st, err := Import(s.db, bytes.NewReader(s.opts.Starter), ImportOptions{Now: s.clock.Now(), Source: "starter"})
+	st, err := Import(ctx, s.db, bytes.NewReader(s.opts.Starter), ImportOptions{Now: s.clock.Now(), Source: "starter"})
 	if err != nil {
 		return fmt.Errorf("start puzzle service: load the starter set: %w", err)
 	}
@@ -59,7 +60,7 @@ type ImportOptions struct {
 // per transaction, so memory stays flat whatever the size of the file. Rows the filter
 // drops and puzzles already stored count as skipped; rows that cannot be read or do not
 // replay count as errors. Validation runs on a second goroutine while the first writes.
-func Import(db storage.Store, r io.Reader, o ImportOptions) (ImportStats, error) {
+func Import(ctx context.Context, db storage.Store, r io.Reader, o ImportOptions) (ImportStats, error) {
 	f, now, bad := o.Filter, o.Now, o.OnError
 	var st ImportStats
 	rd, err := puzzle.NewReader(r)
@@ -119,7 +120,7 @@ func Import(db storage.Store, r io.Reader, o ImportOptions) (ImportStats, error)
 		if len(pending) == 0 {
 			return nil
 		}
-		added, err := addPuzzles(db, pending)
+		added, err := addPuzzles(ctx, db, pending)
 		if err != nil {
 			return fmt.Errorf("store %d puzzles: %w", len(pending), err)
 		}
@@ -173,13 +174,13 @@ func Import(db storage.Store, r io.Reader, o ImportOptions) (ImportStats, error)
 }
 
 // Export writes every stored puzzle as lichess-layout CSV and returns how many.
-func Export(db storage.Store, w io.Writer) (int, error) {
+func Export(ctx context.Context, db storage.Store, w io.Writer) (int, error) {
 	cw, err := puzzle.NewWriter(w)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	err = db.View(func(tx storage.Tx) error {
+	err = db.View(ctx, func(tx storage.Tx) error {
 		return tx.EachPuzzle(func(sp *storage.Puzzle) error {
 			n++
 			return cw.Write(sp)

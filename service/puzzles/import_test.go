@@ -17,32 +17,32 @@ import (
 func TestImportSampleAndExportRoundTrip(t *testing.T) {
 	csv := sampleCSV(t)
 	db := storagetest.Open(t)
-	st, err := Import(db, bytes.NewReader(csv), ImportOptions{Now: day0})
+	st, err := Import(ctx, db, bytes.NewReader(csv), ImportOptions{Now: day0})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Imported != 20 || st.Skipped != 0 || st.Errors != 0 {
 		t.Fatalf("sample import %+v, want 20 imported", st)
 	}
-	st, err = Import(db, bytes.NewReader(csv), ImportOptions{Now: day0})
+	st, err = Import(ctx, db, bytes.NewReader(csv), ImportOptions{Now: day0})
 	if err != nil || st.Imported != 0 || st.Skipped != 20 {
 		t.Errorf("second import %+v, %v: want all 20 skipped (already stored)", st, err)
 	}
 	var out bytes.Buffer
-	n, err := Export(db, &out)
+	n, err := Export(ctx, db, &out)
 	if err != nil || n != 20 {
 		t.Fatalf("export %d, %v", n, err)
 	}
 	// The export reads back as the same puzzles.
 	db2 := storagetest.Open(t)
-	if st, err := Import(db2, bytes.NewReader(out.Bytes()), ImportOptions{Now: day0}); err != nil || st.Imported != 20 {
+	if st, err := Import(ctx, db2, bytes.NewReader(out.Bytes()), ImportOptions{Now: day0}); err != nil || st.Imported != 20 {
 		t.Fatalf("re-import of the export %+v, %v", st, err)
 	}
 	var a, b []string
-	db.View(func(tx storage.Tx) error {
+	db.View(ctx, func(tx storage.Tx) error {
 		return tx.EachPuzzle(func(p *storage.Puzzle) error { a = append(a, fmt.Sprint(*p)); return nil })
 	})
-	db2.View(func(tx storage.Tx) error {
+	db2.View(ctx, func(tx storage.Tx) error {
 		return tx.EachPuzzle(func(p *storage.Puzzle) error { b = append(b, fmt.Sprint(*p)); return nil })
 	})
 	if strings.Join(a, "\n") != strings.Join(b, "\n") {
@@ -64,12 +64,12 @@ func TestImportFilters(t *testing.T) {
 	}
 	for _, c := range cases {
 		db := storagetest.Open(t)
-		st, err := Import(db, bytes.NewReader(csv), ImportOptions{Filter: c.f, Now: day0})
+		st, err := Import(ctx, db, bytes.NewReader(csv), ImportOptions{Filter: c.f, Now: day0})
 		if err != nil {
 			t.Fatal(err)
 		}
 		kept := 0
-		db.View(func(tx storage.Tx) error {
+		db.View(ctx, func(tx storage.Tx) error {
 			return tx.EachPuzzle(func(p *storage.Puzzle) error {
 				kept++
 				if !c.f.Keep(p) {
@@ -111,15 +111,15 @@ func TestImportCountsBrokenRows(t *testing.T) {
 	}
 	csv, bad, unreadable := brokenCSV(n)
 	db := storagetest.Open(t)
-	st, err := Import(db, bytes.NewReader(csv), ImportOptions{Filter: puzzle.Filter{MinRating: 700}, Now: day0})
+	st, err := Import(ctx, db, bytes.NewReader(csv), ImportOptions{Filter: puzzle.Filter{MinRating: 700}, Now: day0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, _ := storage.Read(db, storage.Tx.CountPuzzles)
+	stored, _ := storage.Read(ctx, db, storage.Tx.CountPuzzles)
 	if st.Rows != n || st.Errors != bad+unreadable || stored != st.Imported || st.Imported+st.Skipped+st.Errors != n || st.Skipped < n/25 {
 		t.Errorf("%d rows (%d bad, %d unreadable): %+v, %d stored", n, bad, unreadable, st, stored)
 	}
-	if p, err := storage.Read(db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle("s0000099") }); err == nil {
+	if p, err := storage.Read(ctx, db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle("s0000099") }); err == nil {
 		t.Errorf("the row with an illegal move was stored: %+v", p)
 	}
 }
@@ -132,11 +132,11 @@ func TestImportLargeSyntheticIntoStore(t *testing.T) {
 		n = 10_000
 	}
 	db := storagetest.Open(t)
-	st, err := Import(db, synthetic(t, n), ImportOptions{Now: day0})
+	st, err := Import(ctx, db, synthetic(t, n), ImportOptions{Now: day0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, _ := storage.Read(db, storage.Tx.CountPuzzles)
+	stored, _ := storage.Read(ctx, db, storage.Tx.CountPuzzles)
 	if st.Rows != n || st.Imported != n || st.Errors != 0 || stored != n {
 		t.Errorf("%d rows: %+v, %d stored", n, st, stored)
 	}
@@ -152,7 +152,7 @@ func BenchmarkImportStore(b *testing.B) {
 		b.StopTimer()
 		db := storagetest.OpenFile(b, filepath.Join(b.TempDir(), "gambit.db"), nil)
 		b.StartTimer()
-		st, err := Import(db, synthetic(b, n), ImportOptions{Now: day0})
+		st, err := Import(ctx, db, synthetic(b, n), ImportOptions{Now: day0})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -173,12 +173,12 @@ func TestStarterSetLoadsIntoAnEmptyStore(t *testing.T) {
 		}
 		svc.Close()
 	}
-	n, _ := storage.Read(db, storage.Tx.CountPuzzles)
+	n, _ := storage.Read(ctx, db, storage.Tx.CountPuzzles)
 	rows := bytes.Count(bytes.TrimSpace(starter.CSV), []byte("\n")) // the lines after the header
 	if want := rows; n != want {
 		t.Errorf("%d puzzles after two starts, want the %d of the starter set", n, want)
 	}
-	db.View(func(tx storage.Tx) error {
+	db.View(ctx, func(tx storage.Tx) error {
 		return tx.EachPuzzle(func(p *storage.Puzzle) error {
 			if p.Source != "starter" {
 				t.Errorf("%s: source %q", p.ID, p.Source)
@@ -188,7 +188,7 @@ func TestStarterSetLoadsIntoAnEmptyStore(t *testing.T) {
 	})
 	// A store that has puzzles gets none of the starter set.
 	other := storagetest.Open(t)
-	storage.Write(other, func(tx storage.Tx) (int, error) {
+	storage.Write(ctx, other, func(tx storage.Tx) (int, error) {
 		return tx.AddPuzzles([]*storage.Puzzle{{ID: "x", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1", Moves: []string{"g8h8", "d1d8"}, Rating: 900}})
 	})
 	svc, err := New(other, Options{Logger: quiet, Mine: MineOptions{Off: true}})
@@ -196,7 +196,7 @@ func TestStarterSetLoadsIntoAnEmptyStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc.Close()
-	if n, _ := storage.Read(other, storage.Tx.CountPuzzles); n != 1 {
+	if n, _ := storage.Read(ctx, other, storage.Tx.CountPuzzles); n != 1 {
 		t.Errorf("%d puzzles in a store that had one", n)
 	}
 }

@@ -8,7 +8,9 @@
 package puzzles
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	cc "github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/engine"
@@ -59,6 +61,11 @@ func (s *Service) GameOver(g *storage.Game) {
 	}
 }
 
+// mineTimeout bounds the work on one queued game (the search and the store writes):
+// background work gets its own deadline, so a database that does not answer holds the
+// miner for a while, not for ever.
+const mineTimeout = 2 * time.Minute
+
 // miner mines queued games one at a time with one engine.
 func (s *Service) miner(q <-chan *storage.Game, done chan<- struct{}) {
 	defer close(done)
@@ -67,7 +74,9 @@ func (s *Service) miner(q <-chan *storage.Game, done chan<- struct{}) {
 		if s.ctx.Err() != nil {
 			continue // closing: drain
 		}
-		n, err := s.mineGame(gen, g)
+		ctx, cancel := context.WithTimeout(s.ctx, mineTimeout)
+		n, err := s.mineGame(ctx, gen, g)
+		cancel()
 		if err != nil {
 			s.log.Error("puzzles: mine a finished game", "game", g.ID, "guild", g.GuildID, "err", err)
 			continue
@@ -80,14 +89,14 @@ func (s *Service) miner(q <-chan *storage.Game, done chan<- struct{}) {
 
 // MineGame mines one finished game now (on the caller's goroutine) and stores what it
 // finds; it returns how many puzzles were added.
-func (s *Service) MineGame(g *storage.Game) (int, error) {
+func (s *Service) MineGame(ctx context.Context, g *storage.Game) (int, error) {
 	gen := mine.NewGenerator(engine.New(engine.Options{HashMB: 8}), mine.Options{ScanNodes: s.opts.Mine.ScanNodes, VerifyNodes: s.opts.Mine.VerifyNodes})
-	return s.mineGame(gen, g)
+	return s.mineGame(ctx, gen, g)
 }
 
 // mineGame replays a stored game, mines it and stores the puzzles found, with the
 // game's players and end.
-func (s *Service) mineGame(gen *mine.Generator, g *storage.Game) (int, error) {
+func (s *Service) mineGame(ctx context.Context, gen *mine.Generator, g *storage.Game) (int, error) {
 	game, err := games.Replay(g)
 	if err != nil {
 		return 0, err
@@ -103,5 +112,5 @@ func (s *Service) mineGame(gen *mine.Generator, g *storage.Game) (int, error) {
 		p.White, p.Black, p.Played, p.Added = g.White.ID, g.Black.ID, g.Ended, now
 		batch = append(batch, p)
 	}
-	return addPuzzles(s.db, batch)
+	return addPuzzles(ctx, s.db, batch)
 }

@@ -14,12 +14,12 @@ func TestMinedPuzzlesStayInTheirGuild(t *testing.T) {
 	g := playSAN(t, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3#")
 	rec := &storage.Game{ID: 42, GuildID: "g1", White: storage.Player{ID: "111", Name: "alice"}, Black: storage.Player{ID: "222", Name: "bob"},
 		Moves: g.Moves(), Ended: day0.Add(-8 * 24 * time.Hour), Outcome: g.Outcome()}
-	n, err := f.svc.MineGame(rec)
+	n, err := f.svc.MineGame(ctx, rec)
 	if err != nil || n == 0 {
 		t.Fatalf("mined %d, %v", n, err)
 	}
 	var id string
-	f.db.View(func(tx storage.Tx) error {
+	f.db.View(ctx, func(tx storage.Tx) error {
 		return tx.EachPuzzle(func(p *storage.Puzzle) error {
 			id = p.ID
 			if p.Source != "game:g1:42" || p.White != "111" || p.Black != "222" || !p.Played.Equal(rec.Ended) || !strings.HasPrefix(p.ID, "gm42-") {
@@ -57,7 +57,7 @@ func TestMinedPuzzlesStayInTheirGuild(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		found := false
-		f.db.View(func(tx storage.Tx) error {
+		f.db.View(ctx, func(tx storage.Tx) error {
 			return tx.EachPuzzle(func(p *storage.Puzzle) error {
 				found = found || strings.HasPrefix(p.ID, "gm43-")
 				return nil

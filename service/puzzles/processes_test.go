@@ -74,13 +74,13 @@ type process struct {
 // day0, and starts a service on each store with owns (nil: every guild).
 func twoPuzzleProcesses(t *testing.T, a, b storage.Store, clk *timers.ManualClock, owns [2]func(string) bool) [2]*process {
 	t.Helper()
-	if _, err := Import(a, bytes.NewReader(sampleCSV(t)), ImportOptions{Now: day0}); err != nil {
+	if _, err := Import(ctx, a, bytes.NewReader(sampleCSV(t)), ImportOptions{Now: day0}); err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range []string{"g1", "g2"} {
 		gs := storage.DefaultGuildSettings(g)
 		gs.Puzzle = storage.PuzzleSettings{Channel: "c-" + g, Time: "09:00", Since: day0}
-		if err := a.Update(func(tx storage.Tx) error { return tx.PutGuildSettings(gs) }); err != nil {
+		if err := a.Update(ctx, func(tx storage.Tx) error { return tx.PutGuildSettings(gs) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -137,7 +137,7 @@ func TestDailyPostOnceAcrossProcesses(t *testing.T) {
 			t.Fatalf("%d posts once the reservation expired, want 2 (one per guild)", n)
 		}
 		for _, g := range []string{"g1", "g2"} {
-			d, err := storage.Read(b, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(g, "2026-03-01") })
+			d, err := storage.Read(ctx, b, func(tx storage.Tx) (*storage.Daily, error) { return tx.Daily(g, "2026-03-01") })
 			if err != nil || d.State != storage.DailyPosted {
 				t.Fatalf("%s's day: %+v, %v", g, d, err)
 			}
@@ -231,11 +231,11 @@ func TestMiningTheSameGameInTwoProcessesStoresItOnce(t *testing.T) {
 		var errs [2]error
 		var wg sync.WaitGroup
 		for i, p := range ps {
-			wg.Go(func() { added[i], errs[i] = p.svc.MineGame(rec.Clone()) })
+			wg.Go(func() { added[i], errs[i] = p.svc.MineGame(ctx, rec.Clone()) })
 		}
 		wg.Wait()
 		stored := 0
-		err := b.View(func(tx storage.Tx) error {
+		err := b.View(ctx, func(tx storage.Tx) error {
 			return tx.EachPuzzle(func(p *storage.Puzzle) error {
 				if len(p.ID) > 5 && p.ID[:5] == "gm42-" {
 					stored++

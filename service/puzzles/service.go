@@ -131,12 +131,12 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	s.daily.init()
 	s.holder = opts.Instance
 	if !opts.NoStarter {
-		if err := s.loadStarter(); err != nil {
+		if err := s.loadStarter(ctx); err != nil {
 			cancel()
 			return nil, err
 		}
 	}
-	if err := s.restoreDaily(); err != nil {
+	if err := s.restoreDaily(ctx); err != nil {
 		cancel()
 		return nil, err
 	}

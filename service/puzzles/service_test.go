@@ -103,7 +103,7 @@ type fixture struct {
 func newFixture(t *testing.T, csv []byte) *fixture {
 	f := &fixture{t: t, db: storagetest.Open(t), clock: timers.NewManualClock(day0), post: &recPoster{}}
 	if csv != nil {
-		if _, err := Import(f.db, bytes.NewReader(csv), ImportOptions{Now: day0}); err != nil {
+		if _, err := Import(ctx, f.db, bytes.NewReader(csv), ImportOptions{Now: day0}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,13 +128,13 @@ func (f *fixture) start() {
 
 func (f *fixture) settings(guild string, ps storage.PuzzleSettings) {
 	f.t.Helper()
-	gs, err := storage.Read(f.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guild) })
+	gs, err := storage.Read(ctx, f.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guild) })
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	ps.Since = f.clock.Now()
 	gs.Puzzle = ps
-	if err := f.db.Update(func(tx storage.Tx) error { return tx.PutGuildSettings(gs) }); err != nil {
+	if err := f.db.Update(ctx, func(tx storage.Tx) error { return tx.PutGuildSettings(gs) }); err != nil {
 		f.t.Fatal(err)
 	}
 	f.svc.SettingsChanged(guild)

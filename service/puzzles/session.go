@@ -110,7 +110,7 @@ func (s *Service) Start(ctx context.Context, guild, user, name, puzzleID string)
 	defer unlock()
 	now := s.clock.Now()
 	var out *Progress
-	err = s.db.Update(func(w storage.Tx) error {
+	err = s.db.Update(ctx, func(w storage.Tx) error {
 		out = nil
 		p, l, err := s.loadPuzzle(w, puzzleID)
 		if err != nil {
@@ -181,7 +181,7 @@ func (s *Service) Random(ctx context.Context, guild, user, name string, around i
 		return nil, err
 	}
 	if around == 0 {
-		pl, err := storage.Read(s.db, func(tx storage.Tx) (storage.PuzzlePlayer, error) { return tx.PuzzlePlayer(guild, user) })
+		pl, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.PuzzlePlayer, error) { return tx.PuzzlePlayer(guild, user) })
 		if err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
@@ -189,7 +189,7 @@ func (s *Service) Random(ctx context.Context, guild, user, name string, around i
 	}
 	seed := s.rand()
 	q := storage.PuzzlePick{GuildID: guild, MinRating: max(around-150, 1), MaxRating: around + 150, Seed: seed, NotTriedBy: user}
-	sp, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.PickPuzzle(q) })
+	sp, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.PickPuzzle(q) })
 	for _, relax := range []func(){
 		func() { q.MinRating, q.MaxRating = max(around-500, 1), around+500 },
 		func() { q.MinRating, q.MaxRating = 0, 0 },
@@ -199,7 +199,7 @@ func (s *Service) Random(ctx context.Context, guild, user, name string, around i
 			break
 		}
 		relax()
-		sp, err = storage.Read(s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.PickPuzzle(q) })
+		sp, err = storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.PickPuzzle(q) })
 	}
 	if errors.Is(err, storage.ErrNoPuzzle) {
 		return nil, ErrNoPuzzles
@@ -220,7 +220,7 @@ func (s *Service) Current(ctx context.Context, guild, user, puzzleID string) (*P
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pl, err := storage.Read(s.db, func(tx storage.Tx) (storage.PuzzlePlayer, error) { return tx.PuzzlePlayer(guild, user) })
+	pl, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.PuzzlePlayer, error) { return tx.PuzzlePlayer(guild, user) })
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
@@ -235,7 +235,7 @@ func (s *Service) Current(ctx context.Context, guild, user, puzzleID string) (*P
 		}
 		puzzleID = d.PuzzleID
 	}
-	p, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle(puzzleID) })
+	p, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle(puzzleID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("puzzle %s: %w", puzzleID, ErrNoSuchPuzzle)
 	}
@@ -249,12 +249,12 @@ func (s *Service) Current(ctx context.Context, guild, user, puzzleID string) (*P
 	if err != nil {
 		return nil, err
 	}
-	a, err := storage.Read(s.db, func(tx storage.Tx) (storage.PuzzleAttempt, error) { return tx.PuzzleAttempt(guild, user, puzzleID) })
+	a, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.PuzzleAttempt, error) { return tx.PuzzleAttempt(guild, user, puzzleID) })
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
 	daily := ""
-	if d, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.LatestDaily(guild, "") }); err == nil && d.PuzzleID == puzzleID {
+	if d, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Daily, error) { return tx.LatestDaily(guild, "") }); err == nil && d.PuzzleID == puzzleID {
 		daily = d.Date
 	}
 	return progress(p, l, a, pl, daily), nil
@@ -265,6 +265,6 @@ func (s *Service) Puzzle(ctx context.Context, id string) (*puzzle.Puzzle, puzzle
 	if err := ctx.Err(); err != nil {
 		return nil, puzzle.Line{}, err
 	}
-	p, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle(id) })
+	p, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle(id) })
 	return s.withLine(id, p, err)
 }

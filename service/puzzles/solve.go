@@ -79,7 +79,7 @@ func (s *Service) Solve(ctx context.Context, req SolveRequest) (*Answer, error) 
 	defer unlock()
 	now := s.clock.Now()
 	var out *Answer
-	err = s.db.Update(func(w storage.Tx) error {
+	err = s.db.Update(ctx, func(w storage.Tx) error {
 		out = nil
 		a, err := s.solve(w, req, now)
 		out = a

@@ -15,7 +15,7 @@ import (
 func TestSolveFlowRatingsAndPractice(t *testing.T) {
 	f := newFixture(t, sampleCSV(t))
 	// 005YX: a two-move line (f7e6, then g7h8 after the reply c6b7).
-	sp0, _ := storage.Read(f.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle("005YX") })
+	sp0, _ := storage.Read(ctx, f.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle("005YX") })
 	plays0 := sp0.Plays
 	pr, err := f.svc.Start(ctx, "g1", "alice", "Alice", "005YX")
 	if err != nil {
@@ -79,7 +79,7 @@ func TestSolveFlowRatingsAndPractice(t *testing.T) {
 	if a.Verdict != puzzle.Solved || !a.Rated || a.Player.Rating < 1600 || a.Player.Solved != 1 {
 		t.Errorf("bob's solve: %+v (player %+v)", a, a.Player)
 	}
-	sp, _ := storage.Read(f.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle("005YX") })
+	sp, _ := storage.Read(ctx, f.db, func(tx storage.Tx) (*storage.Puzzle, error) { return tx.Puzzle("005YX") })
 	if sp.Rating == 1964 || sp.Plays != plays0+2 {
 		t.Errorf("the puzzle's rating did not move with two rated attempts: %+v", sp)
 	}
@@ -100,7 +100,7 @@ func TestSolveFlowRatingsAndPractice(t *testing.T) {
 
 func TestSolveAcceptsAnyMate(t *testing.T) {
 	f := newFixture(t, nil)
-	if _, err := storage.Write(f.db, func(tx storage.Tx) (int, error) {
+	if _, err := storage.Write(ctx, f.db, func(tx storage.Tx) (int, error) {
 		return tx.AddPuzzles([]*storage.Puzzle{{ID: "two-mates", FEN: "6k1/5ppp/8/8/8/8/5PPP/R2R2K1 b - - 0 1",
 			Moves: []string{"g8h8", "d1d8"}, Rating: 800, RD: 80, Source: "test"}})
 	}); err != nil {

@@ -28,7 +28,7 @@ func (s *Service) Stats(ctx context.Context, guild, user string) (*Stats, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pl, err := storage.Read(s.db, func(tx storage.Tx) (storage.PuzzlePlayer, error) { return tx.PuzzlePlayer(guild, user) })
+	pl, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.PuzzlePlayer, error) { return tx.PuzzlePlayer(guild, user) })
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (s *Service) Stats(ctx context.Context, guild, user string) (*Stats, error)
 			st.Streak = pl.Streak
 		}
 	}
-	board, err := leaderboard(s.db, guild, 0)
+	board, err := leaderboard(ctx, s.db, guild, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -63,5 +63,5 @@ func (s *Service) Leaderboard(ctx context.Context, guild string, limit int) ([]s
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return leaderboard(s.db, guild, limit)
+	return leaderboard(ctx, s.db, guild, limit)
 }

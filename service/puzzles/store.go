@@ -6,6 +6,7 @@ package puzzles
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/gambitchess/gambit/storage"
@@ -14,8 +15,8 @@ import (
 // addPuzzles stores the puzzles not stored yet in one transaction of their own (not
 // grouped with other writers: imports come in batches of a few thousand) and returns
 // how many it added.
-func addPuzzles(st storage.Store, ps []*storage.Puzzle) (added int, err error) {
-	err = st.Bulk(func(tx storage.Tx) (err error) {
+func addPuzzles(ctx context.Context, st storage.Store, ps []*storage.Puzzle) (added int, err error) {
+	err = st.Bulk(ctx, func(tx storage.Tx) (err error) {
 		added, err = tx.AddPuzzles(ps)
 		return err
 	})
@@ -24,8 +25,8 @@ func addPuzzles(st storage.Store, ps []*storage.Puzzle) (added int, err error) {
 
 // puzzleGuilds returns the settings of every guild that has a channel for the daily
 // puzzle.
-func puzzleGuilds(st storage.Store) ([]storage.GuildSettings, error) {
-	all, err := storage.Read(st, storage.Tx.Guilds)
+func puzzleGuilds(ctx context.Context, st storage.Store) ([]storage.GuildSettings, error) {
+	all, err := storage.Read(ctx, st, storage.Tx.Guilds)
 	if err != nil {
 		return nil, err
 	}
@@ -35,8 +36,8 @@ func puzzleGuilds(st storage.Store) ([]storage.GuildSettings, error) {
 // leaderboard returns the guild's members with at least one rated attempt, by rating
 // (highest first; then more puzzles solved; then user id), at most limit of them (0:
 // all).
-func leaderboard(st storage.Store, guild string, limit int) ([]storage.PuzzlePlayer, error) {
-	ps, err := storage.Read(st, func(tx storage.Tx) ([]storage.PuzzlePlayer, error) { return tx.PuzzlePlayers(guild) })
+func leaderboard(ctx context.Context, st storage.Store, guild string, limit int) ([]storage.PuzzlePlayer, error) {
+	ps, err := storage.Read(ctx, st, func(tx storage.Tx) ([]storage.PuzzlePlayer, error) { return tx.PuzzlePlayers(guild) })
 	if err != nil {
 		return nil, err
 	}

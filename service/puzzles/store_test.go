@@ -17,7 +17,7 @@ func TestLeaderboardOrder(t *testing.T) {
 		{UserID: "d", Rating: 1900, RD: 350, Volatility: 0.06},                      // no rated attempt: not ranked
 		{UserID: "e", Rating: 1500, RD: 100, Volatility: 0.06, Rated: 1, Solved: 1}, // a's rating and solved: after a
 	}
-	err := db.Update(func(tx storage.Tx) error {
+	err := db.Update(ctx, func(tx storage.Tx) error {
 		for _, p := range players {
 			p.GuildID = "g1"
 			if err := tx.PutPuzzlePlayer(p); err != nil {
@@ -33,7 +33,7 @@ func TestLeaderboardOrder(t *testing.T) {
 		limit int
 		want  []string
 	}{{0, []string{"b", "c", "a", "e"}}, {2, []string{"b", "c"}}} {
-		lb, err := leaderboard(db, "g1", c.limit)
+		lb, err := leaderboard(ctx, db, "g1", c.limit)
 		var got []string
 		for _, p := range lb {
 			got = append(got, p.UserID)
@@ -48,7 +48,7 @@ func TestPuzzleGuildsHaveAChannel(t *testing.T) {
 	db := storagetest.Open(t)
 	with, without := storage.DefaultGuildSettings("g1"), storage.DefaultGuildSettings("g2")
 	with.Puzzle.Channel = "c1"
-	err := db.Update(func(tx storage.Tx) error {
+	err := db.Update(ctx, func(tx storage.Tx) error {
 		if err := tx.PutGuildSettings(with); err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func TestPuzzleGuildsHaveAChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gs, err := puzzleGuilds(db)
+	gs, err := puzzleGuilds(ctx, db)
 	if err != nil || len(gs) != 1 || gs[0].GuildID != "g1" {
 		t.Errorf("puzzle guilds %+v, %v; want g1's only", gs, err)
 	}

@@ -116,7 +116,7 @@ func (s *Service) FreshGuild(ctx context.Context, guildID string) (storage.Guild
 		return storage.GuildSettings{}, err
 	}
 	gen := s.guilds.generation()
-	gs, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guildID) })
+	gs, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings(guildID) })
 	if err != nil {
 		return storage.GuildSettings{}, fmt.Errorf("read the settings of guild %s: %w", guildID, err)
 	}
@@ -138,7 +138,7 @@ func (s *Service) UpdateGuild(ctx context.Context, guildID string, fn func(gs *s
 	}
 	var out storage.GuildSettings
 	var fnErr error
-	err := s.db.Update(func(tx storage.Tx) error {
+	err := s.db.Update(ctx, func(tx storage.Tx) error {
 		fnErr = nil
 		stored, err := tx.GuildSettings(guildID)
 		if err != nil {
@@ -192,7 +192,7 @@ func (s *Service) FreshPrefs(ctx context.Context, userID string) (storage.UserPr
 		return storage.UserPrefs{}, err
 	}
 	gen := s.prefs.generation()
-	p, err := storage.Read(s.db, func(tx storage.Tx) (storage.UserPrefs, error) { return userPrefs(tx, userID) })
+	p, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.UserPrefs, error) { return userPrefs(tx, userID) })
 	if err != nil {
 		return storage.UserPrefs{}, fmt.Errorf("read the preferences of %s: %w", userID, err)
 	}
@@ -218,7 +218,7 @@ func (s *Service) SetPrefs(ctx context.Context, userID string, p storage.UserPre
 		return err
 	}
 	now := s.now()
-	err := s.db.Update(func(tx storage.Tx) error {
+	err := s.db.Update(ctx, func(tx storage.Tx) error {
 		u, err := tx.User(userID)
 		if errors.Is(err, storage.ErrNotFound) {
 			u, err = storage.User{ID: userID}, nil

@@ -92,7 +92,7 @@ func TestNoExpiryOnAFileOfOneProcess(t *testing.T) {
 	if _, err := s.Guild(ctx, "g"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Update(func(tx storage.Tx) error {
+	if err := st.Update(ctx, func(tx storage.Tx) error {
 		gs, _ := tx.GuildSettings("g")
 		gs.BoardTheme = "blue"
 		return tx.PutGuildSettings(gs)
@@ -139,7 +139,7 @@ func TestUpdateGuild(t *testing.T) {
 	if err != nil || gs.DefaultControl.String() != "3+2" {
 		t.Fatalf("UpdateGuild = %v, %v; want the configured 3+2", gs.DefaultControl, err)
 	}
-	stored, _ := storage.Read(st, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") })
+	stored, _ := storage.Read(ctx, st, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") })
 	if stored.DefaultControl.Kind() != clock.KindUnknown {
 		t.Errorf("stored %v: the configured default was written", stored.DefaultControl)
 	}
@@ -229,7 +229,7 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, err := storage.Read(s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") })
+	stored, err := storage.Read(ctx, s.db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func newTProc(t *testing.T, db storage.Store, clk *timers.ManualClock, instance 
 		OnFinish: func(w storage.Tx, g *games.Game) error { return ts.OnFinish(w, &g.Game) },
 		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
 			if over, ok := e.(games.GameOver); ok {
-				ts.GameOver(over.Game.ID)
+				ts.GameOver(ctx, over.Game.ID)
 			}
 		}),
 	})

@@ -107,7 +107,7 @@ func New(db storage.Store, g Games, opts Options) *Service {
 // round to pair, games to start, standings to post) is done. It does not start games
 // itself: Run (or Advance) does.
 func (s *Service) Restore(ctx context.Context) error {
-	_, err := s.takeUp()
+	_, err := s.takeUp(ctx)
 	return err
 }
 
@@ -118,7 +118,7 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	return s.takeUp()
+	return s.takeUp(ctx)
 }
 
 // owns reports whether the service takes up guild's events (Options.Owns).
@@ -126,8 +126,8 @@ func (s *Service) owns(guild string) bool { return s.opts.Owns == nil || s.opts.
 
 // takeUp schedules the arena ends and queues the running events of the guilds the
 // service owns, and returns how many it queued.
-func (s *Service) takeUp() (int, error) {
-	ts, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments("", false) })
+func (s *Service) takeUp(ctx context.Context) (int, error) {
+	ts, err := storage.Read(ctx, s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments("", false) })
 	if err != nil {
 		return 0, fmt.Errorf("restore tournaments: %w", err)
 	}
@@ -212,8 +212,8 @@ func (s *Service) FireDue(ctx context.Context) int {
 
 // GameOver tells the service that a game ended (after its end committed): the event it
 // belongs to, if any, moves on.
-func (s *Service) GameOver(gameID uint64) {
-	tg, err := storage.Read(s.db, func(tx storage.Tx) (*storage.TournamentGame, error) { return tx.TournamentGame(gameID) })
+func (s *Service) GameOver(ctx context.Context, gameID uint64) {
+	tg, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.TournamentGame, error) { return tx.TournamentGame(gameID) })
 	if err != nil {
 		if !errors.Is(err, storage.ErrNotFound) {
 			s.log.Error("tournaments: game over", "game", gameID, "err", err)
@@ -280,7 +280,7 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*View, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r.RequestID != "" {
-		ts, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments(r.GuildID, false) })
+		ts, err := storage.Read(ctx, s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments(r.GuildID, false) })
 		if err != nil {
 			return nil, err
 		}
@@ -293,7 +293,7 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*View, error) {
 	st := &State{Settings: r.Settings, RequestID: r.RequestID}
 	t := &storage.Tournament{GuildID: r.GuildID, ChannelID: r.ChannelID, Name: r.Name, Format: string(r.Settings.Format),
 		Status: storage.TournamentOpen, CreatedBy: r.By.ID, Created: s.clock.Now(), State: st.encode()}
-	err := s.db.Update(func(tx storage.Tx) error {
+	err := s.db.Update(ctx, func(tx storage.Tx) error {
 		t.ID, t.Version = 0, 0 // a retried group commit starts again
 		return tx.PutTournament(t)
 	})
@@ -323,7 +323,7 @@ func (s *Service) Get(ctx context.Context, id uint64) (*View, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Tournament, error) { return tx.Tournament(id) })
+	t, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Tournament, error) { return tx.Tournament(id) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, fmt.Errorf("tournament %d: %w", id, ErrNoSuchEvent)
 	}
@@ -343,7 +343,7 @@ func (s *Service) List(ctx context.Context, guildID string, liveOnly bool) ([]*V
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ts, err := storage.Read(s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments(guildID, liveOnly) })
+	ts, err := storage.Read(ctx, s.db, func(tx storage.Tx) ([]*storage.Tournament, error) { return tx.Tournaments(guildID, liveOnly) })
 	if err != nil {
 		return nil, err
 	}
@@ -359,9 +359,9 @@ func (s *Service) List(ctx context.Context, guildID string, liveOnly bool) ([]*V
 }
 
 // update changes an event in one transaction.
-func (s *Service) update(id uint64, fn func(w storage.Tx, t *storage.Tournament, st *State) error) (*View, error) {
+func (s *Service) update(ctx context.Context, id uint64, fn func(w storage.Tx, t *storage.Tournament, st *State) error) (*View, error) {
 	var view *View
-	t, err := storage.UpdateTournament(s.db, id, func(w storage.Tx, t *storage.Tournament) error {
+	t, err := storage.UpdateTournament(ctx, s.db, id, func(w storage.Tx, t *storage.Tournament) error {
 		st, err := decodeState(t.State)
 		if err != nil {
 			return err
@@ -394,7 +394,7 @@ func (s *Service) Join(ctx context.Context, id uint64, guildID string, p storage
 	}
 	now := s.clock.Now()
 	late := false
-	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+	v, err := s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -457,7 +457,7 @@ func (s *Service) Leave(ctx context.Context, id uint64, guildID, userID string) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+	return s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -482,7 +482,7 @@ func (s *Service) Start(ctx context.Context, id uint64, guildID, by string, mana
 		return nil, err
 	}
 	now := s.clock.Now()
-	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+	v, err := s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -532,7 +532,7 @@ func (s *Service) Cancel(ctx context.Context, id uint64, guildID, by string, man
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+	return s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -556,7 +556,7 @@ func (s *Service) Withdraw(ctx context.Context, id uint64, guildID, userID strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+	v, err := s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if err := checkGuild(t, guildID); err != nil {
 			return err
 		}
@@ -610,7 +610,7 @@ func (s *Service) Advance(ctx context.Context, id uint64) error {
 func (s *Service) advanceOnce(ctx context.Context, id uint64) (bool, error) {
 	now := s.clock.Now()
 	wrote := false
-	v, err := s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+	v, err := s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		wrote = false
 		if t.Status != storage.TournamentRunning {
 			return errNothingChanged
@@ -682,7 +682,7 @@ func (s *Service) startGames(ctx context.Context, v *View) (bool, error) {
 		}
 		gameID, key := res.Game.ID, v.State.boardKey(b)
 		round, board, game := v.State.boardPlace(b)
-		if _, err := s.update(v.ID, func(w storage.Tx, t *storage.Tournament, st *State) error {
+		if _, err := s.update(ctx, v.ID, func(w storage.Tx, t *storage.Tournament, st *State) error {
 			nb := st.boardByKey(key)
 			if nb == nil || nb.GameID != 0 {
 				return errNothingChanged
@@ -769,7 +769,7 @@ func (s *Service) announceOnce(ctx context.Context, id uint64, key string, done 
 	var res storage.Reservation
 	due := false
 	now := s.clock.Now()
-	err := s.db.Update(func(w storage.Tx) error {
+	err := s.db.Update(ctx, func(w storage.Tx) error {
 		res, due = storage.Reservation{}, false
 		t, err := w.Tournament(id)
 		if err != nil {
@@ -801,7 +801,7 @@ func (s *Service) announceOnce(ctx context.Context, id uint64, key string, done 
 	nctx, cancel := context.WithTimeout(ctx, announceTimeout)
 	notify(nctx)
 	cancel()
-	_, err = s.update(id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+	_, err = s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
 		if !mark(st) {
 			return errNothingChanged
 		}
@@ -828,7 +828,7 @@ func (s *Service) BerserkHook(ctx context.Context, gameID uint64, userID string)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tg, err := storage.Read(s.db, func(tx storage.Tx) (*storage.TournamentGame, error) { return tx.TournamentGame(gameID) })
+	tg, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.TournamentGame, error) { return tx.TournamentGame(gameID) })
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, ErrNoBerserk
 	}
@@ -858,7 +858,7 @@ func (s *Service) BerserkHook(ctx context.Context, gameID uint64, userID string)
 		st.ArenaLog = append(st.ArenaLog, arenaOp{Op: "berserk", Game: round, Player: i + 1})
 		return nil
 	}
-	t, err := storage.Read(s.db, func(tx storage.Tx) (*storage.Tournament, error) { return tx.Tournament(tg.TournamentID) })
+	t, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.Tournament, error) { return tx.Tournament(tg.TournamentID) })
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func (r *rig) open() {
 		OnFinish: func(w storage.Tx, g *games.Game) error { return ts.OnFinish(w, &g.Game) },
 		Notifier: games.NotifierFunc(func(_ context.Context, e games.Event) {
 			if over, ok := e.(games.GameOver); ok {
-				ts.GameOver(over.Game.ID)
+				ts.GameOver(ctx, over.Game.ID)
 			}
 		}),
 	})

@@ -27,16 +27,16 @@ func TestGameNotesValidated(t *testing.T) {
 		g := testrecords.Arbitrated(t)
 		g.ID = 0
 		spoil(g)
-		if err := db.Commit(&storage.Change{Game: g}); err == nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g}); err == nil {
 			t.Errorf("%s: stored", name)
 		}
 	}
 	g := testrecords.Arbitrated(t)
 	g.ID = 0
-	if err := db.Commit(&storage.Change{Game: g}); err != nil {
+	if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	got, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil || !reflect.DeepEqual(got.Notes, g.Notes) || !got.Moved.Equal(g.Moved) || !got.DrawWithMove {
 		t.Errorf("stored game: %+v, %v", got, err)
 	}
@@ -65,15 +65,15 @@ func TestGuildSettingsArbiterAndTakebacks(t *testing.T) {
 	}
 	s := storage.DefaultGuildSettings("g")
 	s.ArbiterRole, s.RatedTakebacks = "555", true
-	if err := db.Update(func(tx storage.Tx) error { return tx.PutGuildSettings(s) }); err != nil {
+	if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutGuildSettings(s) }); err != nil {
 		t.Fatal(err)
 	}
-	got, err := storage.Read(db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") })
+	got, err := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") })
 	if err != nil || got.ArbiterRole != "555" || !got.RatedTakebacks {
 		t.Errorf("settings = %+v, %v", got, err)
 	}
 	s.ArbiterRole = strings.Repeat("9", storage.MaxIDLen+1)
-	if err := db.Update(func(tx storage.Tx) error { return tx.PutGuildSettings(s) }); err == nil {
+	if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutGuildSettings(s) }); err == nil {
 		t.Error("stored an over-long arbiter role")
 	}
 }

@@ -3,6 +3,7 @@
 package bolt
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,10 @@ import (
 // Backup writes a consistent copy of the whole file to w from one read transaction:
 // writers go on committing meanwhile, and the copy is the store as of the moment the
 // backup began. It returns the number of bytes written.
-func (db *DB) Backup(w io.Writer) (int64, error) {
+func (db *DB) Backup(ctx context.Context, w io.Writer) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("back up %s: %w", db.path, err)
+	}
 	var n int64
 	err := db.bbolt.View(func(tx *bbolt.Tx) (err error) {
 		n, err = tx.WriteTo(w)
@@ -29,7 +33,7 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 // BackupFile writes a consistent copy of the store to path: into a temporary file in the
 // same directory, synced, then renamed over path, so path is never a partial copy. It
 // refuses to overwrite the store's own file.
-func (db *DB) BackupFile(path string) (int64, error) {
+func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
 	if same, _ := sameFile(path, db.path); same {
 		return 0, fmt.Errorf("back up %s: the output is the database itself", db.path)
 	}
@@ -38,7 +42,7 @@ func (db *DB) BackupFile(path string) (int64, error) {
 		return 0, fmt.Errorf("back up %s: %w", db.path, err)
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	n, err := db.Backup(tmp)
+	n, err := db.Backup(ctx, tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}

@@ -4,6 +4,7 @@
 package bolt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -178,21 +179,27 @@ type boltTx struct{ tx *bbolt.Tx }
 
 // View runs fn in a read-only transaction. A damaged page is an error wrapping
 // ErrCorrupt (safe.go).
-func (db *DB) View(fn func(tx storage.Tx) error) (err error) {
+func (db *DB) View(ctx context.Context, fn func(tx storage.Tx) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", db.path, err)
+	}
 	defer restoreFaults(guardFaults())
 	defer recoverDamage(&err, "read", db.path)
 	return db.bbolt.View(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
 }
 
 // Update runs fn in a write transaction grouped with concurrent writers (Store.Update).
-func (db *DB) Update(fn func(tx storage.Tx) error) error {
-	return db.update(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
+func (db *DB) Update(ctx context.Context, fn func(tx storage.Tx) error) error {
+	return db.update(ctx, func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
 }
 
 // Bulk runs fn once in a write transaction of its own (Store.Bulk).
-func (db *DB) Bulk(fn func(tx storage.Tx) error) (err error) {
+func (db *DB) Bulk(ctx context.Context, fn func(tx storage.Tx) error) (err error) {
 	if db.readOnly {
 		return storage.ErrReadOnly
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("write %s: %w", db.path, err)
 	}
 	defer restoreFaults(guardFaults())
 	defer recoverDamage(&err, "write", db.path)
@@ -203,12 +210,12 @@ func (db *DB) Bulk(fn func(tx storage.Tx) error) (err error) {
 // opened with NoSync. Concurrent commits share a transaction and its fsync (group
 // commit); a change that fails is retried alone, so one failure does not fail the
 // others.
-func (db *DB) Commit(c *storage.Change) error {
+func (db *DB) Commit(ctx context.Context, c *storage.Change) error {
 	news := c.News()
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	err := db.update(func(tx *bbolt.Tx) error { return c.Apply(boltTx{tx}, news) })
+	err := db.update(ctx, func(tx *bbolt.Tx) error { return c.Apply(boltTx{tx}, news) })
 	if err != nil {
 		c.Undo(news)
 	}
@@ -217,18 +224,20 @@ func (db *DB) Commit(c *storage.Change) error {
 
 // CommitAll writes many changes in a single transaction (not grouped with others), for
 // bulk work: start-up adjustments, imports.
-func (db *DB) CommitAll(cs []*storage.Change) error {
-	return storage.CommitAllIn(cs, db.Bulk)
+func (db *DB) CommitAll(ctx context.Context, cs []*storage.Change) error {
+	return storage.CommitAllIn(cs, func(fn func(storage.Tx) error) error { return db.Bulk(ctx, fn) })
 }
 
 // update runs fn in a write transaction, grouped with concurrent writers (group.go)
 // unless the store was opened with SoloCommits. fn may run more than once (when a batch
 // is retried), each time in a fresh transaction: it must not act outside it.
-func (db *DB) update(fn func(tx *bbolt.Tx) error) (err error) {
+func (db *DB) update(ctx context.Context, fn func(tx *bbolt.Tx) error) (err error) {
 	safe := func(tx *bbolt.Tx) error { return safeCall(fn, tx) }
 	switch {
 	case db.readOnly:
 		return storage.ErrReadOnly
+	case ctx.Err() != nil:
+		return fmt.Errorf("write %s: %w", db.path, ctx.Err())
 	case db.solo:
 		defer restoreFaults(guardFaults())
 		defer recoverDamage(&err, "write", db.path)
@@ -236,5 +245,5 @@ func (db *DB) update(fn func(tx *bbolt.Tx) error) (err error) {
 	case db.boltBatch:
 		return db.bbolt.Batch(safe)
 	}
-	return db.group.commit(fn) // the committer recovers panics itself
+	return db.group.commit(ctx, fn) // the committer recovers panics itself
 }

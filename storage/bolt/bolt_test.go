@@ -106,7 +106,7 @@ func TestMigrateFromV0(t *testing.T) {
 	if v, err := schemaVersion(db); err != nil || v != SchemaVersion {
 		t.Fatalf("version %d, %v", v, err)
 	}
-	if err := db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
+	if err := db.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -133,28 +133,28 @@ func TestMigrateFromV1(t *testing.T) {
 	if v, _ := schemaVersion(db); v != SchemaVersion {
 		t.Fatalf("version %d after migration", v)
 	}
-	open, _ := storage.Read(db, storage.Tx.OpenGames)
+	open, _ := storage.Read(t.Context(), db, storage.Tx.OpenGames)
 	if got := testrecords.IDs(open); !reflect.DeepEqual(got, []uint64{1, 3}) {
 		t.Errorf("open games %v, want [1 3]", got)
 	}
-	byA, _ := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser("a", storage.Query{}) })
+	byA, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser("a", storage.Query{}) })
 	if got := testrecords.IDs(byA); !reflect.DeepEqual(got, []uint64{2, 1}) {
 		t.Errorf("games of a %v, want [2 1]", got)
 	}
-	inC2, _ := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInChannel("c2", storage.Query{}) })
+	inC2, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesInChannel("c2", storage.Query{}) })
 	if got := testrecords.IDs(inC2); !reflect.DeepEqual(got, []uint64{3}) {
 		t.Errorf("games in c2 %v", got)
 	}
-	pend, _ := storage.Read(db, storage.Tx.PendingChallenges)
+	pend, _ := storage.Read(t.Context(), db, storage.Tx.PendingChallenges)
 	if len(pend) != 1 || pend[0].ID != 1 {
 		t.Errorf("pending challenges %+v", pend)
 	}
-	if n, err := storage.Write(db, func(tx storage.Tx) (int, error) { return tx.PruneReceipts(testrecords.T0.Add(time.Second)) }); n != 1 || err != nil {
+	if n, err := storage.Write(t.Context(), db, func(tx storage.Tx) (int, error) { return tx.PruneReceipts(testrecords.T0.Add(time.Second)) }); n != 1 || err != nil {
 		t.Errorf("pruned %d old receipts, %v: the by-time index was not built", n, err)
 	}
 	// New ids continue after the old ones.
 	g := testrecords.NewGame("a", "z", "c1")
-	if err := db.Commit(&storage.Change{Game: g}); err != nil || g.ID != 4 {
+	if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil || g.ID != 4 {
 		t.Errorf("new game id %d, %v", g.ID, err)
 	}
 }
@@ -176,7 +176,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	dir := t.TempDir()
 	db := OpenTemp(t, nil)
 	for range 50 {
-		db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")})
+		db.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")})
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -188,18 +188,18 @@ func TestBackupWhileWriting(t *testing.T) {
 			case <-stop:
 				return
 			default:
-				db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")})
+				db.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")})
 			}
 		}
 	}()
 	out := filepath.Join(dir, "backup.db")
-	n, err := db.BackupFile(out)
+	n, err := db.BackupFile(t.Context(), out)
 	close(stop)
 	wg.Wait()
 	if err != nil || n == 0 {
 		t.Fatalf("backup: %d bytes, %v", n, err)
 	}
-	if _, err := db.BackupFile(db.path); err == nil {
+	if _, err := db.BackupFile(t.Context(), db.path); err == nil {
 		t.Error("backed up over the database itself")
 	}
 	bk, err := Open(out, &Options{ReadOnly: true})
@@ -207,28 +207,28 @@ func TestBackupWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bk.Close()
-	if err := bk.Check(); err != nil {
+	if err := bk.Check(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	total, _, _ := testrecords.CountGames(bk)
+	total, _, _ := testrecords.CountGames(t.Context(), bk)
 	if total < 50 {
 		t.Errorf("backup has %d games, want at least 50", total)
 	}
-	if err := bk.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")}); !errors.Is(err, storage.ErrReadOnly) {
+	if err := bk.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")}); !errors.Is(err, storage.ErrReadOnly) {
 		t.Errorf("write to a read-only store: %v", err)
 	}
 }
 
 func TestCheckFindsCorruptRecord(t *testing.T) {
 	db := OpenTemp(t, nil)
-	db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")})
+	db.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")})
 	db.bbolt.Update(func(tx *bbolt.Tx) error {
 		return tx.Bucket([]byte(bucketGames)).Put(codec.IDKey(1), []byte{1, 2, 3})
 	})
-	if err := db.Check(); !errors.Is(err, storage.ErrCorrupt) {
+	if err := db.Check(t.Context()); !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("Check = %v, want ErrCorrupt", err)
 	}
-	if _, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) }); !errors.Is(err, storage.ErrCorrupt) {
+	if _, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) }); !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("Game = %v, want ErrCorrupt", err)
 	}
 }
@@ -250,7 +250,7 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 				case 7:
 					c.After = func(storage.Tx) error { panic("bad hook") }
 				}
-				errs[i] = db.Commit(c)
+				errs[i] = db.Commit(t.Context(), c)
 			}()
 		}
 		wg.Wait()
@@ -259,7 +259,7 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 				t.Errorf("BoltBatch %v: change %d: err %v", mode.BoltBatch, i, err)
 			}
 		}
-		gs, _ := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser("x", storage.Query{}) })
+		gs, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser("x", storage.Query{}) })
 		if len(gs) != n-n/5 {
 			t.Errorf("BoltBatch %v: %d games committed, want %d", mode.BoltBatch, len(gs), n-n/5)
 		}

@@ -4,6 +4,7 @@
 package bolt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -156,7 +157,10 @@ func (db *DB) checkBucket(tx *bbolt.Tx, name string, res *CheckResult) {
 
 // Check verifies the store as CheckFile does and returns its problems as one error
 // wrapping ErrCorrupt (nil when there are none).
-func (db *DB) Check() error {
+func (db *DB) Check(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("check %s: %w", db.path, err)
+	}
 	res, err := db.CheckFile()
 	if err != nil {
 		return err

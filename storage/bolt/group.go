@@ -4,8 +4,10 @@
 package bolt
 
 import (
+	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	bbolt "go.etcd.io/bbolt"
 
@@ -32,12 +34,24 @@ type groupCommitter struct {
 type groupCall struct {
 	fn   func(*bbolt.Tx) error
 	done chan error
+	// state is callQueued until either the committer takes the call into a batch
+	// (callTaken) or its caller gives up waiting (callAbandoned): exactly one of them
+	// wins, so an abandoned call is never written and a taken one always reports.
+	state atomic.Int32
 }
+
+const (
+	callQueued int32 = iota
+	callTaken
+	callAbandoned
+)
 
 // commit runs fn in a shared write transaction and returns once that transaction is
 // committed (or fn's error, fn having been run alone to get it). fn may run more than
-// once, each time in a fresh transaction.
-func (g *groupCommitter) commit(fn func(*bbolt.Tx) error) error {
+// once, each time in a fresh transaction. A caller whose ctx ends while the call still
+// waits in the queue gets ctx's error and fn is never run; once the committer has taken
+// the call, commit waits for its outcome, so what it returns is what happened.
+func (g *groupCommitter) commit(ctx context.Context, fn func(*bbolt.Tx) error) error {
 	c := &groupCall{fn: fn, done: make(chan error, 1)}
 	g.mu.Lock()
 	g.queue = append(g.queue, c)
@@ -46,7 +60,15 @@ func (g *groupCommitter) commit(fn func(*bbolt.Tx) error) error {
 		go g.loop()
 	}
 	g.mu.Unlock()
-	return <-c.done
+	select {
+	case err := <-c.done:
+		return err
+	case <-ctx.Done():
+		if c.state.CompareAndSwap(callQueued, callAbandoned) {
+			return fmt.Errorf("write %s: %w", g.path, ctx.Err())
+		}
+		return <-c.done
+	}
 }
 
 // loop commits the queue until it is empty.
@@ -59,11 +81,17 @@ func (g *groupCommitter) loop() {
 			g.mu.Unlock()
 			return
 		}
-		batch := make([]*groupCall, n)
-		copy(batch, g.queue)
+		batch := make([]*groupCall, 0, n)
+		for _, c := range g.queue[:n] {
+			if c.state.CompareAndSwap(callQueued, callTaken) {
+				batch = append(batch, c)
+			}
+		}
 		g.queue = append(g.queue[:0], g.queue[n:]...)
 		g.mu.Unlock()
-		g.run(batch)
+		if len(batch) > 0 {
+			g.run(batch)
+		}
 	}
 }
 

@@ -28,7 +28,7 @@ func TestLadderPlayersRoundTrip(t *testing.T) {
 	}
 	players[3].RD, players[3].Volatility, players[3].Seed = 80.5, 0.0599, 1600
 	for _, p := range players {
-		if err := db.Update(func(tx storage.Tx) error { return tx.PutLadderPlayer(p) }); err != nil {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutLadderPlayer(p) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,14 +39,14 @@ func TestLadderPlayersRoundTrip(t *testing.T) {
 	}
 	defer db.Close()
 
-	got, err := storage.Read(db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g1", clock.Rapid, "ann") })
+	got, err := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g1", clock.Rapid, "ann") })
 	if err != nil || !reflect.DeepEqual(got, players[3]) {
 		t.Errorf("LadderPlayer = %+v, %v; want %+v", got, err, players[3])
 	}
-	if _, err := storage.Read(db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g1", clock.Bullet, "ann") }); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g1", clock.Bullet, "ann") }); !errors.Is(err, storage.ErrNotFound) {
 		t.Errorf("a player not in the bullet ladder: err %v, want ErrNotFound", err)
 	}
-	lad, err := storage.Read(db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g1", clock.Blitz) })
+	lad, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g1", clock.Blitz) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +57,11 @@ func TestLadderPlayersRoundTrip(t *testing.T) {
 	if strings.Join(ids, " ") != "ann bob cid" {
 		t.Errorf("blitz ladder of g1 = %v, want ann bob cid (user id order)", ids)
 	}
-	all, err := storage.Read(db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.GuildLadders("g1") })
+	all, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.GuildLadders("g1") })
 	if err != nil || !reflect.DeepEqual(all, []storage.LadderPlayer{players[0], players[1], players[2], players[3]}) {
 		t.Errorf("GuildLadders = %+v, %v; want g1's blitz players, then its rapid one", all, err)
 	}
-	if lad, _ := storage.Read(db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("nobody", clock.Blitz) }); len(lad) != 0 {
+	if lad, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("nobody", clock.Blitz) }); len(lad) != 0 {
 		t.Errorf("an empty guild has %d players", len(lad))
 	}
 }

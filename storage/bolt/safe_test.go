@@ -29,7 +29,7 @@ func damagedStore(t *testing.T, n int, pick func(tx *bbolt.Tx) uint64) string {
 	}
 	for range n {
 		g := &storage.Game{White: storage.Player{ID: "a", Name: strings.Repeat("w", 120)}, Black: storage.Player{ID: "b"}, Control: clock.TimeControl{Untimed: true}}
-		if err := db.Commit(&storage.Change{Game: g}); err != nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -78,16 +78,16 @@ func TestDamagedPageIsAnErrorNotAPanic(t *testing.T) {
 		t.Fatalf("the games' page is damaged, not the schema: Open = %v", err)
 	}
 	defer db.Close()
-	err = db.View(func(tx storage.Tx) error { _, err := tx.Game(1); return err })
+	err = db.View(t.Context(), func(tx storage.Tx) error { _, err := tx.Game(1); return err })
 	if !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "gambit check") {
 		t.Errorf("reading a game on a damaged page = %v, want ErrCorrupt naming gambit check", err)
 	}
-	err = db.Commit(&storage.Change{Game: &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}, Control: clock.TimeControl{Untimed: true}}})
+	err = db.Commit(t.Context(), &storage.Change{Game: &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}, Control: clock.TimeControl{Untimed: true}}})
 	if !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("writing a game beside a damaged page = %v, want ErrCorrupt", err)
 	}
 	// The store still answers what does not touch the page.
-	if err := db.View(func(tx storage.Tx) error { _, err := tx.Guilds(); return err }); err != nil {
+	if err := db.View(t.Context(), func(tx storage.Tx) error { _, err := tx.Guilds(); return err }); err != nil {
 		t.Errorf("reading the guilds: %v", err)
 	}
 	res, err := db.CheckFile()
@@ -97,7 +97,7 @@ func TestDamagedPageIsAnErrorNotAPanic(t *testing.T) {
 	if res.OK() || !strings.Contains(strings.Join(res.Problems, "\n"), "bucket games") {
 		t.Errorf("check found %q", res.Problems)
 	}
-	if err := db.Check(); !errors.Is(err, storage.ErrCorrupt) {
+	if err := db.Check(t.Context()); !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("Check = %v, want ErrCorrupt", err)
 	}
 }

@@ -5,6 +5,7 @@
 package pg
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +18,7 @@ import (
 // Backup writes a bbolt file holding every record of the database, as of one snapshot
 // (writers go on meanwhile), and returns the bytes written: the file a bbolt backend
 // opens, and gambit migrate copies back. It is built in a temporary directory first.
-func (db *DB) Backup(w io.Writer) (int64, error) {
+func (db *DB) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	dir, err := os.MkdirTemp("", "gambit-backup-")
 	if err != nil {
 		return 0, fmt.Errorf("back up %s: %w", db.name, err)
@@ -28,7 +29,7 @@ func (db *DB) Backup(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("back up %s: %w", db.name, err)
 	}
-	_, err = transfer.Copy(file, db)
+	_, err = transfer.Copy(ctx, file, db)
 	if cerr := file.Close(); err == nil {
 		err = cerr
 	}

@@ -5,6 +5,7 @@
 package pg
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -157,7 +158,7 @@ func (e *epochScan) ScanInt64(v pgtype.Int8) error {
 // AcquireLease is LeaseTable's Acquire in one statement: the row is inserted, or
 // updated where it is holder's or no longer held, with the next epoch unless holder
 // still held it.
-func (db *DB) AcquireLease(set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+func (db *DB) AcquireLease(ctx context.Context, set string, partition int, holder string, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
 	if err := storage.CheckLease(set, lease.Lease{Partition: partition, Holder: holder, Epoch: 1}); err != nil {
 		return lease.Lease{}, false, err
 	}
@@ -166,7 +167,7 @@ func (db *DB) AcquireLease(set string, partition int, holder string, now time.Ti
 	}
 	var got lease.Lease
 	var ok bool
-	err := db.run(pgLeaseTx, func(tx storage.Tx) error {
+	err := db.run(ctx, pgLeaseTx, func(tx storage.Tx) error {
 		t := tx.(*pgTx)
 		got = lease.Lease{Partition: partition}
 		var err error
@@ -189,7 +190,7 @@ func (db *DB) AcquireLease(set string, partition int, holder string, now time.Ti
 }
 
 // RenewLease is LeaseTable's Renew in one statement.
-func (db *DB) RenewLease(set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
+func (db *DB) RenewLease(ctx context.Context, set string, partition int, holder string, epoch uint64, now time.Time, ttl time.Duration) (lease.Lease, bool, error) {
 	if err := storage.CheckLeaseSet(set); err != nil {
 		return lease.Lease{}, false, err
 	}
@@ -198,7 +199,7 @@ func (db *DB) RenewLease(set string, partition int, holder string, epoch uint64,
 	}
 	var got lease.Lease
 	var ok bool
-	err := db.run(pgLeaseTx, func(tx storage.Tx) error {
+	err := db.run(ctx, pgLeaseTx, func(tx storage.Tx) error {
 		t := tx.(*pgTx)
 		got = lease.Lease{Partition: partition}
 		var err error
@@ -221,14 +222,14 @@ func (db *DB) RenewLease(set string, partition int, holder string, epoch uint64,
 }
 
 // ReleaseLease is LeaseTable's Release in one statement.
-func (db *DB) ReleaseLease(set string, partition int, holder string, epoch uint64) error {
+func (db *DB) ReleaseLease(ctx context.Context, set string, partition int, holder string, epoch uint64) error {
 	if err := storage.CheckLeaseSet(set); err != nil {
 		return err
 	}
 	if db.readOnly {
 		return storage.ErrReadOnly
 	}
-	return db.run(pgLeaseTx, func(tx storage.Tx) error {
+	return db.run(ctx, pgLeaseTx, func(tx storage.Tx) error {
 		_, err := tx.(*pgTx).exec(`UPDATE leases SET expires = 0
 			WHERE lease_set = $1 AND partition = $2 AND holder = $3 AND epoch = $4`, set, partition, holder, int64(epoch))
 		return err
@@ -236,9 +237,9 @@ func (db *DB) ReleaseLease(set string, partition int, holder string, epoch uint6
 }
 
 // LeaseBeat is LeaseTable's Beat: one upsert.
-func (db *DB) LeaseBeat(set, holder string, now time.Time) error {
+func (db *DB) LeaseBeat(ctx context.Context, set, holder string, now time.Time) error {
 	if db.readOnly {
 		return storage.ErrReadOnly
 	}
-	return db.run(pgLeaseTx, func(tx storage.Tx) error { return tx.PutLeaseBeat(set, holder, now) })
+	return db.run(ctx, pgLeaseTx, func(tx storage.Tx) error { return tx.PutLeaseBeat(set, holder, now) })
 }

@@ -119,29 +119,29 @@ var (
 )
 
 // View runs fn in a read-only snapshot.
-func (db *DB) View(fn func(tx storage.Tx) error) error {
-	return db.run(pgRead, fn)
+func (db *DB) View(ctx context.Context, fn func(tx storage.Tx) error) error {
+	return db.run(ctx, pgRead, fn)
 }
 
 // Update runs fn in a serializable transaction, committed before it returns. A
 // transaction that fails to serialize with another (SQLSTATE 40001, or a deadlock,
 // 40P01) is run again, in a fresh transaction: fn may run more than once.
-func (db *DB) Update(fn func(tx storage.Tx) error) error {
+func (db *DB) Update(ctx context.Context, fn func(tx storage.Tx) error) error {
 	if db.readOnly {
 		return storage.ErrReadOnly
 	}
-	return db.run(pgWrite, fn)
+	return db.run(ctx, pgWrite, fn)
 }
 
 // Bulk runs fn in a serializable transaction of its own; like Update, it is run again
 // if it fails to serialize with a concurrent writer.
-func (db *DB) Bulk(fn func(tx storage.Tx) error) error {
-	return db.Update(fn)
+func (db *DB) Bulk(ctx context.Context, fn func(tx storage.Tx) error) error {
+	return db.Update(ctx, fn)
 }
 
 // Commit writes the change in one serializable transaction (run again on a
 // serialization failure, so its After hook may run more than once).
-func (db *DB) Commit(c *storage.Change) error {
+func (db *DB) Commit(ctx context.Context, c *storage.Change) error {
 	if db.readOnly {
 		return storage.ErrReadOnly
 	}
@@ -149,7 +149,7 @@ func (db *DB) Commit(c *storage.Change) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	err := db.run(pgWrite, func(tx storage.Tx) error { return c.Apply(tx, news) })
+	err := db.run(ctx, pgWrite, func(tx storage.Tx) error { return c.Apply(tx, news) })
 	if err != nil {
 		c.Undo(news)
 	}
@@ -160,19 +160,18 @@ func (db *DB) Commit(c *storage.Change) error {
 func (db *DB) Shared() bool { return true }
 
 // CommitAll writes many changes in one transaction: all of them or none.
-func (db *DB) CommitAll(cs []*storage.Change) error {
+func (db *DB) CommitAll(ctx context.Context, cs []*storage.Change) error {
 	if db.readOnly {
 		return storage.ErrReadOnly
 	}
-	return storage.CommitAllIn(cs, func(fn func(storage.Tx) error) error { return db.run(pgWrite, fn) })
+	return storage.CommitAllIn(cs, func(fn func(storage.Tx) error) error { return db.run(ctx, pgWrite, fn) })
 }
 
 // run runs fn in a transaction with opts until it commits, fails for another reason
 // than serialization, or has failed maxAttempts times. Between attempts it waits a
 // random while that grows with the attempts, so two transactions that keep colliding
 // drift apart.
-func (db *DB) run(opts pgx.TxOptions, fn func(tx storage.Tx) error) error {
-	ctx := context.Background()
+func (db *DB) run(ctx context.Context, opts pgx.TxOptions, fn func(tx storage.Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = db.once(ctx, opts, fn)
@@ -181,7 +180,13 @@ func (db *DB) run(opts pgx.TxOptions, fn func(tx storage.Tx) error) error {
 		}
 		db.retries.Add(1)
 		backoff := time.Duration(min(1<<min(attempt, 10), 200)) * 100 * time.Microsecond
-		time.Sleep(rand.N(backoff) + backoff/4)
+		wait := time.NewTimer(rand.N(backoff) + backoff/4)
+		select {
+		case <-wait.C:
+		case <-ctx.Done():
+			wait.Stop()
+			return fmt.Errorf("postgres %s: %w (after %w)", db.name, ctx.Err(), err)
+		}
 	}
 	return err
 }

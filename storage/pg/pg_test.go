@@ -75,17 +75,17 @@ func TestPostgresMigratesFromAnOlderVersion(t *testing.T) {
 	if v := pgSchemaVersion(t, dsn); v != bolt.SchemaVersion {
 		t.Fatalf("version %d after opening, want %d", v, bolt.SchemaVersion)
 	}
-	if gs, err := storage.Read(db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser("a", storage.Query{}) }); err != nil || len(gs) != 1 {
+	if gs, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]*storage.Game, error) { return tx.GamesByUser("a", storage.Query{}) }); err != nil || len(gs) != 1 {
 		t.Fatalf("the old game: %d games, %v", len(gs), err)
 	}
 	// The tables of later versions are there.
-	if err := db.Update(func(tx storage.Tx) error {
+	if err := db.Update(t.Context(), func(tx storage.Tx) error {
 		return tx.PutLadderPlayer(testrecords.LadderPlayer("g1", 3, "a", 1500, 0, 0, 0))
 	}); err != nil {
 		t.Fatal(err)
 	}
 	next := testrecords.NewGame("a", "z", "c1")
-	if err := db.Commit(&storage.Change{Game: next}); err != nil || next.ID != 2 {
+	if err := db.Commit(t.Context(), &storage.Change{Game: next}); err != nil || next.ID != 2 {
 		t.Errorf("new game id %d, %v; want 2", next.ID, err)
 	}
 	// Opening again changes nothing.
@@ -141,11 +141,11 @@ func TestPostgresReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if err := ro.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")}); !errors.Is(err, storage.ErrReadOnly) {
+	if err := ro.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")}); !errors.Is(err, storage.ErrReadOnly) {
 		t.Errorf("commit to a read-only store: %v", err)
 	}
 	// A write inside a View fails too.
-	if err := ro.View(func(tx storage.Tx) error { return tx.PutUser(storage.User{ID: "u"}) }); !errors.Is(err, storage.ErrReadOnly) {
+	if err := ro.View(t.Context(), func(tx storage.Tx) error { return tx.PutUser(storage.User{ID: "u"}) }); !errors.Is(err, storage.ErrReadOnly) {
 		t.Errorf("a write in a View: %v, want ErrReadOnly", err)
 	}
 }
@@ -153,21 +153,21 @@ func TestPostgresReadOnly(t *testing.T) {
 func TestPostgresCheckFindsCorruptRecord(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	db := openPG(t, dsn)
-	if err := db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
+	if err := db.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Check(); err != nil {
+	if err := db.Check(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	pgExec(t, dsn, `UPDATE games SET record = '\x010203' WHERE id = 1`)
-	if err := db.Check(); !errors.Is(err, storage.ErrCorrupt) {
+	if err := db.Check(t.Context()); !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("Check = %v, want ErrCorrupt", err)
 	}
-	if _, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) }); !errors.Is(err, storage.ErrCorrupt) {
+	if _, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) }); !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("Game = %v, want ErrCorrupt", err)
 	}
 	pgExec(t, dsn, fmt.Sprintf(`UPDATE games SET record = '\x%x', live = false WHERE id = 1`, codec.EncodeGame(testrecords.NewGame("a", "b", "c"))))
-	if err := db.Check(); !errors.Is(err, storage.ErrCorrupt) {
+	if err := db.Check(t.Context()); !errors.Is(err, storage.ErrCorrupt) {
 		t.Errorf("Check of a game whose live column disagrees = %v, want ErrCorrupt", err)
 	}
 }
@@ -177,7 +177,7 @@ func TestPostgresTwoProcessesLoseNoUpdate(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	a, b := openPG(t, dsn), openPG(t, dsn)
 	g := testrecords.NewGame("a", "b", "c")
-	if err := a.Commit(&storage.Change{Game: g}); err != nil {
+	if err := a.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 		t.Fatal(err)
 	}
 	// 200 read-modify-write updates of one game, half from each process: each reads
@@ -193,7 +193,7 @@ func TestPostgresTwoProcessesLoseNoUpdate(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- st.Update(func(tx storage.Tx) error {
+			errs <- st.Update(t.Context(), func(tx storage.Tx) error {
 				x, err := tx.Game(g.ID)
 				if err != nil {
 					return err
@@ -210,7 +210,7 @@ func TestPostgresTwoProcessesLoseNoUpdate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := storage.Read(b, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	got, err := storage.Read(t.Context(), b, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil || got.DrawOffers[0] != n || got.Version != n+1 {
 		t.Fatalf("after %d increments: count %d, version %d, %v", n, got.DrawOffers[0], got.Version, err)
 	}
@@ -231,7 +231,7 @@ func TestPostgresTwoProcessesActOncePerRequest(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				c := &storage.Challenge{From: storage.Player{ID: fmt.Sprint("u", i), Name: "U"}, Status: storage.ChallengePending, Created: testrecords.T0}
-				err := st.Commit(&storage.Change{Challenge: c, Receipt: &storage.Receipt{RequestID: fmt.Sprint("req", i), At: testrecords.T0, Effect: "challenged"}})
+				err := st.Commit(t.Context(), &storage.Change{Challenge: c, Receipt: &storage.Receipt{RequestID: fmt.Sprint("req", i), At: testrecords.T0, Effect: "challenged"}})
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -249,7 +249,7 @@ func TestPostgresTwoProcessesActOncePerRequest(t *testing.T) {
 	if done != n || repeated != n {
 		t.Errorf("%d requests acted and %d were refused as repeated; want %d and %d", done, repeated, n, n)
 	}
-	pending, err := storage.Read(a, storage.Tx.PendingChallenges)
+	pending, err := storage.Read(t.Context(), a, storage.Tx.PendingChallenges)
 	if err != nil || len(pending) != n {
 		t.Errorf("%d challenges, %v; want %d", len(pending), err, n)
 	}
@@ -270,7 +270,7 @@ func TestPostgresTwoProcessesGetUniqueIDs(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			g := testrecords.NewGame(fmt.Sprint("u", i), "x", "c")
-			if err := st.Commit(&storage.Change{Game: g}); err != nil {
+			if err := st.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 				t.Error(err)
 			}
 			ids[i] = g.ID
@@ -284,7 +284,7 @@ func TestPostgresTwoProcessesGetUniqueIDs(t *testing.T) {
 		}
 		seen[id] = true
 	}
-	if total, _, _ := testrecords.CountGames(a); total != 2*n {
+	if total, _, _ := testrecords.CountGames(t.Context(), a); total != 2*n {
 		t.Errorf("%d games, want %d", total, 2*n)
 	}
 }
@@ -295,22 +295,22 @@ func TestPostgresStaleCopyAcrossProcesses(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	a, b := openPG(t, dsn), openPG(t, dsn)
 	g := testrecords.NewGame("a", "b", "c")
-	if err := a.Commit(&storage.Change{Game: g}); err != nil {
+	if err := a.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 		t.Fatal(err)
 	}
-	inB, err := storage.Read(b, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	inB, err := storage.Read(t.Context(), b, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.Moves = append(g.Moves, chesscore.NewMove(chesscore.E2, chesscore.E4))
-	if err := a.Commit(&storage.Change{Game: g, Receipt: &storage.Receipt{RequestID: "m1", At: testrecords.T0}}); err != nil {
+	if err := a.Commit(t.Context(), &storage.Change{Game: g, Receipt: &storage.Receipt{RequestID: "m1", At: testrecords.T0}}); err != nil {
 		t.Fatal(err)
 	}
 	inB.Moves = append(inB.Moves, chesscore.NewMove(chesscore.D2, chesscore.D4))
-	if err := b.Commit(&storage.Change{Game: inB, Receipt: &storage.Receipt{RequestID: "m2", At: testrecords.T0}}); !errors.Is(err, storage.ErrConflict) {
+	if err := b.Commit(t.Context(), &storage.Change{Game: inB, Receipt: &storage.Receipt{RequestID: "m2", At: testrecords.T0}}); !errors.Is(err, storage.ErrConflict) {
 		t.Fatalf("a move from a stale copy in the other process: %v, want ErrConflict", err)
 	}
-	got, _ := storage.Read(b, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	got, _ := storage.Read(t.Context(), b, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if got.Ply() != 1 || got.Moves[0] != chesscore.NewMove(chesscore.E2, chesscore.E4) {
 		t.Errorf("stored moves %v", got.Moves)
 	}
@@ -318,9 +318,9 @@ func TestPostgresStaleCopyAcrossProcesses(t *testing.T) {
 
 func TestPostgresBackupWhileWriting(t *testing.T) {
 	db := openPG(t, pgtest.DSN(t))
-	testrecords.FillStore(t, db)
+	testrecords.FillStore(t.Context(), t, db)
 	for range 30 {
-		if err := db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -334,7 +334,7 @@ func TestPostgresBackupWhileWriting(t *testing.T) {
 			case <-stop:
 				return
 			default:
-				if err := db.Commit(&storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
+				if err := db.Commit(t.Context(), &storage.Change{Game: testrecords.NewGame("a", "b", "c")}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -342,7 +342,7 @@ func TestPostgresBackupWhileWriting(t *testing.T) {
 		}
 	}()
 	var buf bytes.Buffer
-	n, err := db.Backup(&buf)
+	n, err := db.Backup(t.Context(), &buf)
 	close(stop)
 	wg.Wait()
 	if err != nil || n == 0 || int64(buf.Len()) != n {
@@ -357,20 +357,20 @@ func TestPostgresBackupWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bk.Close()
-	if err := bk.Check(); err != nil {
+	if err := bk.Check(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	total, _, _ := testrecords.CountGames(bk)
+	total, _, _ := testrecords.CountGames(t.Context(), bk)
 	if total < 30+len(testrecords.FillGames) {
 		t.Errorf("the backup has %d games, want at least %d", total, 30+len(testrecords.FillGames))
 	}
 	// Every family made it: the backup's counts are the database's, but for the games
 	// written after the backup's snapshot.
-	want, err := transfer.CountRecords(db)
+	want, err := transfer.CountRecords(t.Context(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := transfer.CountRecords(bk)
+	got, err := transfer.CountRecords(t.Context(), bk)
 	if err != nil {
 		t.Fatal(err)
 	}

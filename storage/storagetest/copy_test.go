@@ -19,7 +19,7 @@ import (
 func TestCopyAcrossBackends(t *testing.T) {
 	dir := t.TempDir()
 	src := Open(t)
-	testrecords.FillStore(t, src)
+	testrecords.FillStore(t.Context(), t, src)
 	pg := OpenPostgres(t)
 	back, err := bolt.Open(filepath.Join(dir, "back.db"), &bolt.Options{NoSync: true})
 	if err != nil {
@@ -27,7 +27,7 @@ func TestCopyAcrossBackends(t *testing.T) {
 	}
 	defer back.Close()
 
-	want, err := transfer.CountRecords(src)
+	want, err := transfer.CountRecords(t.Context(), src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +40,14 @@ func TestCopyAcrossBackends(t *testing.T) {
 		name     string
 		dst, src storage.Store
 	}{{"bbolt to postgres", pg, src}, {"postgres to bbolt", back, pg}} {
-		copied, err := transfer.Copy(step.dst, step.src)
+		copied, err := transfer.Copy(t.Context(), step.dst, step.src)
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
 		if err := transfer.SameCounts(want, copied); err != nil {
 			t.Errorf("%s: copied %v", step.name, err)
 		}
-		got, err := transfer.CountRecords(step.dst)
+		got, err := transfer.CountRecords(t.Context(), step.dst)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestCopyAcrossBackends(t *testing.T) {
 			t.Errorf("%s: the copy holds %v", step.name, err)
 		}
 		checked := 0
-		n, err := transfer.CompareGames(step.src, step.dst, func(*storage.Game) error { checked++; return nil })
+		n, err := transfer.CompareGames(t.Context(), step.src, step.dst, func(*storage.Game) error { checked++; return nil })
 		if err != nil || n != len(testrecords.FillGames) || checked != n {
 			t.Errorf("%s: compared %d games (checked %d), %v", step.name, n, checked, err)
 		}
@@ -82,8 +82,8 @@ func TestCopyAcrossBackends(t *testing.T) {
 		func(tx storage.Tx) (any, error) { return tx.TournamentGame(4) },
 		func(tx storage.Tx) (any, error) { return tx.GamesByUser("1001", storage.Query{}) },
 	} {
-		a, errA := storage.Read(src, read)
-		b, errB := storage.Read(back, read)
+		a, errA := storage.Read(t.Context(), src, read)
+		b, errB := storage.Read(t.Context(), back, read)
 		if errA != nil || errB != nil || !reflect.DeepEqual(a, b) {
 			t.Errorf("source %+v (%v)\nround trip %+v (%v)", a, errA, b, errB)
 		}
@@ -91,29 +91,29 @@ func TestCopyAcrossBackends(t *testing.T) {
 	// New records take ids after the copied ones, in each backend.
 	for _, st := range []storage.Store{pg, back} {
 		g := testrecords.NewGame("a", "b", "c")
-		if err := st.Commit(&storage.Change{Game: g}); err != nil || g.ID != uint64(len(testrecords.FillGames)+1) {
+		if err := st.Commit(t.Context(), &storage.Change{Game: g}); err != nil || g.ID != uint64(len(testrecords.FillGames)+1) {
 			t.Errorf("%T: a new game after the copy got id %d, %v", st, g.ID, err)
 		}
 		c := &storage.Challenge{From: storage.Player{ID: "a", Name: "A"}, Status: storage.ChallengePending}
-		if err := st.Commit(&storage.Change{Challenge: c}); err != nil || c.ID != 3 {
+		if err := st.Commit(t.Context(), &storage.Change{Challenge: c}); err != nil || c.ID != 3 {
 			t.Errorf("%T: a new challenge after the copy got id %d, %v", st, c.ID, err)
 		}
 		tm := &storage.Tournament{GuildID: "g1", Status: storage.TournamentOpen}
-		if err := st.Update(func(tx storage.Tx) error { return tx.PutTournament(tm) }); err != nil || tm.ID != 2 {
+		if err := st.Update(t.Context(), func(tx storage.Tx) error { return tx.PutTournament(tm) }); err != nil || tm.ID != 2 {
 			t.Errorf("%T: a new tournament after the copy got id %d, %v", st, tm.ID, err)
 		}
 	}
 	// A store that holds records is not a destination.
-	if _, err := transfer.Copy(pg, src); err == nil {
+	if _, err := transfer.Copy(t.Context(), pg, src); err == nil {
 		t.Error("copied into a store that is not empty")
 	}
 	// A store that differs is found out.
-	g, _ := storage.Read(back, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) })
+	g, _ := storage.Read(t.Context(), back, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(1) })
 	g.Moves = append(g.Moves, chesscore.NewMove(chesscore.E2, chesscore.E4))
-	if err := back.Commit(&storage.Change{Game: g}); err != nil {
+	if err := back.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := transfer.CompareGames(src, back, nil); !errors.Is(err, transfer.ErrMismatch) {
+	if _, err := transfer.CompareGames(t.Context(), src, back, nil); !errors.Is(err, transfer.ErrMismatch) {
 		t.Errorf("compare with a changed game: %v, want ErrMismatch", err)
 	}
 }

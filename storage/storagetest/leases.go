@@ -33,7 +33,7 @@ func handles(t *testing.T, b backend, n int) []storage.Store {
 
 func testLeaseRecords(t *testing.T, be Backend) {
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
-		if _, err := storage.Read(db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease("games", 3) }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(t.Context(), db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease("games", 3) }); !errors.Is(err, storage.ErrNotFound) {
 			t.Fatalf("a lease never taken: %v, want ErrNotFound", err)
 		}
 		put := []struct {
@@ -45,7 +45,7 @@ func testLeaseRecords(t *testing.T, be Backend) {
 			{"gamesx", lease.Lease{Partition: 1, Holder: "c", Expires: testrecords.T0, Epoch: 1 << 40}},
 			{"shards", lease.Lease{Partition: 65535, Holder: "a", Expires: testrecords.T0, Epoch: 2}},
 		}
-		if err := db.Update(func(tx storage.Tx) error {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error {
 			for _, p := range put {
 				if err := tx.PutLease(p.set, p.l); err != nil {
 					return err
@@ -55,7 +55,7 @@ func testLeaseRecords(t *testing.T, be Backend) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		games, err := storage.Read(db, func(tx storage.Tx) ([]lease.Lease, error) { return tx.Leases("games") })
+		games, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]lease.Lease, error) { return tx.Leases("games") })
 		want := []lease.Lease{{Partition: 0, Holder: "b", Epoch: 1}, {Partition: 63, Holder: "b", Expires: testrecords.T0.Add(2 * time.Second), Epoch: 5}}
 		if err != nil || fmt.Sprint(games) != fmt.Sprint(want) {
 			t.Errorf("games leases %v, %v; want %v", games, err, want)
@@ -63,11 +63,11 @@ func testLeaseRecords(t *testing.T, be Backend) {
 		if !games[0].Expires.IsZero() {
 			t.Errorf("a released lease reads back expiring at %v, want the zero instant", games[0].Expires)
 		}
-		l, err := storage.Read(db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease("gamesx", 1) })
+		l, err := storage.Read(t.Context(), db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease("gamesx", 1) })
 		if err != nil || l != put[2].l {
 			t.Errorf("gamesx/1 = %+v, %v; want %+v", l, err, put[2].l)
 		}
-		if l, err := storage.Read(db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease("shards", 65535) }); err != nil || l.Holder != "a" {
+		if l, err := storage.Read(t.Context(), db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease("shards", 65535) }); err != nil || l.Holder != "a" {
 			t.Errorf("shards/65535 = %+v, %v", l, err)
 		}
 
@@ -83,12 +83,12 @@ func testLeaseRecords(t *testing.T, be Backend) {
 			{"epoch 0", "games", lease.Lease{Partition: 1, Holder: "a"}},
 		}
 		for _, c := range bad {
-			if err := db.Update(func(tx storage.Tx) error { return tx.PutLease(c.set, c.l) }); err == nil {
+			if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutLease(c.set, c.l) }); err == nil {
 				t.Errorf("%s: stored", c.name)
 			}
 		}
 
-		if err := db.Update(func(tx storage.Tx) error {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error {
 			for _, b := range []struct {
 				set, instance string
 				at            time.Time
@@ -101,12 +101,12 @@ func testLeaseRecords(t *testing.T, be Backend) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		beats, err := storage.Read(db, func(tx storage.Tx) ([]storage.InstanceBeat, error) { return tx.LeaseBeats("games") })
+		beats, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.InstanceBeat, error) { return tx.LeaseBeats("games") })
 		wantBeats := []storage.InstanceBeat{{Instance: "a", At: testrecords.T0.Add(time.Second)}, {Instance: "b", At: testrecords.T0.Add(3 * time.Second)}, {Instance: "c"}}
 		if err != nil || fmt.Sprint(beats) != fmt.Sprint(wantBeats) {
 			t.Errorf("games beats %v, %v; want %v", beats, err, wantBeats)
 		}
-		if err := db.Update(func(tx storage.Tx) error { return tx.PutLeaseBeat("games", "", testrecords.T0) }); err == nil {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutLeaseBeat("games", "", testrecords.T0) }); err == nil {
 			t.Error("a beat without an instance was stored")
 		}
 		testrecords.CheckStore(t, db)
@@ -115,13 +115,13 @@ func testLeaseRecords(t *testing.T, be Backend) {
 
 func testHeartbeatsListsEveryInstance(t *testing.T, be Backend) {
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
-		if hb, err := storage.Read(db, storage.Tx.Heartbeats); err != nil || len(hb) != 0 {
+		if hb, err := storage.Read(t.Context(), db, storage.Tx.Heartbeats); err != nil || len(hb) != 0 {
 			t.Fatalf("a fresh store's heartbeats: %v, %v", hb, err)
 		}
-		db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("web-2", testrecords.T0.Add(time.Hour)) })
-		db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("web-1", testrecords.T0) })
-		db.Update(func(tx storage.Tx) error { return tx.PutHeartbeat("play", testrecords.T0.Add(2*time.Hour)) })
-		hb, err := storage.Read(db, storage.Tx.Heartbeats)
+		db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutHeartbeat("web-2", testrecords.T0.Add(time.Hour)) })
+		db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutHeartbeat("web-1", testrecords.T0) })
+		db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutHeartbeat("play", testrecords.T0.Add(2*time.Hour)) })
+		hb, err := storage.Read(t.Context(), db, storage.Tx.Heartbeats)
 		want := []storage.InstanceBeat{{Instance: "play", At: testrecords.T0.Add(2 * time.Hour)}, {Instance: "web-1", At: testrecords.T0}, {Instance: "web-2", At: testrecords.T0.Add(time.Hour)}}
 		if err != nil || fmt.Sprint(hb) != fmt.Sprint(want) {
 			t.Errorf("heartbeats %v, %v; want %v", hb, err, want)
@@ -177,7 +177,7 @@ func testLeaseTableRules(t *testing.T, be Backend) {
 			if err != nil || ok != s.ok {
 				t.Fatalf("%s: ok %v, %v; want %v", s.name, ok, err, s.ok)
 			}
-			l, err := storage.Read(db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease(storage.LeaseSetGames, 7) })
+			l, err := storage.Read(t.Context(), db, func(tx storage.Tx) (lease.Lease, error) { return tx.Lease(storage.LeaseSetGames, 7) })
 			if err != nil || l.Holder != s.holds || l.Epoch != s.epochIs {
 				t.Fatalf("%s: stored %+v, %v; want holder %s epoch %d", s.name, l, err, s.holds, s.epochIs)
 			}

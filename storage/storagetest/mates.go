@@ -16,10 +16,10 @@ import (
 func testStoreKeepsMates(t *testing.T, be Backend) {
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		g := testrecords.Knowing(t)
-		if err := db.Commit(&storage.Change{Game: g}); err != nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+		got, err := storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,10 +30,10 @@ func testStoreKeepsMates(t *testing.T, be Backend) {
 		g.Mates = chesscore.MateKnowledge{Ply: 5}
 		g.Moves = append(g.Moves, chesscore.NewMove(chesscore.B8, chesscore.C6))
 		g.MoveClocks = append(g.MoveClocks, g.MoveClocks[len(g.MoveClocks)-1])
-		if err := db.Commit(&storage.Change{Game: g}); err != nil {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 			t.Fatal(err)
 		}
-		got, err = storage.Read(db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+		got, err = storage.Read(t.Context(), db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,11 +36,11 @@ func testLadderPlayerValidation(t *testing.T, be Backend) {
 		for name, spoil := range cases {
 			p := good
 			spoil(&p)
-			if err := db.Update(func(tx storage.Tx) error { return tx.PutLadderPlayer(p) }); err == nil {
+			if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutLadderPlayer(p) }); err == nil {
 				t.Errorf("%s: accepted %+v", name, p)
 			}
 		}
-		if err := db.Update(func(tx storage.Tx) error { return tx.PutLadderPlayer(good) }); err != nil {
+		if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutLadderPlayer(good) }); err != nil {
 			t.Errorf("good player refused: %v", err)
 		}
 	})
@@ -56,7 +56,7 @@ func testRatedResultsOnceInEndOrder(t *testing.T, be Backend) {
 		}
 		for _, r := range rs {
 			var added bool
-			err := db.Update(func(w storage.Tx) (err error) {
+			err := db.Update(t.Context(), func(w storage.Tx) (err error) {
 				added, err = w.AddRatedResult(r)
 				return err
 			})
@@ -66,7 +66,7 @@ func testRatedResultsOnceInEndOrder(t *testing.T, be Backend) {
 		}
 		// A second result for game 7, even with another end time, is refused.
 		again := testrecords.Result("g", 7, "a", "b", 0, testrecords.T0.Add(time.Hour))
-		err := db.Update(func(w storage.Tx) error {
+		err := db.Update(t.Context(), func(w storage.Tx) error {
 			added, err := w.AddRatedResult(again)
 			if added {
 				t.Error("game 7 was added twice")
@@ -76,7 +76,7 @@ func testRatedResultsOnceInEndOrder(t *testing.T, be Backend) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := storage.Read(db, func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults("g") })
+		got, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults("g") })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,15 +90,15 @@ func testRatedResultsOnceInEndOrder(t *testing.T, be Backend) {
 		if !got[1].Ended.Equal(rs[0].Ended) || got[1].Score != 1 || got[1].WhiteAfter != 1520 {
 			t.Errorf("game 7 reads back as %+v", got[1])
 		}
-		one, err := storage.Read(db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(9) })
+		one, err := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(9) })
 		if err != nil || one.White != "a" || one.Black != "c" || one.Score != 0 {
 			t.Errorf("RatedResult(9) = %+v, %v", one, err)
 		}
-		if _, err := storage.Read(db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(5) }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(5) }); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("RatedResult of a game without one: %v, want ErrNotFound", err)
 		}
 		// Rewriting the ratings of a result works; changing what the game was does not.
-		err = db.Update(func(w storage.Tx) error {
+		err = db.Update(t.Context(), func(w storage.Tx) error {
 			r := got[0]
 			r.WhiteAfter, r.BlackAfter = 1499, 1501
 			if err := w.ReplaceRatedResult(r); err != nil {
@@ -113,7 +113,7 @@ func testRatedResultsOnceInEndOrder(t *testing.T, be Backend) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r, _ := storage.Read(db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(3) }); r.WhiteAfter != 1499 || r.Score != 0.5 {
+		if r, _ := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.RatedResult, error) { return tx.RatedResult(3) }); r.WhiteAfter != 1499 || r.Score != 0.5 {
 			t.Errorf("game 3 after its ratings were rewritten: %+v", r)
 		}
 
@@ -132,7 +132,7 @@ func testRatedResultsOnceInEndOrder(t *testing.T, be Backend) {
 			"before1970": testrecords.Result("g", 11, "a", "b", 1, time.Unix(-5, 0)),
 		}
 		for name, r := range bad {
-			err := db.Update(func(w storage.Tx) error {
+			err := db.Update(t.Context(), func(w storage.Tx) error {
 				_, err := w.AddRatedResult(r)
 				return err
 			})
@@ -146,7 +146,7 @@ func testRatedResultsOnceInEndOrder(t *testing.T, be Backend) {
 func testUpdateIsAtomic(t *testing.T, be Backend) {
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		boom := errors.New("boom")
-		err := db.Update(func(w storage.Tx) error {
+		err := db.Update(t.Context(), func(w storage.Tx) error {
 			if _, err := w.AddRatedResult(testrecords.Result("g", 1, "a", "b", 1, testrecords.T0)); err != nil {
 				return err
 			}
@@ -158,10 +158,10 @@ func testUpdateIsAtomic(t *testing.T, be Backend) {
 		if !errors.Is(err, boom) {
 			t.Fatalf("err %v, want boom", err)
 		}
-		if rs, _ := storage.Read(db, func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults("g") }); len(rs) != 0 {
+		if rs, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.RatedResult, error) { return tx.RatedResults("g") }); len(rs) != 0 {
 			t.Errorf("a failed update left %d results", len(rs))
 		}
-		if _, err := storage.Read(db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, "a") }); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.LadderPlayer, error) { return tx.LadderPlayer("g", clock.Blitz, "a") }); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("a failed update left a player: %v", err)
 		}
 	})
@@ -174,12 +174,12 @@ func testReplaceLaddersAndSettings(t *testing.T, be Backend) {
 			testrecords.LadderPlayer("g", clock.Rapid, "b", 1480, 0, 0, 1),
 			testrecords.LadderPlayer("gg", clock.Blitz, "a", 1700, 1, 0, 0),
 		} {
-			if err := db.Update(func(tx storage.Tx) error { return tx.PutLadderPlayer(p) }); err != nil {
+			if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutLadderPlayer(p) }); err != nil {
 				t.Fatal(err)
 			}
 		}
 		repl := []storage.LadderPlayer{testrecords.LadderPlayer("g", clock.Bullet, "c", 1600, 1, 0, 0)}
-		err := db.Update(func(w storage.Tx) error {
+		err := db.Update(t.Context(), func(w storage.Tx) error {
 			old, err := w.GuildLadders("g")
 			if err != nil {
 				return err
@@ -201,26 +201,26 @@ func testReplaceLaddersAndSettings(t *testing.T, be Backend) {
 			t.Fatal(err)
 		}
 		for _, cat := range []clock.Category{clock.Blitz, clock.Rapid} {
-			if l, _ := storage.Read(db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g", cat) }); len(l) != 0 {
+			if l, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g", cat) }); len(l) != 0 {
 				t.Errorf("%s ladder of g still has %+v", cat, l)
 			}
 		}
-		if l, _ := storage.Read(db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g", clock.Bullet) }); len(l) != 1 || l[0].UserID != "c" {
+		if l, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("g", clock.Bullet) }); len(l) != 1 || l[0].UserID != "c" {
 			t.Errorf("bullet ladder of g = %+v", l)
 		}
-		if l, _ := storage.Read(db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("gg", clock.Blitz) }); len(l) != 1 {
+		if l, _ := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.Ladder("gg", clock.Blitz) }); len(l) != 1 {
 			t.Errorf("another guild's ladder was touched: %+v", l)
 		}
-		if gs, _ := storage.Read(db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); gs.RatingSystem != storage.RatingGlicko2 || gs.StartRating != 1200 {
+		if gs, _ := storage.Read(t.Context(), db, func(tx storage.Tx) (storage.GuildSettings, error) { return tx.GuildSettings("g") }); gs.RatingSystem != storage.RatingGlicko2 || gs.StartRating != 1200 {
 			t.Errorf("settings %+v", gs)
 		}
-		err = db.Update(func(w storage.Tx) error {
+		err = db.Update(t.Context(), func(w storage.Tx) error {
 			return w.ReplaceLadders("g", []storage.LadderPlayer{testrecords.LadderPlayer("gg", clock.Blitz, "x", 1500, 0, 0, 0)})
 		})
 		if err == nil {
 			t.Error("ReplaceLadders took a player of another guild")
 		}
-		err = db.Update(func(w storage.Tx) error {
+		err = db.Update(t.Context(), func(w storage.Tx) error {
 			gs := storage.DefaultGuildSettings("g")
 			gs.StartRating = 5
 			return w.PutGuildSettings(gs)

@@ -17,7 +17,7 @@ import (
 // take takes key's reservation for holder at now in its own transaction.
 func take(t *testing.T, db storage.Store, key, holder string, now time.Time, ttl time.Duration) storage.Reservation {
 	t.Helper()
-	c, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) {
+	c, err := storage.Write(t.Context(), db, func(tx storage.Tx) (storage.Reservation, error) {
 		return storage.ReserveEffect(tx, key, holder, now, ttl)
 	})
 	if err != nil {
@@ -75,7 +75,7 @@ func testReservationRefusesBadArguments(t *testing.T, be Backend) {
 	}
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		for _, c := range cases {
-			_, err := storage.Write(db, func(tx storage.Tx) (storage.Reservation, error) {
+			_, err := storage.Write(t.Context(), db, func(tx storage.Tx) (storage.Reservation, error) {
 				return storage.ReserveEffect(tx, c.key, c.holder, now, c.ttl)
 			})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -103,7 +103,7 @@ func testReservationOneWinnerAmongConcurrentTakers(t *testing.T, be Backend) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					c, err := storage.Write(stores[i%len(stores)], func(tx storage.Tx) (storage.Reservation, error) {
+					c, err := storage.Write(t.Context(), stores[i%len(stores)], func(tx storage.Tx) (storage.Reservation, error) {
 						return storage.ReserveEffect(tx, key, fmt.Sprint("p", i), now, time.Minute)
 					})
 					held[i], errs[i] = c.Held, err

@@ -45,7 +45,7 @@ func OpenFile(t testing.TB, path string, opts *bolt.Options) *bolt.DB {
 // fails the test.
 func CountGames(t testing.TB, st storage.Store) (total, live int) {
 	t.Helper()
-	err := st.View(func(tx storage.Tx) (err error) {
+	err := st.View(t.Context(), func(tx storage.Tx) (err error) {
 		total, live, err = tx.CountGames()
 		return err
 	})

@@ -16,12 +16,12 @@ func TestOpenGivesAFreshStoreClosedAtTheEnd(t *testing.T) {
 	t.Run("use", func(t *testing.T) {
 		db = Open(t)
 		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
-		if err := db.Commit(&storage.Change{Game: g}); err != nil || g.ID != 1 {
+		if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil || g.ID != 1 {
 			t.Fatalf("commit to a fresh store: id %d, %v", g.ID, err)
 		}
 	})
 	// The subtest's cleanup closed the store.
-	if err := db.View(func(storage.Tx) error { return nil }); err == nil {
+	if err := db.View(t.Context(), func(storage.Tx) error { return nil }); err == nil {
 		t.Error("the store is still open after its test ended")
 	}
 }
@@ -30,18 +30,18 @@ func TestOpenFileReopens(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gambit.db")
 	db := OpenFile(t, path, nil)
 	g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
-	if err := db.Commit(&storage.Change{Game: g}); err != nil {
+	if err := db.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	again := OpenFile(t, path, &bolt.Options{ReadOnly: true})
-	got, err := storage.Read(again, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
+	got, err := storage.Read(t.Context(), again, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(g.ID) })
 	if err != nil || got.White.ID != "a" {
 		t.Errorf("reopened: %+v, %v", got, err)
 	}
-	if err := again.Commit(&storage.Change{Game: g}); !errors.Is(err, storage.ErrReadOnly) {
+	if err := again.Commit(t.Context(), &storage.Change{Game: g}); !errors.Is(err, storage.ErrReadOnly) {
 		t.Errorf("write to a read-only reopen: %v, want ErrReadOnly", err)
 	}
 }
@@ -54,7 +54,7 @@ func TestForEachBackendGivesFreshStores(t *testing.T) {
 			t.Fatalf("a fresh store holds %d games", total)
 		}
 		g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
-		if err := st.Commit(&storage.Change{Game: g}); err != nil || g.ID != 1 {
+		if err := st.Commit(t.Context(), &storage.Change{Game: g}); err != nil || g.ID != 1 {
 			t.Fatalf("commit: id %d, %v", g.ID, err)
 		}
 	})
@@ -72,7 +72,7 @@ func TestPostgresDSNOpensTheSameStoreTwice(t *testing.T) {
 	a := OpenPostgresDSN(t, dsn, nil)
 	b := OpenPostgresDSN(t, dsn, nil)
 	g := &storage.Game{White: storage.Player{ID: "a"}, Black: storage.Player{ID: "b"}}
-	if err := a.Commit(&storage.Change{Game: g}); err != nil {
+	if err := a.Commit(t.Context(), &storage.Change{Game: g}); err != nil {
 		t.Fatal(err)
 	}
 	if total, _ := CountGames(t, b); total != 1 {

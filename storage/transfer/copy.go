@@ -5,6 +5,7 @@ package transfer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -194,12 +195,12 @@ const copyBatch = 2000
 // is read from one transaction (a snapshot: writers may go on); dst is written in
 // transactions of copyBatch records, each through the ordinary writes of Tx, which
 // validate every record and build dst's indexes. It returns what it copied.
-func Copy(dst, src storage.Store) (Counts, error) {
-	if err := mustBeEmpty(dst); err != nil {
+func Copy(ctx context.Context, dst, src storage.Store) (Counts, error) {
+	if err := mustBeEmpty(ctx, dst); err != nil {
 		return nil, err
 	}
 	var counts Counts
-	err := src.View(func(stx storage.Tx) error {
+	err := src.View(ctx, func(stx storage.Tx) error {
 		d, ok := stx.(Lister)
 		if !ok {
 			return fmt.Errorf("copy: the source store (%T) cannot list its records", stx)
@@ -210,7 +211,7 @@ func Copy(dst, src storage.Store) (Counts, error) {
 				if len(pending) == 0 {
 					return nil
 				}
-				err := dst.Bulk(func(tx storage.Tx) error {
+				err := dst.Bulk(ctx, func(tx storage.Tx) error {
 					for _, w := range pending {
 						if err := w(tx); err != nil {
 							return err
@@ -246,8 +247,8 @@ func Copy(dst, src storage.Store) (Counts, error) {
 }
 
 // mustBeEmpty refuses a destination that holds records already.
-func mustBeEmpty(st storage.Store) error {
-	return st.View(func(tx storage.Tx) error {
+func mustBeEmpty(ctx context.Context, st storage.Store) error {
+	return st.View(ctx, func(tx storage.Tx) error {
 		games, _, err := tx.CountGames()
 		if err != nil {
 			return err
@@ -268,9 +269,9 @@ func mustBeEmpty(st storage.Store) error {
 }
 
 // CountRecords counts every record of st by family.
-func CountRecords(st storage.Store) (Counts, error) {
+func CountRecords(ctx context.Context, st storage.Store) (Counts, error) {
 	var counts Counts
-	err := st.View(func(tx storage.Tx) error {
+	err := st.View(ctx, func(tx storage.Tx) error {
 		d, ok := tx.(Lister)
 		if !ok {
 			return fmt.Errorf("count: the store (%T) cannot list its records", tx)
@@ -294,9 +295,9 @@ var ErrMismatch = errors.New("the stores differ")
 // ErrMismatch at the first id one lacks or whose records differ (their encodings,
 // versions aside); check, if set, is called with each game of b (gambit migrate replays
 // it). It returns the number of games.
-func CompareGames(a, b storage.Store, check func(*storage.Game) error) (int, error) {
+func CompareGames(ctx context.Context, a, b storage.Store, check func(*storage.Game) error) (int, error) {
 	var ga []*storage.Game
-	err := a.View(func(tx storage.Tx) error {
+	err := a.View(ctx, func(tx storage.Tx) error {
 		d, ok := tx.(Lister)
 		if !ok {
 			return fmt.Errorf("compare: the store (%T) cannot list its records", tx)
@@ -307,7 +308,7 @@ func CompareGames(a, b storage.Store, check func(*storage.Game) error) (int, err
 		return 0, err
 	}
 	n := 0
-	err = b.View(func(tx storage.Tx) error {
+	err = b.View(ctx, func(tx storage.Tx) error {
 		d, ok := tx.(Lister)
 		if !ok {
 			return fmt.Errorf("compare: the store (%T) cannot list its records", tx)

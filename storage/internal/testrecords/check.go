@@ -1,6 +1,7 @@
 package testrecords
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gambitchess/gambit/storage"
@@ -9,11 +10,11 @@ import (
 // CheckStore runs the backend's consistency check.
 func CheckStore(t testing.TB, db storage.Store) {
 	t.Helper()
-	c, ok := db.(interface{ Check() error })
+	c, ok := db.(interface{ Check(context.Context) error })
 	if !ok {
 		t.Fatalf("%T has no Check", db)
 	}
-	if err := c.Check(); err != nil {
+	if err := c.Check(t.Context()); err != nil {
 		t.Error(err)
 	}
 }

@@ -1,6 +1,7 @@
 package testrecords
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ var FillGames = []int{0, 1, 2, 3}
 
 // FillStore writes records of every family into db (which must be empty): each of
 // them must survive a copy.
-func FillStore(t testing.TB, db storage.Store) {
+func FillStore(ctx context.Context, t testing.TB, db storage.Store) {
 	t.Helper()
 	games := SampleGames(t)
 	games = append(games, NewGame("100", "999", "c9"))
@@ -25,16 +26,16 @@ func FillStore(t testing.TB, db storage.Store) {
 	for i, g := range games {
 		c := &storage.Change{Game: g, Users: []storage.User{{ID: g.White.ID, Name: g.White.Name, Updated: T0}},
 			Receipt: &storage.Receipt{RequestID: fmt.Sprint("fill", i), At: T0.Add(time.Duration(i) * time.Minute), Effect: "started"}}
-		if err := db.Commit(c); err != nil {
+		if err := db.Commit(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The game at index 1 moves once more: version 2.
-	if err := db.Commit(&storage.Change{Game: games[1]}); err != nil {
+	if err := db.Commit(ctx, &storage.Change{Game: games[1]}); err != nil {
 		t.Fatal(err)
 	}
 	engine := games[3]
-	err := db.Update(func(tx storage.Tx) error {
+	err := db.Update(ctx, func(tx storage.Tx) error {
 		if err := tx.PutEngineGame(storage.EngineGame{GameID: engine.ID, Color: chesscore.Black, Level: 4, Engine: storage.EngineBuiltin, Created: T0}); err != nil {
 			return err
 		}

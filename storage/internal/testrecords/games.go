@@ -5,6 +5,7 @@
 package testrecords
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -17,8 +18,8 @@ import (
 var T0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // CountGames counts the stored games and the live ones.
-func CountGames(db storage.Store) (total, live int, err error) {
-	err = db.View(func(tx storage.Tx) (err error) {
+func CountGames(ctx context.Context, db storage.Store) (total, live int, err error) {
+	err = db.View(ctx, func(tx storage.Tx) (err error) {
 		total, live, err = tx.CountGames()
 		return err
 	})

@@ -189,7 +189,7 @@ func FuzzSessionInput(f *testing.F) {
 		}
 		for range lines { // drain what the session left unread
 		}
-		rec, err := storage.Read(fx.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(s.GameID) })
+		rec, err := storage.Read(t.Context(), fx.db, func(tx storage.Tx) (*storage.Game, error) { return tx.Game(s.GameID) })
 		if err != nil {
 			t.Fatal(err)
 		}
