@@ -101,7 +101,7 @@ func (dc *Discord) Register(ctx context.Context, cmds []commands.Command) error 
 		Middleware: []commands.Middleware{
 			Recover(), Logging(), Measure(m),
 			PerUserLimit(dc.o.Config.Commands.PerUserPerMinute, time.Now),
-			DeferIfSlow(dc.o.DeferAfter),
+			DeferIfSlow(dc.o.DeferAfter, dc.o.Config.Commands.OperationTimeout),
 		},
 	})
 	if err != nil {

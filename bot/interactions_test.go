@@ -308,7 +308,7 @@ func TestInteractionsEndpointDefersSlowHandler(t *testing.T) {
 			}
 		}
 	}
-	e := newEndpoint(t, []commands.Middleware{DeferIfSlow(10 * time.Millisecond)},
+	e := newEndpoint(t, []commands.Middleware{DeferIfSlow(10*time.Millisecond, 0)},
 		&stub{name: "think", handle: slow(commands.Reply("thought")),
 			comps: map[string]commands.Handler{"game/act": slow(commands.Reply("acted"))}})
 

@@ -59,6 +59,19 @@ func NewMetrics(liveGames func() float64) *Metrics {
 	return m
 }
 
+// WatchStore adds the gauge gambit_store_up: 1 while up reports the store answering
+// (the latest /healthz probe, Health.StoreUp), else 0.
+func (m *Metrics) WatchStore(up func() bool) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "gambit_store_up", Help: "1 while the store answered its latest health probe, else 0.",
+	}, func() float64 {
+		if up() {
+			return 1
+		}
+		return 0
+	}))
+}
+
 // Registry returns the registry holding the metrics.
 func (m *Metrics) Registry() *prometheus.Registry {
 	if m == nil {

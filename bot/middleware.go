@@ -64,7 +64,17 @@ func metricName(r *commands.Request) string {
 // DeferIfSlow acknowledges an interaction whose handler has not answered after
 // `after`, so Discord's 3 seconds never run out; the answer then follows as an edit
 // or a followup. Autocomplete cannot be deferred and is left alone.
-func DeferIfSlow(after time.Duration) commands.Middleware {
+//
+// The handler's whole work (every store call of it) has one deadline: budget after the
+// interaction was received, and never past the interaction token's life (15 minutes
+// from its creation, less a margin to send the answer). Once it passes, the store
+// refuses to commit anything more for the interaction, and the user is told it failed;
+// a handler that still does not return within budgetGrace gets an answer that says its
+// outcome is unknown, never that it failed.
+func DeferIfSlow(after, budget time.Duration) commands.Middleware {
+	if budget <= 0 {
+		budget = DefaultOperationTimeout
+	}
 	return func(next commands.Handler) commands.Handler {
 		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
 			if r.IsAutocomplete() || r.Responder == nil {
@@ -78,8 +88,9 @@ func DeferIfSlow(after time.Duration) commands.Middleware {
 			// The handler owns r once started (handlers narrow r.Log, for one), so
 			// what the deferral needs of it is read now.
 			log, private, name, deadline, responder := r.Log, r.Private, r.Name, r.Deadline, r.Responder
-			// The handler's own work is not bound by the callback deadline once deferred.
-			hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+			// Once deferred the handler's work is not bound by the callback deadline,
+			// but by its operation budget.
+			hctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), operationDeadline(r, budget))
 			defer cancel()
 			go func() {
 				defer func() {
@@ -104,14 +115,51 @@ func DeferIfSlow(after time.Duration) commands.Middleware {
 			if err := responder.Defer(ctx, private); err != nil {
 				log.Warn("defer slow interaction", "err", err)
 			}
+			hdl, _ := hctx.Deadline()
+			late := time.NewTimer(time.Until(hdl) + budgetGrace)
+			defer late.Stop()
 			select {
 			case res := <-done:
 				return res.resp, res.err
-			case <-time.After(5 * time.Minute):
-				return nil, fmt.Errorf("handler %s still running after 5 minutes", name)
+			case <-late.C:
+				log.Error("handler still running past its operation budget", "name", name, "budget", budget)
+				return nil, commands.Errorf("This is taking far too long, and whether it went through is not known yet. Check with /board before trying again.")
 			}
 		}
 	}
+}
+
+// DefaultOperationTimeout is the operation budget of DeferIfSlow when none is given
+// (commands.operation_timeout's default).
+const DefaultOperationTimeout = 30 * time.Second
+
+// budgetGrace is how long past its budget DeferIfSlow waits for a handler to return
+// before answering: store calls return as soon as the budget ends, so only a handler
+// stuck elsewhere takes it.
+const budgetGrace = 10 * time.Second
+
+// tokenLife is how long an interaction token lasts from the interaction's creation;
+// tokenMargin is kept of it to send the answer.
+const (
+	tokenLife   = 15 * time.Minute
+	tokenMargin = 30 * time.Second
+)
+
+// operationDeadline is when the handling of r must be over: budget after it was
+// received, and before its token expires (its first-answer deadline is three seconds
+// after its creation).
+func operationDeadline(r *commands.Request, budget time.Duration) time.Time {
+	d := r.Received.Add(budget)
+	if !r.Deadline.IsZero() {
+		token := r.Deadline.Add(-commands.InteractionDeadline + tokenLife - tokenMargin - budgetGrace)
+		if token.Before(d) {
+			d = token
+		}
+	}
+	if r.Received.IsZero() {
+		d = time.Now().Add(budget)
+	}
+	return d
 }
 
 // PerUserLimit refuses a user's interactions beyond perMinute in any minute (a token

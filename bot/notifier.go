@@ -198,6 +198,10 @@ func eventChannel(e games.Event) string {
 		return ev.Game.ChannelID
 	case games.ReminderDue:
 		return ev.Game.ChannelID
+	case games.ConditionalPlayed:
+		return ev.Game.ChannelID
+	case games.PlanDropped:
+		return ev.Game.ChannelID
 	case games.ChallengeExpired:
 		return ev.Challenge.ChannelID
 	case games.ChallengeDeclined:
@@ -358,6 +362,19 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 			return err
 		}
 		return n.dmTurn(ctx, g, ev.Player.ID)
+	case games.ConditionalPlayed:
+		g := ev.Game
+		msg, err := d.TurnMessage(ctx, g)
+		if err != nil {
+			return err
+		}
+		msg.Content = commands.ConditionalNote(ev) + "\n" + msg.Content
+		if err := n.post(ctx, g, msg); err != nil {
+			return err
+		}
+		return n.dmTurn(ctx, g, g.Player(g.Turn()).ID)
+	case games.PlanDropped:
+		return n.post(ctx, ev.Game, commands.PlanDroppedMessage(ev.Game, ev.Player, ev.Move, ev.Off))
 	case games.ChallengeExpired:
 		c := ev.Challenge
 		if c.ChannelID == "" {

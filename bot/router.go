@@ -343,9 +343,12 @@ func refuse(cause error, msg string) commands.Handler {
 // errorResponse is how every error reaches the user: ephemeral, pinging no one.
 func errorResponse(req *commands.Request, err error) *commands.Response {
 	var ue *commands.UserError
-	if errors.As(err, &ue) {
+	switch {
+	case errors.As(err, &ue) && ue.Private:
+		req.Log.Info("refused", "reason", "private to the user")
+	case ue != nil:
 		req.Log.Info("refused", "reason", ue.Message, "err", err)
-	} else {
+	default:
 		req.Log.Error("handler failed", "err", err)
 	}
 	if req.IsAutocomplete() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -223,7 +224,7 @@ func TestRouterDefersSlowHandlers(t *testing.T) {
 	}}
 	secret := privateStub{&stub{name: "secret", handle: slow(commands.Private("between us"))}}
 	announced := privateStub{&stub{name: "announced", handle: slow(commands.Reply("for everyone after all"))}}
-	r := newTestRouter(t, []commands.Middleware{DeferIfSlow(20 * time.Millisecond)}, public, private, fast, secret, announced)
+	r := newTestRouter(t, []commands.Middleware{DeferIfSlow(20*time.Millisecond, 0)}, public, private, fast, secret, announced)
 	cases := []struct {
 		i     *discordgo.Interaction
 		calls string
@@ -562,5 +563,20 @@ func TestRouterCapsInteractionsInFlight(t *testing.T) {
 	r.Serve(context.Background(), resp, command("stall"))
 	if c := resp.Calls(); c != "respond:4" || resp.responses[0].Data.Content != "done" {
 		t.Errorf("after the stall: %q", c)
+	}
+}
+
+// A refusal marked private (it quotes a player's conditional moves) is logged without
+// its text; the player still reads it.
+func TestErrorResponseKeepsPrivateRefusalsOutOfTheLog(t *testing.T) {
+	var buf strings.Builder
+	req := &commands.Request{Log: slog.New(slog.NewTextHandler(&buf, nil))}
+	secret := "Move 2 of the line (Ke6, your move) is not legal there"
+	resp := errorResponse(req, &commands.UserError{Message: secret, Private: true})
+	if !strings.Contains(resp.Content, secret) || !resp.Ephemeral {
+		t.Errorf("the player reads %q (ephemeral %v)", resp.Content, resp.Ephemeral)
+	}
+	if strings.Contains(buf.String(), "Ke6") || !strings.Contains(buf.String(), "refused") {
+		t.Errorf("the log: %q", buf.String())
 	}
 }

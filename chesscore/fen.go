@@ -6,6 +6,7 @@ package chesscore
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -40,10 +41,7 @@ func ParseFEN(fen string) (Position, error) {
 	default:
 		return Position{}, fenError("side to move %q, want w or b", fields[1])
 	}
-	if err := p.parseCastling(fields[2]); err != nil {
-		return Position{}, err
-	}
-	if err := p.checkPlacement(); err != nil {
+	if err := p.checkPlacement(fields[2]); err != nil {
 		return Position{}, err
 	}
 	if err := p.parseEnPassant(fields[3]); err != nil {
@@ -111,30 +109,93 @@ func pieceFromLetter(c byte) (Piece, bool) {
 	return MakePiece(Color(i/6), PieceType(i%6+1)), true
 }
 
+// parseCastling reads the castling field, in X-FEN (K and Q for the outermost rook on
+// the king's side, a file letter for another) or Shredder-FEN (file letters only), upper
+// case for White. It runs once the kings are known to be one a side.
 func (p *Position) parseCastling(s string) error {
+	p.castleRook = [4]Square{NoSquare, NoSquare, NoSquare, NoSquare}
 	if s == "-" {
 		return nil
 	}
 	if len(s) > 4 {
 		return fenError("castling field %q is too long", s)
 	}
-	for i := 0; i < len(s); i++ {
-		j := strings.IndexByte("KQkq", s[i])
-		if j < 0 {
-			return fenError("castling field %q: bad letter %q (want K, Q, k, q or -)", s, string(rune(s[i])))
+	for j := 0; j < len(s); j++ {
+		c, color, letter := s[j], White, s[j]|0x20
+		if c >= 'a' {
+			color = Black
 		}
-		r := CastlingRights(1) << j
-		if p.castling&r != 0 {
-			return fenError("castling field %q repeats %q", s, string(rune(s[i])))
+		ksq, back := p.KingSquare(color), 7*int(color)
+		rooks := p.Pieces(color, Rook) & (Rank1 << (8 * back))
+		rsq := NoSquare
+		switch {
+		case (letter < 'a' || letter > 'h') && letter != 'k' && letter != 'q':
+			return fenError("castling field %q: bad letter %q (want K, Q, k, q, a file letter or -)", s, string(rune(c)))
+		case ksq.Rank() != back:
+			return fenError("castling field %q: %q but the %s king is not on rank %d", s, string(rune(c)), color, back+1)
+		case letter == 'k' && rooks&^(ksq.Bitboard()<<1-1) != 0:
+			rsq = Square(63 - bits.LeadingZeros64(uint64(rooks)))
+		case letter == 'q' && rooks&(ksq.Bitboard()-1) != 0:
+			rsq = rooks.First()
+		case letter <= 'h' && rooks.Has(MakeSquare(int(letter-'a'), back)):
+			rsq = MakeSquare(int(letter-'a'), back)
 		}
-		p.castling |= r
+		if where := "on " + MakeSquare(int(letter-'a')&7, back).String(); rsq == NoSquare {
+			if letter > 'h' {
+				where = "on rank " + string(rune('1'+back)) + map[byte]string{'k': " right", 'q': " left"}[letter] + " of the king on " + ksq.String()
+			}
+			return fenError("castling field %q: %q but no %s rook %s", s, string(rune(c)), color, where)
+		}
+		i := 2*int(color) + 1 // queen side: the rook left of the king
+		if rsq.File() > ksq.File() {
+			i--
+		}
+		if p.castling&(1<<i) != 0 {
+			return fenError("castling field %q repeats the %s %s side", s, color, [2]string{"king", "queen"}[i%2])
+		}
+		p.castling |= 1 << i
+		p.castleRook[i] = rsq
+	}
+	if p.needsChess960() {
+		p.variant = Chess960
 	}
 	return nil
 }
 
+// castlingField returns the castling field in X-FEN: K, Q, k, q for a right whose rook
+// is the outermost on its side of the king, the rook's file letter otherwise. X-FEN,
+// not Shredder-FEN, because for every standard position and every Chess960 start
+// position it is the plain FEN field that any reader takes.
+func (p *Position) castlingField() string {
+	b := make([]byte, 0, 4)
+	for i, rsq := range p.castleRook {
+		if p.castling&(1<<i) == 0 {
+			continue
+		}
+		color := Color(i / 2)
+		rooks := p.Pieces(color, Rook) & (Rank1 << (8 * 7 * int(color)))
+		outer := rooks & (rsq.Bitboard() - 1) // further out on the queen side
+		l := "KQ"[i%2]
+		if i%2 == 0 {
+			outer = rooks &^ (rsq.Bitboard()<<1 - 1)
+		}
+		if outer != 0 {
+			l = byte('A' + rsq.File())
+		}
+		if color == Black {
+			l |= 0x20
+		}
+		b = append(b, l)
+	}
+	if len(b) == 0 {
+		return "-"
+	}
+	return string(b)
+}
+
 // checkPlacement enforces the facts about kings, pawns and castling that hold in every
 // position reachable from the initial one.
-func (p *Position) checkPlacement() error {
+func (p *Position) checkPlacement(castling string) error {
 	for c := White; c <= Black; c++ {
 		if n := p.Pieces(c, King).Count(); n != 1 {
 			return fenError("%s has %d kings, want exactly 1", c, n)
@@ -152,20 +213,8 @@ func (p *Position) checkPlacement() error {
 	if kingAttacks[p.KingSquare(White)].Has(p.KingSquare(Black)) {
 		return fenError("the kings stand next to each other")
 	}
-	for _, c := range castles {
-		if p.castling&c.right == 0 {
-			continue
-		}
-		color := Color(0)
-		if c.right >= BlackKingSide {
-			color = Black
-		}
-		if p.board[c.kingFrom] != MakePiece(color, King) {
-			return fenError("castling right %s but the %s king is not on %s", c.right, color, c.kingFrom)
-		}
-		if p.board[c.rookFrom] != MakePiece(color, Rook) {
-			return fenError("castling right %s but no %s rook on %s", c.right, color, c.rookFrom)
-		}
+	if err := p.parseCastling(castling); err != nil {
+		return err
 	}
 	if p.attacked(p.KingSquare(p.turn^1), p.turn, p.byType[0]) {
 		return fenError("%s is in check but it is %s's move", p.turn^1, p.turn)
@@ -236,13 +285,8 @@ func (p *Position) FEN() string {
 			b.WriteByte('/')
 		}
 	}
-	b.WriteString(" w ")
-	if p.turn == Black {
-		s := b.String()
-		b.Reset()
-		b.WriteString(s[:len(s)-2] + "b ")
-	}
-	b.WriteString(p.castling.String())
+	b.WriteString([2]string{" w ", " b "}[p.turn&1])
+	b.WriteString(p.castlingField())
 	b.WriteByte(' ')
 	b.WriteString(p.ep.String())
 	b.WriteByte(' ')

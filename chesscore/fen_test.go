@@ -24,10 +24,16 @@ func TestParseFENErrors(t *testing.T) {
 		{"nine pawns", "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", "9 pawns"},
 		{"kings touch", "8/8/8/8/8/8/3k4/4K3 w - - 0 1", "next to each other"},
 		{"bad side", "4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"},
-		{"castle without rook", "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "no white rook on h1"},
-		{"castle king moved", "4k3/8/8/8/8/8/8/R2K3R w Q - 0 1", "king is not on e1"},
-		{"castle bad letter", "r3k2r/8/8/8/8/8/8/R3K2R w KX - 0 1", "bad letter"},
-		{"castle repeated", "r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "repeats"},
+		{"castle without rook", "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "no white rook on rank 1 right of the king on e1"},
+		{"castle without queen-side rook", "4k3/8/8/8/8/8/8/4K2R w Q - 0 1", "no white rook on rank 1 left of the king on e1"},
+		{"castle king off its rank", "4k3/8/8/8/8/8/4K3/R6R w Q - 0 1", "white king is not on rank 1"},
+		{"castle bad letter", "r3k2r/8/8/8/8/8/8/R3K2R w KX - 0 1", `bad letter "X"`},
+		{"castle file without rook", "r3k2r/8/8/8/8/8/8/R3K2R w G - 0 1", `"G" but no white rook on g1`},
+		{"castle black file without rook", "r3k2r/8/8/8/8/8/8/R3K2R w b - 0 1", `"b" but no black rook on b8`},
+		{"castle repeated", "r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "repeats the white king side"},
+		{"castle repeated as a file", "r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1", "repeats the white king side"},
+		{"castle two rooks one side", "4k3/8/8/8/8/8/8/1R2K1RR w GH - 0 1", "repeats the white king side"},
+		{"castle field too long", "r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", "too long"},
 		{"ep not a square", "4k3/8/8/8/8/8/8/4K3 w - z9 0 1", "not a square"},
 		{"ep wrong rank", "4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1", "rank 3"},
 		{"ep no pawn", "4k3/8/8/8/8/8/8/4K3 b - e3 0 1", "no white pawn on e4"},
@@ -65,6 +71,15 @@ func TestParseFENAccepts(t *testing.T) {
 			"8/8/8/K2pP2r/8/8/8/7k w - - 0 1"},
 		{"ep kept as the evasion of check", "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1"},
 		{"double check", "4k3/8/8/8/1b6/8/8/r3K3 w - - 0 1", "4k3/8/8/8/1b6/8/8/r3K3 w - - 0 1"},
+		// Castling fields: Shredder-FEN and X-FEN read, X-FEN written (a letter only for a
+		// rook that is not the outermost on its side of the king).
+		{"shredder standard", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", StartFEN},
+		{"shredder 960", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+			"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"},
+		{"x-fen inner rook", "4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1", "4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1"},
+		{"x-fen outer rook", "4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1", "4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1"},
+		{"x-fen black inner rook", "rr2k2r/8/8/8/8/8/8/4K3 w kb - 0 1", "rr2k2r/8/8/8/8/8/8/4K3 w kb - 0 1"},
+		{"king on b with rook on a", "1r4kr/8/8/8/8/8/8/RK5R w KQk - 0 1", "1r4kr/8/8/8/8/8/8/RK5R w KQk - 0 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -115,6 +130,10 @@ func FuzzParseFEN(f *testing.F) {
 		"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		"8/8/8/8/8/8/8/8 w - - 0 1",
 		"",
+		"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+		"4k3/8/8/8/8/8/8/1R2K1RR w GB - 0 1",
+		"rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+		"4k3/8/8/8/8/8/8/R3K2R w Hq - 0 1",
 	} {
 		f.Add(s)
 	}

@@ -50,7 +50,9 @@ func (p *Position) doMove(m Move) {
 		p.hash = h
 		p.doSpecialMove(m, from, to, us, pc)
 	}
-	p.castling &= castlingKeep[from] & castlingKeep[to]
+	if p.castling != 0 && (from.Bitboard()|to.Bitboard())&(Rank1|Rank8) != 0 { // kings and rooks with rights stand there
+		p.loseCastling(from, to, pc)
+	}
 	p.hash ^= zobristCastling[p.castling&15]
 	if us == Black {
 		p.fullmove++
@@ -78,26 +80,43 @@ func (p *Position) doSpecialMove(m Move, from, to Square, us Color, pc Piece) {
 		p.put(pc, to)
 		p.halfmove = 0
 	case CastlingMove:
-		c := &castles[castleIndex(to)]
+		i := castleRight(us, to)
+		rook, rsq := MakePiece(us, Rook), p.castleRook[i]
 		p.remove(pc, from)
+		p.remove(rook, rsq)
 		p.put(pc, to)
-		rook := MakePiece(us, Rook)
-		p.remove(rook, c.rookFrom)
-		p.put(rook, c.rookTo)
+		p.put(rook, castleRookTo[i])
 	}
 }
 
-// castleIndex maps a king destination (g1, c1, g8, c8) to its entry in castles.
-func castleIndex(kingTo Square) int {
-	switch kingTo {
-	case G1:
-		return 0
-	case C1:
-		return 1
-	case G8:
-		return 2
+// castleRight returns the index of the castling right (the bit of CastlingRights) that
+// brings us's king to kingTo: king side to the g-file, queen side to the c-file.
+func castleRight(us Color, kingTo Square) int { return 2*int(us&1) + (kingTo.File()>>2 ^ 1) }
+
+// loseCastling takes away the rights a move of pc from from to to ends: all of its
+// side's when pc is the king, a right whose rook leaves its square or is taken there.
+// A right lost has its rook square reset to NoSquare, so positions with the same rights
+// are equal values.
+func (p *Position) loseCastling(from, to Square, pc Piece) {
+	var lost CastlingRights
+	if pc.Type() == King {
+		lost = (WhiteKingSide | WhiteQueenSide) << (2 * (pc >> 3 & 1))
 	}
-	return 3
+	for i, sq := range p.castleRook {
+		if sq == from || sq == to || lost&(1<<i) != 0 {
+			p.castleRook[i] = NoSquare
+			lost |= 1 << i
+		}
+	}
+	p.castling &^= lost
+}
+
+// CastlingAfter returns the castling rights left after a move from from to to: a king
+// move ends both of its side's, a rook leaving or taken on its castling square that one.
+func (p *Position) CastlingAfter(from, to Square) CastlingRights {
+	q := *p
+	q.loseCastling(from, to, p.board[from&63])
+	return q.castling
 }
 
 // setEPIfLegal records ep as the en passant square after a double push to pawnSq, but only

@@ -9,6 +9,7 @@ import "testing"
 type undoInfo struct {
 	captured Piece
 	castling CastlingRights
+	rooks    [4]Square
 	ep       Square
 	halfmove uint16
 	hash     uint64
@@ -17,7 +18,7 @@ type undoInfo struct {
 // makeMove applies m in place and records how to take it back.
 func (p *Position) makeMove(m Move, u *undoInfo) {
 	u.captured = p.CapturedPiece(m)
-	u.castling, u.ep, u.halfmove, u.hash = p.castling, p.ep, p.halfmove, p.hash
+	u.castling, u.rooks, u.ep, u.halfmove, u.hash = p.castling, p.castleRook, p.ep, p.halfmove, p.hash
 	p.doMove(m)
 }
 
@@ -49,15 +50,14 @@ func (p *Position) unmakeMove(m Move, u *undoInfo) {
 		p.put(pc, from)
 		p.put(MakePiece(us^1, Pawn), Square(int(to)-pawnUp[us]))
 	case CastlingMove:
-		c := &castles[castleIndex(to)]
-		k := p.board[to]
+		i := castleRight(us, to)
+		k, r := MakePiece(us, King), MakePiece(us, Rook)
 		p.remove(k, to)
+		p.remove(r, castleRookTo[i])
 		p.put(k, from)
-		r := MakePiece(us, Rook)
-		p.remove(r, c.rookTo)
-		p.put(r, c.rookFrom)
+		p.put(r, u.rooks[i])
 	}
-	p.castling, p.ep, p.halfmove, p.hash = u.castling, u.ep, u.halfmove, u.hash
+	p.castling, p.castleRook, p.ep, p.halfmove, p.hash = u.castling, u.rooks, u.ep, u.halfmove, u.hash
 }
 
 func perftMakeUnmake(p *Position, depth int) uint64 {

@@ -110,3 +110,12 @@ func (l *MoveList) Contains(m Move) bool {
 	}
 	return false
 }
+
+// UCIMove returns m, a move of p, as UCI writes it: Move.UCI, except that castling in a
+// Chess960 position is the king taking its own rook (e1h1), as UCI_Chess960 wants it.
+func (p *Position) UCIMove(m Move) string {
+	if m.Kind() == CastlingMove && p.variant == Chess960 {
+		return NewMove(m.From(), p.castleRook[castleRight(p.turn, m.To())]).UCI()
+	}
+	return m.UCI()
+}

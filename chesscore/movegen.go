@@ -3,48 +3,67 @@
 
 package chesscore
 
-// castle describes one of the four castlings.
-type castle struct {
-	right            CastlingRights
-	kingFrom, kingTo Square
-	rookFrom, rookTo Square
-	empty            Bitboard // squares between king and rook, which must be empty
-	safe             Bitboard // squares the king crosses or lands on, which must not be attacked
+// Castling, by right (the bit index of a CastlingRights): where the king and the rook
+// end (FIDE 3.8.2 and the Chess960 guidelines: the squares of standard chess, wherever
+// they started).
+var (
+	castleKingTo = [4]Square{G1, C1, G8, C8}
+	castleRookTo = [4]Square{F1, D1, F8, D8}
+)
+
+// castlePath is what one castling asks of the board, for one pair of king and rook
+// start squares.
+type castlePath struct {
+	empty Bitboard // squares the king and rook cross or land on, but their own: must be empty
+	safe  Bitboard // squares the king crosses or lands on (its start too when it stays): must not be attacked
 }
 
-var castles = [4]castle{
-	{WhiteKingSide, E1, G1, H1, F1, F1.Bitboard() | G1.Bitboard(), F1.Bitboard() | G1.Bitboard()},
-	{WhiteQueenSide, E1, C1, A1, D1, B1.Bitboard() | C1.Bitboard() | D1.Bitboard(), C1.Bitboard() | D1.Bitboard()},
-	{BlackKingSide, E8, G8, H8, F8, F8.Bitboard() | G8.Bitboard(), F8.Bitboard() | G8.Bitboard()},
-	{BlackQueenSide, E8, C8, A8, D8, B8.Bitboard() | C8.Bitboard() | D8.Bitboard(), C8.Bitboard() | D8.Bitboard()},
-}
-
-// castlingKeep[sq] is the set of rights that survive a move from or to sq.
-var castlingKeep [64]CastlingRights
-
-// AfterMove returns the rights of cr that survive a move from from to to (a king or a
-// rook leaving its square, a rook taken on it).
-func (cr CastlingRights) AfterMove(from, to Square) CastlingRights {
-	return cr & castlingKeep[from&63] & castlingKeep[to&63]
-}
+// castlePaths[right][king file][rook file] for every start of king and castling rook.
+var castlePaths [4][8][8]castlePath
 
 // rookRays and bishopRays are slider attacks on an empty board.
 var rookRays, bishopRays [64]Bitboard
 
 func init() {
-	for sq := range castlingKeep {
-		castlingKeep[sq] = AllCastling
+	for i := range castlePaths {
+		rank := 7 * (i / 2)
+		for kf := range 8 {
+			for rf := range 8 {
+				k, r, kt, rt := MakeSquare(kf, rank), MakeSquare(rf, rank), castleKingTo[i], castleRookTo[i]
+				path := betweenBB[k][kt] | kt.Bitboard()
+				castlePaths[i][kf][rf] = castlePath{
+					empty: (path | betweenBB[r][rt] | rt.Bitboard()) &^ k.Bitboard() &^ r.Bitboard(),
+					safe:  path&^k.Bitboard() | kt.Bitboard(), // a king that stays may lose the rook's cover
+				}
+			}
+		}
 	}
-	castlingKeep[E1] &^= WhiteKingSide | WhiteQueenSide
-	castlingKeep[H1] &^= WhiteKingSide
-	castlingKeep[A1] &^= WhiteQueenSide
-	castlingKeep[E8] &^= BlackKingSide | BlackQueenSide
-	castlingKeep[H8] &^= BlackKingSide
-	castlingKeep[A8] &^= BlackQueenSide
 	for sq := A1; sq <= H8; sq++ {
 		rookRays[sq] = RookAttacks(sq, 0)
 		bishopRays[sq] = BishopAttacks(sq, 0)
 	}
+}
+
+// canCastle reports whether the side to move, its king on ksq and not in check, may
+// castle with right i: the right held, the paths empty, and no square the king crosses
+// or lands on attacked once king and rook have left their squares.
+func (p *Position) canCastle(i int, ksq Square, occ Bitboard) bool {
+	i &= 3
+	if p.castling&(1<<i) == 0 {
+		return false
+	}
+	rsq := p.castleRook[i] & 63
+	cp := &castlePaths[i][ksq&7][rsq&7]
+	if occ&cp.empty != 0 {
+		return false
+	}
+	occ ^= ksq.Bitboard() | rsq.Bitboard()
+	for b := cp.safe; b != 0; {
+		if p.attacked(b.PopFirst(), p.turn^1, occ) {
+			return false
+		}
+	}
+	return true
 }
 
 // Pawn geometry by colour.
@@ -112,10 +131,8 @@ func (p *Position) LegalMoves(ml *MoveList) {
 	} else {
 		target = ^ours
 		for i := 2 * int(us); i < 2*int(us)+2; i++ {
-			c := &castles[i]
-			if p.castling&c.right != 0 && occ&c.empty == 0 &&
-				!p.attacked(c.kingTo, them, occ) && !p.attacked(c.rookTo, them, occ) {
-				ml.add(NewCastling(c.kingFrom, c.kingTo))
+			if p.canCastle(i, ksq, occ) {
+				ml.add(NewCastling(ksq, castleKingTo[i&3]))
 			}
 		}
 	}
@@ -258,9 +275,7 @@ func (p *Position) CountLegalMoves() int {
 	} else {
 		target = ^ours
 		for i := 2 * int(us); i < 2*int(us)+2; i++ {
-			c := &castles[i]
-			if p.castling&c.right != 0 && occ&c.empty == 0 &&
-				!p.attacked(c.kingTo, them, occ) && !p.attacked(c.rookTo, them, occ) {
+			if p.canCastle(i, ksq, occ) {
 				n++
 			}
 		}
@@ -429,27 +444,22 @@ func (p *Position) IsLegal(m Move) bool {
 	us, them := p.turn&1, (p.turn^1)&1 // masked: no bounds checks
 	from, to := m.From(), m.To()
 	ours := p.byColor[us]
+	occ := p.byType[0]
+	ksq := (p.byType[King] & ours).First()
+	kind := m.Kind()
+	if kind == CastlingMove {
+		i := castleRight(us, to)
+		return m>>12&3 == 0 && from == ksq && to == castleKingTo[i] &&
+			p.AttackersTo(ksq, them, occ) == 0 && p.canCastle(i, ksq, occ)
+	}
 	if !ours.Has(from) || ours.Has(to) {
 		return false
 	}
-	kind := m.Kind()
 	if kind != PromotionMove && m>>12&3 != 0 {
 		return false // LegalMoves never sets the promotion bits of other moves
 	}
-	occ := p.byType[0]
-	ksq := (p.byType[King] & ours).First()
 	pt := p.board[from].Type()
 	switch kind {
-	case CastlingMove:
-		for i := 2 * int(us); i < 2*int(us)+2; i++ {
-			c := &castles[i]
-			if c.kingFrom == from && c.kingTo == to {
-				return p.castling&c.right != 0 && occ&c.empty == 0 &&
-					p.AttackersTo(ksq, them, occ) == 0 &&
-					!p.attacked(c.kingTo, them, occ) && !p.attacked(c.rookTo, them, occ)
-			}
-		}
-		return false
 	case EnPassantMove:
 		return pt == Pawn && p.ep != NoSquare && to == p.ep &&
 			pawnAttacks[us][from].Has(to) && p.epLegal(from, to, ksq)

@@ -196,10 +196,16 @@ func (r *PGNReader) read() (*PGNGame, error) {
 		return nil, r.errAt(tagPos["SetUp"], "SetUp \"1\" without a FEN tag")
 	}
 	if v, ok := tags["Variant"]; ok {
+		want := Standard
 		switch strings.ToLower(v) {
 		case "standard", "chess", "from position", "normal":
+		case "chess960", "chess 960", "fischerandom", "fischer random", "freestyle":
+			want = Chess960
 		default:
-			return nil, r.errAt(tagPos["Variant"], "variant %q is not supported: only standard chess", v)
+			return nil, r.errAt(tagPos["Variant"], "variant %q is not supported: only standard chess and Chess960", v)
+		}
+		if err := start.SetVariant(want); err != nil {
+			return nil, r.errAt(tagPos["Variant"], "variant %q: %v", v, err)
 		}
 	}
 	pg.Game = NewGame(start, r.decider)
@@ -211,7 +217,7 @@ func (r *PGNReader) read() (*PGNGame, error) {
 	if err := r.settleOutcome(pg, resTok, tagPos); err != nil {
 		return nil, err
 	}
-	for _, k := range [...]string{"Result", "Termination", "SetUp", "FEN"} {
+	for _, k := range [...]string{"Result", "Termination", "Variant", "SetUp", "FEN"} {
 		delete(pg.Tags, k)
 	}
 	for _, st := range sevenTags {

@@ -309,7 +309,8 @@ func TestReadPGNErrors(t *testing.T) {
 		{"NAG first", "$1 1. e4 *", 1, 1, "before any move"},
 		{"bad NAG", "1. e4 $999 *", 1, 7, "from 0 to 255"},
 		{"false threefold", "[Termination \"threefold repetition\"]\n\n1. e4 e5 1/2-1/2", 3, 10, "has appeared once"},
-		{"variant", "[Variant \"Chess960\"]\n\n*", 1, 2, "not supported"},
+		{"variant", "[Variant \"Crazyhouse\"]\n\n*", 1, 2, "not supported"},
+		{"standard variant from a Chess960 position", "[Variant \"Standard\"]\n[FEN \"r5kr/8/8/8/8/8/8/R5KR w KQkq - 0 1\"]\n\n*", 1, 2, "Chess960 position"},
 	}
 	for _, tc := range tests {
 		_, err := ParsePGN(tc.text, nil)

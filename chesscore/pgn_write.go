@@ -32,8 +32,8 @@ func (pg *PGNGame) String() string {
 }
 
 // WritePGN writes the game in the PGN export format: the Seven Tag Roster first (with "?"
-// for unknown values), then TimeControl, Termination, SetUp and FEN (when the game did
-// not start from the initial position), then the other tags by name; a blank line; the
+// for unknown values), then TimeControl, Termination, Variant (for Chess960), SetUp and
+// FEN (when the game did not start from the initial position, and for Chess960), then the other tags by name; a blank line; the
 // movetext wrapped under 80 columns, with NAGs, comments, [%clk] commands and variations;
 // the result; a blank line. Reading the output back gives the same game.
 func WritePGN(w io.Writer, pg *PGNGame) error {
@@ -45,18 +45,20 @@ func WritePGN(w io.Writer, pg *PGNGame) error {
 		return fmt.Errorf("write pgn: %d annotated moves for a game of %d", len(pg.Moves), g.Ply())
 	}
 	var b strings.Builder
-	tag := func(name, value string) error {
-		if !validTagName(name) {
-			return fmt.Errorf("write pgn: tag name %q: want letters, digits and _", name)
+	var tagErr error // the first bad tag; the tags after it are not written
+	tag := func(name, value string) {
+		switch {
+		case tagErr != nil:
+		case !validTagName(name):
+			tagErr = fmt.Errorf("write pgn: tag name %q: want letters, digits and _", name)
+		case strings.ContainsAny(value, "\n\r"):
+			tagErr = fmt.Errorf("write pgn: tag %s: the value has a line break", name)
+		default:
+			value = strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
+			fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
 		}
-		if strings.ContainsAny(value, "\n\r") {
-			return fmt.Errorf("write pgn: tag %s: the value has a line break", name)
-		}
-		value = strings.ReplaceAll(strings.ReplaceAll(value, `\`, `\\`), `"`, `\"`)
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
-		return nil
 	}
-	done := map[string]bool{"Result": true, "Termination": true, "SetUp": true, "FEN": true}
+	done := map[string]bool{"Result": true, "Termination": true, "Variant": true, "SetUp": true, "FEN": true}
 	for _, st := range sevenTags {
 		v, ok := pg.Tags[st.name]
 		if st.name == "Result" {
@@ -65,29 +67,22 @@ func WritePGN(w io.Writer, pg *PGNGame) error {
 		if !ok {
 			v = st.unknown
 		}
-		if err := tag(st.name, v); err != nil {
-			return err
-		}
+		tag(st.name, v)
 		done[st.name] = true
 	}
 	if v, ok := pg.Tags["TimeControl"]; ok {
-		if err := tag("TimeControl", v); err != nil {
-			return err
-		}
+		tag("TimeControl", v)
 		done["TimeControl"] = true
 	}
 	if g.outcome.Over() {
-		if err := tag("Termination", g.outcome.Termination.String()); err != nil {
-			return err
-		}
+		tag("Termination", g.outcome.Termination.String())
 	}
-	if fen := g.start.FEN(); fen != StartFEN {
-		if err := tag("SetUp", "1"); err != nil {
-			return err
-		}
-		if err := tag("FEN", fen); err != nil {
-			return err
-		}
+	if g.start.variant == Chess960 {
+		tag("Variant", "Chess960")
+	}
+	if fen := g.start.FEN(); fen != StartFEN || g.start.variant == Chess960 {
+		tag("SetUp", "1")
+		tag("FEN", fen)
 	}
 	rest := make([]string, 0, len(pg.Tags))
 	for k := range pg.Tags {
@@ -97,9 +92,10 @@ func WritePGN(w io.Writer, pg *PGNGame) error {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		if err := tag(k, pg.Tags[k]); err != nil {
-			return err
-		}
+		tag(k, pg.Tags[k])
+	}
+	if tagErr != nil {
+		return tagErr
 	}
 	b.WriteByte('\n')
 

@@ -19,8 +19,12 @@ type Position struct {
 	turn     Color
 	castling CastlingRights
 	ep       Square // NoSquare unless an en passant capture is legal
+	variant  Variant
 	halfmove uint16
 	fullmove uint16
+	// castleRook[i] is the start square of the rook castling right 1<<i castles with,
+	// NoSquare while that right is not held.
+	castleRook [4]Square
 }
 
 // StartFEN is the FEN of the initial position (FIDE Article 2).

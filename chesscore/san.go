@@ -564,10 +564,9 @@ func (p *Position) explainNoMove(input string, t sanText, pt PieceType, ml *Move
 		return moveErr(input, ErrIllegalMove, "your own "+own.Type().String()+" stands on "+to.String())
 	}
 	if pt == King {
-		for side := 1; side <= 2; side++ {
-			c := &castles[2*int(us)+side-1]
-			if p.board[c.kingFrom] == MakePiece(us, King) && to == c.kingTo {
-				return moveErr(input, ErrIllegalMove, "to castle, write "+[3]string{"", "O-O", "O-O-O"}[side]+" (or "+c.kingFrom.String()+c.kingTo.String()+")")
+		for i := 2 * int(us); i < 2*int(us)+2; i++ {
+			if p.castling&(1<<i) != 0 && to == castleKingTo[i] {
+				return moveErr(input, ErrIllegalMove, "to castle, write "+[2]string{"O-O", "O-O-O"}[i%2]+" (or "+p.KingSquare(us).String()+p.castleRook[i].String()+")")
 			}
 		}
 	}
@@ -641,13 +640,17 @@ func (p *Position) resolveLong(input string, t sanText, ml *MoveList) (Move, err
 		return NullMove, moveErr(input, ErrIllegalMove, "the piece on "+from.String()+" is a "+pc.Type().String()+", not a "+t.piece.String())
 	}
 	if pc.Type() == King {
-		// UCI castling is the king's two-square step (e1g1); the king "taking" its own
-		// rook (e1h1) is accepted too.
-		for side := 1; side <= 2; side++ {
-			c := &castles[2*int(p.turn)+side-1]
-			if from == c.kingFrom && (t.to == c.kingTo || (t.to == c.rookFrom && p.board[t.to] == MakePiece(p.turn, Rook))) {
-				return p.resolveCastle(input, side, ml)
+		// Castling is the king "taking" its own rook (e1h1, as UCI_Chess960 writes it), or
+		// the king's destination (e1g1) unless a plain king move goes there too.
+		for i := 2 * int(p.turn); i < 2*int(p.turn)+2; i++ {
+			if p.castling&(1<<i) == 0 || (t.to != castleKingTo[i] && t.to != p.castleRook[i]) {
+				continue
 			}
+			if t.to == castleKingTo[i] && ml.Contains(NewMove(from, t.to)) {
+				return NullMove, moveErr(input, ErrAmbiguousMove, "ambiguous: "+[2]string{"O-O", "O-O-O"}[i%2]+" or K"+t.to.String()+
+					" (to castle, you may also move the king onto its rook: "+from.String()+p.castleRook[i].String()+")")
+			}
+			return p.resolveCastle(input, 1+i%2, ml)
 		}
 	}
 	st := t
@@ -670,25 +673,29 @@ func (p *Position) resolveLong(input string, t sanText, ml *MoveList) (Move, err
 // possible.
 func (p *Position) resolveCastle(input string, side int, ml *MoveList) (Move, error) {
 	us := p.turn
-	c := &castles[2*int(us)+side-1]
-	name := "king side"
-	if side == 2 {
-		name = "queen side"
-	}
+	i := 2*int(us) + side - 1
+	name := [2]string{"king side", "queen side"}[i%2]
 	for _, m := range ml.Moves[:ml.N] {
-		if m.Kind() == CastlingMove && m.To() == c.kingTo {
+		if m.Kind() == CastlingMove && m.To() == castleKingTo[i] {
 			return m, nil
 		}
 	}
-	switch {
-	case p.castling&c.right == 0:
+	if p.castling&(1<<i) == 0 {
 		return NullMove, moveErr(input, ErrIllegalMove, "you can no longer castle "+name+": the king or that rook has moved")
-	case p.byType[0]&c.empty != 0:
-		return NullMove, moveErr(input, ErrIllegalMove, "cannot castle "+name+": "+(p.byType[0]&c.empty).First().String()+" is not empty")
+	}
+	ksq, rsq := p.KingSquare(us), p.castleRook[i]
+	cp := &castlePaths[i][ksq&7][rsq&7]
+	switch {
+	case p.byType[0]&cp.empty != 0:
+		return NullMove, moveErr(input, ErrIllegalMove, "cannot castle "+name+": "+(p.byType[0]&cp.empty).First().String()+" is not empty")
 	case p.InCheck():
 		return NullMove, moveErr(input, ErrIllegalMove, "cannot castle out of check")
-	case p.attacked(c.rookTo, us^1, p.byType[0]):
-		return NullMove, moveErr(input, ErrIllegalMove, "cannot castle through check: "+c.rookTo.String()+" is attacked")
 	}
-	return NullMove, moveErr(input, ErrIllegalMove, "illegal: your king would be in check on "+c.kingTo.String())
+	occ := p.byType[0] ^ ksq.Bitboard() ^ rsq.Bitboard()
+	for b := cp.safe &^ castleKingTo[i].Bitboard(); b != 0; {
+		if sq := b.PopFirst(); p.attacked(sq, us^1, occ) {
+			return NullMove, moveErr(input, ErrIllegalMove, "cannot castle through check: "+sq.String()+" is attacked")
+		}
+	}
+	return NullMove, moveErr(input, ErrIllegalMove, "illegal: your king would be in check on "+castleKingTo[i].String())
 }

@@ -154,17 +154,3 @@ const (
 	NoCastling  CastlingRights = 0
 	AllCastling CastlingRights = 15
 )
-
-// String returns the FEN castling field, e.g. "KQkq" or "-".
-func (cr CastlingRights) String() string {
-	if cr == 0 {
-		return "-"
-	}
-	b := make([]byte, 0, 4)
-	for i, l := range "KQkq" {
-		if cr&(1<<i) != 0 {
-			b = append(b, byte(l))
-		}
-	}
-	return string(b)
-}

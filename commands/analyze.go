@@ -2,9 +2,11 @@ package commands
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -18,9 +20,11 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// /analyze [game]: a finished game evaluated move by move: each side's inaccuracies,
-// mistakes and blunders with the better move, the evaluation graph, the full table as
-// a text file and the game as an annotated PGN ([%eval] comments, ?!/?/?? as NAGs).
+// /analyze [game]: the review of a finished game, evaluated move by move: its opening,
+// each side's accuracy and the classes of its moves (docs/review.md has the formulas),
+// the critical moments with the better move, a summary card beside the evaluation
+// graph, the full table as a text file and the game as an annotated PGN ([%eval]
+// comments, ?!/?/?? as NAGs).
 
 func init() {
 	register(registration{
@@ -38,7 +42,10 @@ var _ Autocompleter = (*AnalyzeCommand)(nil)
 type AnalyzeCommand struct{ d *Deps }
 
 // NewAnalyze returns /analyze.
-func NewAnalyze(d *Deps) *AnalyzeCommand { return &AnalyzeCommand{d} }
+func NewAnalyze(d *Deps) *AnalyzeCommand {
+	warmOpenings()
+	return &AnalyzeCommand{d}
+}
 
 // Definition implements Command.
 func (c *AnalyzeCommand) Definition() *discordgo.ApplicationCommand {
@@ -135,38 +142,38 @@ func (c *AnalyzeCommand) pick(ctx context.Context, r *Request, id int64) (*games
 	return nil, Errorf("You have no finished game to analyse. Name one with game:<number>.")
 }
 
-// maxKeyMoments bounds the moves listed in the message (the file has them all).
-const maxKeyMoments = 12
+// maxKeyMoments bounds the critical moments listed in the message (the file has every
+// move).
+const maxKeyMoments = 8
 
-// analysisMessage is the answer: the summary, the key moments, the graph and the table.
+// analysisMessage is the answer: the opening, each side's accuracy and flaws, the
+// critical moments with the better move, the summary card beside the evaluation graph,
+// the full table and the annotated game.
 func analysisMessage(g *games.Game, a *engineplay.Analysis) (*Response, error) {
 	start := g.Chess().Start()
 	var b strings.Builder
 	fmt.Fprintf(&b, "📈 **Analysis of game %d** · %s (White) vs %s (Black) · %s\n", g.ID, playerName(g.White), playerName(g.Black), resultText(g.Outcome))
+	if line := openingLine(g); line != "" {
+		b.WriteString(line + "\n")
+	}
 	for _, c := range []chesscore.Color{chesscore.White, chesscore.Black} {
 		s := a.Summary(c)
-		fmt.Fprintf(&b, "%s (%s): %s · average loss %.1f%%\n", colorName(c), playerName(g.Player(c)), summaryText(s), s.AverageLoss)
+		fmt.Fprintf(&b, "%s (%s): accuracy **%s** · %s\n", colorName(c), playerName(g.Player(c)), accuracyText(s), summaryText(s))
 	}
-	var key []engine.PlyNote
-	for _, n := range a.Notes {
-		if n.Judgement >= engine.Mistake {
-			key = append(key, n)
-		}
-	}
+	key := criticalMoments(a.Notes, maxKeyMoments)
 	if len(key) == 0 {
 		b.WriteString("No mistakes or blunders: a clean game.\n")
 	} else {
-		b.WriteString("**Key moments**\n")
-		for i, n := range key {
-			if i == maxKeyMoments {
-				fmt.Fprintf(&b, "… and %d more in the attached table.\n", len(key)-i)
-				break
-			}
-			fmt.Fprintf(&b, "• %s **%s%s** (%s → %s)", moveLabel(start, n.Ply), n.SAN, n.Judgement.Symbol(), evalText(n.Before), evalText(n.After))
+		b.WriteString("**Critical moments**\n")
+		for _, n := range key {
+			fmt.Fprintf(&b, "• %s **%s%s** %s (%s → %s)", moveLabel(start, n.Ply), n.SAN, n.Judgement.Symbol(), n.Judgement, evalText(n.Before), evalText(n.After))
 			if n.BestSAN != "" {
 				fmt.Fprintf(&b, ", better **%s**", n.BestSAN)
 			}
 			b.WriteByte('\n')
+		}
+		if more := countFlawed(a.Notes, engine.Mistake) - len(key); more > 0 {
+			fmt.Fprintf(&b, "… and %d more in the attached table.\n", more)
 		}
 	}
 	per := "a fixed node budget"
@@ -175,6 +182,10 @@ func analysisMessage(g *games.Game, a *engineplay.Analysis) (*Response, error) {
 	}
 	fmt.Fprintf(&b, "-# Evaluations for White, by %s (%s a position).", EscapeMarkdown(a.Engine), per)
 
+	var card bytes.Buffer
+	if err := render.ReviewCard(&card, reviewSide(g, a, chesscore.White), reviewSide(g, a, chesscore.Black), reviewCardOptions(g)); err != nil {
+		return nil, fmt.Errorf("draw the review card of game %d: %w", g.ID, err)
+	}
 	var png bytes.Buffer
 	if err := render.EvalGraph(&png, evalPoints(a), render.EvalGraphOptions{
 		Title:     fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name),
@@ -185,11 +196,81 @@ func analysisMessage(g *games.Game, a *engineplay.Analysis) (*Response, error) {
 	return &Response{
 		Content: b.String(),
 		Files: []File{
+			{Name: "review.png", ContentType: "image/png", Data: card.Bytes()},
 			{Name: "evaluation.png", ContentType: "image/png", Data: png.Bytes()},
 			{Name: fmt.Sprintf("gambit-analysis-%d.txt", g.ID), ContentType: "text/plain; charset=utf-8", Data: []byte(analysisTable(g, a))},
 			{Name: fmt.Sprintf("gambit-analysis-%d.pgn", g.ID), ContentType: "application/x-chess-pgn", Data: []byte(annotatedPGN(g, a))},
 		},
 	}, nil
+}
+
+// criticalMoments are the moves that changed the game: the mistakes, missed wins and
+// blunders, the costliest at most max of them, in the order they were played.
+func criticalMoments(notes []engine.PlyNote, max int) []engine.PlyNote {
+	var key []engine.PlyNote
+	for _, n := range notes {
+		if n.Judgement >= engine.Mistake {
+			key = append(key, n)
+		}
+	}
+	if len(key) > max {
+		slices.SortStableFunc(key, func(x, y engine.PlyNote) int { return cmp.Compare(y.Drop, x.Drop) })
+		key = key[:max]
+		slices.SortFunc(key, func(x, y engine.PlyNote) int { return cmp.Compare(x.Ply, y.Ply) })
+	}
+	return key
+}
+
+// countFlawed counts the notes judged at least j.
+func countFlawed(notes []engine.PlyNote, j engine.Judgement) int {
+	n := 0
+	for _, note := range notes {
+		if note.Judgement >= j {
+			n++
+		}
+	}
+	return n
+}
+
+// accuracyText is a side's accuracy, "87.4%", or "–" for a side without moves.
+func accuracyText(s engineplay.Summary) string {
+	if s.Moves == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%%", s.Accuracy)
+}
+
+// reviewClass maps the engine's judgements to the card's classes and the graph's marks.
+var reviewClass = [len(engine.Judgements)]struct {
+	class render.ReviewClass
+	mark  render.EvalMark
+}{
+	engine.Best:       {render.ClassBest, render.MarkNone},
+	engine.Excellent:  {render.ClassExcellent, render.MarkNone},
+	engine.Good:       {render.ClassGood, render.MarkNone},
+	engine.Inaccuracy: {render.ClassInaccuracy, render.MarkInaccuracy},
+	engine.Mistake:    {render.ClassMistake, render.MarkMistake},
+	engine.MissedWin:  {render.ClassMissedWin, render.MarkMissedWin},
+	engine.Blunder:    {render.ClassBlunder, render.MarkBlunder},
+}
+
+// reviewSide is side c's column of the summary card.
+func reviewSide(g *games.Game, a *engineplay.Analysis, c chesscore.Color) render.ReviewSide {
+	s := a.Summary(c)
+	side := render.ReviewSide{Name: g.Player(c).Name, Accuracy: s.Accuracy, HasAccuracy: s.Moves > 0}
+	for _, j := range engine.Judgements {
+		side.Counts[reviewClass[j].class] += s.Count(j)
+	}
+	return side
+}
+
+// reviewCardOptions heads the summary card: the game, its opening and its result.
+func reviewCardOptions(g *games.Game) render.ReviewCardOptions {
+	o := render.ReviewCardOptions{Title: fmt.Sprintf("Game %d · review", g.ID), Result: resultText(g.Outcome)}
+	if op, ok := gameOpening(g); ok {
+		o.Opening = op.String()
+	}
+	return o
 }
 
 func summaryText(s engineplay.Summary) string {
@@ -199,7 +280,15 @@ func summaryText(s engineplay.Summary) string {
 		}
 		return fmt.Sprintf("%d %s", n, many)
 	}
-	return count(s.Inaccuracies, "inaccuracy", "inaccuracies") + ", " + count(s.Mistakes, "mistake", "mistakes") + ", " + count(s.Blunders, "blunder", "blunders")
+	parts := []string{
+		count(s.Count(engine.Inaccuracy), "inaccuracy", "inaccuracies"),
+		count(s.Count(engine.Mistake), "mistake", "mistakes"),
+	}
+	if n := s.Count(engine.MissedWin); n > 0 {
+		parts = append(parts, count(n, "missed win", "missed wins"))
+	}
+	parts = append(parts, count(s.Count(engine.Blunder), "blunder", "blunders"))
+	return strings.Join(parts, ", ")
 }
 
 // moveLabel is "12." or "12…" for the move at ply (from 0) of a game from start.
@@ -244,7 +333,7 @@ func evalPoints(a *engineplay.Analysis) []render.EvalPoint {
 	}
 	for _, n := range a.Notes {
 		p := point(n.After)
-		p.Mark = render.EvalMark(n.Judgement) // the judgements and the marks share their order
+		p.Mark = reviewClass[n.Judgement].mark
 		pts = append(pts, p)
 	}
 	return pts
@@ -255,28 +344,24 @@ func analysisTable(g *games.Game, a *engineplay.Analysis) string {
 	start := g.Chess().Start()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game %d: %s (White) vs %s (Black), %s\n", g.ID, g.White.Name, g.Black.Name, resultText(g.Outcome))
+	if o, ok := gameOpening(g); ok {
+		fmt.Fprintf(&b, "Opening: %s\n", o)
+	}
 	for _, c := range []chesscore.Color{chesscore.White, chesscore.Black} {
 		s := a.Summary(c)
-		fmt.Fprintf(&b, "%s: %s, average loss %.1f%%\n", colorName(c), summaryText(s), s.AverageLoss)
+		fmt.Fprintf(&b, "%s: accuracy %s, %s, average loss %.1f%%\n", colorName(c), accuracyText(s), summaryText(s), s.AverageLoss)
 	}
-	fmt.Fprintf(&b, "Analysed by %s. Evaluations are for White; \"loss\" is the drop in the mover's winning chances.\n\n", a.Engine)
-	fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %6s  %s\n", "Move", "Played", "Before", "After", "Best", "Loss", "Judgement")
+	fmt.Fprintf(&b, "Analysed by %s. Evaluations are for White; \"loss\" is the drop in the mover's expected points, \"acc\" the move's accuracy.\n\n", a.Engine)
+	fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %6s %5s  %s\n", "Move", "Played", "Before", "After", "Best", "Loss", "Acc", "Class")
 	for _, n := range a.Notes {
 		best := n.BestSAN
 		if n.Move == n.Best {
 			best = "="
 		}
-		j := ""
-		if n.Judgement != engine.Good {
-			j = n.Judgement.String()
-		}
-		fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %5.1f%%  %s\n", moveLabel(start, n.Ply), n.SAN+n.Judgement.Symbol(), evalText(n.Before), evalText(n.After), best, 100*n.Drop, j)
+		fmt.Fprintf(&b, "%-8s %-9s %8s %8s  %-9s %5.1f%% %5.1f  %s\n", moveLabel(start, n.Ply), n.SAN+n.Judgement.Symbol(), evalText(n.Before), evalText(n.After), best, 100*n.Drop, n.Accuracy(), n.Judgement)
 	}
 	return b.String()
 }
-
-// Numeric Annotation Glyphs of the judgements: ?! (6), ? (2), ?? (4).
-var judgementNAG = [...]uint8{engine.Inaccuracy: 6, engine.Mistake: 2, engine.Blunder: 4}
 
 // annotatedPGN is the game in PGN with the analysis: a [%eval] comment after every move
 // (White's view, as chess programs read it), the judgement as a NAG and the better move.
@@ -291,8 +376,8 @@ func annotatedPGN(g *games.Game, a *engineplay.Analysis) string {
 	for i, n := range a.Notes {
 		m := &p.Moves[i]
 		comment := "[%eval " + strings.TrimPrefix(evalText(n.After), "+") + "]"
-		if n.Judgement != engine.Good {
-			m.NAGs = append(m.NAGs, judgementNAG[n.Judgement])
+		if n.Judgement.Flawed() {
+			m.NAGs = append(m.NAGs, n.Judgement.NAG())
 			comment += " " + sentence(n.Judgement.String())
 			if n.BestSAN != "" {
 				comment += " Better was " + n.BestSAN + "."

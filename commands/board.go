@@ -9,8 +9,8 @@ import (
 	"github.com/gambitchess/gambit/service/games"
 )
 
-// /board [game]: the board from your own side, only for you, with fresh controls
-// when it is your move.
+// /board [game]: the board from your own side, only for you, under the name of the
+// opening, with fresh controls when it is your move.
 
 func init() {
 	register(registration{
@@ -31,6 +31,7 @@ type BoardCommand struct{ gameCommand }
 
 // NewBoard returns /board.
 func NewBoard(d *Deps) *BoardCommand {
+	warmOpenings()
 	c := &BoardCommand{}
 	c.gameCommand = gameCommand{d: d, name: "board", mine: false, on: c.on,
 		description: "Show the board of your game from your side (only you see it)"}
@@ -57,6 +58,9 @@ func (d *Deps) privateBoard(ctx context.Context, g *games.Game, userID string) (
 	}
 	var b strings.Builder
 	b.WriteString(Headline(&g.Game))
+	if line := openingLine(g); line != "" {
+		b.WriteString("\n" + line)
+	}
 	switch {
 	case !g.Live():
 		fmt.Fprintf(&b, "\n**%s**", resultText(g.Outcome))

@@ -13,14 +13,14 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// /challenge [opponent] [time] [color] [rated]: a challenge to one user, or open to
+// /challenge [opponent] [time] [color] [rated] [variant] [position]: a challenge to one user, or open to
 // anyone, answered with the buttons under it.
 
 func init() {
 	register(registration{
 		name:    "challenge",
 		build:   func(d *Deps) Command { return NewChallenge(d) },
-		topic:   helpTopic{group: groupPlay, order: 10, example: "/challenge opponent:@friend time:5+3 color:white"},
+		topic:   helpTopic{group: groupPlay, order: 10, example: "/challenge opponent:@friend time:5+3 color:white variant:chess960"},
 		options: []optionUse{{nil, challengeOptions{}}},
 	})
 }
@@ -40,6 +40,8 @@ type challengeOptions struct {
 	Time     string          `option:"time"`
 	Color    string          `option:"color"`
 	Rated    bool            `option:"rated"`
+	Variant  string          `option:"variant"`
+	Position *int            `option:"position"`
 }
 
 // Definition implements Command.
@@ -48,14 +50,14 @@ func (c *ChallengeCommand) Definition() *discordgo.ApplicationCommand {
 		Name:        "challenge",
 		Description: "Challenge someone to a game of chess (or anyone, if you name no one)",
 		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
-		Options: []*discordgo.ApplicationCommandOption{
+		Options: append([]*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who to play; leave empty for an open challenge anyone may accept"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "time", Description: "Time control: 5+3 (minutes + seconds a move), 10+0, 3d (days a move), - for none", Autocomplete: true, MaxLength: 40},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "The colour you play", Choices: []*discordgo.ApplicationCommandOptionChoice{
 				{Name: "random", Value: "random"}, {Name: "white", Value: "white"}, {Name: "black", Value: "black"},
 			}},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Whether the game counts for the server's ladder"},
-		},
+		}, variantOptionDefs()...),
 	}
 }
 
@@ -98,10 +100,14 @@ func (c *ChallengeCommand) Handle(ctx context.Context, r *Request) (*Response, e
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
 	}
+	variant, position, err := variantOf(o.Variant, o.Position)
+	if err != nil {
+		return nil, err
+	}
 	req := games.ChallengeRequest{
 		RequestID: r.Interaction.ID, GuildID: r.GuildID, ChannelID: r.ChannelID,
 		From: storagePlayer(r.User), Control: strings.TrimSpace(o.Time), Color: storage.ColorChoice(o.Color),
-		Rated: o.Rated, ExpiresIn: c.d.ChallengeExpiry,
+		Rated: o.Rated, ExpiresIn: c.d.ChallengeExpiry, Variant: variant, Position: position,
 	}
 	if r.Interaction.Member != nil {
 		req.Roles = r.Interaction.Member.Roles
@@ -177,6 +183,9 @@ func challengeMessage(ch *storage.Challenge) *Response {
 	kind := "casual"
 	if ch.Rated {
 		kind = "rated"
+	}
+	if v := variantTitle(ch.Variant, ch.StartFEN); v != "" {
+		kind += " " + v // "casual Chess960 #446"
 	}
 	tc := ch.Control.String()
 	if tc == "-" {

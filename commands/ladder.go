@@ -98,7 +98,7 @@ func parseCategory(s string, def clock.Category) (clock.Category, error) {
 	}
 	cat, err := clock.ParseCategory(s)
 	if err != nil {
-		return clock.NoCategory, Explain(err, "Pick a category: bullet, blitz, rapid, classical or correspondence.")
+		return clock.NoCategory, Explain(err, "Pick a category: bullet, blitz, rapid, classical, correspondence or chess960.")
 	}
 	return cat, nil
 }

@@ -108,6 +108,16 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 	}
 	r.Log = r.Log.With("game", g.ID, "ply", res.Ply, "san", res.SAN)
 	ng := res.Game
+	if res.Ply > ply+1 {
+		// The opponent's conditional reply came with the move: the notifier posts its
+		// board (or the end it brought), which no answer stands for.
+		release()
+		text := fmt.Sprintf("You played **%s** in game %d: your opponent had planned a reply, played at once; the board follows in <#%s>.", res.SAN, g.ID, Place(&ng.Game))
+		if inPlace {
+			return &Response{Content: fmt.Sprintf("%s played **%s**, answered at once by a conditional move; the board follows.", EscapeMarkdown(playerName(g.Player(g.Turn()))), res.SAN)}, nil
+		}
+		return Private("%s", text), nil
+	}
 	// The answer stands for what the move brought: the next turn or the end, and the
 	// draw offered with it. The other posts of this ply go back to the notifier: a flag
 	// that falls before the reply, or an offer the opponent makes, is posted.

@@ -11,7 +11,8 @@ import (
 
 // notices.go: the short posts the notifier (package bot) makes beside the boards: an
 // answer to a draw offer or a takeback request, a flag fall, a reminder, a challenge
-// that expired or was declined, the direct message of a correspondence turn.
+// that expired or was declined, the direct message of a correspondence turn, and what
+// a conditional move did (a reply played, a plan dropped).
 
 // DrawDeclinedMessage says that by declined the draw offer.
 func DrawDeclinedMessage(g *games.Game, by chesscore.Color) *Response {
@@ -60,4 +61,27 @@ func ChallengeExpiredMessage(c *storage.Challenge) *Response {
 // ChallengeDeclinedMessage says that the challenged player declined.
 func ChallengeDeclinedMessage(c *storage.Challenge) *Response {
 	return &Response{Content: fmt.Sprintf("✖ %s declined the challenge from %s.", EscapeMarkdown(c.To.Name), EscapeMarkdown(c.From.Name))}
+}
+
+// ConditionalNote heads the board a conditional reply brought: whose move it answered.
+func ConditionalNote(ev games.ConditionalPlayed) string {
+	note := fmt.Sprintf("↪ %s played **%s**; %s's conditional reply **%s** was played at once.",
+		EscapeMarkdown(playerName(ev.Game.Player(ev.Color.Other()))), ev.Move, EscapeMarkdown(playerName(ev.Player)), ev.Reply)
+	if ev.DrawLapsed {
+		note += " The draw offered with that move lapsed: the reply is a move like any other."
+	}
+	return note
+}
+
+// PlanDroppedMessage tells the planner alone (the only mention) that their conditional
+// moves in g are gone, without saying what they were.
+func PlanDroppedMessage(g *games.Game, p storage.Player, move string, off bool) *Response {
+	why := fmt.Sprintf("your opponent played **%s**, which they did not foresee", move)
+	if off {
+		why = "this server no longer allows them in this game"
+	}
+	return &Response{
+		Content:  fmt.Sprintf("%s, your conditional moves in game %d are dropped: %s. It is your move.", Mention(p.ID), g.ID, why),
+		Mentions: []string{p.ID},
+	}
 }

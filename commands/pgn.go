@@ -30,6 +30,7 @@ type PGNCommand struct{ gameCommand }
 
 // NewPGN returns /pgn.
 func NewPGN(d *Deps) *PGNCommand {
+	warmOpenings()
 	c := &PGNCommand{}
 	c.gameCommand = gameCommand{d: d, name: "pgn", mine: false, on: c.on,
 		description: "Get a game's record (PGN file) and a lichess analysis link"}
@@ -52,25 +53,27 @@ func (c *PGNCommand) on(ctx context.Context, r *Request, g *games.Game) (*Respon
 const pgnSite = "Gambit on Discord"
 
 // ExportPGN is the game's PGN as the bot hands it out (the /pgn file, the file under
-// the game-over message, the analysis): the service's export with its Site tag naming
-// no server. A PGN file travels (it is downloaded, pasted, shared), and the server's id
-// would tell whoever reads it where to look for the players; the Site says Discord, the
-// GameId finds the game for those who may see it.
+// the game-over message, the analysis): the service's export with the opening's ECO and
+// Opening tags (chesscore/openings; none for a game off the book) and its Site tag
+// naming no server. A PGN file travels (it is downloaded, pasted, shared), and the
+// server's id would tell whoever reads it where to look for the players; the Site says
+// Discord, the GameId finds the game for those who may see it.
 func ExportPGN(g *games.Game) string {
 	pgn := g.PGN()
-	if g.GuildID == "" {
-		return pgn
+	var extra []string
+	if o, ok := gameOpening(g); ok {
+		extra = append(extra, fmt.Sprintf("[ECO %s]", pgnString(o.ECO)), fmt.Sprintf("[Opening %s]", pgnString(o.Name)))
 	}
 	var b strings.Builder
-	b.Grow(len(pgn))
+	b.Grow(len(pgn) + 100)
 	rest := pgn
 	for rest != "" {
 		line, after, found := strings.Cut(rest, "\n")
 		if strings.TrimSpace(line) == "" {
 			break // the end of the tag section
 		}
-		if strings.HasPrefix(line, "[Site ") {
-			line = fmt.Sprintf("[Site %q]", pgnSite)
+		if strings.HasPrefix(line, "[Site ") && g.GuildID != "" {
+			line = fmt.Sprintf("[Site %s]", pgnString(pgnSite))
 		}
 		b.WriteString(line)
 		if found {
@@ -78,6 +81,15 @@ func ExportPGN(g *games.Game) string {
 		}
 		rest = after
 	}
+	for _, tag := range extra {
+		b.WriteString(tag + "\n")
+	}
 	b.WriteString(rest)
 	return b.String()
+}
+
+// pgnString quotes s as a PGN tag value: in double quotes, with backslashes and quotes
+// escaped by a backslash.
+func pgnString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }

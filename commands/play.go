@@ -39,9 +39,11 @@ func NewPlay(d *Deps) *PlayCommand { return &PlayCommand{d} }
 const defaultBotLevel = 3
 
 type playOptions struct {
-	Level *int   `option:"level"`
-	Time  string `option:"time"`
-	Color string `option:"color"`
+	Level    *int   `option:"level"`
+	Time     string `option:"time"`
+	Color    string `option:"color"`
+	Variant  string `option:"variant"`
+	Position *int   `option:"position"`
 }
 
 // maxLevel is the strongest level offered.
@@ -64,13 +66,13 @@ func (c *PlayCommand) Definition() *discordgo.ApplicationCommand {
 		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 		Options: []*discordgo.ApplicationCommandOption{{
 			Type: discordgo.ApplicationCommandOptionSubCommand, Name: "bot", Description: "Play against Gambit's engine (unrated)",
-			Options: []*discordgo.ApplicationCommandOption{
+			Options: append([]*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionInteger, Name: "level", Description: levels, Choices: c.levelChoices()},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "time", Description: "Time control: 5+3 (minutes + seconds a move), 10+0, 1d (days a move), - for none", Autocomplete: true, MaxLength: 40},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "The colour you play", Choices: []*discordgo.ApplicationCommandOptionChoice{
 					{Name: "random", Value: "random"}, {Name: "white", Value: "white"}, {Name: "black", Value: "black"},
 				}},
-			},
+			}, variantOptionDefs()...),
 		}},
 	}
 }
@@ -122,6 +124,10 @@ func (c *PlayCommand) Handle(ctx context.Context, r *Request) (*Response, error)
 	if maxL := c.maxLevel(); level < engine.MinLevel || level > maxL {
 		return nil, Errorf("There is no level %d: choose a level from %d (beginner) to %d (%s).", level, engine.MinLevel, maxL, levelWord(maxL))
 	}
+	variant, position, err := variantOf(o.Variant, o.Position)
+	if err != nil {
+		return nil, err
+	}
 	control := strings.TrimSpace(o.Time)
 	if control == "" {
 		control = c.d.settings(ctx, r.GuildID).DefaultControl.String()
@@ -131,6 +137,7 @@ func (c *PlayCommand) Handle(ctx context.Context, r *Request) (*Response, error)
 	res, err := c.d.Engine.Start(ctx, engineplay.StartRequest{
 		RequestID: r.Interaction.ID, GuildID: r.GuildID, ChannelID: r.ChannelID,
 		Human: storagePlayer(r.User), Level: level, Control: control, Color: storage.ColorChoice(o.Color),
+		Variant: variant, Position: position,
 	})
 	if err != nil {
 		if errors.Is(err, engineplay.ErrBadLevel) {

@@ -126,15 +126,21 @@ func TestAnalyzeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Analysis of game 1", "bo\\_b (Black)", "**g4??**", "#-1", "better **", "1 blunder"} {
+	for _, want := range []string{"Analysis of game 1", "bo\\_b (Black)", "📖 A00 Barnes Opening\\: Fool's Mate\n", "White (alice): accuracy **",
+		"Black (bo\\_b): accuracy **100.0%** · 0 inaccuracies, 0 mistakes, 0 blunders", "**Critical moments**", "**g4??** blunder", "#-1", "better **", "1 blunder"} {
 		if !strings.Contains(resp.Content, want) {
 			t.Errorf("/analyze content lacks %q:\n%s", want, resp.Content)
 		}
 	}
-	if len(resp.Files) != 3 || resp.Files[0].Name != "evaluation.png" || !strings.HasPrefix(string(resp.Files[0].Data[1:4]), "PNG") {
+	if len(resp.Files) != 4 {
 		t.Fatalf("%d files", len(resp.Files))
 	}
-	pgn := string(resp.Files[2].Data)
+	for i, name := range []string{"review.png", "evaluation.png"} {
+		if f := resp.Files[i]; f.Name != name || !strings.HasPrefix(string(f.Data[1:4]), "PNG") {
+			t.Errorf("file %d is %q, want the picture %s", i, f.Name, name)
+		}
+	}
+	pgn := string(resp.Files[3].Data)
 	pg, err := chesscore.ParsePGN(pgn, dead.Decider{})
 	if err != nil {
 		t.Fatalf("the annotated PGN does not read back: %v\n%s", err, pgn)
@@ -142,11 +148,15 @@ func TestAnalyzeCommand(t *testing.T) {
 	if g4 := pg.Moves[2]; len(g4.NAGs) != 1 || g4.NAGs[0] != 4 || !strings.Contains(g4.Comment, "[%eval #-1] Blunder. Better was") {
 		t.Errorf("g4 in the annotated PGN: %+v\n%s", g4, pgn)
 	}
+	if pg.Tags["ECO"] != "A00" || pg.Tags["Opening"] != "Barnes Opening: Fool's Mate" {
+		t.Errorf("the annotated PGN's opening tags: %q %q", pg.Tags["ECO"], pg.Tags["Opening"])
+	}
 	if !strings.Contains(pgn, `[Annotator "Gambit engine"]`) || !strings.Contains(pgn, "0-1") {
 		t.Errorf("annotated PGN:\n%s", pgn)
 	}
-	table := string(resp.Files[1].Data)
-	if !strings.Contains(table, "2.       g4??") || !strings.Contains(table, "blunder") || strings.Count(table, "\n") < 8 {
+	table := string(resp.Files[2].Data)
+	if !strings.Contains(table, "2.       g4??") || !strings.Contains(table, "blunder") || !strings.Contains(table, "Opening: A00 Barnes Opening: Fool's Mate") ||
+		!strings.Contains(table, "Black: accuracy 100.0%") || strings.Count(table, "\n") < 8 {
 		t.Errorf("table:\n%s", table)
 	}
 	if _, err := c.Handle(ctx, engineRequest("analyze", "", engIntOpt("game", 77))); err == nil || !strings.Contains(UserMessage(err), "There is no game 77") {

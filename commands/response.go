@@ -6,7 +6,18 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/storage"
 )
+
+// MsgStoreNotAnswering is the answer to a command that ran out of time because the
+// database did not answer: whatever it had not written by then is never written.
+const MsgStoreNotAnswering = "The database is not answering right now, so this was not done, and it will not be done later. " +
+	"Please try again in a moment (check with /board first)."
+
+// MsgDiskFull is the answer to a command whose write found the bot's disk full:
+// nothing of it was saved.
+const MsgDiskFull = "The bot's disk is full, so this was not saved. Please try again later; the bot's operator has to free some space."
 
 // ResponseKind says what a Response does.
 type ResponseKind int
@@ -73,6 +84,9 @@ func Private(format string, args ...any) *Response {
 type UserError struct {
 	Message string
 	Err     error
+	// Private marks a message that shows what only the user may see (a line of their
+	// conditional moves): the log records the refusal, not its text.
+	Private bool
 }
 
 func (e *UserError) Error() string {
@@ -101,6 +115,15 @@ func UserMessage(err error) string {
 	var ue *UserError
 	if errors.As(err, &ue) {
 		return ue.Message
+	}
+	switch {
+	case errors.Is(err, storage.ErrOutcomeUnknown):
+		return "The database did not confirm this in time, so it may or may not have gone through. " +
+			"Check with /board before trying again."
+	case errors.Is(err, storage.ErrDiskFull):
+		return MsgDiskFull
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, storage.ErrUnavailable):
+		return MsgStoreNotAnswering
 	}
 	return "Something went wrong on our side and it has been logged. Please try again in a moment."
 }

@@ -16,7 +16,7 @@ import (
 
 // /settings: a server's choices, for its administrators (Manage Server): default
 // time control, the channel for games, a thread per game, board theme, who may
-// challenge, pings, takebacks in rated games.
+// challenge, pings, takebacks in rated games, conditional moves.
 
 func init() {
 	register(registration{
@@ -91,6 +91,13 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "on_game_over", Description: "Mention both players when a game ends"}),
 			sub("takebacks", "Takebacks in rated games (casual games always allow them, tournament games never)",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Allow takebacks in rated games, with the opponent's consent", Required: true}),
+			sub("conditional_moves", "Where players may plan replies ahead (/conditional)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "value", Description: "The games that allow conditional moves", Required: true,
+					Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "correspondence games (hours or days per move)", Value: "correspondence"},
+						{Name: "daily games only (a day or more per move)", Value: "daily"},
+						{Name: "none", Value: "off"},
+					}}),
 		}, append(ladderSettingsSubcommands(), puzzleSettingsOption())...),
 	}
 }
@@ -165,6 +172,12 @@ func (c *SettingsCommand) apply(r *Request, o settingsOptions, gs *storage.Guild
 		if o.Rated != nil {
 			gs.RatedTakebacks = *o.Rated
 		}
+	case "conditional_moves":
+		sc, err := storage.ParseConditionalScope(o.Value)
+		if err != nil {
+			return Explain(err, sentence(err.Error()))
+		}
+		gs.ConditionalMoves = sc
 	case "puzzle": // the daily puzzle (settings_puzzle.go)
 		return applyPuzzleSettings(r, gs, c.d.now())
 	default:
@@ -201,6 +214,14 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 		b.WriteString("\n• Takebacks: in casual and rated games, with the opponent's consent (never in tournament games)")
 	} else {
 		b.WriteString("\n• Takebacks: in casual games only, with the opponent's consent (a completed move is final in rated and tournament games)")
+	}
+	switch gs.ConditionalMoves {
+	case storage.ConditionalDaily:
+		b.WriteString("\n• Conditional moves: in daily games (a day or more per move)")
+	case storage.ConditionalOff:
+		b.WriteString("\n• Conditional moves: off")
+	default:
+		b.WriteString("\n• Conditional moves: in correspondence games")
 	}
 	if gs.ArbiterRole != "" {
 		fmt.Fprintf(&b, "\n• Arbiters: Manage Server and %s (/arbiter role)", RoleMention(gs.ArbiterRole))

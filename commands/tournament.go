@@ -52,6 +52,7 @@ type tournamentOptions struct {
 	Rounds     int64  `option:"rounds"`
 	Minutes    int64  `option:"minutes"`
 	Rated      *bool  `option:"rated"`
+	Chess960   bool   `option:"chess960"`
 	Name       string `option:"name"`
 	Forfeit    int64  `option:"forfeit"`
 	TieBreaks  string `option:"tiebreaks"`
@@ -93,6 +94,7 @@ func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
 				integer("rounds", "Swiss: rounds; round robin: 1 single, 2 double", 1, tournaments.MaxSwissRounds),
 				integer("minutes", "Arena: how long it lasts", 1, float64(tournaments.MaxDuration/time.Minute)),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Games count for the server's ladder (default no)"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "chess960", Description: "Every game Chess960, each from a start position drawn for it (default no)"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The tournament's name", MaxLength: 80},
 				integer("forfeit", "Seconds a player has for a first move before losing by forfeit (default 300)", 10, 3600),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "tiebreaks", Description: "Tie-breaks in order, e.g. BH/C1, BH, SB, DE", MaxLength: 100},
@@ -240,6 +242,7 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 	if o.Rated != nil {
 		set.Rated = *o.Rated
 	}
+	set.Chess960 = o.Chess960
 	if o.Berserk != nil {
 		set.NoBerserk = !*o.Berserk
 	}
@@ -384,6 +387,9 @@ func describeEvent(s tournaments.Settings) string {
 			s.MatchGames, s.RapidGames, s.BlitzGames, minutesLabel(aw), minutesLabel(ab)))
 	}
 	parts = append(parts, s.Control)
+	if s.Chess960 {
+		parts = append(parts, "Chess960")
+	}
 	if s.Rated {
 		parts = append(parts, "rated")
 	} else {

@@ -77,6 +77,16 @@ type Storage struct {
 	// DSN is the PostgreSQL database (driver postgres), a libpq URL. A secret when it
 	// holds a password: prefer GAMBIT_STORAGE_DSN.
 	DSN string `yaml:"dsn"`
+	// ConnectTimeout bounds opening one connection to PostgreSQL.
+	ConnectTimeout time.Duration `yaml:"connect_timeout"`
+	// AcquireTimeout bounds the wait for a free pooled connection when all are busy.
+	AcquireTimeout time.Duration `yaml:"acquire_timeout"`
+	// StatementTimeout, LockTimeout and IdleInTransactionTimeout are PostgreSQL's
+	// statement_timeout, lock_timeout and idle_in_transaction_session_timeout, set on
+	// every connection (0: off).
+	StatementTimeout         time.Duration `yaml:"statement_timeout"`
+	LockTimeout              time.Duration `yaml:"lock_timeout"`
+	IdleInTransactionTimeout time.Duration `yaml:"idle_in_transaction_timeout"`
 }
 
 // Log holds the logging settings.
@@ -119,6 +129,9 @@ type Games struct {
 	ChallengeWindow time.Duration `yaml:"challenge_window"`
 }
 
+// maxAnalysisNodes bounds engine.analysis_nodes: a few seconds a position.
+const maxAnalysisNodes = 10_000_000
+
 // Engine holds the built-in and external engine settings.
 type Engine struct {
 	HashMB       int    `yaml:"hash_mb"`
@@ -139,6 +152,9 @@ type Engine struct {
 	AnalysisWorkers int `yaml:"analysis_workers"`
 	// AnalysisCooldown is the least time between two analyses of one person (0: none).
 	AnalysisCooldown time.Duration `yaml:"analysis_cooldown"`
+	// AnalysisNodes, if positive, bounds each position of a built-in analysis by nodes
+	// instead of analysis_time: the same game gets the same review on any machine.
+	AnalysisNodes int `yaml:"analysis_nodes"`
 }
 
 // Puzzles holds the puzzle settings.
@@ -149,6 +165,10 @@ type Puzzles struct {
 // Commands holds limits on command use.
 type Commands struct {
 	PerUserPerMinute int `yaml:"per_user_per_minute"`
+	// OperationTimeout bounds the whole handling of one interaction (every store call
+	// it makes); past it the user is told the command failed and nothing of it is
+	// written. Discord's interaction token (15 minutes) bounds it further.
+	OperationTimeout time.Duration `yaml:"operation_timeout"`
 }
 
 // Backups holds the bot's scheduled backups of its store.
@@ -172,8 +192,9 @@ const MinEndpointTokenLength = 16
 // says otherwise.
 func Default() Config {
 	return Config{
-		Storage: Storage{Driver: "bbolt", Path: "gambit.db"},
-		Log:     Log{Level: "info", Format: "text"},
+		Storage: Storage{Driver: "bbolt", Path: "gambit.db", ConnectTimeout: 5 * time.Second, AcquireTimeout: 5 * time.Second,
+			StatementTimeout: 15 * time.Second, LockTimeout: 5 * time.Second, IdleInTransactionTimeout: 30 * time.Second},
+		Log: Log{Level: "info", Format: "text"},
 		Games: Games{
 			DefaultTimeControl:   "10+5",
 			ChallengeExpiry:      24 * time.Hour,
@@ -185,7 +206,7 @@ func Default() Config {
 			AnalysisTime: 200 * time.Millisecond, AnalysisBudget: 45 * time.Second,
 			MaxGamesPerUser: 2, AnalysisWorkers: 1, AnalysisCooldown: 2 * time.Minute},
 		Puzzles:  Puzzles{Enabled: true},
-		Commands: Commands{PerUserPerMinute: 30},
+		Commands: Commands{PerUserPerMinute: 30, OperationTimeout: 30 * time.Second},
 		Backups:  Backups{Every: 24 * time.Hour, Keep: 7},
 	}
 }
@@ -519,6 +540,9 @@ func (c Config) Validate() error {
 	if c.Engine.MaxGamesPerUser < 1 || c.Engine.MaxGamesPerUser > 100 {
 		return &Error{Key: "engine.max_games_per_user", Reason: fmt.Sprintf("%d: want 1 to 100", c.Engine.MaxGamesPerUser)}
 	}
+	if c.Engine.AnalysisNodes < 0 || c.Engine.AnalysisNodes > maxAnalysisNodes {
+		return &Error{Key: "engine.analysis_nodes", Reason: fmt.Sprintf("%d: want 0 (by time) to %d", c.Engine.AnalysisNodes, maxAnalysisNodes)}
+	}
 	if c.Engine.AnalysisWorkers < 1 || c.Engine.AnalysisWorkers > 64 {
 		return &Error{Key: "engine.analysis_workers", Reason: fmt.Sprintf("%d: want 1 to 64", c.Engine.AnalysisWorkers)}
 	}
@@ -552,9 +576,24 @@ func (c Config) Validate() error {
 		{"games.first_move_timeout", c.Games.FirstMoveTimeout, 10 * time.Second, 24 * time.Hour},
 		{"games.challenge_window", c.Games.ChallengeWindow, time.Minute, 24 * time.Hour},
 		{"backups.every", c.Backups.Every, time.Minute, 30 * 24 * time.Hour},
+		{"storage.connect_timeout", c.Storage.ConnectTimeout, 100 * time.Millisecond, 5 * time.Minute},
+		{"storage.acquire_timeout", c.Storage.AcquireTimeout, 10 * time.Millisecond, 5 * time.Minute},
+		{"commands.operation_timeout", c.Commands.OperationTimeout, time.Second, 14 * time.Minute},
 	} {
 		if d.v < d.lo || d.v > d.hi {
 			return &Error{Key: d.key, Reason: fmt.Sprintf("%v: want %v to %v", d.v, d.lo, d.hi)}
+		}
+	}
+	for _, d := range []struct {
+		key string
+		v   time.Duration
+	}{
+		{"storage.statement_timeout", c.Storage.StatementTimeout},
+		{"storage.lock_timeout", c.Storage.LockTimeout},
+		{"storage.idle_in_transaction_timeout", c.Storage.IdleInTransactionTimeout},
+	} {
+		if d.v < 0 || d.v > 24*time.Hour || (d.v > 0 && d.v < time.Millisecond) {
+			return &Error{Key: d.key, Reason: fmt.Sprintf("%v: want 0 (off) or 1ms to 24h", d.v)}
 		}
 	}
 	if c.Backups.Keep < 1 || c.Backups.Keep > 10000 {

@@ -168,6 +168,7 @@ func TestLoad(t *testing.T) {
 		{"max games per user out of range", "engine:\n  max_games_per_user: 0\n", nil, nil, "engine.max_games_per_user: 0: want 1 to 100"},
 		{"analysis workers out of range", "", map[string]string{"GAMBIT_ENGINE_ANALYSIS_WORKERS": "0"}, nil, "engine.analysis_workers: 0: want 1 to 64"},
 		{"analysis cooldown out of range", "engine:\n  analysis_cooldown: -1s\n", nil, nil, "engine.analysis_cooldown"},
+		{"analysis nodes out of range", "engine:\n  analysis_nodes: 10000001\n", nil, nil, "engine.analysis_nodes"},
 		{"max think out of range", "engine:\n  max_think: 1h\n", nil, nil, "engine.max_think: 1h0m0s: want 10ms to 10m0s"},
 		{"analysis time out of range", "", map[string]string{"GAMBIT_ENGINE_ANALYSIS_TIME": "1ms"}, nil, "engine.analysis_time"},
 		{"reply delay out of range", "engine:\n  reply_delay: 1m\n", nil, nil, "engine.reply_delay"},
@@ -183,6 +184,9 @@ func TestLoad(t *testing.T) {
 			"environment GAMBIT_LOG_LEVEL: log.level: \"shout\""},
 		{"challenge expiry out of range", "games:\n  challenge_expiry: 1s\n", nil, nil, "config.yaml:2: games.challenge_expiry: 1s: want 1m0s to 720h0m0s"},
 		{"first move timeout out of range", "games:\n  first_move_timeout: 0s\n", nil, nil, "config.yaml:2: games.first_move_timeout"},
+		{"operation timeout out of range", "commands:\n  operation_timeout: 20m\n", nil, nil, "config.yaml:2: commands.operation_timeout"},
+		{"negative statement timeout", "storage:\n  statement_timeout: -1s\n", nil, nil, "config.yaml:2: storage.statement_timeout"},
+		{"acquire timeout zero", "storage:\n  acquire_timeout: 0s\n", nil, nil, "config.yaml:2: storage.acquire_timeout"},
 		{"challenge caps", "games:\n  max_pending_challenges: 2\n  challenges_per_opponent: 1\n  challenge_pings: 4\n  challenge_window: 1h\n", nil,
 			func(c Config) bool {
 				g := c.Games

@@ -20,6 +20,7 @@ const (
 	MarkNone EvalMark = iota
 	MarkInaccuracy
 	MarkMistake
+	MarkMissedWin
 	MarkBlunder
 )
 
@@ -51,6 +52,7 @@ var (
 	evalLine       = rgb(0x9c, 0x96, 0x8e)
 	markInaccuracy = rgb(0xf0, 0xc2, 0x3a)
 	markMistake    = rgb(0xf0, 0x8a, 0x24)
+	markMissedWin  = rgb(0xb4, 0x6a, 0xe6)
 	markBlunder    = rgb(0xe0, 0x3c, 0x31)
 )
 
@@ -60,6 +62,8 @@ func markColor(m EvalMark) color.RGBA {
 		return markInaccuracy
 	case MarkMistake:
 		return markMistake
+	case MarkMissedWin:
+		return markMissedWin
 	}
 	return markBlunder
 }
@@ -111,14 +115,14 @@ func EvalGraph(w io.Writer, points []EvalPoint, opt EvalGraphOptions) error {
 	W, H := float64(width), float64(height)
 	dc.SetFontFace(titleFace)
 	dc.SetColor(cardText)
-	dc.DrawStringAnchored(fitText(titleFace, cleanName(opt.Title), W*0.55), 20*u, 26*u, 0, 0)
+	dc.DrawStringAnchored(fitText(titleFace, cleanName(opt.Title), W*0.45), 20*u, 26*u, 0, 0)
 	// The legend, top right.
 	dc.SetFontFace(labelFace)
 	lx := W - 20*u
 	for _, l := range []struct {
 		m    EvalMark
 		text string
-	}{{MarkBlunder, "blunder"}, {MarkMistake, "mistake"}, {MarkInaccuracy, "inaccuracy"}} {
+	}{{MarkBlunder, "blunder"}, {MarkMissedWin, "missed win"}, {MarkMistake, "mistake"}, {MarkInaccuracy, "inaccuracy"}} {
 		tw, _ := dc.MeasureString(l.text)
 		dc.SetColor(cardDim)
 		dc.DrawStringAnchored(l.text, lx, 22*u, 1, 0.35)

@@ -8,7 +8,8 @@ import (
 )
 
 // evalSample is a made-up game of 41 plies: a balanced opening, an inaccuracy and a
-// mistake by Black, a blunder by White, and a mate at the end.
+// mistake by Black, a blunder by White, a win Black lets go for a while, and a mate at
+// the end.
 func evalSample() []EvalPoint {
 	pts := []EvalPoint{{Pawns: 0.2}}
 	for i := 1; i <= 41; i++ {
@@ -16,6 +17,8 @@ func evalSample() []EvalPoint {
 		switch {
 		case i >= 36:
 			v = -30 // far beyond the clip
+		case i >= 31:
+			v = -0.3
 		case i >= 24:
 			v = -2.5 - float64(i-24)*0.1
 		case i >= 14:
@@ -31,6 +34,8 @@ func evalSample() []EvalPoint {
 			p.Mark = MarkMistake
 		case 24:
 			p.Mark = MarkBlunder
+		case 31:
+			p.Mark = MarkMissedWin
 		case 41:
 			p = EvalPoint{Pawns: -1, Mate: true}
 		}

@@ -55,7 +55,8 @@ type opsOptions struct {
 	// BackupToken is the bearer token /backup asks for ("" : /backup is off).
 	BackupToken string
 	// StageDir is the directory a live backup is copied into before it is sent (the
-	// store's own directory, which has room for a copy of it).
+	// store's own directory, which has room for a copy of it; with PostgreSQL,
+	// backups.dir when set).
 	StageDir string
 	// Stall is the longest one chunk of a backup may take to leave (default
 	// backupStallTimeout).
@@ -68,6 +69,9 @@ func opsFromConfig(cfg config.Config, backup func(context.Context, io.Writer) (i
 	stage := filepath.Dir(cfg.Storage.Path)
 	if abs, err := filepath.Abs(cfg.Storage.Path); err == nil {
 		stage = filepath.Dir(abs)
+	}
+	if cfg.Storage.Driver == "postgres" && cfg.Backups.Dir != "" {
+		stage = cfg.Backups.Dir // no store file beside which to stage: the backups' room
 	}
 	return opsOptions{Addr: cfg.Metrics.Address, Metrics: m, Health: h, Backup: backup,
 		BackupToken: cfg.Backups.EndpointToken, StageDir: stage, Log: log}

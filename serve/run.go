@@ -143,6 +143,8 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	s.Discord = dc
+	dc.Health.SetStoreProbe(storeProbe(db, cfg.Instance))
+	s.Metrics.WatchStore(dc.Health.StoreUp)
 	defer dc.Notifier.Close(deps.ShutdownTimeout) // after the services close (deferred below): their last events posted
 
 	// With PostgreSQL, other processes may share the store: the background work is
@@ -246,6 +248,22 @@ func openStore(cfg config.Storage, opts *bolt.Options, log *slog.Logger) (storag
 		log.Info("store open", "path", loc.Path)
 	}
 	return db, nil
+}
+
+// storeProbe is /healthz's check that the store answers: PostgreSQL's Ping, else a
+// read of this instance's heartbeat.
+func storeProbe(db storage.Store, instance string) func(ctx context.Context) error {
+	if p, ok := db.(storage.Pinger); ok {
+		return p.Ping
+	}
+	return func(ctx context.Context) error {
+		return db.View(ctx, func(tx storage.Tx) error {
+			if _, err := tx.Heartbeat(instance); err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			return nil
+		})
+	}
 }
 
 // gaugeTimeout bounds the store read behind a gauge: a scrape of /metrics must answer

@@ -200,6 +200,7 @@ func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engine
 		Clock: clk, Workers: e.BotWorkers, HashMB: e.HashMB, MaxThink: e.MaxThink, ReplyDelay: e.ReplyDelay,
 		AnalysisTime: e.AnalysisTime, AnalysisBudget: e.AnalysisBudget, Logger: log,
 		MaxGamesPerUser: e.MaxGamesPerUser, AnalysisWorkers: e.AnalysisWorkers, AnalysisCooldown: e.AnalysisCooldown,
+		AnalysisNodes: uint64(e.AnalysisNodes),
 	}
 	if o.ReplyDelay == 0 {
 		o.ReplyDelay = -1 // none

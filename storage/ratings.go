@@ -69,8 +69,8 @@ func CheckLadderKey(guildID string, cat clock.Category, userID string) error {
 	if guildID == "" || len(guildID) > MaxIDLen {
 		return fmt.Errorf("ladder: guild id %q: want 1 to %d bytes", guildID, MaxIDLen)
 	}
-	if cat <= clock.NoCategory || cat > clock.Correspondence {
-		return fmt.Errorf("ladder of guild %s: category %d: want bullet to correspondence", guildID, cat)
+	if cat <= clock.NoCategory || cat > clock.Chess960 {
+		return fmt.Errorf("ladder of guild %s: category %d: want bullet to correspondence, or chess960", guildID, cat)
 	}
 	if userID == "" || len(userID) > MaxIDLen {
 		return fmt.Errorf("ladder of guild %s: user id %q: want 1 to %d bytes", guildID, userID, MaxIDLen)

@@ -57,8 +57,12 @@ type Game struct {
 	Rated bool
 	// Control is the time control (Untimed for a game without clock).
 	Control clock.TimeControl
-	// StartFEN is the start position in FEN; empty means the standard start position.
+	// StartFEN is the start position in FEN (castling in X-FEN); empty means the
+	// standard start position.
 	StartFEN string
+	// Variant is the kind of chess played: chesscore.Standard, or chesscore.Chess960 (its
+	// start position in StartFEN). Records written before it existed read as Standard.
+	Variant chesscore.Variant
 	// ChallengeID is the challenge the game came from, or 0.
 	ChallengeID uint64
 	// Created is when the game was created; Ended when it ended (zero while live).
@@ -194,6 +198,12 @@ func (g *Game) Validate() error {
 	if g.White.ID == "" || g.Black.ID == "" {
 		return fmt.Errorf("a game needs two players (white %q, black %q)", g.White.ID, g.Black.ID)
 	}
+	switch {
+	case g.Variant > chesscore.Chess960:
+		return fmt.Errorf("variant %d is not known", g.Variant)
+	case g.Variant == chesscore.Chess960 && g.StartFEN == "":
+		return fmt.Errorf("a Chess960 game needs its start position (StartFEN)")
+	}
 	if len(g.White.Name) > MaxNameLen || len(g.Black.Name) > MaxNameLen {
 		return fmt.Errorf("a player name is longer than %d bytes", MaxNameLen)
 	}
@@ -291,6 +301,9 @@ type Challenge struct {
 	Color     ColorChoice       `json:"color"`
 	Rated     bool              `json:"rated,omitempty"`
 	StartFEN  string            `json:"fen,omitempty"`
+	// Variant is the kind of chess the game will be (StartFEN holds a Chess960 start
+	// position); records written before it existed read as standard chess.
+	Variant   chesscore.Variant `json:"variant,omitempty"`
 	Created   time.Time         `json:"created"`
 	ExpiresAt time.Time         `json:"expires"`
 	Status    ChallengeStatus   `json:"status"`
@@ -365,6 +378,57 @@ type GuildSettings struct {
 	// RatedTakebacks allows takebacks (with the opponent's consent) in rated games;
 	// casual games always allow them and tournament games never do (FIDE 4.7).
 	RatedTakebacks bool `json:"rated_takebacks,omitempty"`
+	// ConditionalMoves says in which games players may queue conditional moves.
+	ConditionalMoves ConditionalScope `json:"conditional_moves,omitempty"`
+}
+
+// ConditionalScope is where a guild allows conditional moves.
+type ConditionalScope string
+
+// The scopes of conditional moves. The zero value is ConditionalCorrespondence.
+const (
+	// ConditionalCorrespondence allows them in every correspondence game (an allowance
+	// per move, in hours or days).
+	ConditionalCorrespondence ConditionalScope = ""
+	// ConditionalDaily allows them in daily games only: at least a day per move.
+	ConditionalDaily ConditionalScope = "daily"
+	// ConditionalOff allows them nowhere.
+	ConditionalOff ConditionalScope = "off"
+)
+
+// ParseConditionalScope reads "correspondence", "daily" or "off".
+func ParseConditionalScope(s string) (ConditionalScope, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "correspondence", "":
+		return ConditionalCorrespondence, nil
+	case "daily":
+		return ConditionalDaily, nil
+	case "off":
+		return ConditionalOff, nil
+	}
+	return "", fmt.Errorf("conditional moves %q: want correspondence, daily or off", s)
+}
+
+// String names the scope as ParseConditionalScope reads it.
+func (c ConditionalScope) String() string {
+	if c == ConditionalCorrespondence {
+		return "correspondence"
+	}
+	return string(c)
+}
+
+// Allows reports whether the scope allows conditional moves in a game of control tc.
+func (c ConditionalScope) Allows(tc clock.TimeControl) bool {
+	if tc.Kind() != clock.KindCorrespondence {
+		return false
+	}
+	switch c {
+	case ConditionalCorrespondence:
+		return true
+	case ConditionalDaily:
+		return tc.PerMove >= 24*time.Hour
+	}
+	return false
 }
 
 // DefaultGuildSettings returns the settings of a guild that has not changed any: no
@@ -399,6 +463,9 @@ func (s *GuildSettings) Validate() error {
 		return fmt.Errorf("guild settings: start rating %d: want 100 to 3000", s.StartRating)
 	}
 	if err := s.Puzzle.Validate(); err != nil {
+		return fmt.Errorf("guild settings: %w", err)
+	}
+	if _, err := ParseConditionalScope(s.ConditionalMoves.String()); err != nil {
 		return fmt.Errorf("guild settings: %w", err)
 	}
 	return nil

@@ -98,9 +98,40 @@ var (
 	// was handled (maybe by another process), and the change that carried the receipt
 	// is not written. Answer from the stored receipt.
 	ErrRepeatedRequest = errors.New("the request was already handled")
+	// ErrUnavailable: the database could not be reached in time (no connection could be
+	// opened or taken from the pool): nothing was done.
+	ErrUnavailable = errors.New("the database is not answering")
+	// ErrDiskFull: the store's disk has no room for the write (ENOSPC): nothing of it
+	// was written, the store stays readable, and writes work again once space is freed.
+	ErrDiskFull = errors.New("the database's disk is full")
+	// ErrOutcomeUnknown: the request's time ran out after its commit was sent and
+	// before the database confirmed it: it may or may not have been applied.
+	ErrOutcomeUnknown = errors.New("the database did not confirm the write in time")
 	// ErrStale is returned by an UpdateTournament function that found nothing to change;
 	// UpdateTournament then writes nothing and returns nil.
 	ErrStale = errors.New("nothing to change")
 )
 
 func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// Pinger is a Store that can check cheaply that its database answers (PostgreSQL: an
+// empty statement on a pooled connection); /healthz asks it.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// longRunningKey marks a context of LongRunning.
+type longRunningKey struct{}
+
+// LongRunning marks ctx as the context of work over the whole store (a backup, a copy,
+// a check): the backend lifts its per-statement limits for it (PostgreSQL's
+// statement_timeout and idle_in_transaction_session_timeout), and ctx alone bounds it.
+func LongRunning(ctx context.Context) context.Context {
+	return context.WithValue(ctx, longRunningKey{}, true)
+}
+
+// IsLongRunning reports whether ctx was marked by LongRunning.
+func IsLongRunning(ctx context.Context) bool {
+	v, _ := ctx.Value(longRunningKey{}).(bool)
+	return v
+}

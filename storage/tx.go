@@ -31,6 +31,7 @@ type Tx interface {
 	AttemptsTx
 	EngineGamesTx
 	TournamentsTx
+	PlansTx
 }
 
 // GamesTx reads and writes games and their indexes (records.go).

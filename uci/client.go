@@ -117,6 +117,7 @@ type proc struct {
 	killOnce sync.Once
 	waitErr  error
 	stderr   *tailWriter
+	chess960 bool // UCI_Chess960 has been set on
 }
 
 // tailWriter keeps the last lines written to it (the engine's stderr, for crash logs).
@@ -469,6 +470,16 @@ func (c *Client) goLocked(ctx context.Context, pos Position, gp GoParams) (Resul
 			drained = true
 		}
 	}
+	if pos.Chess960 != p.chess960 {
+		if !c.declares("UCI_Chess960") {
+			return res, fmt.Errorf("engine %s does not play Chess960: it declares no UCI_Chess960 option", c.cfg.Name)
+		}
+		if err := p.send("setoption name UCI_Chess960 value " + strconv.FormatBool(pos.Chess960)); err != nil {
+			c.fail(p, err)
+			return res, fmt.Errorf("engine %s: %w: %w", c.cfg.Name, ErrCrashed, err)
+		}
+		p.chess960 = pos.Chess960
+	}
 	if err := p.send(pos.String()); err != nil {
 		c.fail(p, err)
 		return res, fmt.Errorf("engine %s: %w: %w", c.cfg.Name, ErrCrashed, err)
@@ -574,13 +585,9 @@ func (c *Client) expected(gp GoParams, turn cc.Color) time.Duration {
 
 // replay sets up a Position's start and plays its moves.
 func replay(p Position) (cc.Position, error) {
-	fen := p.FEN
-	if fen == "" {
-		fen = cc.StartFEN
-	}
-	pos, err := cc.ParseFEN(fen)
+	pos, err := p.Start()
 	if err != nil {
-		return pos, fmt.Errorf("%w: %w", ErrBadPosition, err)
+		return pos, err
 	}
 	for i, m := range p.Moves {
 		if !pos.IsLegal(m) {

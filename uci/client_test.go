@@ -73,7 +73,7 @@ func fakeEngine(mode string) {
 		case "isready":
 			say("readyok")
 		case "position":
-			if _, p, err := ParsePosition(f[1:]); err == nil {
+			if _, p, err := ParsePosition(f[1:], false); err == nil {
 				pos = p
 			}
 		case "go":

@@ -130,20 +130,38 @@ func (g GoParams) String() string {
 	return b.String()
 }
 
-// Position is a "position" command: a start (StartFEN when FEN is empty) and moves.
+// Position is a "position" command: a start (StartFEN when FEN is empty) and moves. In a
+// Chess960 position (UCI_Chess960) castling is written as the king taking its own rook.
 type Position struct {
-	FEN   string
-	Moves []cc.Move
+	FEN      string
+	Moves    []cc.Move
+	Chess960 bool
+}
+
+// Start returns the start position, in the Chess960 variant when Chess960 is set.
+func (p Position) Start() (cc.Position, error) {
+	fen := p.FEN
+	if fen == "" {
+		fen = cc.StartFEN
+	}
+	pos, err := cc.ParseFEN(fen)
+	if err != nil {
+		return pos, fmt.Errorf("%w: %w", ErrBadPosition, err)
+	}
+	if p.Chess960 {
+		_ = pos.SetVariant(cc.Chess960) // only Standard is ever refused
+	}
+	return pos, nil
 }
 
 // ErrBadPosition marks a position command that cannot be set up.
 var ErrBadPosition = errors.New("bad position")
 
-// ParsePosition reads the arguments of a "position" command and plays its moves. It
-// returns the start, the moves and the resulting position; an illegal move is an error
-// that says which one.
-func ParsePosition(args []string) (Position, cc.Position, error) {
-	var p Position
+// ParsePosition reads the arguments of a "position" command and plays its moves, castling
+// written as UCI_Chess960 writes it when chess960 is set. It returns the start, the moves
+// and the resulting position; an illegal move is an error that says which one.
+func ParsePosition(args []string, chess960 bool) (Position, cc.Position, error) {
+	p := Position{Chess960: chess960}
 	if len(args) == 0 {
 		return p, cc.Position{}, fmt.Errorf("%w: want startpos or fen", ErrBadPosition)
 	}
@@ -160,13 +178,9 @@ func ParsePosition(args []string) (Position, cc.Position, error) {
 	default:
 		return p, cc.Position{}, fmt.Errorf("%w: %q: want startpos or fen", ErrBadPosition, args[0])
 	}
-	fen := p.FEN
-	if fen == "" {
-		fen = cc.StartFEN
-	}
-	pos, err := cc.ParseFEN(fen)
+	pos, err := p.Start()
 	if err != nil {
-		return p, cc.Position{}, fmt.Errorf("%w: %w", ErrBadPosition, err)
+		return p, cc.Position{}, err
 	}
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
@@ -187,15 +201,25 @@ func ParsePosition(args []string) (Position, cc.Position, error) {
 // String returns the "position" command.
 func (p Position) String() string {
 	var b strings.Builder
-	if p.FEN == "" || p.FEN == cc.StartFEN {
+	if (p.FEN == "" || p.FEN == cc.StartFEN) && !p.Chess960 {
 		b.WriteString("position startpos")
 	} else {
-		b.WriteString("position fen " + p.FEN)
+		fen := p.FEN
+		if fen == "" {
+			fen = cc.StartFEN
+		}
+		b.WriteString("position fen " + fen)
 	}
 	if len(p.Moves) > 0 {
 		b.WriteString(" moves")
+		pos, err := p.Start()
 		for _, m := range p.Moves {
-			b.WriteString(" " + m.UCI())
+			if p.Chess960 && err == nil {
+				b.WriteString(" " + pos.UCIMove(m))
+				pos = pos.Play(m)
+			} else {
+				b.WriteString(" " + m.UCI())
+			}
 		}
 	}
 	return b.String()
@@ -204,8 +228,8 @@ func (p Position) String() string {
 // PositionOf returns the position command for g's current position.
 func PositionOf(g *cc.Game) Position {
 	start := g.Start()
-	p := Position{Moves: g.Moves()}
-	if fen := start.FEN(); fen != cc.StartFEN {
+	p := Position{Moves: g.Moves(), Chess960: start.Variant() == cc.Chess960}
+	if fen := start.FEN(); fen != cc.StartFEN || p.Chess960 {
 		p.FEN = fen
 	}
 	return p
@@ -328,13 +352,15 @@ func mateScore(n int64) engine.Score {
 }
 
 // FormatInfo writes an engine report as an info line.
-func FormatInfo(in engine.Info) string { return formatInfo(in, false) }
+func FormatInfo(in engine.Info) string { return formatInfo(in, false, nil) }
 
 // FormatInfoWDL writes an engine report as an info line with the score's win, draw and
 // loss chances in permille after it ("wdl 151 698 151"), as UCI_ShowWDL asks.
-func FormatInfoWDL(in engine.Info) string { return formatInfo(in, true) }
+func FormatInfoWDL(in engine.Info) string { return formatInfo(in, true, nil) }
 
-func formatInfo(in engine.Info, wdl bool) string {
+// formatInfo writes the info line; with root, the position searched, the PV's castlings
+// are written as that position's variant has them (UCIMove).
+func formatInfo(in engine.Info, wdl bool, root *cc.Position) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "info depth %d seldepth %d multipv %d score %s", in.Depth, in.SelDepth, in.MultiPV, in.Score.UCI())
 	switch in.Bound {
@@ -350,8 +376,17 @@ func formatInfo(in engine.Info, wdl bool) string {
 	fmt.Fprintf(&b, " nodes %d nps %d hashfull %d time %d", in.Nodes, in.NPS, in.Hashfull, in.Time.Milliseconds())
 	if len(in.PV) > 0 {
 		b.WriteString(" pv")
+		var pos cc.Position
+		if root != nil {
+			pos = *root
+		}
 		for _, m := range in.PV {
-			b.WriteString(" " + m.UCI())
+			if root == nil || !pos.IsLegal(m) {
+				b.WriteString(" " + m.UCI())
+				continue
+			}
+			b.WriteString(" " + pos.UCIMove(m))
+			pos = pos.Play(m)
 		}
 	}
 	return b.String()

@@ -66,7 +66,7 @@ func TestParsePosition(t *testing.T) {
 		{"startpos e2e4", "", "want moves", 0},
 	}
 	for _, c := range cases {
-		p, pos, err := ParsePosition(strings.Fields(c.in))
+		p, pos, err := ParsePosition(strings.Fields(c.in), false)
 		if c.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) || !errors.Is(err, ErrBadPosition) {
 				t.Errorf("ParsePosition(%q) error %v, want %q", c.in, err, c.wantErr)
@@ -82,7 +82,7 @@ func TestParsePosition(t *testing.T) {
 			t.Errorf("ParsePosition(%q): %d moves, want %d", c.in, len(p.Moves), c.moves)
 		}
 		if err == nil {
-			_, again, err := ParsePosition(strings.Fields(p.String())[1:])
+			_, again, err := ParsePosition(strings.Fields(p.String())[1:], p.Chess960)
 			if err != nil || again != pos {
 				t.Errorf("round trip of %q via %q: %v", c.in, p.String(), err)
 			}
@@ -192,17 +192,21 @@ func FuzzParsePosition(f *testing.F) {
 	for _, s := range []string{"startpos", "startpos moves e2e4 e7e5", "fen 6k1/8/8/8/8/8/8/K6R w - - 0 1 moves h1h8", "fen x", "startpos moves"} {
 		f.Add(s)
 	}
+	f.Add("fen r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1 moves c1a1 c8h8")
+	f.Add("startpos moves e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1")
 	f.Fuzz(func(t *testing.T, s string) {
-		p, pos, err := ParsePosition(strings.Fields(s))
-		if err != nil {
-			return
-		}
-		if err := pos.Verify(); err != nil {
-			t.Fatalf("%q: %v", s, err)
-		}
-		_, again, err := ParsePosition(strings.Fields(p.String())[1:])
-		if err != nil || again != pos {
-			t.Errorf("%q does not round-trip via %q: %v", s, p.String(), err)
+		for _, chess960 := range []bool{false, true} { // the same text read both ways
+			p, pos, err := ParsePosition(strings.Fields(s), chess960)
+			if err != nil {
+				continue
+			}
+			if err := pos.Verify(); err != nil {
+				t.Fatalf("%q: %v", s, err)
+			}
+			_, again, err := ParsePosition(strings.Fields(p.String())[1:], p.Chess960)
+			if err != nil || again != pos {
+				t.Errorf("%q (chess960 %t) does not round-trip via %q: %v", s, chess960, p.String(), err)
+			}
 		}
 	})
 }

@@ -57,6 +57,7 @@ type session struct {
 	limit    bool         // UCI_LimitStrength: play at the level nearest elo
 	elo      int
 	multiPV  int
+	chess960 bool // UCI_Chess960: castling read and written as the king taking its rook
 	showWDL  bool // UCI_ShowWDL: info lines carry win, draw and loss chances
 	overhead time.Duration
 	rng      *rand.Rand
@@ -221,6 +222,7 @@ func (ss *session) identify() {
 	ss.out.line(fmt.Sprintf("option name MultiPV type spin default 1 min 1 max %d", maxMultiPV))
 	ss.out.line(fmt.Sprintf("option name Move Overhead type spin default %d min 0 max %d", defaultOverMS, maxOverheadMS))
 	ss.out.line("option name UCI_ShowWDL type check default false")
+	ss.out.line("option name UCI_Chess960 type check default false")
 	ss.out.line("option name Clear Hash type button")
 	ss.out.line("uciok")
 }
@@ -286,6 +288,10 @@ func (ss *session) setOption(args []string) {
 		if b, ok := check(); ok {
 			ss.showWDL = b
 		}
+	case "uci_chess960":
+		if b, ok := check(); ok {
+			ss.chess960 = b
+		}
 	case "multipv":
 		if n, ok := spin(1, maxMultiPV); ok {
 			ss.multiPV = n
@@ -318,25 +324,20 @@ func (ss *session) eloOrDefault() int {
 // infoLine returns the search's report callback, in the form the options ask for
 // (taken when the search starts).
 func (ss *session) infoLine() func(engine.Info) {
-	if ss.showWDL {
-		return func(in engine.Info) { ss.out.line(FormatInfoWDL(in)) }
-	}
-	return func(in engine.Info) { ss.out.line(FormatInfo(in)) }
+	wdl, root := ss.showWDL, ss.pos
+	return func(in engine.Info) { ss.out.line(formatInfo(in, wdl, &root)) }
 }
 
 // setPosition handles "position ...". On an illegal move the position stops before it.
 func (ss *session) setPosition(args []string) {
-	p, pos, err := ParsePosition(args)
+	p, pos, err := ParsePosition(args, ss.chess960)
 	if err != nil {
 		ss.infoString(err.Error())
 		if pos == (cc.Position{}) {
 			return
 		}
 	}
-	start := cc.StartPosition()
-	if p.FEN != "" {
-		start, _ = cc.ParseFEN(p.FEN)
-	}
+	start, _ := p.Start()
 	ss.keys = ss.keys[:0]
 	q := start
 	for _, m := range p.Moves {
@@ -406,9 +407,10 @@ func (ss *session) startSearch(args []string) {
 			<-r.stopCh
 		}
 		r.answered.Store(true)
-		line := "bestmove " + res.Move.UCI()
-		if res.Ponder != cc.NullMove {
-			line += " ponder " + res.Ponder.UCI()
+		line := "bestmove " + pos.UCIMove(res.Move)
+		if res.Ponder != cc.NullMove && pos.IsLegal(res.Move) {
+			after := pos.Play(res.Move)
+			line += " ponder " + after.UCIMove(res.Ponder)
 		}
 		ss.out.line(line)
 	}()

@@ -359,3 +359,29 @@ func TestServerInfoFields(t *testing.T) {
 	s.send("setoption name UCI_ShowWDL value perhaps")
 	s.until("info string setoption UCI_ShowWDL", 2*time.Second)
 }
+
+// TestServerChess960 drives the engine in UCI_Chess960 mode: castling read and written as
+// the king taking its rook.
+func TestServerChess960(t *testing.T) {
+	s := startSession(t, &Server{HashMB: 4})
+	s.send("uci")
+	if _, head := s.until("uciok", 5*time.Second); !strings.Contains(strings.Join(head, "\n"), "option name UCI_Chess960 type check default false") {
+		t.Errorf("uci reply lacks UCI_Chess960:\n%s", strings.Join(head, "\n"))
+	}
+	s.send("setoption name UCI_Chess960 value true")
+	s.send("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1") // mate by O-O-O
+	s.send("go depth 3")
+	if line, infos := s.until("bestmove", 30*time.Second); line != "bestmove b1a1" || !strings.Contains(strings.Join(infos, "\n"), " pv b1a1") {
+		t.Errorf("mate by castling: %q after\n%s", line, strings.Join(infos, "\n"))
+	}
+	s.send("position fen r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1 moves c1a1 c8h8")
+	s.send("go depth 1")
+	line, infos := s.until("bestmove", 30*time.Second)
+	pos := mustFENPos(t, "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1")
+	pos = pos.Play(mustUCI(t, &pos, "c1a1"))
+	pos = pos.Play(mustUCI(t, &pos, "c8h8"))
+	if strings.Contains(strings.Join(infos, "\n"), "info string") || pos.Castling() != 0 {
+		t.Errorf("castlings not read: %s\n%s", pos.FEN(), strings.Join(infos, "\n"))
+	}
+	legalBestMove(t, line, pos)
+}

@@ -46,3 +46,47 @@ func TestClientStockfish(t *testing.T) {
 		t.Errorf("mate in one: %+v", lines)
 	}
 }
+
+// TestClientStockfishChess960 plays and analyses Chess960 positions with a real Stockfish
+// in UCI_Chess960 mode: castlings in the moves sent, and a castling found as the mate.
+func TestClientStockfishChess960(t *testing.T) {
+	path, err := stockfish.Path()
+	if err != nil {
+		t.Fatalf("%v (scripts/test.sh installs it)", err)
+	}
+	ctx := context.Background()
+	c, err := Start(ctx, Config{Path: path, Options: []OptionValue{{"Hash", "8"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	g := cc.NewGame(mustFENPos(t, "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1"), dead.Decider{})
+	if _, err := g.PlaySAN("O-O-O"); err != nil { // the king stays on c1, the rook goes a1-d1
+		t.Fatal(err)
+	}
+	if s := PositionOf(g).String(); s != "position fen r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1 moves c1a1" {
+		t.Errorf("position command %q", s)
+	}
+	for ply := 0; ply < 4; ply++ {
+		m, err := c.BestMove(ctx, g, &engine.TimeLeft{Remaining: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("stockfish move %s: %v", m, err)
+		}
+	}
+	mate := cc.NewGame(mustFENPos(t, "2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1"), dead.Decider{})
+	lines, err := c.Analyse(ctx, mate, GoParams{Depth: 6}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || lines[0].Move.Kind() != cc.CastlingMove || lines[0].Score.MateIn() != 1 {
+		t.Errorf("mate by O-O-O: %+v", lines)
+	}
+	// A standard game after the Chess960 ones: UCI_Chess960 is turned off again.
+	std := cc.NewGame(cc.StartPosition(), dead.Decider{})
+	if m, err := c.BestMove(ctx, std, &engine.TimeLeft{Remaining: time.Second}); err != nil || std.Play(m) != nil {
+		t.Errorf("standard game after Chess960: %v, %v", m, err)
+	}
+}

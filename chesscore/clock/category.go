@@ -21,6 +21,9 @@ const (
 	Rapid                   // FIDE: more than 10 and less than 60 minutes
 	Standard                // FIDE: 60 minutes or more (classical)
 	Correspondence          // a correspondence control
+	// Chess960 is not a speed: it is the category of rated Chess960 games, whatever
+	// their control, so that they have a ladder of their own.
+	Chess960
 )
 
 // Thresholds of the categories, applied to TimeControl budgets.
@@ -32,10 +35,10 @@ const (
 	onlineMoves  = 40               // moves in the online estimate
 )
 
-var categoryNames = [...]string{"none", "bullet", "blitz", "rapid", "standard", "correspondence"}
+var categoryNames = [...]string{"none", "bullet", "blitz", "rapid", "standard", "correspondence", "chess960"}
 
 // String returns "bullet", "blitz", "rapid", "standard", "correspondence",
-// or "none" for NoCategory.
+// "chess960", or "none" for NoCategory.
 func (c Category) String() string {
 	if int(c) < len(categoryNames) {
 		return categoryNames[c]
@@ -61,13 +64,15 @@ func ParseCategory(s string) (Category, error) {
 		return Standard, nil
 	case "daily":
 		return Correspondence, nil
+	case "960", "chess 960", "fischer random":
+		return Chess960, nil
 	}
 	for i, n := range categoryNames {
 		if i != int(NoCategory) && n == name {
 			return Category(i), nil
 		}
 	}
-	return NoCategory, fmt.Errorf("category %q: want bullet, blitz, rapid, standard or correspondence", s)
+	return NoCategory, fmt.Errorf("category %q: want bullet, blitz, rapid, standard, correspondence or chess960", s)
 }
 
 // MarshalText encodes the category as its name.

@@ -91,19 +91,19 @@ func TestBudget(t *testing.T) {
 }
 
 func TestCategoryNames(t *testing.T) {
-	for c := Bullet; c <= Correspondence; c++ {
+	for c := Bullet; c <= Chess960; c++ {
 		got, err := ParseCategory(c.String())
 		if err != nil || got != c {
 			t.Errorf("ParseCategory(%q) = %v, %v; want %v", c.String(), got, err, c)
 		}
 	}
-	want := []string{"none", "bullet", "blitz", "rapid", "standard", "correspondence", "Category(6)"}
+	want := []string{"none", "bullet", "blitz", "rapid", "standard", "correspondence", "chess960", "Category(7)"}
 	for i, w := range want {
 		if got := Category(i).String(); got != w {
 			t.Errorf("Category(%d).String() = %q, want %q", i, got, w)
 		}
 	}
-	aliases := map[string]Category{"Classical": Standard, " BLITZ ": Blitz, "daily": Correspondence}
+	aliases := map[string]Category{"Classical": Standard, " BLITZ ": Blitz, "daily": Correspondence, "960": Chess960}
 	for in, w := range aliases {
 		if got, err := ParseCategory(in); err != nil || got != w {
 			t.Errorf("ParseCategory(%q) = %v, %v; want %v", in, got, err, w)
@@ -114,7 +114,7 @@ func TestCategoryNames(t *testing.T) {
 			t.Errorf("ParseCategory(%q) succeeded", bad)
 		}
 	}
-	if _, err := ParseCategory("hyper"); err == nil || err.Error() != `category "hyper": want bullet, blitz, rapid, standard or correspondence` {
+	if _, err := ParseCategory("hyper"); err == nil || err.Error() != `category "hyper": want bullet, blitz, rapid, standard, correspondence or chess960` {
 		t.Errorf("ParseCategory(hyper) error = %v", err)
 	}
 	fide := map[Category]Category{Bullet: Blitz, Blitz: Blitz, Rapid: Rapid, Standard: Standard, Correspondence: Correspondence, NoCategory: NoCategory}

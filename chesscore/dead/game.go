@@ -83,7 +83,7 @@ func reversible(p *cc.Position, m cc.Move) bool {
 	if m.Kind() != cc.NormalMove || p.PieceAt(m.To()) != cc.NoPiece || p.PieceAt(m.From()).Type() == cc.Pawn {
 		return false
 	}
-	return p.Castling().AfterMove(m.From(), m.To()) == p.Castling()
+	return p.CastlingAfter(m.From(), m.To()) == p.Castling()
 }
 
 // roundTripTempo looks for a way back from cur to prev (= cur before m): a tempo move y

@@ -5,7 +5,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 
 	cc "github.com/gambitchess/gambit/chesscore"
 )
@@ -25,76 +24,6 @@ func (e *Engine) Analyse(pos cc.Position, prior []uint64, lim Limits, multiPV in
 	return res.Lines, nil
 }
 
-// Judgement classifies a move by how much it lowered the mover's chances.
-type Judgement uint8
-
-// The judgements, by the drop in the mover's win probability (WinProbability) from the
-// best move to the move played:
-//
-//	Inaccuracy  at least InaccuracyDrop (0.05): about half a pawn from an equal position
-//	Mistake     at least MistakeDrop (0.10): about a pawn
-//	Blunder     at least BlunderDrop (0.20): two pawns or more
-//
-// The same centipawn loss weighs less when the game is already decided: from +5 a pawn
-// more or less changes the win probability by under 0.05, so it is no mistake.
-const (
-	Good Judgement = iota
-	Inaccuracy
-	Mistake
-	Blunder
-)
-
-// Thresholds of the judgements on the drop in win probability.
-const (
-	InaccuracyDrop = 0.05
-	MistakeDrop    = 0.10
-	BlunderDrop    = 0.20
-)
-
-// String returns "good", "inaccuracy", "mistake" or "blunder".
-func (j Judgement) String() string {
-	switch j {
-	case Inaccuracy:
-		return "inaccuracy"
-	case Mistake:
-		return "mistake"
-	case Blunder:
-		return "blunder"
-	}
-	return "good"
-}
-
-// Symbol returns the PGN annotation symbol: "", "?!", "?" or "??".
-func (j Judgement) Symbol() string {
-	return [...]string{"", "?!", "?", "??"}[j&3]
-}
-
-// judge classifies a drop in win probability.
-func judge(drop float64) Judgement {
-	switch {
-	case drop >= BlunderDrop:
-		return Blunder
-	case drop >= MistakeDrop:
-		return Mistake
-	case drop >= InaccuracyDrop:
-		return Inaccuracy
-	}
-	return Good
-}
-
-// WinProbability maps a score for the side to move to its expected score between 0 and
-// 1, with the Elo curve: 1/(1+10^(-cp/400)). A mate for the side to move is 1, a mate
-// against it 0.
-func WinProbability(s Score) float64 {
-	switch {
-	case s >= mateBound:
-		return 1
-	case s <= -mateBound:
-		return 0
-	}
-	return 1 / (1 + math.Pow(10, -float64(s)/400))
-}
-
 // PlyNote is the annotation of one move of a game. Scores are from White's point of view,
 // so that a list of them draws an evaluation chart.
 type PlyNote struct {
@@ -108,11 +37,15 @@ type PlyNote struct {
 	// Best is the engine's choice in the position before the move, BestSAN its SAN.
 	Best    cc.Move
 	BestSAN string
-	// Drop is the loss in the mover's win probability, Best against the move played (0
-	// when the move is the engine's choice, never negative).
+	// Drop is the loss in the mover's expected points, Best against the move played (0
+	// when the move is the engine's choice, never negative); Judgement classifies it
+	// (Judge).
 	Drop      float64
 	Judgement Judgement
 }
+
+// Accuracy is the move's accuracy, MoveAccuracy of its drop.
+func (n PlyNote) Accuracy() float64 { return MoveAccuracy(n.Drop) }
 
 // Annotate evaluates every position of g within lim (each searched once) and returns one
 // note per move. Time limits apply per position.
@@ -155,14 +88,7 @@ func (e *Engine) Annotate(g *cc.Game, lim Limits) ([]PlyNote, error) {
 		if best[i] != cc.NullMove {
 			n.BestSAN = pos.SAN(best[i])
 		}
-		if m != best[i] {
-			before, after := scores[i], scores[i+1]
-			if c == cc.Black {
-				before, after = -before, -after
-			}
-			n.Drop = max(0, WinProbability(before)-WinProbability(after))
-			n.Judgement = judge(n.Drop)
-		}
+		n.Drop, n.Judgement = Judge(c, scores[i], scores[i+1], m == best[i])
 		notes[i] = n
 		pos = pos.Play(m)
 	}

@@ -92,9 +92,10 @@ func commands() []command {
 			about: "Plays the moves from the position and prints one JSON object describing where they lead: " +
 				"FEN, legal moves, status, result, claimable draws, whether each side can still checkmate.",
 			example: "gambit position --moves \"e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#\""},
-		{name: "perft", args: "--depth N [--fen FEN] [--divide]", run: runPerft,
+		{name: "perft", args: "--depth N [--fen FEN] [--chess960] [--divide]", run: runPerft,
 			summary: "count the leaves of the legal move tree (move generator check)",
-			about:   "Counts the leaf nodes of the legal move tree to a depth, the standard check of a move generator.",
+			about: "Counts the leaf nodes of the legal move tree to a depth, the standard check of a move generator. " +
+				"FEN castling fields may be X-FEN or Shredder-FEN (Chess960).",
 			example: "gambit perft --depth 5 --divide"},
 		{name: "render", args: "[--fen FEN | --pgn FILE] [--moves MOVES] [flags] -o OUT.png|OUT.gif", run: runRender,
 			summary: "draw a position as a PNG, or a game replay as a GIF",

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/chess960"
 	"github.com/gambitchess/gambit/internal/stockfish"
 )
 
@@ -117,10 +118,55 @@ func TestPerftAgainstStockfish(t *testing.T) {
 	t.Logf("compared %d positions with Stockfish", checked)
 }
 
-func comparePerft(t *testing.T, sf *stockfish.Engine, fen string) {
+// TestPerftAgainstStockfish960 is TestPerftAgainstStockfish from Chess960 start positions
+// drawn at random, Stockfish in UCI_Chess960 mode: castling of every shape, with the
+// rights lost along the way.
+func TestPerftAgainstStockfish960(t *testing.T) {
+	sf, err := stockfish.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.Close()
+	if err := sf.SetChess960(true); err != nil {
+		t.Fatal(err)
+	}
+	games, every := 30, 4
+	if testing.Short() {
+		games = 6
+	}
+	rng := rand.New(rand.NewPCG(960, 12))
+	checked := 0
+	for g := 0; g < games; g++ {
+		pos, err := chess960.Start(chess960.Random(rng))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 80; ply++ {
+			var ml chesscore.MoveList
+			pos.LegalMoves(&ml)
+			if ml.N == 0 {
+				break
+			}
+			if ply%every == 0 {
+				comparePerft(t, sf, pos.FEN(), "--chess960")
+				checked++
+			}
+			m := ml.Moves[rng.IntN(ml.N)]
+			for _, c := range ml.Slice() { // castle whenever it can: that is what is tested
+				if c.Kind() == chesscore.CastlingMove && rng.IntN(2) == 0 {
+					m = c
+				}
+			}
+			pos = pos.Play(m)
+		}
+	}
+	t.Logf("compared %d Chess960 positions with Stockfish", checked)
+}
+
+func comparePerft(t *testing.T, sf *stockfish.Engine, fen string, flags ...string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := run([]string{"perft", "--depth", "3", "--divide", "--fen", fen}, &out, &errOut); code != 0 {
+	if code := run(append([]string{"perft", "--depth", "3", "--divide", "--fen", fen}, flags...), &out, &errOut); code != 0 {
 		t.Fatalf("gambit perft on %q: exit %d: %s", fen, code, errOut.String())
 	}
 	ours, total := parseDivide(t, out.String())

@@ -136,6 +136,12 @@ func (e *Engine) Perft(fen string, depth int) (PerftResult, error) {
 	return res, nil
 }
 
+// SetChess960 turns UCI_Chess960 on or off: in Chess960 mode Stockfish reads X-FEN and
+// Shredder-FEN castling fields and writes castling as the king taking its rook.
+func (e *Engine) SetChess960(on bool) error {
+	return e.send(fmt.Sprintf("setoption name UCI_Chess960 value %t", on))
+}
+
 // Close stops the engine.
 func (e *Engine) Close() error {
 	_ = e.send("quit")

@@ -29,35 +29,37 @@ type Analysis struct {
 	Took time.Duration
 }
 
-// Summary counts the judgements of one side.
+// Summary is one side's account of a game: how many of its moves fell in each class,
+// its mean loss and its accuracy (engine.Accuracy).
 type Summary struct {
-	Inaccuracies, Mistakes, Blunders int
-	// AverageLoss is the mean drop in winning chances per move, in percent.
+	// Counts holds the number of moves of each judgement, indexed by engine.Judgement.
+	Counts [len(engine.Judgements)]int
+	// Moves is the number of moves the side made.
+	Moves int
+	// AverageLoss is the mean drop in expected points per move, in percent.
 	AverageLoss float64
+	// Accuracy is engine.Accuracy of the side's moves, in percent (0 without moves).
+	Accuracy float64
 }
 
-// Summary returns the counts of side c's judgements.
+// Count returns the number of moves judged j.
+func (s Summary) Count(j engine.Judgement) int { return s.Counts[j] }
+
+// Summary returns side c's account of the game.
 func (a *Analysis) Summary(c chesscore.Color) Summary {
 	var s Summary
-	n := 0
 	for _, note := range a.Notes {
 		if note.Color != c {
 			continue
 		}
-		n++
+		s.Moves++
 		s.AverageLoss += note.Drop
-		switch note.Judgement {
-		case engine.Inaccuracy:
-			s.Inaccuracies++
-		case engine.Mistake:
-			s.Mistakes++
-		case engine.Blunder:
-			s.Blunders++
-		}
+		s.Counts[note.Judgement]++
 	}
-	if n > 0 {
-		s.AverageLoss = 100 * s.AverageLoss / float64(n)
+	if s.Moves > 0 {
+		s.AverageLoss = 100 * s.AverageLoss / float64(s.Moves)
 	}
+	s.Accuracy, _ = engine.Accuracy(a.Notes, c)
 	return s
 }
 
@@ -177,7 +179,7 @@ func (s *Service) annotateExternal(ctx context.Context, x *external, g *chesscor
 }
 
 // Classify turns the evaluations of a game's positions (White's view, one more than the
-// moves) and the best moves into notes, with engine.Annotate's judgements.
+// moves) and the best moves into notes, judged as engine.Annotate judges (engine.Judge).
 func Classify(g *chesscore.Game, scores []engine.Score, best []chesscore.Move) []engine.PlyNote {
 	moves := g.Moves()
 	san := g.SAN()
@@ -189,21 +191,7 @@ func Classify(g *chesscore.Game, scores []engine.Score, best []chesscore.Move) [
 		if best[i] != chesscore.NullMove {
 			n.BestSAN = pos.SAN(best[i])
 		}
-		if m != best[i] {
-			before, after := scores[i], scores[i+1]
-			if c == chesscore.Black {
-				before, after = -before, -after
-			}
-			n.Drop = max(0, engine.WinProbability(before)-engine.WinProbability(after))
-			switch {
-			case n.Drop >= engine.BlunderDrop:
-				n.Judgement = engine.Blunder
-			case n.Drop >= engine.MistakeDrop:
-				n.Judgement = engine.Mistake
-			case n.Drop >= engine.InaccuracyDrop:
-				n.Judgement = engine.Inaccuracy
-			}
-		}
+		n.Drop, n.Judgement = engine.Judge(c, scores[i], scores[i+1], m == best[i])
 		notes[i] = n
 		pos = pos.Play(m)
 	}

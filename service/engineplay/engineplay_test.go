@@ -378,8 +378,13 @@ func TestAnalyze(t *testing.T) {
 	if n := a.Notes[3]; n.After > -engine.MateScore+200 {
 		t.Errorf("after Qh4#: White's evaluation %v, want mated", n.After)
 	}
-	if s := a.Summary(chesscore.White); s.Blunders < 1 {
+	// White's g4?? into a mate: a blunder that a geometric mean of the two moves'
+	// accuracies punishes; Black's two best moves are flawless.
+	if s := a.Summary(chesscore.White); s.Count(engine.Blunder) != 1 || s.Moves != 2 || s.Accuracy > 40 {
 		t.Errorf("White's summary %+v", s)
+	}
+	if s := a.Summary(chesscore.Black); s.Count(engine.Best) != 2 || s.Accuracy != 100 {
+		t.Errorf("Black's summary %+v", s)
 	}
 	again, err := r.eng.Analyze(context.Background(), AnalysisRequest{GuildID: "g1", UserID: ana.ID, Game: g})
 	if err != nil || again != a {

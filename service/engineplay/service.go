@@ -316,6 +316,9 @@ type StartRequest struct {
 	Color storage.ColorChoice
 	// FEN is the start position (empty: the standard one).
 	FEN string
+	// Variant and Position choose the kind of chess, as in games.StartRequest.
+	Variant  chesscore.Variant
+	Position int
 }
 
 // PlayerName is how the engine at a level is named in a game.
@@ -354,7 +357,7 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (*games.Result, err
 	bot := storage.Player{ID: pid, Name: PlayerName(r.Level)}
 	req := games.StartRequest{
 		RequestID: r.RequestID, GuildID: r.GuildID, ChannelID: r.ChannelID,
-		White: r.Human, Black: bot, Control: r.Control, FEN: r.FEN,
+		White: r.Human, Black: bot, Control: r.Control, FEN: r.FEN, Variant: r.Variant, Position: r.Position,
 	}
 	if human == chesscore.Black {
 		req.White, req.Black = bot, r.Human
@@ -493,6 +496,8 @@ func (s *Service) Notify(ctx context.Context, ev games.Event) {
 	case games.GameStarted:
 		s.consider(ctx, e.Game, false)
 	case games.YourTurn:
+		s.consider(ctx, e.Game, false)
+	case games.ConditionalPlayed: // a person's planned reply: the engine has the move again
 		s.consider(ctx, e.Game, false)
 	case games.DrawOffered:
 		s.consider(ctx, e.Game, false)

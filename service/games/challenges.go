@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/chess960"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/chesscore/dead"
 	"github.com/gambitchess/gambit/storage"
@@ -39,8 +40,13 @@ type ChallengeRequest struct {
 	Color storage.ColorChoice
 	// Rated asks for a game that counts for the ladder.
 	Rated bool
-	// FEN is a start position (empty for the standard one).
+	// FEN is a start position (empty for the standard one, or for Chess960 the one
+	// Position names).
 	FEN string
+	// Variant and Position choose the kind of chess, as in StartRequest: a Chess960
+	// position is drawn when the challenge is made, so both players see it.
+	Variant  chesscore.Variant
+	Position int
 	// ExpiresIn is how long the challenge waits (0: the service's default).
 	ExpiresIn time.Duration
 	// Roles are the challenger's roles in the guild, checked against the guild's
@@ -65,6 +71,12 @@ type StartRequest struct {
 	Control            string
 	FEN                string
 	Rated              bool
+	// Variant is the kind of chess: chesscore.Standard (the zero value) or
+	// chesscore.Chess960.
+	Variant chesscore.Variant
+	// Position is, for a Chess960 game without FEN, the number of its start position (0
+	// to 959), or RandomPosition for one drawn uniformly from the 960.
+	Position int
 	// After, if set, runs in the transaction that creates the game, with the new record
 	// (its id assigned): a game against the engine records the engine's side there. An
 	// error fails the request and nothing is written. It may run more than once (a
@@ -96,19 +108,41 @@ func parseControl(text string, def clock.TimeControl) (clock.TimeControl, error)
 	return tc, nil
 }
 
-// checkStart reads a start FEN and refuses a position that is already over.
-func checkStart(fen string) error {
-	if fen == "" {
-		return nil
+// RandomPosition asks for a Chess960 start position drawn uniformly from the 960.
+const RandomPosition = -1
+
+// resolveStart returns the start FEN of a game of variant v: fen, read and checked, or
+// for Chess960 without one the start position numbered n (RandomPosition: drawn with
+// s.opts.Rand). It refuses an unknown variant, a position number outside 0 to 959, a
+// standard game from a position with Chess960 castling rights, and a position that is
+// already over.
+func (s *Service) resolveStart(fen string, v chesscore.Variant, n int) (string, error) {
+	switch {
+	case v > chesscore.Chess960:
+		return "", fmt.Errorf("%w: variant %d: want standard or chess960", ErrBadRequest, v)
+	case v == chesscore.Chess960 && fen == "":
+		if n == RandomPosition {
+			n = int(s.opts.Rand() % chess960.Positions)
+		}
+		p, err := chess960.Start(n)
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", ErrBadRequest, err)
+		}
+		return p.FEN(), nil
+	case fen == "":
+		return "", nil
 	}
-	g, err := chesscore.NewGameFromFEN(fen, dead.Decider{})
+	start, err := chesscore.ParseFEN(fen)
+	if err == nil {
+		err = start.SetVariant(v)
+	}
 	if err != nil {
-		return fmt.Errorf("%w: start position: %w", ErrBadRequest, err)
+		return "", fmt.Errorf("%w: start position: %w", ErrBadRequest, err)
 	}
-	if g.Over() {
-		return fmt.Errorf("%w: start position is already over (%s)", ErrBadRequest, g.Outcome())
+	if g := chesscore.NewGame(start, dead.Decider{}); g.Over() {
+		return "", fmt.Errorf("%w: start position is already over (%s)", ErrBadRequest, g.Outcome())
 	}
-	return nil
+	return fen, nil
 }
 
 func checkPlayer(what string, p storage.Player) error {
@@ -171,7 +205,8 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadRequest, err)
 	}
-	if err := checkStart(r.FEN); err != nil {
+	fen, err := s.resolveStart(r.FEN, r.Variant, r.Position)
+	if err != nil {
 		return nil, err
 	}
 	ttl := r.ExpiresIn
@@ -196,7 +231,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	now := s.clock.Now()
 	c := &storage.Challenge{
 		GuildID: r.GuildID, ChannelID: r.ChannelID, From: r.From, To: r.To, Control: tc, Color: color,
-		Rated: r.Rated, StartFEN: r.FEN, Created: now, ExpiresAt: now.Add(ttl), Status: storage.ChallengePending,
+		Rated: r.Rated, StartFEN: fen, Variant: r.Variant, Created: now, ExpiresAt: now.Add(ttl), Status: storage.ChallengePending,
 	}
 	// The caps are checked first in a read, so a refusal costs no write, then again in
 	// the transaction that stores the challenge, which alone decides: two challenges
@@ -372,7 +407,7 @@ func (s *Service) AcceptChallenge(ctx context.Context, a ChallengeAction) (*Resu
 			}
 		}
 		rec, chess, err := s.newGame(now, StartRequest{GuildID: c.GuildID, ChannelID: c.ChannelID,
-			White: white, Black: black, FEN: c.StartFEN, Rated: c.Rated}, c.Control)
+			White: white, Black: black, FEN: c.StartFEN, Variant: c.Variant, Rated: c.Rated}, c.Control)
 		if err != nil {
 			return nil, err
 		}
@@ -562,7 +597,8 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 	if r.NoShow < 0 {
 		return nil, nil, fmt.Errorf("%w: no-show time %v: want a positive time, or 0 for none", ErrBadRequest, r.NoShow)
 	}
-	if err := checkStart(r.FEN); err != nil {
+	fen, err := s.resolveStart(r.FEN, r.Variant, r.Position)
+	if err != nil {
 		return nil, nil, err
 	}
 	if r.BlackTime < 0 || (r.BlackTime > 0 && tc.Kind() != clock.KindLive) {
@@ -570,7 +606,7 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 	}
 	rec := &storage.Game{
 		GuildID: r.GuildID, ChannelID: r.ChannelID, White: r.White, Black: r.Black, Rated: r.Rated,
-		Control: tc, StartFEN: r.FEN, Created: now, NoShow: r.NoShow,
+		Control: tc, StartFEN: fen, Variant: r.Variant, Created: now, NoShow: r.NoShow,
 	}
 	chess, err := Replay(rec)
 	if err != nil {

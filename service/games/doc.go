@@ -68,6 +68,14 @@
 // why, when, at which ply) and exported as a PGN comment; a game of another server is
 // answered as one that does not exist. Who may be an arbiter is the caller's business
 // (the bot: Manage Server, or the guild's arbiter role).
+//
+// # Conditional moves
+//
+// In a correspondence game (where the guild's settings allow them), a player queues
+// replies while the opponent is to move (AddPlanLine, RemovePlanLines, ClearPlan; Plan
+// shows them to their author alone). The opponent's foreseen move and the reply are
+// committed together (conditional.go says why), the reply pressing the clock as a move
+// of its own; an unforeseen move, a takeback or the end drops the plan.
 
 // # Clocks and timers
 //

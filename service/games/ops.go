@@ -169,6 +169,8 @@ func (s *Service) prepare(st *opState, requestID string) *prepared {
 	st.rec.Outcome = st.chess.Outcome()
 	if ended {
 		st.finish()
+		id := st.rec.ID
+		st.addAfter(func(tx storage.Tx) error { return tx.DeletePlans(id) }) // plans die with the game
 	}
 	// What the dead-position test after the move found (who can still mate) goes with
 	// the record: the game rebuilt from it (another process, or after the cache let it
@@ -351,6 +353,14 @@ func (s *Service) Move(ctx context.Context, r MoveRequest) (*Result, error) {
 		if offered {
 			st.offerDraw()
 		}
+		planned, replied, err := st.answerWithPlan(ctx, m, st.san, offered)
+		if err != nil {
+			return err
+		}
+		if replied { // the opponent's conditional reply is played with the move
+			st.events = planned
+			return nil
+		}
 		st.events = func(v *Game) []Event {
 			if !v.Live() {
 				return nil
@@ -359,6 +369,9 @@ func (s *Service) Move(ctx context.Context, r MoveRequest) (*Result, error) {
 			evs := []Event{YourTurn{Game: v, Player: v.Player(opp), Color: opp}}
 			if offered {
 				evs = append(evs, DrawOffered{Game: v, By: st.color})
+			}
+			if planned != nil {
+				evs = append(evs, planned(v)...)
 			}
 			return evs
 		}
@@ -621,6 +634,8 @@ func (s *Service) AcceptTakeback(ctx context.Context, a Action) (*Result, error)
 		for i := range rec.Notes { // the arbiter's notes stay, on the position they now follow
 			rec.Notes[i].Ply = min(rec.Notes[i].Ply, rec.Ply())
 		}
+		id := rec.ID // the plans answered moves now undone
+		st.after = func(tx storage.Tx) error { return tx.DeletePlans(id) }
 		st.events = func(v *Game) []Event {
 			return []Event{TakebackAccepted{Game: v, By: by}, YourTurn{Game: v, Player: v.Player(by), Color: by}}
 		}

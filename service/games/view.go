@@ -159,6 +159,9 @@ func Replay(rec *storage.Game) (*chesscore.Game, error) {
 			return nil, fmt.Errorf("replay game %d: start position: %w", rec.ID, err)
 		}
 	}
+	if err := start.SetVariant(rec.Variant); err != nil {
+		return nil, fmt.Errorf("replay game %d: %w", rec.ID, err)
+	}
 	g, err := chesscore.ReplayGame(start, rec.Moves, dead.Decider{})
 	if err != nil {
 		return nil, fmt.Errorf("replay game %d: %w", rec.ID, err)

@@ -333,5 +333,5 @@ func Replay(s Settings, seed SeedFunc, games []Game) (Ladders, []Replayed, error
 
 // Categories lists the ladders a server keeps, in display order.
 func Categories() []clock.Category {
-	return []clock.Category{clock.Bullet, clock.Blitz, clock.Rapid, clock.Standard, clock.Correspondence}
+	return []clock.Category{clock.Bullet, clock.Blitz, clock.Rapid, clock.Standard, clock.Correspondence, clock.Chess960}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/chess960"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/storage"
@@ -71,7 +72,11 @@ func SettingsOf(gs storage.GuildSettings) Settings {
 // server, from a set-up position, a player against themselves, or one in which a side
 // never moved (whatever ended it: a second account resigning at once gives no rating).
 func Counts(g *storage.Game) (Game, bool) {
-	if !g.Rated || g.GuildID == "" || g.StartFEN != "" || g.White.ID == g.Black.ID || g.ID == 0 {
+	chess960Start := false
+	if g.Variant == chesscore.Chess960 {
+		_, chess960Start = chess960.Number(g.StartFEN)
+	}
+	if !g.Rated || g.GuildID == "" || (g.StartFEN != "" && !chess960Start) || g.White.ID == g.Black.ID || g.ID == 0 {
 		return Game{}, false
 	}
 	if len(g.Moves) < 2 {
@@ -83,6 +88,9 @@ func Counts(g *storage.Game) (Game, bool) {
 	cat := g.Control.Category()
 	if cat == clock.NoCategory {
 		return Game{}, false
+	}
+	if chess960Start {
+		cat = clock.Chess960 // one ladder for Chess960, whatever the speed
 	}
 	var score float64
 	switch g.Outcome.Result {
@@ -390,7 +398,7 @@ func rebuild(w storage.LaddersTx, guildID string, set Settings, extra map[seedKe
 }
 
 func isLadderCategory(cat clock.Category) bool {
-	return cat >= clock.Bullet && cat <= clock.Correspondence
+	return cat >= clock.Bullet && cat <= clock.Chess960
 }
 
 // Standing is a player's place in a ladder.

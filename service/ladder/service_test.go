@@ -472,3 +472,29 @@ func TestConcurrentEndsOfOnePlayersGames(t *testing.T) {
 
 // ridFor is a request id for the mate of game g (distinct per game, safe from goroutines).
 func (r *rig) ridFor(g *games.Game) string { return fmt.Sprint("mate-", g.ID) }
+
+// TestChess960Ladder: a rated Chess960 game counts in the Chess960 ladder, not in its
+// speed's, across a restart; one from a position that is no Chess960 start counts in
+// neither.
+func TestChess960Ladder(t *testing.T) {
+	r := newRig(t)
+	res, err := r.games.StartGame(context.Background(), games.StartRequest{RequestID: r.rid(), GuildID: "g", ChannelID: "c",
+		White: alice, Black: bob, Control: "3+2", Rated: true, Variant: chesscore.Chess960, Position: 518})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.play(res.Game, foolsMate)
+	r.restart()
+	if got := r.rating(clock.Chess960, bob.ID); got <= 1500 {
+		t.Errorf("bob's Chess960 rating %v after a win, want above 1500", got)
+	}
+	if got := r.rating(clock.Blitz, bob.ID); got != 0 {
+		t.Errorf("the Chess960 game moved bob's blitz rating to %v", got)
+	}
+	mid := "r1k4r/pppppppp/8/8/8/8/PPPPPPPP/R1K4R w KQkq - 0 1"
+	if lg, ok := Counts(&storage.Game{ID: 9, GuildID: "g", White: alice, Black: bob, Rated: true, Control: res.Game.Control,
+		Variant: chesscore.Chess960, StartFEN: mid, Moves: make([]chesscore.Move, 2),
+		Outcome: chesscore.Outcome{Result: chesscore.WhiteWins, Termination: chesscore.Resignation}}); ok {
+		t.Errorf("a Chess960 game from a set-up position counts: %+v", lg)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
@@ -669,11 +670,15 @@ func (s *Service) startGames(ctx context.Context, v *View) (bool, error) {
 			control = b.Control
 		}
 		rid := fmt.Sprintf("tournament:%d:%s", v.ID, v.State.boardKey(b))
-		res, err := s.games.StartGame(ctx, games.StartRequest{
+		req := games.StartRequest{
 			RequestID: rid, GuildID: v.GuildID, ChannelID: v.ChannelID,
 			White: storage.Player{ID: w.UserID, Name: w.Name}, Black: storage.Player{ID: bl.UserID, Name: bl.Name},
 			Control: control, Rated: v.State.Settings.Rated, NoShow: v.State.Settings.NoShow, BlackTime: b.BlackTime,
-		})
+		}
+		if v.State.Settings.Chess960 {
+			req.Variant, req.Position = chesscore.Chess960, games.RandomPosition
+		}
+		res, err := s.games.StartGame(ctx, req)
 		if err != nil {
 			return false, fmt.Errorf("start game %s of tournament %d: %w", rid, v.ID, err)
 		}

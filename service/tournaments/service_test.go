@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/chess960"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/internal/timers"
 	"github.com/gambitchess/gambit/service/games"
@@ -628,5 +629,35 @@ func TestSwissWithdrawalSitsOut(t *testing.T) {
 	}
 	if tb := v.Standings(); total(tb) != 9 { // 3 draws, then 2 draws and a bye twice
 		t.Errorf("standings total %v: %+v", total(tb), tb.Rows)
+	}
+}
+
+// TestChess960Tournament: an event with Chess960 set starts every game as Chess960, each
+// from a start position of its own drawn for it.
+func TestChess960Tournament(t *testing.T) {
+	r := newRig(t)
+	v := r.create(Settings{Format: RoundRobin, Control: "3+2", Chess960: true}, 4)
+	if _, err := r.ts.Start(ctx, v.ID, "g", "u1", false); err != nil {
+		t.Fatal(err)
+	}
+	r.settle()
+	ps := r.round(v.ID)
+	if len(ps) == 0 {
+		t.Fatal("no games in round 1")
+	}
+	for _, p := range ps {
+		if p.GameID == 0 {
+			continue
+		}
+		g, err := r.gs.Game(ctx, p.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := chess960.Number(g.StartFEN); g.Variant != chesscore.Chess960 || !ok {
+			t.Errorf("game %d: %s from %q, want a Chess960 start", g.ID, g.Variant, g.StartFEN)
+		}
+	}
+	if v = r.view(v.ID); !v.State.Settings.Chess960 {
+		t.Error("the event lost its Chess960 setting")
 	}
 }

@@ -65,6 +65,9 @@ type Settings struct {
 	Duration time.Duration `json:"duration,omitempty"`
 	// Rated games count for the server's ladder.
 	Rated bool `json:"rated"`
+	// Chess960 makes every game Chess960, each from a start position drawn for it;
+	// events stored before it existed are standard chess.
+	Chess960 bool `json:"chess960,omitempty"`
 	// NoShow is the forfeit time: a player who has not made their first move this long
 	// after their turn began loses the game by forfeit.
 	NoShow time.Duration `json:"no_show"`

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/redact"
@@ -118,7 +119,16 @@ func Open(l Location, opts *Options) (storage.Store, error) {
 func OpenConfig(cfg config.Storage, opts *Options) (storage.Store, Location, error) {
 	if cfg.Driver == DriverPostgres {
 		loc := Location{Driver: DriverPostgres, DSN: cfg.DSN}
-		db, err := Open(loc, opts)
+		var o Options
+		if opts != nil {
+			o = *opts
+		}
+		if o.Postgres == nil {
+			o.Postgres = &pg.Options{ConnectTimeout: cfg.ConnectTimeout, AcquireTimeout: cfg.AcquireTimeout,
+				StatementTimeout: off(cfg.StatementTimeout), LockTimeout: off(cfg.LockTimeout),
+				IdleInTransactionTimeout: off(cfg.IdleInTransactionTimeout)}
+		}
+		db, err := Open(loc, &o)
 		if err != nil {
 			return nil, loc, fmt.Errorf("storage.dsn: %w", err)
 		}
@@ -134,4 +144,13 @@ func OpenConfig(cfg config.Storage, opts *Options) (storage.Store, Location, err
 		return nil, loc, fmt.Errorf("storage.path %q: %w", abs, err)
 	}
 	return db, loc, nil
+}
+
+// off maps a configured server timeout to pg.Options: 0 in the configuration is off,
+// which pg.Options spells as negative (its 0 is the default).
+func off(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }

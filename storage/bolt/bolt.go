@@ -49,6 +49,9 @@ const (
 	bucketLeases     = "leases"      // set·partition → epoch, expiry, holder
 	bucketLeaseBeats = "lease_beats" // set·instance → last beat
 
+	// Schema version 9: the players' conditional moves (plans.go).
+	bucketPlans = "conditional_plans" // game id·colour → plan
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty
@@ -203,7 +206,7 @@ func (db *DB) Bulk(ctx context.Context, fn func(tx storage.Tx) error) (err error
 	}
 	defer restoreFaults(guardFaults())
 	defer recoverDamage(&err, "write", db.path)
-	return db.bbolt.Update(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) })
+	return diskFull(db.bbolt.Update(func(tx *bbolt.Tx) error { return fn(boltTx{tx}) }))
 }
 
 // Commit writes the change in one transaction, durably (fsync) unless the store was
@@ -241,9 +244,9 @@ func (db *DB) update(ctx context.Context, fn func(tx *bbolt.Tx) error) (err erro
 	case db.solo:
 		defer restoreFaults(guardFaults())
 		defer recoverDamage(&err, "write", db.path)
-		return db.bbolt.Update(safe)
+		return diskFull(db.bbolt.Update(safe))
 	case db.boltBatch:
-		return db.bbolt.Batch(safe)
+		return diskFull(db.bbolt.Batch(safe))
 	}
 	return db.group.commit(ctx, fn) // the committer recovers panics itself
 }

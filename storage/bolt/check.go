@@ -68,6 +68,7 @@ var recordDecoders = map[string]func(k, v []byte) error{
 	bucketTournamentGames: jsonRecord[storage.TournamentGame],
 	bucketLeases:          func(k, v []byte) error { _, err := decodeLease(k, v); return err },
 	bucketLeaseBeats:      func(k, v []byte) error { _, err := decodeLeaseBeat(k, v); return err },
+	bucketPlans:           func(k, v []byte) error { _, err := decodePlan(k, v); return err },
 	bucketPuzzles: func(k, v []byte) error {
 		if len(k) > 0 && k[0] == 0 {
 			return nil // the bucket's own index and count entries (EachPuzzle starts past them)
@@ -114,7 +115,7 @@ func (db *DB) CheckFile() (res CheckResult, err error) {
 func recordBuckets() []string {
 	return []string{bucketMeta, bucketGames, bucketChallenges, bucketGuilds, bucketUsers, bucketRequests,
 		bucketRatings, bucketRatedResults, bucketPuzzles, bucketPuzzleDaily, bucketPuzzleUsers, bucketPuzzleAttempts,
-		bucketEngineGames, bucketTournaments, bucketTournamentGames, bucketLeases, bucketLeaseBeats,
+		bucketEngineGames, bucketTournaments, bucketTournamentGames, bucketLeases, bucketLeaseBeats, bucketPlans,
 		bucketLiveGames, bucketPendingChallenges}
 }
 

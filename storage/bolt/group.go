@@ -126,7 +126,7 @@ func (g *groupCommitter) run(batch []*groupCall) {
 // reads pages to rebalance and spill) is an error, not a panic of the committer.
 func (g *groupCommitter) update(fn func(*bbolt.Tx) error) (err error) {
 	defer recoverDamage(&err, "write", g.path)
-	return g.db.Update(fn)
+	return diskFull(g.db.Update(fn))
 }
 
 // safeCall runs fn, turning a panic into an error so one bad writer cannot take the

@@ -7,8 +7,10 @@
 package bolt
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/gambitchess/gambit/storage"
 )
@@ -29,3 +31,12 @@ func guardFaults() bool { return debug.SetPanicOnFault(true) }
 
 // restoreFaults puts back the setting guardFaults replaced.
 func restoreFaults(old bool) { debug.SetPanicOnFault(old) }
+
+// diskFull marks a write that failed for want of space (ENOSPC, or EDQUOT for a
+// quota) with storage.ErrDiskFull.
+func diskFull(err error) error {
+	if err != nil && !errors.Is(err, storage.ErrDiskFull) && (errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)) {
+		return fmt.Errorf("%w: %w", storage.ErrDiskFull, err)
+	}
+	return err
+}

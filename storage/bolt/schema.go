@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the layout this code reads and writes. A file without a meta bucket
 // (a new, empty file) is at version 0.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // migration is one step: it turns a file at version-1 into one at version. Each step
 // runs in its own transaction, which also writes the new version, so a crash between two
@@ -56,6 +56,9 @@ var migrations = []migration{
 	}},
 	{8, "mate knowledge in game records (no data changes: a gambit of version 7 must not read them)", func(*bbolt.Tx) error {
 		return nil
+	}},
+	{9, "conditional moves (each player's plan of replies in a game)", func(tx *bbolt.Tx) error {
+		return createBuckets(tx, bucketPlans)
 	}},
 }
 

@@ -54,6 +54,7 @@
 //	           (lease_set, instance → at)
 //	version 8: no table: game records may carry the mate knowledge (flag 1024), which
 //	           a gambit of version 7 would refuse as corrupt
+//	version 9: conditional_plans (game_id, color → record)
 //
 // A database at a newer version is refused (storage.ErrNewerSchema); a read-only open of an older
 // one too. Backup writes a bbolt file of every record from one snapshot (transfer.Copy into a

@@ -183,7 +183,7 @@ func (t *pgTx) EachTournamentGame(fn func(storage.TournamentGame) error) error {
 
 // Check verifies that every game record decodes and that its columns agree with it.
 func (db *DB) Check(ctx context.Context) error {
-	err := db.View(ctx, func(tx storage.Tx) error {
+	err := db.View(storage.LongRunning(ctx), func(tx storage.Tx) error {
 		return tx.(*pgTx).rows(`SELECT id, guild_id, channel_id, white_id, black_id, live, version, record FROM games ORDER BY id`,
 			func(r pgx.Rows) error {
 				var id, version int64

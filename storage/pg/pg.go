@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,50 @@ type Options struct {
 	// MaxAttempts bounds the runs of one transaction that fails to serialize (default
 	// 50); the last failure is returned.
 	MaxAttempts int
+	// ConnectTimeout bounds opening one connection (default DefaultConnectTimeout, or
+	// connect_timeout of the DSN).
+	ConnectTimeout time.Duration
+	// AcquireTimeout bounds the wait for a connection of the pool when all are busy
+	// (default DefaultAcquireTimeout); the caller's context may end it sooner.
+	AcquireTimeout time.Duration
+	// StatementTimeout, LockTimeout and IdleInTransactionTimeout are the server's
+	// statement_timeout, lock_timeout and idle_in_transaction_session_timeout on every
+	// connection (defaults DefaultStatementTimeout, DefaultLockTimeout,
+	// DefaultIdleInTransactionTimeout; a value the DSN sets wins). They hold on the
+	// server even when the bot cannot reach it: a stalled network or a stopped bot
+	// leaves no transaction holding locks for ever. Negative: off.
+	StatementTimeout, LockTimeout, IdleInTransactionTimeout time.Duration
+}
+
+// Defaults of Options.
+const (
+	DefaultConnectTimeout           = 5 * time.Second
+	DefaultAcquireTimeout           = 5 * time.Second
+	DefaultStatementTimeout         = 15 * time.Second
+	DefaultLockTimeout              = 5 * time.Second
+	DefaultIdleInTransactionTimeout = 30 * time.Second
+)
+
+// serverTimeouts sets the server-side timeouts of o on every connection of cfg (as
+// startup parameters: no round trip), leaving those the DSN sets.
+func serverTimeouts(cfg *pgxpool.Config, o Options) {
+	for _, p := range []struct {
+		name string
+		v, d time.Duration
+	}{
+		{"statement_timeout", o.StatementTimeout, DefaultStatementTimeout},
+		{"lock_timeout", o.LockTimeout, DefaultLockTimeout},
+		{"idle_in_transaction_session_timeout", o.IdleInTransactionTimeout, DefaultIdleInTransactionTimeout},
+	} {
+		if _, set := cfg.ConnConfig.RuntimeParams[p.name]; set {
+			continue
+		}
+		v := p.v
+		if v == 0 {
+			v = p.d
+		}
+		cfg.ConnConfig.RuntimeParams[p.name] = strconv.FormatInt(max(v.Milliseconds(), 0), 10)
+	}
 }
 
 // DB is the PostgreSQL backend: a Store in one database (or one schema of it: the
@@ -42,6 +87,8 @@ type DB struct {
 	readOnly    bool
 	maxAttempts int
 	retries     atomic.Int64
+	// acquireTimeout bounds the wait for a pooled connection (Options.AcquireTimeout).
+	acquireTimeout time.Duration
 }
 
 // The PostgreSQL backend implements the whole surface.
@@ -71,6 +118,16 @@ func Open(dsn string, opts *Options) (*DB, error) {
 	case !strings.Contains(dsn, "pool_max_conns"):
 		cfg.MaxConns = 16
 	}
+	if !strings.Contains(dsn, "connect_timeout") {
+		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+		if o.ConnectTimeout > 0 {
+			cfg.ConnConfig.ConnectTimeout = o.ConnectTimeout
+		}
+	}
+	if o.AcquireTimeout <= 0 {
+		o.AcquireTimeout = DefaultAcquireTimeout
+	}
+	serverTimeouts(cfg, o)
 	name := cfg.ConnConfig.Database
 	if sp := cfg.ConnConfig.RuntimeParams["search_path"]; sp != "" {
 		name += " (schema " + sp + ")"
@@ -81,7 +138,7 @@ func Open(dsn string, opts *Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres %s: %w", name, err)
 	}
-	db := &DB{pool: pool, name: name, readOnly: o.ReadOnly, maxAttempts: o.MaxAttempts}
+	db := &DB{pool: pool, name: name, readOnly: o.ReadOnly, maxAttempts: o.MaxAttempts, acquireTimeout: o.AcquireTimeout}
 	if o.ReadOnly {
 		err = db.checkSchema(ctx)
 	} else {
@@ -175,7 +232,9 @@ func (db *DB) run(ctx context.Context, opts pgx.TxOptions, fn func(tx storage.Tx
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = db.once(ctx, opts, fn)
-		if err == nil || !retryable(err) || attempt >= db.maxAttempts {
+		// A transaction that failed before anything reached the server (a pooled
+		// connection the server closed, as across a restart) is safe to run again.
+		if err == nil || !(retryable(err) || pgconn.SafeToRetry(err)) || attempt >= db.maxAttempts {
 			break
 		}
 		db.retries.Add(1)
@@ -197,11 +256,28 @@ func (db *DB) Retries() int64 { return db.retries.Load() }
 
 // once runs fn in one transaction.
 func (db *DB) once(ctx context.Context, opts pgx.TxOptions, fn func(tx storage.Tx) error) (err error) {
-	ptx, err := db.pool.BeginTx(ctx, opts)
+	conn, err := db.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	ptx, err := conn.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("postgres %s: begin: %w", db.name, err)
 	}
 	t := &pgTx{tx: ptx, ctx: ctx}
+	if storage.IsLongRunning(ctx) {
+		// A copy of the whole store: its listing statements may run long, and the
+		// transaction waits while each batch is written elsewhere. ctx still bounds it.
+		if _, err := t.exec(`SET LOCAL statement_timeout = 0`); err != nil {
+			_ = ptx.Rollback(context.WithoutCancel(ctx))
+			return fmt.Errorf("postgres %s: lift the statement timeout: %w", db.name, err)
+		}
+		if _, err := t.exec(`SET LOCAL idle_in_transaction_session_timeout = 0`); err != nil {
+			_ = ptx.Rollback(context.WithoutCancel(ctx))
+			return fmt.Errorf("postgres %s: lift the idle timeout: %w", db.name, err)
+		}
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic in a transaction: %v", p)
@@ -221,8 +297,48 @@ func (db *DB) once(ctx context.Context, opts pgx.TxOptions, fn func(tx storage.T
 	if t.dbErr != nil { // fn went on after a failed statement
 		return fmt.Errorf("postgres %s: a statement failed: %w", db.name, t.dbErr)
 	}
+	if err := ctx.Err(); err != nil {
+		// The caller gave up (its user is told the request failed): never commit now.
+		return fmt.Errorf("postgres %s: not committed: %w", db.name, err)
+	}
 	if err := ptx.Commit(ctx); err != nil {
+		if ctx.Err() != nil && opts.AccessMode != pgx.ReadOnly {
+			// COMMIT was sent but its answer did not come in time: the server may
+			// have committed.
+			return fmt.Errorf("postgres %s: commit: %w: %w", db.name, storage.ErrOutcomeUnknown, err)
+		}
 		return fmt.Errorf("postgres %s: commit: %w", db.name, err)
+	}
+	return nil
+}
+
+// acquire takes a connection of the pool, waiting at most acquireTimeout (or until ctx
+// ends) when all are busy.
+func (db *DB) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	actx, cancel := context.WithTimeout(ctx, db.acquireTimeout)
+	defer cancel()
+	conn, err := db.pool.Acquire(actx)
+	if err == nil {
+		return conn, nil
+	}
+	if ctx.Err() == nil && actx.Err() != nil {
+		st := db.pool.Stat()
+		return nil, fmt.Errorf("postgres %s: no connection free after %v (%d of %d in use): %w",
+			db.name, db.acquireTimeout, st.AcquiredConns(), st.MaxConns(), storage.ErrUnavailable)
+	}
+	return nil, fmt.Errorf("postgres %s: connect: %w: %w", db.name, storage.ErrUnavailable, err)
+}
+
+// Ping checks that the database answers: a connection of the pool runs an empty
+// statement, within ctx.
+func (db *DB) Ping(ctx context.Context) error {
+	conn, err := db.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if err := conn.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres %s: ping: %w", db.name, err)
 	}
 	return nil
 }

@@ -124,6 +124,13 @@ var pgMigrations = []pgMigration{
 			PRIMARY KEY (lease_set, instance))`,
 	}},
 	{8, "mate knowledge in game records (no data changes: a gambit of version 7 must not read them)", nil},
+	{9, "conditional moves (each player's plan of replies in a game)", []string{
+		`CREATE TABLE conditional_plans (
+			game_id bigint NOT NULL,
+			color smallint NOT NULL,
+			record bytea NOT NULL,
+			PRIMARY KEY (game_id, color))`,
+	}},
 }
 
 // pgSchemaTable records the migrations a database has had.
@@ -165,6 +172,21 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	defer conn.Release()
+	// A migration may build an index on a large table, and the lock waits for another
+	// process's migration: Open's context bounds them, not the per-statement limits,
+	// which come back (RESET: the connection's startup values) before the connection
+	// returns to the pool.
+	if _, err := conn.Exec(ctx, `SET statement_timeout = 0`); err != nil {
+		return fmt.Errorf("lift the statement timeout: %w", err)
+	}
+	if _, err := conn.Exec(ctx, `SET lock_timeout = 0`); err != nil {
+		return fmt.Errorf("lift the lock timeout: %w", err)
+	}
+	defer func() {
+		if _, err := conn.Exec(context.WithoutCancel(ctx), `RESET statement_timeout; RESET lock_timeout`); err != nil {
+			conn.Conn().Close(context.WithoutCancel(ctx)) // never pool a connection without its limits
+		}
+	}()
 	if _, err := conn.Exec(ctx, pgMigrateLock); err != nil {
 		return fmt.Errorf("take the migration lock: %w", err)
 	}

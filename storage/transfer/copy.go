@@ -33,6 +33,7 @@ type Lister interface {
 	EachEngineGame(fn func(storage.EngineGame) error) error
 	EachTournament(fn func(*storage.Tournament) error) error
 	EachTournamentGame(fn func(storage.TournamentGame) error) error
+	EachPlan(fn func(*storage.Plan) error) error
 }
 
 // Counts are the records of a store by family, in the order Copy copies them.
@@ -183,6 +184,11 @@ var families = []family{
 	{"tournament games", func(src Lister, put func(int, func(storage.Tx) error) error) error {
 		return src.EachTournamentGame(func(tg storage.TournamentGame) error {
 			return put(1, func(tx storage.Tx) error { return tx.PutTournamentGame(tg) })
+		})
+	}},
+	{"conditional plans", func(src Lister, put func(int, func(storage.Tx) error) error) error {
+		return src.EachPlan(func(p *storage.Plan) error {
+			return put(1, func(tx storage.Tx) error { return tx.PutPlan(p) })
 		})
 	}},
 }

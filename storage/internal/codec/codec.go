@@ -48,6 +48,9 @@ const (
 	// flagMates marks a record that ends with what is known of who can still mate
 	// (Game.Mates), after the version.
 	flagMates = 1 << 10
+	// flagVariant marks a record of a game not of standard chess: it ends with the
+	// variant's byte (Game.Variant), after the mates.
+	flagVariant = 1 << 11
 )
 
 type encoder struct{ b []byte }
@@ -112,6 +115,9 @@ func EncodeGame(g *storage.Game) []byte {
 	}
 	if g.Mates.Known() {
 		flags |= flagMates
+	}
+	if g.Variant != chesscore.Standard {
+		flags |= flagVariant
 	}
 	e.uvarint(flags)
 	e.str(g.GuildID)
@@ -192,6 +198,9 @@ func EncodeGame(g *storage.Game) []byte {
 				}
 			}
 		}
+	}
+	if g.Variant != chesscore.Standard {
+		e.byte(byte(g.Variant))
 	}
 	return e.b
 }
@@ -301,7 +310,7 @@ func DecodeGame(id uint64, b []byte) (*storage.Game, error) {
 	}
 	g := &storage.Game{ID: id}
 	flags := d.uvarint("flags")
-	if flags >= flagMates<<1 {
+	if flags >= flagVariant<<1 {
 		d.fail("flags %#x: unknown bits", flags)
 	}
 	g.Rated = flags&flagRated != 0
@@ -412,6 +421,11 @@ func DecodeGame(id uint64, b []byte) (*storage.Game, error) {
 	}
 	if flags&flagMates != 0 {
 		g.Mates = d.mates(len(g.Moves))
+	}
+	if flags&flagVariant != 0 {
+		if g.Variant = chesscore.Variant(d.byte("variant")); d.err == nil && (g.Variant == chesscore.Standard || g.Variant > chesscore.Chess960) {
+			d.fail("variant %d", g.Variant)
+		}
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d bytes after the record", len(d.b))

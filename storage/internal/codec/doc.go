@@ -14,8 +14,8 @@
 //	uvarint  flags: 1 rated, 2 has clock, 4 free first moves, 8 draw offer pending,
 //	         16 takeback pending, 32 no-show time present, 64 a draw offer waits for
 //	         its maker's next move, 128 last move's instant present, 256 arbiter notes
-//	         present, 512 version present, 1024 mate knowledge present (other bits
-//	         are corrupt)
+//	         present, 512 version present, 1024 mate knowledge present, 2048 not
+//	         standard chess (other bits are corrupt)
 //	string   guild id, channel id, thread id
 //	string   white id, white name, black id, black name
 //	string   time control in canonical notation ("5+3", "3d", "-")
@@ -45,6 +45,7 @@
 //	         black, byte verdict (0 unknown, 1 yes, 2 no), and after a yes uvarint n (1
 //	         to chesscore.MaxKnownLine) and n moves as above: the helpmate line.
 //	         Game.Mates.Ply is the number of moves
+//	if not standard chess: byte Game.Variant (1 Chess960; its start in the start FEN)
 //
 // A decoder refuses unknown formats, out-of-range values and trailing bytes with
 // ErrCorrupt. A later format gets a new format byte; the old one stays readable. The

@@ -2,10 +2,13 @@ package codec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/internal/testrecords"
 )
@@ -24,6 +27,32 @@ func TestGameCodecRoundTrip(t *testing.T) {
 		if again := EncodeGame(got); !bytes.Equal(again, b) {
 			t.Errorf("game %d: re-encoding differs", i)
 		}
+	}
+}
+
+// TestGameCodecVariant: a Chess960 record keeps its variant; a standard record is written
+// as before the variant existed (no flag, no byte), so old records read as standard.
+func TestGameCodecVariant(t *testing.T) {
+	g := testrecords.Chess960Game()
+	g.ID = 9
+	b := EncodeGame(g)
+	got, err := DecodeGame(g.ID, b)
+	if err != nil || !reflect.DeepEqual(got, g) {
+		t.Fatalf("Chess960 round trip: %+v, %v", got, err)
+	}
+	std := *g
+	std.Variant, std.StartFEN, std.Moves = chesscore.Standard, "", nil
+	old := EncodeGame(&std)
+	if flags, _ := binary.Uvarint(old[1:]); flags&flagVariant != 0 {
+		t.Errorf("standard record has the variant flag: %#x", flags)
+	}
+	if got, err := DecodeGame(1, old); err != nil || got.Variant != chesscore.Standard {
+		t.Errorf("standard record read as %v, %v", got, err)
+	}
+	bad := append([]byte(nil), b...)
+	bad[len(bad)-1] = 7
+	if _, err := DecodeGame(1, bad); !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), "variant 7") {
+		t.Errorf("variant 7: %v, want ErrCorrupt", err)
 	}
 }
 
@@ -46,6 +75,7 @@ func FuzzDecodeGame(f *testing.F) {
 	for _, g := range testrecords.SampleGames(f) {
 		f.Add(EncodeGame(g))
 	}
+	f.Add(EncodeGame(testrecords.Chess960Game()))
 	f.Add([]byte{1})
 	f.Add([]byte{1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -1,5 +1,5 @@
 // records.go: the records both backends keep as JSON under their id (challenges,
-// tournaments, tournament boards, games against the engine, guild settings), encoded and
+// tournaments, tournament boards, games against the engine, guild settings, conditional plans), encoded and
 // decoded the same way whichever database holds them.
 
 package codec
@@ -7,6 +7,7 @@ package codec
 import (
 	"fmt"
 
+	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -51,6 +52,20 @@ func DecodeEngineGame(gameID uint64, b []byte) (*storage.EngineGame, error) {
 	}
 	e.GameID = gameID
 	return e, nil
+}
+
+// DecodePlan decodes the JSON record of side c's plan in game gameID; the key gives
+// both.
+func DecodePlan(gameID uint64, c chesscore.Color, b []byte) (*storage.Plan, error) {
+	p := new(storage.Plan)
+	if err := DecodeJSON(b, p); err != nil {
+		return nil, fmt.Errorf("plan of game %d: %w", gameID, err)
+	}
+	p.GameID, p.Color = gameID, c
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", storage.ErrCorrupt, err)
+	}
+	return p, nil
 }
 
 // EncodeGuildSettings checks a guild's settings (a guild id, Validate) and encodes them

@@ -39,6 +39,15 @@ func FillStore(ctx context.Context, t testing.TB, db storage.Store) {
 		if err := tx.PutEngineGame(storage.EngineGame{GameID: engine.ID, Color: chesscore.Black, Level: 4, Engine: storage.EngineBuiltin, Created: T0}); err != nil {
 			return err
 		}
+		// A plan of Black's replies: 1.e4 e5 2.Nf3 Nc6 (its shape only: a store does not
+		// check legality).
+		e4, e5 := chesscore.NewMove(chesscore.E2, chesscore.E4), chesscore.NewMove(chesscore.E7, chesscore.E5)
+		nf3, nc6 := chesscore.NewMove(chesscore.G1, chesscore.F3), chesscore.NewMove(chesscore.B8, chesscore.C6)
+		plan := &storage.Plan{GameID: games[0].ID, Color: chesscore.Black, UserID: games[0].Black.ID, Updated: T0,
+			Lines: [][]chesscore.Move{{e4, e5, nf3, nc6}}}
+		if err := tx.PutPlan(plan); err != nil {
+			return err
+		}
 		s := storage.DefaultGuildSettings("g1")
 		s.Puzzle = storage.PuzzleSettings{Channel: "c1", Time: "09:30", Zone: "Europe/Paris", Since: T0}
 		if err := tx.PutGuildSettings(s); err != nil {

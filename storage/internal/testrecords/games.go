@@ -78,6 +78,16 @@ func SampleGames(t testing.TB) []*storage.Game {
 	}
 }
 
+// Chess960Game is a live Chess960 game from start position 0 (BBQNNRKR) in which both
+// sides have castled king side, the king staying on g1 and g8.
+func Chess960Game() *storage.Game {
+	g := NewGame("w960", "b960", "c960")
+	g.Variant = chesscore.Chess960
+	g.StartFEN = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+	g.Moves = []chesscore.Move{chesscore.NewCastling(chesscore.G1, chesscore.G1), chesscore.NewCastling(chesscore.G8, chesscore.G8)}
+	return g
+}
+
 // NewGame is a new casual game of white and black in channel, created at T0.
 func NewGame(white, black, channel string) *storage.Game {
 	return &storage.Game{
