@@ -7,6 +7,7 @@ package dead
 import (
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -203,8 +204,10 @@ func TestCanCheckmateSoundOnLockedPositions(t *testing.T) {
 // real, every position of the real games (both colours); hard, the hard corpus (both
 // colours); full, positions with (nearly) full material, the flag fall of a middlegame.
 // Each reports the mean, the median, the 99th percentile and the maximum of one decision
-// in microseconds, and the share of Unknown answers. The targets (issue): real mean at
-// most 10 µs and p99 at most 1 ms, hard p99 at most 100 ms. The decisions are taken in
+// in microseconds of wall time, the mean and 99th percentile of its processor time
+// (cpu-mean-µs, cpu-p99-µs: see opTimes), and the share of Unknown answers. The bars
+// (issue), judged on the processor time: real p99 at most 1 ms, hard p99 at most 100 ms,
+// no Unknown. The decisions are taken in
 // a fixed order that strides through the whole corpus (decisionStride), so that any
 // -benchtime samples every part of it; with b.N a multiple of the decisions (12,708 for
 // real: 6,354 positions, two colours) each is timed equally often.
@@ -230,7 +233,7 @@ func BenchmarkCanCheckmate(b *testing.B) {
 		pos  []cc.Position
 	}{{"real", real}, {"hard", hard}, {"full", full}} {
 		b.Run(bc.name, func(b *testing.B) {
-			times := make([]time.Duration, 0, b.N)
+			times := lockThread(b, b.N)
 			unknown := 0
 			b.ResetTimer()
 			n := 2 * len(bc.pos)
@@ -240,14 +243,13 @@ func BenchmarkCanCheckmate(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				k := i * decisionStride % n
 				p := &bc.pos[k/2]
-				start := time.Now()
+				times.start()
 				if CanCheckmate(p, cc.Color(k&1)) == cc.Unknown {
 					unknown++
 				}
-				times = append(times, time.Since(start))
+				times.stop()
 			}
-			b.StopTimer()
-			reportTimes(b, times)
+			times.report(b)
 			b.ReportMetric(float64(unknown)/float64(b.N), "unknown/op")
 		})
 	}
@@ -258,23 +260,76 @@ func BenchmarkCanCheckmate(b *testing.B) {
 // none of the counts.
 const decisionStride = 7919
 
-// reportTimes reports the mean, median, 99th percentile and maximum of times in
+// opTimes collects the wall-clock time and the thread's processor time of each operation
+// a benchmark times. The benchmark's goroutine is locked to its thread while it times
+// (lockThread), so that the thread's processor time is the operation's own: on a loaded
+// machine the wall time also counts the waits for a core, and the percentiles of the
+// processor time are what the operation costs.
+type opTimes struct {
+	wall, cpu []time.Duration
+	cpuOK     bool
+	wall0     time.Time
+	cpu0      time.Duration
+}
+
+// lockThread locks the calling goroutine to its thread until the benchmark ends and
+// returns an opTimes ready for n operations.
+func lockThread(b *testing.B, n int) *opTimes {
+	runtime.LockOSThread()
+	b.Cleanup(runtime.UnlockOSThread)
+	_, ok := threadCPUTime()
+	return &opTimes{wall: make([]time.Duration, 0, n), cpu: make([]time.Duration, 0, n), cpuOK: ok}
+}
+
+func (t *opTimes) start() {
+	if t.cpuOK {
+		t.cpu0, _ = threadCPUTime()
+	}
+	t.wall0 = time.Now()
+}
+
+func (t *opTimes) stop() {
+	t.wall = append(t.wall, time.Since(t.wall0))
+	if t.cpuOK {
+		c, _ := threadCPUTime()
+		t.cpu = append(t.cpu, c-t.cpu0)
+	}
+}
+
+// report reports the mean, median, 99th percentile and maximum of the wall times in
+// microseconds, and the mean and 99th percentile of the processor times (cpu-mean-µs,
+// cpu-p99-µs) where they are at hand.
+func (t *opTimes) report(b *testing.B) {
+	b.StopTimer()
+	mean, p50, p99, maxT := summarize(t.wall)
+	b.ReportMetric(mean, "mean-µs")
+	b.ReportMetric(p50, "p50-µs")
+	b.ReportMetric(p99, "p99-µs")
+	b.ReportMetric(maxT, "max-µs")
+	if t.cpuOK && len(t.cpu) > 0 {
+		mean, _, p99, _ := summarize(t.cpu)
+		b.ReportMetric(mean, "cpu-mean-µs")
+		b.ReportMetric(p99, "cpu-p99-µs")
+	}
+}
+
+// summarize sorts times and returns their mean, median, 99th percentile and maximum in
 // microseconds.
-func reportTimes(b *testing.B, times []time.Duration) {
+func summarize(times []time.Duration) (mean, p50, p99, maxT float64) {
 	if len(times) == 0 {
-		return
+		return 0, 0, 0, 0
 	}
 	var sum time.Duration
 	for _, d := range times {
 		sum += d
 	}
 	slices.Sort(times)
-	p99 := times[int(math.Ceil(0.99*float64(len(times))))-1]
 	us := float64(time.Microsecond)
-	b.ReportMetric(float64(sum)/float64(len(times))/us, "mean-µs")
-	b.ReportMetric(float64(times[len(times)/2])/us, "p50-µs")
-	b.ReportMetric(float64(p99)/us, "p99-µs")
-	b.ReportMetric(float64(times[len(times)-1])/us, "max-µs")
+	mean = float64(sum) / float64(len(times)) / us
+	p50 = float64(times[len(times)/2]) / us
+	p99 = float64(times[int(math.Ceil(0.99*float64(len(times))))-1]) / us
+	maxT = float64(times[len(times)-1]) / us
+	return mean, p50, p99, maxT
 }
 
 // BenchmarkDeadAfterMove times the test Game runs after every move (both colours, the
@@ -282,17 +337,16 @@ func reportTimes(b *testing.B, times []time.Duration) {
 // from the move before.
 func BenchmarkDeadAfterMove(b *testing.B) {
 	real := loadRealGames(b)
-	times := make([]time.Duration, 0, b.N)
+	times := lockThread(b, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := &real[i%len(real)]
-		start := time.Now()
+		times.start()
 		var k cc.MateKnowledge
 		Decider{}.Dead(&k, p)
-		times = append(times, time.Since(start))
+		times.stop()
 	}
-	b.StopTimer()
-	reportTimes(b, times)
+	times.report(b)
 }
 
 // realGame is a game of testdata/realgames.uci: its start and its moves.
@@ -364,7 +418,8 @@ func TestCarriedDecisionAlongRealGames(t *testing.T) {
 
 // BenchmarkGameDeadCheck times the test Game runs after every move along the real games,
 // the decision carried from move to move as Game carries it: mean, 99th percentile and
-// maximum per move in microseconds.
+// maximum per move in microseconds, of wall and of processor time (opTimes). The bar
+// (issue), judged on the processor time: a mean of at most 50 µs.
 func BenchmarkGameDeadCheck(b *testing.B) {
 	games := loadRealGameMoves(b)
 	type step struct {
@@ -381,19 +436,18 @@ func BenchmarkGameDeadCheck(b *testing.B) {
 			p = next
 		}
 	}
-	times := make([]time.Duration, 0, b.N)
+	times := lockThread(b, b.N)
 	var k cc.MateKnowledge
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s := &steps[i%len(steps)]
-		start := time.Now()
+		times.start()
 		if s.first || i%len(steps) == 0 {
 			k = cc.MateKnowledge{}
 		}
 		Decider{}.Carry(&k, &s.prev, &s.cur, s.m)
 		Decider{}.Dead(&k, &s.cur)
-		times = append(times, time.Since(start))
+		times.stop()
 	}
-	b.StopTimer()
-	reportTimes(b, times)
+	times.report(b)
 }

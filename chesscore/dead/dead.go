@@ -11,14 +11,7 @@
 //  1. The game is over: c has mated (yes), or c is mated or stalemated (no).
 //  2. Material: c's material can never mate, whatever the opponent does (no); see
 //     chesscore.CannotMateByMaterial.
-//  3. The planners, which play straight to a mate instead of searching: the middlegame
-//     planner (plan_mid.go, from midMinPieces pieces: a mating configuration at the
-//     opponent's king, a piece on a checking square, the flight squares covered or
-//     filled by the opponent's own pieces, the defenders moved away), then the endgame
-//     planner (plan_end.go, up to endMaxPieces pieces: the kings walk to a mating picture
-//     on the edge, where a rook or queen, a pawn promoted first, mates). Yes with the
-//     line replayed to mate, or nothing.
-//  4. The structure (structure.go), when some pawn is blocked by another: the pieces
+//  3. The structure (structure.go), when some pawn is blocked by another: the pieces
 //     that can never move again, the squares every other piece can ever reach and attack
 //     around them, and whether c could ever attack the enemy king's square and close all
 //     its flight squares there (no, with that proof).
@@ -26,16 +19,16 @@
 //     LockedDead): the pawns and the pieces shut in behind them never move, and on no
 //     square the king can reach can a mate be assembled from the squares the other
 //     pieces reach (no, with that proof).
-//  5. The search (search.go): a best-first search over the positions reachable from
+//  4. The search (search.go): a best-first search over the positions reachable from
 //     here, with a memory of every position generated, pruning every position that steps
-//     1, 2 and 4 settle. It finds a mate (yes, the line shortened) or sees every
+//     1, 2 and 3 settle. It finds a mate (yes, with the line) or sees every
 //     reachable position (no). Around it, LongMate (longmate.go) walks the pieces to a
 //     mating picture built from the squares they reach, the pawns standing still: before
 //     the search with a tenth of the budget where every pawn is locked, after it with the
 //     whole budget when it ran out (yes, with the line).
 //
 // Yes always comes with the line, replayable move by move to a mate by c. No always
-// rests on a proof (steps 1, 2 and 4, or the search exhausted). The fifty- and
+// rests on a proof (steps 1, 2 and 3, or the search exhausted). The fifty- and
 // seventy-five-move rules and repetitions are ignored, as 5.2.2 and 6.9 do.
 //
 // # Budget
@@ -157,17 +150,14 @@ func IsDeadPosition(p *cc.Position) bool {
 	return Decider{}.Dead(&k, p)
 }
 
-// decider holds the working memory of one decision: the planners, the structure analysis
-// (its verdict on the root computed at most once for each colour) and the best-first
-// search.
+// decider holds the working memory of one decision: the structure analysis (its verdict
+// on the root computed at most once for each colour) and the best-first search.
 type decider struct {
 	root    cc.Position
 	over    bool // the root has no legal move
 	st      structure
 	stState [2]uint8 // by colour: 0 not computed, 1 no proof, 2 proven unable to mate by the structure analysis, 3 by LockedDead
 	search  mateSearch
-	end     *endPlanner // made on first use: most decisions never need it
-	mid     midPlanner
 }
 
 var deciders = sync.Pool{New: func() any { return new(decider) }}
@@ -193,36 +183,7 @@ func (d *decider) static(c cc.Color) (Decision, bool) {
 	return Decision{}, false
 }
 
-// plan runs step 3 for c, the planners: Yes with a verified line, or nothing. The
-// middlegame planner (from midMinPieces pieces) runs first from 16 pieces, or with a
-// queen of c, where it usually mates the king where it stands; with fewer pieces the
-// endgame planner's walk to the edge is the likelier mate, and runs first.
-func (d *decider) plan(c cc.Color) (Decision, bool) {
-	pieces := d.root.Occupied().Count()
-	if pieces < midMinPieces {
-		return d.planEnd(c)
-	}
-	if pieces >= 16 || d.root.Pieces(c, cc.Queen) != 0 {
-		if dec, ok := d.planMid(c); ok {
-			return dec, true
-		}
-		return d.planEnd(c)
-	}
-	if dec, ok := d.planEnd(c); ok {
-		return dec, true
-	}
-	return d.planMid(c)
-}
-
-// planMid runs the middlegame planner for c on the root.
-func (d *decider) planMid(c cc.Color) (Decision, bool) {
-	if n := d.mid.plan(&d.root, c); n > 0 {
-		return Decision{Verdict: cc.Yes, Proof: ProofMate, Line: d.mid.line[:n], Nodes: d.mid.nodes}, true
-	}
-	return Decision{}, false
-}
-
-// provenByStructure runs step 4 for c: the structure analysis, then, where every pawn is
+// provenByStructure runs step 3 for c: the structure analysis, then, where every pawn is
 // locked, the locked-structure proof (locked.go).
 func (d *decider) provenByStructure(c cc.Color) bool {
 	if d.stState[c] == 0 {
@@ -252,12 +213,9 @@ func (d *decider) structureProof(c cc.Color) Proof {
 // the search, lost in the pieces' wanderings, would spend the whole budget.
 const lockedMateShare = 10
 
-// decide runs the five steps for c.
+// decide runs the four steps for c.
 func (d *decider) decide(c cc.Color, budget int) Decision {
 	if dec, ok := d.static(c); ok {
-		return dec
-	}
-	if dec, ok := d.plan(c); ok {
 		return dec
 	}
 	if d.provenByStructure(c) {
@@ -272,7 +230,7 @@ func (d *decider) decide(c cc.Color, budget int) Decision {
 	dec := Decision{Verdict: v, Nodes: d.search.nodes}
 	switch v {
 	case cc.Yes:
-		dec.Proof, dec.Line = ProofMate, shortenLine(&d.root, c, d.search.mate)
+		dec.Proof, dec.Line = ProofMate, d.search.mate
 	case cc.No:
 		dec.Proof = ProofSearch
 	case cc.Unknown:
@@ -296,7 +254,7 @@ func blockedPawns(p *cc.Position) cc.Bitboard {
 func mayBeBlocked(p *cc.Position) bool { return blockedPawns(p) != 0 }
 
 // wallPawns is the number of blocked pawns from which the structure analysis runs at the
-// nodes of the search (and before the planners in the test after a move): fewer cannot
+// nodes of the search (and first in the test after a move): fewer cannot
 // wall a king off across the board. Soundness does not depend on it.
 const wallPawns = 6
 

@@ -155,6 +155,47 @@ func placeRandomly(r *testRNG, board *[64]byte, pieces string, turn cc.Color) (c
 	return p, err == nil
 }
 
+// The classic helpmates, of the middlegame and of the endgame: Decide finds each, with a
+// line that replays to a mate.
+func TestDecideFindsMates(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		c    cc.Color
+	}{
+		{"back rank", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", cc.White},
+		{"back rank, the loser waits", "6k1/1p3ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", cc.White},
+		{"fool's mate", "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", cc.Black},
+		{"scholar's mate", "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", cc.White},
+		{"smothered", "6rk/6pp/8/6N1/8/8/6PP/6K1 w - - 0 1", cc.White},
+		{"a defender moves away", "6k1/5ppp/1n6/8/8/8/5PPP/R5K1 w - - 0 1", cc.White},
+		{"a flight square filled", "r6k/6pp/8/6N1/8/8/6PP/6K1 b - - 0 1", cc.White},
+		{"the queen on the pawn shield, supported", "r4rk1/ppp2ppp/8/8/8/3B4/PPP2PPP/3Q1RK1 w - - 0 1", cc.White},
+		{"a promotion mates at once", "k7/2P5/1K6/8/8/8/8/8 w - - 0 1", cc.White},
+		{"the king walks two steps", "8/8/3p1kpp/3b4/4r3/8/2K5/5q2 w - - 0 62", cc.Black},
+		{"the king steps into the net", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6", cc.Black},
+		{"the loser moves a piece twice (real game)", "r2q1rk1/1bpp1ppp/p7/1p5n/2P1P1n1/1B4B1/PPQ2PPP/RN2K2R w KQ - 1 11", cc.White},
+		{"rook against the lone king", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", cc.White},
+		{"queen against the lone king, loser to move", "8/5q1K/8/8/6k1/8/8/8 w - - 14 99", cc.Black},
+		{"queen against the lone king, the king must not stalemate", "8/8/8/3k4/8/8/1Q6/6K1 b - - 0 1", cc.White},
+		{"pawn promotes first", "8/8/8/4k3/8/3K4/4P3/8 b - - 4 42", cc.White},
+		{"rook against rook", "8/R4K2/2k5/8/8/8/8/4r3 w - - 80 112", cc.White},
+		{"queen against rook", "2K1q3/8/1R6/5k2/8/8/8/8 w - - 24 102", cc.Black},
+		{"rook and pawns against pawns", "8/5ppk/2R5/8/1P5p/8/5PPP/6K1 w - - 0 36", cc.White},
+		{"black rook, white to move", "8/8/8/8/2k5/8/3K4/r7 w - - 0 50", cc.Black},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sanFEN(t, tc.fen)
+			d := Decide(&p, tc.c)
+			if d.Verdict != cc.Yes {
+				t.Fatalf("%s: %s can mate = %s (%s, %d nodes), want yes", tc.fen, tc.c, d.Verdict, d.Proof, d.Nodes)
+			}
+			checkDecision(t, &p, tc.c, d)
+		})
+	}
+}
+
 // Soundness on random positions: a "no" is never contradicted by a helpmate that brute
 // force finds, and a "yes" always comes with a witness that replays to a mate.
 func TestCanCheckmateSoundOnRandomPositions(t *testing.T) {

@@ -16,13 +16,12 @@ import (
 const randomGameMaxPlies = 300
 
 // randomGameBiasTries is how many more random moves a ply draws, looking for a capture or
-// a promotion, before it plays the first one drawn: the bias brings a game into the
-// endgames the planners play in within a few dozen moves.
+// a promotion, before it plays the first one drawn: the bias brings a game into an
+// endgame within a few dozen moves.
 const randomGameBiasTries = 3
 
 // randomGameNodes is the search's budget in the random games, for the game's Decider and
-// for the checks: the planners, where the crashes were, run whatever the budget, and a
-// small one keeps a game fast.
+// for the checks: a small one keeps a game fast.
 const randomGameNodes = 3000
 
 // randomGameAloneYes is the search's budget, alone, where the decision said Yes: enough to
@@ -90,10 +89,10 @@ func checkGamePosition(t *testing.T, s *mateSearch, g *cc.Game) {
 	}
 }
 
-// checkSoundDecision decides p for c (planners first, as Decide does) and checks the
-// decision's evidence, then runs the search alone (no planners; s, reused from call to
-// call) on p: a Yes it proves
-// and a No the decision proves, or the other way round, are a contradiction.
+// checkSoundDecision decides p for c (every step, as Decide does) and checks the
+// decision's evidence, then runs the search alone (s, reused from call to call) on p: a
+// Yes it proves and a No the decision proves, or the other way round, are a
+// contradiction.
 func checkSoundDecision(t *testing.T, s *mateSearch, p *cc.Position, c cc.Color) {
 	t.Helper()
 	d := DecideWithin(p, c, randomGameNodes)
@@ -162,11 +161,9 @@ func TestDecisionCrashPositions(t *testing.T) {
 		fen, move string
 		why       string
 	}{
-		// Black's king takes the h-pawn White's planner was promoting, then steps on:
-		// the planner pushed the king as the pawn, to h8=Q.
+		// Black's king takes the h-pawn White could promote, then steps on.
 		{"5rk1/1b1B1p2/8/6rP/6P1/2B2N2/3N3K/8 w - - 0 31", "Bf6", "king took the promoting pawn"},
-		// White's knight takes Black's g-pawn on g2: Black's planner played the knight
-		// as its pawn, taking White's king on f1 with a promotion.
+		// White's knight takes Black's g-pawn on g2, the pawn Black could promote.
 		{"7B/2kp4/1p1N4/7P/4b1p1/Q7/3PPP2/4NK1R b - - 2 41", "Bxh1", "knight took the promoting pawn"},
 		// Found by the harness the crash was reported with.
 		{"5k2/7r/1pp5/p7/P1B1P3/4n3/4K3/8 w - - 0 54", "Ke1", "harness"},

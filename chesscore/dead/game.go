@@ -169,7 +169,6 @@ func (d Decider) CanMate(k *cc.MateKnowledge, p *cc.Position, c cc.Color) cc.Ver
 // known to mate ends the question at once.
 func (d Decider) Dead(k *cc.MateKnowledge, p *cc.Position) bool {
 	if k.Verdict[cc.White] == cc.Yes || k.Verdict[cc.Black] == cc.Yes {
-		planMover(k, p)
 		return false
 	}
 	if k.Verdict[cc.White] == cc.No && k.Verdict[cc.Black] == cc.No {
@@ -187,35 +186,19 @@ func (d Decider) Dead(k *cc.MateKnowledge, p *cc.Position) bool {
 			k.Verdict[c] = dec.Verdict
 		}
 	}
-	walled := mayBeWalled(p)
 	for c := cc.White; c <= cc.Black; c++ {
-		if k.Verdict[c] == cc.Unknown && walled && dc.provenByStructure(c) {
-			k.Verdict[c] = cc.No
-		}
-	}
-	// The side that has just moved first: should the side to move lose on time or resign,
-	// 6.9 and 5.1.2 ask whether it can still mate, and the answer is then at hand (and
-	// kept with the game's record).
-	order := [2]cc.Color{p.Turn() ^ 1, p.Turn()}
-	for _, c := range order {
-		if k.Verdict[c] != cc.Unknown {
-			continue
-		}
-		if dec, ok := dc.plan(c); ok {
-			k.Verdict[c], k.Line[c] = cc.Yes, slices.Clone(dec.Line)
-			return false
-		}
-	}
-	for c := cc.White; c <= cc.Black; c++ {
-		if k.Verdict[c] == cc.Unknown && !walled && dc.provenByStructure(c) {
+		if k.Verdict[c] == cc.Unknown && dc.provenByStructure(c) {
 			k.Verdict[c] = cc.No
 		}
 	}
 	if k.Verdict[cc.White] != cc.Unknown && k.Verdict[cc.Black] != cc.Unknown {
 		return k.Verdict[cc.White] == cc.No && k.Verdict[cc.Black] == cc.No
 	}
-	// One search for a mate by either side when both are open (the side that has just
-	// moved leading), else for the one open.
+	// One search for a mate by either side when both are open, else for the one open.
+	// The side that has just moved leads: should the side to move lose on time or
+	// resign, 6.9 and 5.1.2 ask whether it can still mate, and a mate it finds is then
+	// kept with the game's record.
+	order := [2]cc.Color{p.Turn() ^ 1, p.Turn()}
 	c, either := order[0], k.Verdict[cc.White] == cc.Unknown && k.Verdict[cc.Black] == cc.Unknown
 	if k.Verdict[c] != cc.Unknown {
 		c = order[1]
@@ -227,7 +210,7 @@ func (d Decider) Dead(k *cc.MateKnowledge, p *cc.Position) bool {
 	case cc.Yes:
 		line := dc.search.mate
 		mater := p.Turn() ^ cc.Color(len(line)&1) ^ 1 // the side that made the last move
-		k.Verdict[mater], k.Line[mater] = cc.Yes, shortenLine(p, mater, line)
+		k.Verdict[mater], k.Line[mater] = cc.Yes, slices.Clone(line)
 		return false
 	case cc.No:
 		k.Verdict[c] = cc.No
@@ -254,25 +237,4 @@ func (d *decider) lockedMate(k *cc.MateKnowledge, p *cc.Position, order [2]cc.Co
 		}
 	}
 	return false
-}
-
-// planMover tries the cheap steps and the planners (no search) for the side that has just
-// moved in p, when the position is known alive through the other side only: should the
-// side to move lose on time or resign, that is the question, and the answer then goes
-// with the game's record instead of being searched for at the flag.
-func planMover(k *cc.MateKnowledge, p *cc.Position) {
-	mover := p.Turn() ^ 1
-	if k.Verdict[mover] != cc.Unknown {
-		return
-	}
-	dc := deciders.Get().(*decider)
-	defer deciders.Put(dc)
-	dc.reset(p)
-	dec, ok := dc.static(mover)
-	if !ok {
-		dec, ok = dc.plan(mover)
-	}
-	if ok {
-		k.Verdict[mover], k.Line[mover] = dec.Verdict, slices.Clone(dec.Line)
-	}
 }

@@ -4,6 +4,8 @@
 package dead
 
 import (
+	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -63,6 +65,21 @@ func TestDeadPositionEndsTheGame(t *testing.T) {
 	} {
 		if g := gameFrom(t, fen); g.Over() {
 			t.Errorf("%s: over (%v), want the game going on", fen, g.Outcome())
+		}
+	}
+}
+
+// BenchmarkReadPGN times a PGN import as the bot makes it: chesscore's testdata/pgn
+// games read with Decider, every move's dead-position test included.
+func BenchmarkReadPGN(b *testing.B) {
+	data, err := os.ReadFile("../testdata/pgn/games.pgn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := cc.ReadPGN(bytes.NewReader(data), Decider{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

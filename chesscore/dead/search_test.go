@@ -68,8 +68,8 @@ func TestLineTables(t *testing.T) {
 			t.Errorf("%v: empty-board lines differ from the attack tables", sq)
 		}
 		for to := range cc.Square(64) {
-			if want := max(abs(sq.File()-to.File()), abs(sq.Rank()-to.Rank())); distance(sq, to) != want {
-				t.Errorf("distance(%v, %v) = %d, want %d", sq, to, distance(sq, to), want)
+			if want := max(abs(sq.File()-to.File()), abs(sq.Rank()-to.Rank())); int(squareDistance[sq][to]) != want {
+				t.Errorf("squareDistance[%v][%v] = %d, want %d", sq, to, squareDistance[sq][to], want)
 			}
 		}
 	}

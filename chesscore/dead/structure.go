@@ -292,3 +292,9 @@ func pawnFlood(seed cc.Bitboard, c cc.Color, walls, capturable cc.Bitboard) cc.B
 		reach = next
 	}
 }
+
+// Pawn geometry by colour: the promotion rank and a push as a square offset.
+var (
+	pawnLastRank = [2]cc.Bitboard{cc.Rank8, cc.Rank1}
+	pawnUp       = [2]int{8, -8}
+)
