@@ -82,7 +82,8 @@ func TestStoryDatabaseStalls(t *testing.T) {
 		if took := time.Since(start); took > 10*time.Second {
 			t.Errorf("try %d: the failure took %v to be answered", i, took)
 		}
-		if c := res.Callback.Data.Content; !strings.Contains(c, commands.MsgStoreNotAnswering) {
+		// On a loaded machine the bot may defer first and then fill the answer in.
+		if c := w.answer(res).Content; !strings.Contains(c, commands.MsgStoreNotAnswering) {
 			t.Fatalf("try %d: a move while the database stalls answered %q", i, c)
 		}
 	}

@@ -276,7 +276,7 @@ func TestWebLadderAndProfile(t *testing.T) {
 		checkChangedLinks404(t, u)
 	}
 	// Bad input: a clear 400, nothing shown.
-	for _, q := range []string{"?cat=chess960", "?cat=blitz&sort=elo", "?cat=blitz&sort=rating&dir=up"} {
+	for _, q := range []string{"?cat=bughouse", "?cat=blitz&sort=elo", "?cat=blitz&sort=rating&dir=up"} {
 		base, _, _ := strings.Cut(link, "?")
 		if status, body, _ := webGet(t, base+q); status != http.StatusBadRequest || strings.Contains(body, "data-ladder") {
 			t.Errorf("GET ladder%s: status %d, want 400", q, status)
