@@ -1,18 +1,16 @@
 package serve
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/internal/lease"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/pg/pgtest"
 	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
@@ -171,21 +169,7 @@ func TestStuckHolderStopsOwningOnPostgres(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	lock, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Rollback(context.Background())
-	if _, err := lock.Exec(ctx, `SELECT 1 FROM lease_beats WHERE lease_set = 'games' AND instance = 'web-1' FOR UPDATE`); err != nil {
-		t.Fatal(err)
-	}
+	release := pgtest.HoldRowLock(t, dsn, `SELECT 1 FROM lease_beats WHERE lease_set = 'games' AND instance = 'web-1' FOR UPDATE`)
 	// The games' clock (the leases' wall clock) moves with real time from now on, so
 	// web-1's leases end in the store as they would.
 	worst, oneOwnedAfter := 0, time.Duration(0)
@@ -212,7 +196,7 @@ func TestStuckHolderStopsOwningOnPostgres(t *testing.T) {
 	if limit := lease.DefaultTTL; oneOwnedAfter > limit {
 		t.Errorf("web-1 owned servers %v after it got stuck; want at most the lease's lifetime, %v", oneOwnedAfter, limit)
 	}
-	if err := lock.Rollback(ctx); err != nil {
+	if err := release(); err != nil {
 		t.Fatal(err)
 	}
 	// Unstuck, web-1's renewals are refused: it owns nothing, web-2 everything.
