@@ -127,6 +127,9 @@ type Fake struct {
 	Bot *discordgo.User
 	// User is the default human who sends interactions.
 	User *discordgo.User
+	// ClientSecret is the application's OAuth2 client secret, which the token
+	// exchange (POST oauth2/token) checks with AppID.
+	ClientSecret string
 	// GuildID and ChannelID name the first guild and its text channel, where
 	// interactions happen unless a spec says otherwise.
 	GuildID, ChannelID string
@@ -148,6 +151,7 @@ type Fake struct {
 	rest     restState
 	gw       gatewayState
 	hook     webhookState
+	oauth    oauthState
 }
 
 // guild is one guild the bot is in.
@@ -204,6 +208,8 @@ func Start(opts ...Option) (*Fake, error) {
 	f.ids.worker = 1
 	f.rest.init()
 	f.gw.init()
+	f.oauth.init()
+	f.ClientSecret = "secret." + randomHex(16)
 	if err := f.hook.init(); err != nil {
 		return nil, err
 	}

@@ -23,6 +23,8 @@ const (
 	codeUnknownUser         = 10013
 	codeUnknownWebhook      = 10015
 	codeUnknownInteraction  = 10062
+	codeUnknownApplication  = 10002
+	codeMissingAccess       = 50001
 	codeEmptyMessage        = 50006
 	codeInvalidFormBody     = 50035
 	codeAlreadyAcknowledged = 40060
@@ -172,7 +174,7 @@ func (f *Fake) handler() http.Handler {
 			fail(sw, http.StatusNotFound, codeGeneral, "404: Not Found")
 			return
 		}
-		if botRoute(r.Method, rel) && r.Header.Get("Authorization") != "Bot "+f.Token {
+		if botRoute(r.Method, rel) && !bearerRoute(r, rel) && r.Header.Get("Authorization") != "Bot "+f.Token {
 			fail(sw, http.StatusUnauthorized, codeGeneral, "401: Unauthorized")
 			return
 		}
@@ -215,8 +217,16 @@ func botRoute(method, rel string) bool {
 		return false
 	case rel == "gateway" && method == http.MethodGet:
 		return false
+	case rel == "oauth2/token" && method == http.MethodPost:
+		return false // the client's id and secret authorize it (oauth.go)
 	}
 	return true
+}
+
+// bearerRoute reports whether a request is a route an OAuth2 user's bearer token
+// authorizes (users/@me), with such a token: its handler checks the token.
+func bearerRoute(r *http.Request, rel string) bool {
+	return rel == "users/@me" && r.Method == http.MethodGet && strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ")
 }
 
 // tokenRoute reports whether a route is authorized by the token in its path: an
@@ -231,6 +241,8 @@ func (f *Fake) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /gateway", f.getGateway)
 	mux.HandleFunc("GET /gateway/bot", f.getGatewayBot)
 	mux.HandleFunc("GET /users/@me", f.getMe)
+	mux.HandleFunc("POST /oauth2/token", f.postToken)
+	mux.HandleFunc("GET /applications/{app}/activity-instances/{instance}", f.getActivityInstance)
 	mux.HandleFunc("GET /users/{user}", f.getUser)
 	mux.HandleFunc("POST /users/@me/channels", f.createDM)
 	mux.HandleFunc("GET /applications/@me", f.getApplication)
@@ -276,6 +288,10 @@ func (f *Fake) getGatewayBot(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *Fake) getMe(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+		f.getBearerMe(w, r) // an OAuth2 user's token (oauth.go)
+		return
+	}
 	writeJSON(w, http.StatusOK, f.Bot)
 }
 
