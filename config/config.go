@@ -63,6 +63,11 @@ type Discord struct {
 	// shows it: the signatures of the interactions delivered over HTTP are checked
 	// against it. Required with InteractionsAddress.
 	PublicKey string `yaml:"public_key"`
+	// ClientSecret is the application's OAuth2 client secret (Developer Portal, OAuth2):
+	// the Activity exchanges its users' authorization codes with it (docs/activity.md).
+	// A secret, like the token: prefer GAMBIT_DISCORD_CLIENT_SECRET; never shown or
+	// logged. Empty: no Activity.
+	ClientSecret string `yaml:"client_secret"`
 }
 
 // Shards is the shard count: 0 means "auto" (as GET /gateway/bot recommends).
@@ -447,7 +452,7 @@ func Keys() []string {
 }
 
 // secretKeys are the keys whose values no error or description shows.
-var secretKeys = map[string]bool{"discord.token": true, "backups.endpoint_token": true, "storage.dsn": true, "web.secret": true}
+var secretKeys = map[string]bool{"discord.token": true, "discord.client_secret": true, "backups.endpoint_token": true, "storage.dsn": true, "web.secret": true}
 
 func applyEnv(cfg *Config, lookup func(string) (string, bool), src sources) error {
 	if tok, ok := lookup("DISCORD_TOKEN"); ok && tok != "" {

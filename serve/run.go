@@ -127,7 +127,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		return err
 	}
 	deps = deps.withDefaults()
-	log := bot.RedactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken, cfg.Web.Secret)
+	log := bot.RedactLogs(deps.Logger, cfg.Discord.Token, cfg.Backups.EndpointToken, cfg.Web.Secret, cfg.Discord.ClientSecret)
 	instance, err := cfg.InstanceName()
 	if err != nil {
 		return err

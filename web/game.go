@@ -137,6 +137,31 @@ func (s *Server) gamePageHandler(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, g *games.Game, status int, moveErr string) {
 	user, cookie := s.sessionUser(r)
+	p, theme, err := s.gameView(r.Context(), g, user, moveErr)
+	if err != nil {
+		s.log.Error("web: encode a state", "err", err)
+		http.Error(w, "Something went wrong on our side.", http.StatusInternalServerError)
+		return
+	}
+	if cookie != "" {
+		p.CSRF = s.keys.csrfToken(cookie)
+	}
+	title := fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name)
+	desc := "Live on Gambit"
+	if g.Outcome.Over() {
+		desc = outcomeText(g)
+	} else if len(g.SAN) > 0 {
+		desc = fmt.Sprintf("Live on Gambit · %s to move after %s", colorName(g.Turn()), g.SAN[len(g.SAN)-1])
+	}
+	s.render(w, status, "game", Page{
+		Title: title, Description: desc, URL: s.GameURL(g.ID), Image: s.GameURL(g.ID) + "/board.png",
+		BoardTheme: theme, Script: true, Data: p,
+	})
+}
+
+// gameView is the data of game g's page as user ("" for a spectator) sees it, and the
+// board theme of the game's server; Signed is set when user is.
+func (s *Server) gameView(ctx context.Context, g *games.Game, user, moveErr string) (gamePage, string, error) {
 	you := ""
 	if col, ok := g.ColorOf(user); ok && user != "" {
 		you = colorName(col)
@@ -154,20 +179,18 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, g *games.Gam
 	st := fullState(g, now, 0)
 	stateJSON, err := json.Marshal(st)
 	if err != nil {
-		s.log.Error("web: encode a state", "err", err)
-		http.Error(w, "Something went wrong on our side.", http.StatusInternalServerError)
-		return
+		return gamePage{}, "", err
 	}
 	theme := render.DefaultTheme
 	if g.GuildID != "" {
-		if gs, err := s.opts.Settings.Guild(r.Context(), g.GuildID); err == nil && gs.BoardTheme != "" {
+		if gs, err := s.opts.Settings.Guild(ctx, g.GuildID); err == nil && gs.BoardTheme != "" {
 			if _, err := render.Theme(gs.BoardTheme); err == nil {
 				theme = gs.BoardTheme
 			}
 		}
 	}
-	white := player{Name: g.White.Name, Color: "white", Rating: s.rating(r.Context(), g, g.White.ID)}
-	black := player{Name: g.Black.Name, Color: "black", Rating: s.rating(r.Context(), g, g.Black.ID)}
+	white := player{Name: g.White.Name, Color: "white", Rating: s.rating(ctx, g, g.White.ID)}
+	black := player{Name: g.Black.Name, Color: "black", Rating: s.rating(ctx, g, g.Black.ID)}
 	if st.Clock != nil {
 		white.Clock, black.Clock = clockText(st.Clock.White, st.Clock.Days), clockText(st.Clock.Black, st.Clock.Days)
 	}
@@ -181,20 +204,7 @@ func (s *Server) renderGame(w http.ResponseWriter, r *http.Request, g *games.Gam
 		Control: g.Control.String(), Pieces: pieceSymbols, PGNName: fmt.Sprintf("gambit-game-%d.pgn", g.ID),
 		MoveError: moveErr, Moves: moveItems(g), Ply: g.Ply(), FormID: newFormID(), Live: g.Live(),
 	}
-	if cookie != "" {
-		p.CSRF = s.keys.csrfToken(cookie)
-	}
-	title := fmt.Sprintf("Game %d · %s vs %s", g.ID, g.White.Name, g.Black.Name)
-	desc := "Live on Gambit"
-	if g.Outcome.Over() {
-		desc = outcomeText(g)
-	} else if len(g.SAN) > 0 {
-		desc = fmt.Sprintf("Live on Gambit · %s to move after %s", colorName(g.Turn()), g.SAN[len(g.SAN)-1])
-	}
-	s.render(w, status, "game", Page{
-		Title: title, Description: desc, URL: s.GameURL(g.ID), Image: s.GameURL(g.ID) + "/board.png",
-		BoardTheme: theme, Script: true, Data: p,
-	})
+	return p, theme, nil
 }
 
 // moveItems is g's move list.

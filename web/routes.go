@@ -29,6 +29,9 @@ func (s *Server) routes() {
 	// A server's pages (serverroutes.go).
 	s.serverRoutes()
 
+	// The board as a Discord Activity (activity.go), when it is on.
+	s.activityRoutes()
+
 	// Anything else.
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.notFound(w) })
 }

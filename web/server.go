@@ -60,6 +60,8 @@ type Options struct {
 	Fanout Fanout
 	// Limits bound what one address and one user may do (zero fields: the defaults).
 	Limits Limits
+	// Activity turns on the board as a Discord Activity (activity.go; nil: none).
+	Activity *ActivityOptions
 	// LocalOnly serves the games of gambit play (games.LocalScope) rather than the
 	// bot's: `gambit play --web`.
 	LocalOnly bool
@@ -87,6 +89,8 @@ type Server struct {
 	assets *assets
 	hub    *hub
 	limits *limiter
+	// activity is the Activity's state (nil without Options.Activity).
+	activity *activityState
 
 	mu       sync.Mutex
 	draining bool
@@ -133,6 +137,9 @@ func New(opts Options) (*Server, error) {
 		limits: newLimiter(opts.Limits.withDefaults(), opts.Now),
 	}
 	s.hub = newHub(s)
+	if err := s.setupActivity(); err != nil {
+		return nil, err
+	}
 	s.routes()
 	return s, nil
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // Socket timing: a page answers pings within pongWait; a write that takes longer than
@@ -102,6 +104,14 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "This socket is for the game's own page.", http.StatusForbidden)
 		return
 	}
+	user, _ := s.sessionUser(r)
+	s.serveSocket(w, r, g, user, s.upgrader())
+}
+
+// serveSocket runs the socket of game g's page for user ("" for a spectator) once the
+// request is known to come from a page allowed to open it (up checks the origin
+// again as it upgrades).
+func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, g *games.Game, user string, up *websocket.Upgrader) {
 	s.mu.Lock()
 	draining := s.draining
 	s.mu.Unlock()
@@ -115,8 +125,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.limits.releaseConn(addr)
-	user, _ := s.sessionUser(r)
-	ws, err := s.upgrader().Upgrade(w, r, nil)
+	ws, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader answered
 	}
