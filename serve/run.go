@@ -239,13 +239,16 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		if pdb, ok := db.(*pg.DB); ok {
 			fanout = pgFanout{pdb} // the other processes' moves reach this one's pages
 		}
-		rw, err := startWeb(cfg, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, log)
+		rw, err := startWeb(cfg, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, dc.AppID, log)
 		if err != nil {
 			return err
 		}
 		defer rw.stop() // before the services close (deferred above)
 		s.Web, s.WebAddr, d.Web = rw.srv, rw.addr, rw.srv
 		log.Info("web pages", "address", rw.addr, "public_url", rw.srv.BaseURL())
+		if u := rw.srv.ActivityURL(); u != "" {
+			log.Info("the Activity", "url", u) // the target of its root URL mapping (docs/activity.md)
+		}
 	}
 
 	work := svcs.workers()

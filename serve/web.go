@@ -37,6 +37,16 @@ func webSecret(cfg config.Config) []byte {
 	return web.DeriveSecret(cfg.Discord.Token)
 }
 
+// activityOptions turn the Activity on when the configuration has the application's
+// client secret (nil: off).
+func activityOptions(cfg config.Config, appID string) *web.ActivityOptions {
+	if cfg.Discord.ClientSecret == "" {
+		return nil
+	}
+	return &web.ActivityOptions{ClientID: appID, ClientSecret: cfg.Discord.ClientSecret, BotToken: cfg.Discord.Token,
+		APIURL: cfg.Discord.RESTURL}
+}
+
 // runningWeb is the web server started by startWeb.
 type runningWeb struct {
 	srv  *web.Server
@@ -46,7 +56,9 @@ type runningWeb struct {
 
 // startWeb builds the web server on the services, listens on web.address and serves
 // until stop (which waits for it, up to timeout). fanout is nil with bbolt.
-func startWeb(cfg config.Config, svcs *services, clk func() time.Time, fanout web.Fanout, timeout time.Duration, log *slog.Logger) (*runningWeb, error) {
+// appID is the application's id, which the Activity (on with discord.client_secret)
+// needs.
+func startWeb(cfg config.Config, svcs *services, clk func() time.Time, fanout web.Fanout, timeout time.Duration, appID string, log *slog.Logger) (*runningWeb, error) {
 	ln, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return nil, fmt.Errorf("web: listen on %s: %w", cfg.Web.Address, err)
@@ -58,7 +70,7 @@ func startWeb(cfg config.Config, svcs *services, clk func() time.Time, fanout we
 	srv, err := web.New(web.Options{
 		Games: svcs.games, Settings: svcs.settings, Ladder: svcs.ladder, Tournaments: svcs.tournaments,
 		Puzzles: svcs.puzzles, Engine: svcs.engine, BaseURL: base, Secret: webSecret(cfg),
-		Logger: log, Now: clk, Fanout: fanout,
+		Logger: log, Now: clk, Fanout: fanout, Activity: activityOptions(cfg, appID),
 	})
 	if err != nil {
 		ln.Close()
