@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"github.com/gambitchess/gambit/service/games"
-	"github.com/gambitchess/gambit/storage"
 )
 
 // ActivityOptions turn the Activity on (Options.Activity).
@@ -322,20 +321,17 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 // channelGames returns the live games of the session's channel, newest first, and
 // the game whose thread the channel is (0 when it is none).
 func (s *Server) channelGames(ctx context.Context, ses activitySession) ([]activityGameItem, uint64, error) {
-	var recs []*storage.Game
-	var err error
-	if ses.GuildID != "" {
-		recs, err = s.opts.Games.OpenGamesInGuild(ctx, ses.GuildID)
-	} else {
-		recs, err = s.opts.Games.GamesInChannel(ctx, ses.ChannelID, storage.Query{LiveOnly: true})
+	if ses.GuildID == "" {
+		return []activityGameItem{}, 0, nil // a DM's games are played on Discord itself
 	}
+	recs, err := s.opts.Games.OpenGamesInGuild(ctx, ses.GuildID)
 	if err != nil {
 		return nil, 0, err
 	}
 	list := []activityGameItem{}
 	var thread uint64
 	for _, g := range recs {
-		if !ses.sees(g) {
+		if !ses.sees(g.GuildID, g.ChannelID, g.ThreadID) {
 			continue
 		}
 		if g.ThreadID == ses.ChannelID {
@@ -346,10 +342,11 @@ func (s *Server) channelGames(ctx context.Context, ses activitySession) ([]activ
 	return list, thread, nil
 }
 
-// sees reports whether a game belongs to the session's channel: on its server, played
-// in the channel or in a thread that is the channel.
-func (a activitySession) sees(g *storage.Game) bool {
-	return g.GuildID == a.GuildID && (g.ChannelID == a.ChannelID || g.ThreadID == a.ChannelID)
+// sees reports whether a game (its server, channel and thread) belongs to the
+// session's channel: on its server, played in the channel or in a thread that is the
+// channel. A game of no server (gambit play's) belongs to no Activity.
+func (a activitySession) sees(guild, channel, thread string) bool {
+	return guild != "" && guild == a.GuildID && (channel == a.ChannelID || thread == a.ChannelID)
 }
 
 // bearerSession returns the Activity session of a request's Authorization header, or
@@ -376,7 +373,7 @@ func (s *Server) sessionGame(w http.ResponseWriter, r *http.Request, ses activit
 	if ok {
 		g, err = s.opts.Games.Game(r.Context(), id)
 	}
-	if !ok || errors.Is(err, games.ErrNoSuchGame) || err == nil && (games.LocalScope(&g.Game) || !ses.sees(&g.Game)) {
+	if !ok || errors.Is(err, games.ErrNoSuchGame) || err == nil && (games.LocalScope(&g.Game) || !ses.sees(g.GuildID, g.ChannelID, g.ThreadID)) {
 		apiError(w, http.StatusNotFound, "This game is not one of this channel's.")
 		return nil, false
 	}

@@ -41,7 +41,7 @@ func (s *Server) parseActivitySession(tok string, now time.Time) (activitySessio
 	if !hmac.Equal([]byte(mac(s.activity.key, body, 18)), []byte(parts[5])) {
 		return activitySession{}, errTokenMAC
 	}
-	a := activitySession{UserID: parts[0], GuildID: parts[1], ChannelID: parts[2], Instance: parts[3], Expires: time.Unix(exp, 0)}
+	a := activitySession{UserID: parts[0], GuildID: parts[1], ChannelID: parts[2], Instance: parts[3], Expires: time.Unix(exp, 0).UTC()}
 	if !now.Before(a.Expires) {
 		return activitySession{}, errTokenExpired
 	}
