@@ -6,8 +6,9 @@
 # Needs Go 1.26 or newer. The race detector needs cgo and so a C compiler (gcc or clang);
 # the engine and perft differential tests need Stockfish; the storage tests need a
 # PostgreSQL server (13 or newer: scripts/postgres.sh starts a throwaway cluster); the
-# web pages' tests need Chromium (headless, driven over its DevTools protocol). On
-# Debian and Ubuntu this script installs gcc, stockfish, chromium and postgresql with
+# web pages' tests need Chromium (headless, driven over its DevTools protocol); the
+# check of the Activity's bundle needs Node.js and npm. On Debian and Ubuntu this
+# script installs gcc, stockfish, chromium, nodejs, npm and postgresql with
 # apt-get when they are missing (as root, or through sudo); elsewhere it stops and says
 # what to install.
 set -euo pipefail
@@ -33,6 +34,8 @@ fi
 if [ -z "${GAMBIT_TEST_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
   missing+=(chromium)
 fi
+# The Activity's bundle is checked against its source with Node and npm.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     echo "installing ${missing[*]} with apt-get"
@@ -51,6 +54,9 @@ fi
 
 export CGO_ENABLED=1
 go mod download
+
+# The committed script of the Activity is what its source builds (byte for byte).
+bash scripts/activity-bundle.sh
 
 # The storage tests run against PostgreSQL too: a throwaway cluster on loopback, stopped
 # when this script exits (unless GAMBIT_TEST_POSTGRES_DSN already names a database).
