@@ -47,6 +47,7 @@ var layers = []struct {
 	{"chesscore", 1, "chesscore"},
 	{"tournament", 1, "tournament"},
 	{"config", 2, "config"},
+	{"i18n", 2, "i18n"},
 	{"internal", 0, "internal"},
 }
 
