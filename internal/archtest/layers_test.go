@@ -20,7 +20,8 @@ const module = "github.com/gambitchess/gambit"
 // layers ranks the project's folders from the top (cmd) to the bottom (the pure rules and
 // small utilities), as docs/architecture.md draws them: render sits beside commands and
 // uci beside the services, each just below its one user; the dead-position decision
-// (chesscore/dead) and the opening names (chesscore/openings) sit just above the rules
+// (chesscore/dead), the opening names (chesscore/openings) and the notations of the
+// players' languages (chesscore/notation) sit just above the rules
 // they are built on, which never import them. A
 // package may import packages of a lower rank, and packages of its own rank only inside
 // its own group (service/engineplay may use service/games). The first matching prefix
@@ -44,6 +45,7 @@ var layers = []struct {
 	{"puzzle", 2, "puzzle"},
 	{"chesscore/dead", 2, "chesscore/dead"},
 	{"chesscore/openings", 2, "chesscore/openings"},
+	{"chesscore/notation", 2, "chesscore/notation"},
 	{"chesscore", 1, "chesscore"},
 	{"tournament", 1, "tournament"},
 	{"config", 2, "config"},
