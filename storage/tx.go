@@ -32,6 +32,7 @@ type Tx interface {
 	EngineGamesTx
 	TournamentsTx
 	PlansTx
+	VoteGamesTx
 }
 
 // GamesTx reads and writes games and their indexes (records.go).
@@ -240,4 +241,21 @@ type TournamentsTx interface {
 	TournamentGame(gameID uint64) (*TournamentGame, error)
 	// PutTournamentGame records the tournament board a game is played on.
 	PutTournamentGame(tg TournamentGame) error
+}
+
+// VoteGamesTx reads and writes vote chess games (votegames.go).
+type VoteGamesTx interface {
+	// VoteGame returns the vote record of game gameID (ErrNotFound for a game not
+	// played by vote).
+	VoteGame(gameID uint64) (*VoteGame, error)
+	// PutVoteGame writes the vote record of a stored game, from its stored version
+	// (ErrConflict otherwise; NextVoteVersion), at the next version. It leaves v as it
+	// is: a transaction may run more than once, and the caller counts the version on
+	// once the write is committed.
+	PutVoteGame(v *VoteGame) error
+	// LiveVoteGames returns the vote records not over, in game id order.
+	LiveVoteGames() ([]*VoteGame, error)
+	// EachVoteGame calls fn with every vote record in game id order until fn returns
+	// an error.
+	EachVoteGame(fn func(*VoteGame) error) error
 }

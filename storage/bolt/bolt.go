@@ -52,6 +52,9 @@ const (
 	// Schema version 9: the players' conditional moves (plans.go).
 	bucketPlans = "conditional_plans" // game id·colour → plan
 
+	// Schema version 10: vote chess (votegames.go).
+	bucketVoteGames = "vote_games" // game id → vote game
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty

@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the layout this code reads and writes. A file without a meta bucket
 // (a new, empty file) is at version 0.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // migration is one step: it turns a file at version-1 into one at version. Each step
 // runs in its own transaction, which also writes the new version, so a crash between two
@@ -59,6 +59,9 @@ var migrations = []migration{
 	}},
 	{9, "conditional moves (each player's plan of replies in a game)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketPlans)
+	}},
+	{10, "vote chess (the teams, votes and ballots of games played by vote)", func(tx *bbolt.Tx) error {
+		return createBuckets(tx, bucketVoteGames)
 	}},
 }
 

@@ -55,6 +55,7 @@
 //	version 8: no table: game records may carry the mate knowledge (flag 1024), which
 //	           a gambit of version 7 would refuse as corrupt
 //	version 9: conditional_plans (game_id, color → record)
+//	version 10: vote_games (game_id → live, record)
 //
 // A database at a newer version is refused (storage.ErrNewerSchema); a read-only open of an older
 // one too. Backup writes a bbolt file of every record from one snapshot (transfer.Copy into a

@@ -131,6 +131,13 @@ var pgMigrations = []pgMigration{
 			record bytea NOT NULL,
 			PRIMARY KEY (game_id, color))`,
 	}},
+	{10, "vote chess (the teams, votes and ballots of games played by vote)", []string{
+		`CREATE TABLE vote_games (
+			game_id bigint PRIMARY KEY,
+			live boolean NOT NULL,
+			record bytea NOT NULL)`,
+		`CREATE INDEX vote_games_live ON vote_games (game_id) WHERE live`,
+	}},
 }
 
 // pgSchemaTable records the migrations a database has had.

@@ -34,6 +34,7 @@ type Lister interface {
 	EachTournament(fn func(*storage.Tournament) error) error
 	EachTournamentGame(fn func(storage.TournamentGame) error) error
 	EachPlan(fn func(*storage.Plan) error) error
+	EachVoteGame(fn func(*storage.VoteGame) error) error
 }
 
 // Counts are the records of a store by family, in the order Copy copies them.
@@ -189,6 +190,11 @@ var families = []family{
 	{"conditional plans", func(src Lister, put func(int, func(storage.Tx) error) error) error {
 		return src.EachPlan(func(p *storage.Plan) error {
 			return put(1, func(tx storage.Tx) error { return tx.PutPlan(p) })
+		})
+	}},
+	{"vote games", func(src Lister, put func(int, func(storage.Tx) error) error) error {
+		return src.EachVoteGame(func(v *storage.VoteGame) error {
+			return put(1, func(tx storage.Tx) error { return tx.PutVoteGame(v.Clone()) })
 		})
 	}},
 }

@@ -1,5 +1,6 @@
 // records.go: the records both backends keep as JSON under their id (challenges,
-// tournaments, tournament boards, games against the engine, guild settings, conditional plans), encoded and
+// tournaments, tournament boards, games against the engine, guild settings, conditional plans,
+// vote games), encoded and
 // decoded the same way whichever database holds them.
 
 package codec
@@ -93,4 +94,18 @@ func DecodeGuildSettings(guildID string, b []byte) (storage.GuildSettings, error
 	}
 	s.GuildID = guildID
 	return s, nil
+}
+
+// DecodeVoteGame decodes the JSON record of the vote game gameID; the game id is the
+// key's.
+func DecodeVoteGame(gameID uint64, b []byte) (*storage.VoteGame, error) {
+	v := new(storage.VoteGame)
+	if err := DecodeJSON(b, v); err != nil {
+		return nil, fmt.Errorf("vote game %d: %w", gameID, err)
+	}
+	v.GameID = gameID
+	if err := v.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", storage.ErrCorrupt, err)
+	}
+	return v, nil
 }

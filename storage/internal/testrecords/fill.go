@@ -48,6 +48,13 @@ func FillStore(ctx context.Context, t testing.TB, db storage.Store) {
 		if err := tx.PutPlan(plan); err != nil {
 			return err
 		}
+		// A team voting on its first move of the engine game, one ballot cast.
+		vote := &storage.VoteGame{GameID: engine.ID, GuildID: engine.GuildID, ChannelID: engine.ChannelID, TeamID: "team-1",
+			Color: chesscore.White, Window: time.Hour, Members: []string{"100", "101"}, Created: T0,
+			Round: storage.VoteRound{Open: true, Opened: T0, Closes: T0.Add(time.Hour), Ballots: []storage.Ballot{{UserID: "101", Move: "e2e4", At: T0}}}}
+		if err := tx.PutVoteGame(vote); err != nil {
+			return err
+		}
 		s := storage.DefaultGuildSettings("g1")
 		s.Puzzle = storage.PuzzleSettings{Channel: "c1", Time: "09:30", Zone: "Europe/Paris", Since: T0}
 		if err := tx.PutGuildSettings(s); err != nil {
