@@ -113,7 +113,7 @@ func pieceFromLetter(c byte) (Piece, bool) {
 // the king's side, a file letter for another) or Shredder-FEN (file letters only), upper
 // case for White. It runs once the kings are known to be one a side.
 func (p *Position) parseCastling(s string) error {
-	p.castleRook = [4]Square{NoSquare, NoSquare, NoSquare, NoSquare}
+	p.castleRook, p.castleEnds = [4]Square{NoSquare, NoSquare, NoSquare, NoSquare}, 0
 	if s == "-" {
 		return nil
 	}
@@ -155,6 +155,7 @@ func (p *Position) parseCastling(s string) error {
 		}
 		p.castling |= 1 << i
 		p.castleRook[i] = rsq
+		p.castleEnds |= 0x1111111111111111 << i & (backNibble[rsq] | backNibble[ksq])
 	}
 	if p.needsChess960() {
 		p.variant = Chess960

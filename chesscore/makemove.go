@@ -2,6 +2,8 @@
 
 package chesscore
 
+import "math/bits"
+
 // Play returns the position after the legal move m; the receiver is unchanged. Playing an
 // illegal move gives an unspecified position: check with IsLegal or take m from LegalMoves.
 func (p *Position) Play(m Move) Position {
@@ -50,8 +52,8 @@ func (p *Position) doMove(m Move) {
 		p.hash = h
 		p.doSpecialMove(m, from, to, us, pc)
 	}
-	if p.castling != 0 && (from.Bitboard()|to.Bitboard())&(Rank1|Rank8) != 0 { // kings and rooks with rights stand there
-		p.loseCastling(from, to, pc)
+	if ends := p.castleEnds & (backNibble[from] | backNibble[to]); ends != 0 {
+		p.loseCastling(foldNibbles(ends))
 	}
 	p.hash ^= zobristCastling[p.castling&15]
 	if us == Black {
@@ -93,30 +95,40 @@ func (p *Position) doSpecialMove(m Move, from, to Square, us Color, pc Piece) {
 // brings us's king to kingTo: king side to the g-file, queen side to the c-file.
 func castleRight(us Color, kingTo Square) int { return 2*int(us&1) + (kingTo.File()>>2 ^ 1) }
 
-// loseCastling takes away the rights a move of pc from from to to ends: all of its
-// side's when pc is the king, a right whose rook leaves its square or is taken there.
-// A right lost has its rook square reset to NoSquare, so positions with the same rights
-// are equal values.
-func (p *Position) loseCastling(from, to Square, pc Piece) {
-	var lost CastlingRights
-	if pc.Type() == King {
-		lost = (WhiteKingSide | WhiteQueenSide) << (2 * (pc >> 3 & 1))
+// loseCastling takes away the rights lost. Their rook squares are reset to NoSquare, so
+// positions with the same rights are equal values.
+func (p *Position) loseCastling(lost CastlingRights) {
+	p.castling &^= lost
+	p.castleEnds &^= uint64(lost) * 0x1111111111111111 // the lost bits out of every nibble
+	for l := uint8(lost); l != 0; l &= l - 1 {
+		p.castleRook[bits.TrailingZeros8(l)&3] = NoSquare
 	}
-	for i, sq := range p.castleRook {
-		if sq == from || sq == to || lost&(1<<i) != 0 {
-			p.castleRook[i] = NoSquare
-			lost |= 1 << i
+}
+
+// backNibble[sq] masks sq's nibble in castleEnds: bits 4·file on the first rank,
+// 4·(8+file) on the eighth, none elsewhere. A move whose squares' nibbles are all zero,
+// as most are, ends no right: one AND tells.
+var backNibble = func() (t [64]uint64) {
+	for sq := range t {
+		if rank := sq / 8; rank == 0 || rank == 7 {
+			t[sq] = 15 << (4 * (sq%8 + rank/7*8))
 		}
 	}
-	p.castling &^= lost
+	return t
+}()
+
+// foldNibbles ORs the sixteen nibbles of ends into the rights they hold.
+func foldNibbles(ends uint64) CastlingRights {
+	ends |= ends >> 32
+	ends |= ends >> 16
+	ends |= ends >> 8
+	return CastlingRights(ends|ends>>4) & 15
 }
 
 // CastlingAfter returns the castling rights left after a move from from to to: a king
 // move ends both of its side's, a rook leaving or taken on its castling square that one.
 func (p *Position) CastlingAfter(from, to Square) CastlingRights {
-	q := *p
-	q.loseCastling(from, to, p.board[from&63])
-	return q.castling
+	return p.castling &^ foldNibbles(p.castleEnds&(backNibble[from&63]|backNibble[to&63]))
 }
 
 // setEPIfLegal records ep as the en passant square after a double push to pawnSq, but only

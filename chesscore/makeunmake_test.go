@@ -10,6 +10,7 @@ type undoInfo struct {
 	captured Piece
 	castling CastlingRights
 	rooks    [4]Square
+	ends     uint64
 	ep       Square
 	halfmove uint16
 	hash     uint64
@@ -18,7 +19,7 @@ type undoInfo struct {
 // makeMove applies m in place and records how to take it back.
 func (p *Position) makeMove(m Move, u *undoInfo) {
 	u.captured = p.CapturedPiece(m)
-	u.castling, u.rooks, u.ep, u.halfmove, u.hash = p.castling, p.castleRook, p.ep, p.halfmove, p.hash
+	u.castling, u.rooks, u.ends, u.ep, u.halfmove, u.hash = p.castling, p.castleRook, p.castleEnds, p.ep, p.halfmove, p.hash
 	p.doMove(m)
 }
 
@@ -57,7 +58,7 @@ func (p *Position) unmakeMove(m Move, u *undoInfo) {
 		p.put(k, from)
 		p.put(r, u.rooks[i])
 	}
-	p.castling, p.castleRook, p.ep, p.halfmove, p.hash = u.castling, u.rooks, u.ep, u.halfmove, u.hash
+	p.castling, p.castleRook, p.castleEnds, p.ep, p.halfmove, p.hash = u.castling, u.rooks, u.ends, u.ep, u.halfmove, u.hash
 }
 
 func perftMakeUnmake(p *Position, depth int) uint64 {

@@ -25,6 +25,9 @@ type Position struct {
 	// castleRook[i] is the start square of the rook castling right 1<<i castles with,
 	// NoSquare while that right is not held.
 	castleRook [4]Square
+	// castleEnds holds a nibble per back-rank square (backNibble): the rights held that
+	// a move from or to the square ends, set on their rooks' and kings' squares.
+	castleEnds uint64
 }
 
 // StartFEN is the FEN of the initial position (FIDE Article 2).
