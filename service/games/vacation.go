@@ -500,6 +500,17 @@ func (s *Service) autoVacation(ctx context.Context, e *entry, now time.Time) (*o
 	if !v.AutoOptIn {
 		return nil, nil
 	}
+	wc := st.rec.Clock
+	if v.On(now) {
+		// A vacation began after this deadline (another game's flag started it first):
+		// this game waits with it, the record as it is.
+		wc.Left[turn], wc.Spent, wc.State, wc.Since = rec.Control.PerMove, 0, clock.Paused, deadline
+		until := v.Until
+		st.events = func(g *Game) []Event {
+			return []Event{VacationStarted{Game: g, Player: player, Color: turn, Until: until}}
+		}
+		return st, nil
+	}
 	allowance, err := s.allowance(ctx, rec.GuildID)
 	if err != nil {
 		return nil, err
@@ -517,7 +528,6 @@ func (s *Service) autoVacation(ctx context.Context, e *entry, now time.Time) (*o
 	}
 	w.Start, w.Until, w.Automatic = deadline, until, true
 	w.Taken++
-	wc := st.rec.Clock
 	wc.Left[turn], wc.Spent, wc.State, wc.Since = rec.Control.PerMove, 0, clock.Paused, deadline
 	st.after = func(tx storage.Tx) error { return tx.PutVacation(w) }
 	st.events = func(g *Game) []Event {

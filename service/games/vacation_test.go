@@ -5,6 +5,7 @@
 package games
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -435,4 +436,57 @@ func TestPostgresVacationTakeoverCountsOnce(t *testing.T) {
 	if c := storedGame(t, b, id).Clock; c.State != clock.Running {
 		t.Fatalf("clock after the takeover: %v, want running", c.State)
 	}
+}
+
+// Two flags of one player falling together (two games past their deadline) start one
+// vacation: the second game waits with the first's, and the days are counted once.
+func TestAutoVacationTwoFlagsOneVacation(t *testing.T) {
+	onBothBackends(t, func(t *testing.T, env *vacationEnv) {
+		if _, err := env.s.SetAutoVacation(ctx, "g", alice.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		first := env.corr(alice, bob, "1d")
+		env.clk.Advance(time.Hour)
+		second := env.corr(alice, carol, "1d")
+		env.clk.Advance(2 * day)
+		env.s.FireDue()
+		env.s.FireDue()
+		for _, id := range []uint64{first, second} {
+			if g := env.stored(id); !g.Live() || g.Clock.State != clock.Paused {
+				t.Errorf("game %d: live %v, clock %v; want waiting", id, g.Live(), g.Clock.State)
+			}
+		}
+		v := env.record(alice)
+		if v.Taken != 1 || !v.Start.Equal(t0.Add(day)) {
+			t.Errorf("record = %+v; want one vacation from the first deadline", v)
+		}
+	})
+}
+
+// Two /vacation start racing (a double click, or two processes) start one vacation;
+// the other is told the player is already on one.
+func TestVacationStartsRacingGiveOne(t *testing.T) {
+	onBothBackends(t, func(t *testing.T, env *vacationEnv) {
+		env.corr(alice, bob, "1d")
+		const n = 6
+		errs := make(chan error, n)
+		for range n {
+			go func() {
+				_, err := env.s.StartVacation(ctx, VacationRequest{GuildID: "g", UserID: alice.ID, Days: 2})
+				errs <- err
+			}()
+		}
+		ok := 0
+		for range n {
+			switch err := <-errs; {
+			case err == nil:
+				ok++
+			case !errors.Is(err, ErrOnVacation):
+				t.Errorf("a racing start failed with %v, want ErrOnVacation", err)
+			}
+		}
+		if v := env.record(alice); ok != 1 || v.Taken != 1 {
+			t.Errorf("%d starts succeeded, %d vacations recorded; want 1 and 1", ok, v.Taken)
+		}
+	})
 }
