@@ -147,3 +147,40 @@ func TestStoryAutoVacationAtTheFlag(t *testing.T) {
 	}
 	g.played(g.move(w.alice, "e4"), "e4", w.bob)
 }
+
+// A server's own number of vacation days, and a server that allows none: /settings
+// vacation_days (Manage Server) changes what /vacation allows; a member without the
+// permission is refused and changes nothing.
+func TestStoryVacationDaysOfAServer(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	settings := func(perm int64, opts ...*discordgo.ApplicationCommandInteractionDataOption) discordfake.Payload {
+		spec := discordfake.Command("settings", discordfake.SubCommand("vacation_days", opts...)).In(w.f.GuildID, w.f.ChannelID)
+		spec.Permissions = perm
+		return w.ask(spec)
+	}
+	if d := settings(0, discordfake.IntOpt("days", 0)); !d.Ephemeral() || !strings.Contains(d.Content, "Manage Server") {
+		t.Fatalf("/settings vacation_days without the permission: %q", d.Content)
+	}
+	if d := w.vacation(w.bob, "status"); !strings.Contains(d.Content, "0 of 14 used, 14 left") {
+		t.Fatalf("/vacation status by default: %q", d.Content)
+	}
+	if d := settings(discordgo.PermissionManageGuild, discordfake.IntOpt("days", 30)); !strings.Contains(d.Content, "Vacation days a year: 30") {
+		t.Fatalf("/settings vacation_days days:30: %q", d.Content)
+	}
+	if d := w.vacation(w.bob, "start", discordfake.IntOpt("days", 20)); !strings.Contains(d.Content, "You are on vacation until") {
+		t.Fatalf("20 of 30 days: %q", d.Content)
+	}
+	if d := w.vacation(w.bob, "end"); !strings.Contains(d.Content, "1 of 30 used, 29 left") {
+		t.Fatalf("/vacation end at once: %q", d.Content)
+	}
+	if d := settings(discordgo.PermissionManageGuild, discordfake.IntOpt("days", 0)); !strings.Contains(d.Content, "Vacations: none") {
+		t.Fatalf("/settings vacation_days days:0: %q", d.Content)
+	}
+	if d := w.vacation(w.alice, "start"); !strings.Contains(d.Content, "allows no vacations") {
+		t.Fatalf("/vacation start where none are allowed: %q", d.Content)
+	}
+	if d := settings(discordgo.PermissionManageGuild); !strings.Contains(d.Content, "Gambit's default") {
+		t.Fatalf("/settings vacation_days without days: %q", d.Content)
+	}
+}
