@@ -490,3 +490,22 @@ func TestVacationStartsRacingGiveOne(t *testing.T) {
 		}
 	})
 }
+
+// Rated correspondence games pause as casual ones do.
+func TestVacationPausesRatedGames(t *testing.T) {
+	onBothBackends(t, func(t *testing.T, env *vacationEnv) {
+		r, err := env.s.StartGame(ctx, StartRequest{RequestID: env.rid(), GuildID: "g", ChannelID: "ch", White: alice, Black: bob, Control: "2d", Rated: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := env.s.StartVacation(ctx, VacationRequest{GuildID: "g", UserID: alice.ID, Days: 5})
+		if err != nil || st.Paused != 1 {
+			t.Fatalf("start: %+v, %v; want the rated game paused", st, err)
+		}
+		env.clk.Advance(4 * day)
+		env.s.FireDue()
+		if g := env.stored(r.Game.ID); !g.Live() || !g.Rated || g.Clock.State != clock.Paused {
+			t.Errorf("rated game after 4 days: live %v, clock %v; want waiting", g.Live(), g.Clock.State)
+		}
+	})
+}
