@@ -202,6 +202,8 @@ func eventChannel(e games.Event) string {
 		return ev.Game.ChannelID
 	case games.PlanDropped:
 		return ev.Game.ChannelID
+	case games.VacationStarted:
+		return ev.Game.ChannelID
 	case games.ChallengeExpired:
 		return ev.Challenge.ChannelID
 	case games.ChallengeDeclined:
@@ -375,6 +377,8 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		return n.dmTurn(ctx, g, g.Player(g.Turn()).ID)
 	case games.PlanDropped:
 		return n.post(ctx, ev.Game, commands.PlanDroppedMessage(ev.Game, ev.Player, ev.Move, ev.Off))
+	case games.VacationStarted:
+		return n.post(ctx, ev.Game, commands.VacationStartedMessage(ev))
 	case games.ChallengeExpired:
 		c := ev.Challenge
 		if c.ChannelID == "" {

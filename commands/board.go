@@ -72,6 +72,7 @@ func (d *Deps) privateBoard(ctx context.Context, g *games.Game, userID string) (
 	if l := clockLine(&g.Game, d.now()); l != "" && g.Live() {
 		b.WriteString(" " + l)
 	}
+	b.WriteString(d.vacationLines(ctx, &g.Game))
 	resp := &Response{Content: b.String(), Ephemeral: true, Files: []File{{Name: "board.png", ContentType: "image/png", Data: png}}}
 	if isPlayer && g.Live() && col == g.Turn() {
 		resp.Components = gameControls(g)

@@ -122,7 +122,9 @@ func (c *ChallengeCommand) Handle(ctx context.Context, r *Request) (*Response, e
 	if err != nil {
 		return nil, challengeLimitError(err)
 	}
-	return challengeMessage(res.Challenge), nil
+	resp := challengeMessage(res.Challenge)
+	resp.Content += c.d.challengeVacationNote(ctx, res.Challenge)
+	return resp, nil
 }
 
 // challengeLimitError says which cap refused a challenge, and what to do; other errors

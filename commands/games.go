@@ -104,6 +104,7 @@ func (c *GamesCommand) Handle(ctx context.Context, r *Request) (*Response, error
 				col, player := v.ColorOf(r.User.ID)
 				row.yourMove = mine && player && col == v.Turn()
 				row.deadline = v.Deadline()
+				row.vacations = c.d.vacationLines(ctx, &v.Game)
 			}
 		}
 		rows = append(rows, row)
@@ -132,6 +133,8 @@ type gameRow struct {
 	view     *games.Game // live games only
 	yourMove bool
 	deadline time.Time // zero: no clock runs
+	// vacations are the lines of its players on vacation (vacationLines).
+	vacations string
 }
 
 // rank orders the groups: your move, the opponent's, finished.
@@ -197,6 +200,11 @@ func (g gameRow) line(now time.Time) string {
 	}
 	if p := Place(rec); p != "" {
 		fmt.Fprintf(&b, " · <#%s>", p)
+	}
+	for l := range strings.SplitSeq(strings.TrimPrefix(g.vacations, "\n"), "\n") {
+		if l != "" {
+			b.WriteString("\n  " + l)
+		}
 	}
 	return b.String()
 }

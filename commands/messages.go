@@ -115,6 +115,7 @@ func (d *Deps) TurnMessage(ctx context.Context, g *games.Game) (*Response, error
 	if c := clockLine(&g.Game, now); c != "" {
 		b.WriteString(" · " + c)
 	}
+	b.WriteString(d.vacationLines(ctx, &g.Game))
 	if g.DrawOffer.Pending {
 		fmt.Fprintf(&b, "\n½ %s offers a draw: accept or decline below (moving declines it).", colorName(g.DrawOffer.By))
 	}

@@ -56,6 +56,7 @@ type settingsOptions struct {
 	OnTurn     *bool  `option:"on_turn"`
 	OnGameOver *bool  `option:"on_game_over"`
 	Rated      *bool  `option:"rated"`
+	Days       *int   `option:"days"`
 }
 
 // Definition implements Command.
@@ -98,6 +99,9 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 						{Name: "daily games only (a day or more per move)", Value: "daily"},
 						{Name: "none", Value: "off"},
 					}}),
+			sub("vacation_days", "Each player's vacation days a year (/vacation)",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days",
+					Description: "Days a year, 0 for no vacations (empty: Gambit's default)", MinValue: new(float64), MaxValue: storage.MaxVacationDays}),
 			sub("web_view", "The games' live boards on the web (the Live board and Play on the web buttons)",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "enabled", Description: "Show this server's games on the web (off: every page of them is refused)", Required: true}),
 		}, append(ladderSettingsSubcommands(), puzzleSettingsOption())...),
@@ -180,6 +184,17 @@ func (c *SettingsCommand) apply(r *Request, o settingsOptions, gs *storage.Guild
 			return Explain(err, sentence(err.Error()))
 		}
 		gs.ConditionalMoves = sc
+	case "vacation_days":
+		switch {
+		case o.Days == nil:
+			gs.VacationDays = 0
+		case *o.Days < 0 || *o.Days > storage.MaxVacationDays:
+			return Errorf("days: give 0 (no vacations) to %d, or leave it empty for Gambit's default.", storage.MaxVacationDays)
+		case *o.Days == 0:
+			gs.VacationDays = storage.VacationNone
+		default:
+			gs.VacationDays = *o.Days
+		}
 	case "web_view":
 		if o.Enabled != nil {
 			gs.WebViewOff = !*o.Enabled
@@ -228,6 +243,14 @@ func describeSettings(gs storage.GuildSettings, changed bool) string {
 		b.WriteString("\n• Conditional moves: off")
 	default:
 		b.WriteString("\n• Conditional moves: in correspondence games")
+	}
+	switch {
+	case gs.VacationDays == storage.VacationNone:
+		b.WriteString("\n• Vacations: none (/vacation is refused)")
+	case gs.VacationDays > 0:
+		fmt.Fprintf(&b, "\n• Vacation days a year: %d", gs.VacationDays)
+	default:
+		b.WriteString("\n• Vacation days a year: Gambit's default (games.vacation_days)")
 	}
 	fmt.Fprintf(&b, "\n• The games' live boards on the web: %s", yesNo(!gs.WebViewOff))
 	if gs.ArbiterRole != "" {

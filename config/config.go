@@ -133,6 +133,9 @@ type Games struct {
 	ChallengePings int `yaml:"challenge_pings"`
 	// ChallengeWindow is the span ChallengesPerOpponent and ChallengePings count over.
 	ChallengeWindow time.Duration `yaml:"challenge_window"`
+	// VacationDays is each player's vacation days a year in a server (0 to 366), unless
+	// the server sets its own (/settings vacation_days).
+	VacationDays int `yaml:"vacation_days"`
 }
 
 // maxAnalysisNodes bounds engine.analysis_nodes: a few seconds a position.
@@ -234,6 +237,7 @@ func Default() Config {
 			FirstMoveTimeout:     2 * time.Minute,
 			RestartGrace:         2 * time.Second,
 			MaxPendingChallenges: 5, ChallengesPerOpponent: 3, ChallengePings: 3, ChallengeWindow: 10 * time.Minute,
+			VacationDays: 14,
 		},
 		Engine: Engine{HashMB: 64, Threads: 1, BotWorkers: 1, MaxThink: 10 * time.Second, ReplyDelay: time.Second,
 			AnalysisTime: 200 * time.Millisecond, AnalysisBudget: 45 * time.Second,
@@ -572,6 +576,9 @@ func (c Config) Validate() error {
 		if n.v < 1 || n.v > 100 {
 			return &Error{Key: n.key, Reason: fmt.Sprintf("%d: want 1 to 100", n.v)}
 		}
+	}
+	if d := c.Games.VacationDays; d < 0 || d > 366 {
+		return &Error{Key: "games.vacation_days", Reason: fmt.Sprintf("%d: want 0 (no vacations) to 366", d)}
 	}
 	if c.Engine.MaxGamesPerUser < 1 || c.Engine.MaxGamesPerUser > 100 {
 		return &Error{Key: "engine.max_games_per_user", Reason: fmt.Sprintf("%d: want 1 to 100", c.Engine.MaxGamesPerUser)}

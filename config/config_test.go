@@ -196,6 +196,9 @@ func TestLoad(t *testing.T) {
 		{"challenges per opponent out of range", "", map[string]string{"GAMBIT_GAMES_CHALLENGES_PER_OPPONENT": "101"}, nil,
 			"environment GAMBIT_GAMES_CHALLENGES_PER_OPPONENT: games.challenges_per_opponent: 101: want 1 to 100"},
 		{"challenge pings out of range", "games:\n  challenge_pings: -1\n", nil, nil, "config.yaml:2: games.challenge_pings: -1: want 1 to 100"},
+		{"vacation days", "games:\n  vacation_days: 30\n", nil,
+			func(c Config) bool { return c.Games.VacationDays == 30 }, ""},
+		{"vacation days out of range", "games:\n  vacation_days: 367\n", nil, nil, "config.yaml:2: games.vacation_days: 367: want 0 (no vacations) to 366"},
 		{"challenge window out of range", "games:\n  challenge_window: 30s\n", nil, nil, "config.yaml:2: games.challenge_window: 30s: want 1m0s to 24h0m0s"},
 		{"backups", "backups:\n  dir: /var/backups/gambit\n  every: 6h\n  keep: 28\n", nil,
 			func(c Config) bool {

@@ -93,6 +93,7 @@ func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,
 		ChallengeLimits: games.ChallengeLimits{MaxPending: cfg.Games.MaxPendingChallenges, PerOpponent: cfg.Games.ChallengesPerOpponent,
 			Pings: cfg.Games.ChallengePings, Window: cfg.Games.ChallengeWindow},
+		VacationDays: vacationDays(cfg.Games.VacationDays),
 	})
 	if err != nil {
 		s.close(log)
@@ -292,4 +293,13 @@ func startBackground(parent context.Context, log *slog.Logger, ws []worker) *bac
 func (bg *background) stop() {
 	bg.cancel()
 	bg.wg.Wait()
+}
+
+// vacationDays is games.vacation_days as the game service takes it: 0 there means no
+// vacations, where the service's zero value is its default.
+func vacationDays(days int) int {
+	if days == 0 {
+		return -1
+	}
+	return days
 }

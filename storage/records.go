@@ -383,6 +383,25 @@ type GuildSettings struct {
 	WebViewOff bool `json:"web_view_off,omitempty"`
 	// ConditionalMoves says in which games players may queue conditional moves.
 	ConditionalMoves ConditionalScope `json:"conditional_moves,omitempty"`
+	// VacationDays is each player's vacation days a year in the guild (vacations.go):
+	// 0 takes the bot's default (games.vacation_days), VacationNone allows none, 1 to
+	// MaxVacationDays is the guild's own number.
+	VacationDays int `json:"vacation_days,omitempty"`
+}
+
+// VacationNone is GuildSettings.VacationDays of a guild that allows no vacations.
+const VacationNone = -1
+
+// VacationAllowance returns the vacation days a year of a player in the guild, given
+// the bot's default.
+func (s *GuildSettings) VacationAllowance(def int) int {
+	switch {
+	case s.VacationDays == VacationNone:
+		return 0
+	case s.VacationDays > 0:
+		return s.VacationDays
+	}
+	return def
 }
 
 // ConditionalScope is where a guild allows conditional moves.
@@ -470,6 +489,9 @@ func (s *GuildSettings) Validate() error {
 	}
 	if _, err := ParseConditionalScope(s.ConditionalMoves.String()); err != nil {
 		return fmt.Errorf("guild settings: %w", err)
+	}
+	if s.VacationDays < VacationNone || s.VacationDays > MaxVacationDays {
+		return fmt.Errorf("guild settings: vacation days %d: want %d (none), 0 (the default) or 1 to %d", s.VacationDays, VacationNone, MaxVacationDays)
 	}
 	return nil
 }

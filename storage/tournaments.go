@@ -50,6 +50,9 @@ type Tournament struct {
 	Version uint64 `json:"version"`
 	// State is the service's encoding of the event (JSON), kept whole.
 	State []byte `json:"state"`
+	// NoVacation is the organiser's choice that the event's games are not paused by a
+	// player's vacation (the zero value allows vacations).
+	NoVacation bool `json:"no_vacation,omitempty"`
 }
 
 // Live reports whether the event is open or running.

@@ -33,6 +33,7 @@ type Tx interface {
 	TournamentsTx
 	PlansTx
 	VoteGamesTx
+	VacationsTx
 }
 
 // GamesTx reads and writes games and their indexes (records.go).
@@ -258,4 +259,18 @@ type VoteGamesTx interface {
 	// EachVoteGame calls fn with every vote record in game id order until fn returns
 	// an error.
 	EachVoteGame(fn func(*VoteGame) error) error
+}
+
+// VacationsTx reads and writes the players' vacations (vacations.go).
+type VacationsTx interface {
+	// Vacation returns the vacation record of user in guild (ErrNotFound, with a
+	// record of the key at version 0, for one never written).
+	Vacation(guildID, userID string) (*Vacation, error)
+	// PutVacation writes a vacation record from its stored version (ErrConflict
+	// otherwise; NextVacationVersion), at the next version; it leaves v as it is.
+	PutVacation(v *Vacation) error
+	// OpenVacations returns the records with a vacation not closed, of every guild.
+	OpenVacations() ([]*Vacation, error)
+	// EachVacation calls fn with every vacation record until fn returns an error.
+	EachVacation(fn func(*Vacation) error) error
 }

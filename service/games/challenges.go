@@ -648,6 +648,11 @@ func (s *Service) publishNew(ctx context.Context, ne *entry) {
 		cur.wrote = true // still as this process wrote it
 	}
 	s.schedule(cur)
+	if cur.rec.Control.Kind() == clock.KindCorrespondence { // a player to move may be on vacation
+		if _, err := s.vacationGameLocked(ctx, cur.rec.ID); err != nil {
+			s.log.Error("games: bring a new game in line with a vacation", "game", cur.rec.ID, "err", err)
+		}
+	}
 	s.events.push(GameStarted{Game: ne.view()})
 }
 

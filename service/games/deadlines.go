@@ -25,6 +25,7 @@ const (
 	kindHeartbeat                        // the service's heartbeat
 	kindPrune                            // expiry of old receipts
 	kindDiscover                         // with Options.Owns: a look for the owned work other processes wrote
+	kindVacation                         // a vacation's end, or its games' clocks to bring in line (vacation.go)
 )
 
 // firstMoveWait is how long a live game waits for a side's first move: the game's
@@ -123,6 +124,8 @@ func (s *Service) onTimer(t timers.Entry, seen time.Time, async bool) {
 		s.gameTimer(ctx, t, seen, async)
 	case kindChallenge:
 		s.expireChallenge(ctx, t.Key.ID)
+	case kindVacation:
+		s.vacationTimer(ctx, t.Key)
 	case kindHeartbeat:
 		now := s.clock.Now()
 		if err := s.heartbeat(ctx, now); err != nil {
@@ -181,6 +184,15 @@ func (s *Service) gameTimer(ctx context.Context, t timers.Entry, seen time.Time,
 	switch t.Key.Kind {
 	case kindFlag:
 		if flagFallen(e.rec, now) {
+			if st, err := s.autoVacation(ctx, e, now); err != nil || st != nil {
+				if err == nil {
+					_, err = s.commitVacation(ctx, st)
+				}
+				if err != nil {
+					retry(err)
+				}
+				return
+			}
 			if hook := s.testFlagDetected; hook != nil {
 				hook(e.rec.Clock.FlagAt(), seen)
 			}
@@ -274,6 +286,10 @@ func (s *Service) restore() error {
 			mine = append(mine, rec)
 		}
 	}
+	open, err := storage.Read(ctx, s.db, storage.Tx.OpenVacations)
+	if err != nil {
+		return fmt.Errorf("start game service: load vacations: %w", err)
+	}
 	replayed, replayErrs := replayAll(mine)
 	for i, rec := range mine {
 		chess, err := replayed[i], replayErrs[i]
@@ -282,9 +298,14 @@ func (s *Service) restore() error {
 			continue
 		}
 		e := &entry{rec: rec, chess: chess}
+		paused := s.pauseForVacation(ctx, e, open, now) // before the credit: the vacation's start is exact
 		switch creditDowntime(rec, alive, now) {
 		case credited:
 			changes = append(changes, &storage.Change{Game: rec})
+		case unchanged:
+			if paused {
+				changes = append(changes, &storage.Change{Game: rec})
+			}
 		case fell:
 			flagged = append(flagged, e)
 			continue
@@ -306,6 +327,7 @@ func (s *Service) restore() error {
 			return fmt.Errorf("start game service: %w", err)
 		}
 	}
+	s.restoreVacations(ctx, entries, open)
 	pending, err := storage.Read(ctx, s.db, storage.Tx.PendingChallenges)
 	if err != nil {
 		return fmt.Errorf("start game service: load challenges: %w", err)

@@ -104,6 +104,17 @@
 // the file (gambit play) uses its own Options.Instance and Options.Scope and is no
 // peer, so its heartbeat never vouches for the bot's games.
 //
+// # Vacations
+//
+// A player on vacation in a server (StartVacation, vacation.go) has the clocks of their
+// correspondence games there paused on their turns, rated games included; a tournament
+// game only where its organiser allows it. The stored vacation record is the truth and
+// the clocks follow it (every request on a game, the start-up and the adoption of a
+// server bring a clock in line); its days are counted from its instants, and only the
+// server's owner closes it at its end, so a restart or a takeover neither loses nor adds
+// a day. With auto vacation, a correspondence flag that would fall starts a vacation
+// instead (VacationStarted).
+//
 // # Events
 //
 // Events (GameStarted, YourTurn, DrawOffered, TakebackRequested, GameOver, FlagFell,

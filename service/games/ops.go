@@ -120,11 +120,14 @@ func (s *Service) opOnce(ctx context.Context, requestID string, id uint64, expec
 		if err != nil {
 			return nil, err
 		}
-		over := overError(ne.rec)
-		if player && flagged == color {
-			return nil, fmt.Errorf("%w: %w", ErrTimeUp, over)
+		if !ne.rec.Live() {
+			over := overError(ne.rec)
+			if player && flagged == color {
+				return nil, fmt.Errorf("%w: %w", ErrTimeUp, over)
+			}
+			return nil, over
 		}
-		return nil, over
+		e = ne // an auto vacation instead of the fall (vacation.go)
 	}
 	if !e.rec.Live() {
 		return nil, overError(e.rec)
@@ -133,7 +136,11 @@ func (s *Service) opOnce(ctx context.Context, requestID string, id uint64, expec
 		return nil, fmt.Errorf("%w (the game is at ply %d, the request was made at ply %d)", ErrStale, e.rec.Ply(), expect.n)
 	}
 	st := &opState{s: s, now: now, rec: e.rec.Clone(), chess: e.chess.Clone(), color: color, effect: effect}
+	st.resumeForRequest()
 	if err := fn(st); err != nil {
+		return nil, err
+	}
+	if _, err := s.vacationClock(ctx, st); err != nil { // a vacation holds the clock of the player now to move
 		return nil, err
 	}
 	ne, err := s.commit(ctx, st, requestID)
@@ -248,6 +255,12 @@ func flagFallen(rec *storage.Game, now time.Time) bool {
 // commitFlag ends a game whose flag has fallen (FIDE 6.9 through chesscore) and commits
 // it. The caller holds the game's lock.
 func (s *Service) commitFlag(ctx context.Context, e *entry, now time.Time) (*entry, error) {
+	if st, err := s.autoVacation(ctx, e, now); err != nil || st != nil {
+		if err != nil {
+			return nil, err
+		}
+		return s.commitVacation(ctx, st)
+	}
 	st, err := s.flagFall(e, now)
 	if err != nil {
 		return nil, err

@@ -40,6 +40,9 @@ func (s *Service) Adopt(ctx context.Context) (int, error) {
 			n++
 		}
 	}
+	if err := s.adoptVacations(ctx); err != nil {
+		return n, err
+	}
 	return n, nil
 }
 
@@ -82,6 +85,15 @@ func (s *Service) discover(ctx context.Context) (int, error) {
 	for _, c := range pending {
 		if s.opts.Owns(c.GuildID) {
 			s.scheduleChallenge(c)
+		}
+	}
+	open, err := storage.Read(ctx, s.db, storage.Tx.OpenVacations)
+	if err != nil {
+		return n, fmt.Errorf("discover vacations: %w", err)
+	}
+	for _, v := range open { // a vacation another process started ends here
+		if s.opts.Owns(v.GuildID) {
+			s.sched.Set(s.vacationKey(v.GuildID, v.UserID), v.Until)
 		}
 	}
 	return n, nil

@@ -101,6 +101,9 @@ type Options struct {
 	// so it gets its own deadline instead of a request's (default 10 s). A timer whose
 	// work times out is tried again a second later.
 	BackgroundTimeout time.Duration
+	// VacationDays is each player's vacation days a year in a server whose settings
+	// name none (default 14; negative: none; the bot passes games.vacation_days).
+	VacationDays int
 	// Logger receives the service's logs (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -137,6 +140,10 @@ type Service struct {
 	inflight sync.RWMutex   // held shared by every request and timer handler; Close takes it
 	async    sync.WaitGroup // flag commits handed off by timer handlers
 	flags    *queue[flagCommit]
+
+	// vacations maps the timer ids of vacations (vacationKey) to their guild and user.
+	vacMu     sync.Mutex
+	vacations map[uint64]member
 
 	// testFlagDetected, if set (before Run), is told each flag fall the timers detect:
 	// the deadline and the instant the scheduler found it due.
@@ -186,6 +193,12 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	switch {
+	case opts.VacationDays == 0:
+		opts.VacationDays = DefaultVacationDays
+	case opts.VacationDays < 0:
+		opts.VacationDays = 0
+	}
 	if opts.Settings == nil {
 		opts.Settings = settings.New(db, settings.Options{DefaultControl: opts.DefaultControl, Now: opts.Clock.Now})
 	}
@@ -193,6 +206,7 @@ func New(db storage.Store, opts Options) (*Service, error) {
 	s := &Service{
 		db: db, opts: opts, clock: opts.Clock, log: opts.Logger, sched: timers.New(),
 		seed: maphash.MakeSeed(), cache: make(map[uint64]*entry), cancel: cancel, stripeMask: lockStripes - 1,
+		vacations: make(map[uint64]member),
 	}
 	s.events = newDispatcher(ctx, opts.Notifier, opts.Logger)
 	if err := s.restore(); err != nil {

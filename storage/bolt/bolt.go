@@ -55,6 +55,9 @@ const (
 	// Schema version 10: vote chess (votegames.go).
 	bucketVoteGames = "vote_games" // game id → vote game
 
+	// Schema version 11: the players' vacations (vacations.go).
+	bucketVacations = "vacations" // len·guild·user → vacation
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty

@@ -70,6 +70,7 @@ var recordDecoders = map[string]func(k, v []byte) error{
 	bucketLeaseBeats:      func(k, v []byte) error { _, err := decodeLeaseBeat(k, v); return err },
 	bucketPlans:           func(k, v []byte) error { _, err := decodePlan(k, v); return err },
 	bucketVoteGames:       func(k, v []byte) error { _, err := codec.DecodeVoteGame(codec.KeyID(k), v); return err },
+	bucketVacations:       func(k, v []byte) error { _, err := decodeVacation(k, v); return err },
 	bucketPuzzles: func(k, v []byte) error {
 		if len(k) > 0 && k[0] == 0 {
 			return nil // the bucket's own index and count entries (EachPuzzle starts past them)
@@ -117,6 +118,7 @@ func recordBuckets() []string {
 	return []string{bucketMeta, bucketGames, bucketChallenges, bucketGuilds, bucketUsers, bucketRequests,
 		bucketRatings, bucketRatedResults, bucketPuzzles, bucketPuzzleDaily, bucketPuzzleUsers, bucketPuzzleAttempts,
 		bucketEngineGames, bucketTournaments, bucketTournamentGames, bucketLeases, bucketLeaseBeats, bucketPlans, bucketVoteGames,
+		bucketVacations,
 		bucketLiveGames, bucketPendingChallenges}
 }
 

@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the layout this code reads and writes. A file without a meta bucket
 // (a new, empty file) is at version 0.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // migration is one step: it turns a file at version-1 into one at version. Each step
 // runs in its own transaction, which also writes the new version, so a crash between two
@@ -62,6 +62,9 @@ var migrations = []migration{
 	}},
 	{10, "vote chess (the teams, votes and ballots of games played by vote)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketVoteGames)
+	}},
+	{11, "vacations (the players' vacation days and the vacations they are on)", func(tx *bbolt.Tx) error {
+		return createBuckets(tx, bucketVacations)
 	}},
 }
 

@@ -138,6 +138,15 @@ var pgMigrations = []pgMigration{
 			record bytea NOT NULL)`,
 		`CREATE INDEX vote_games_live ON vote_games (game_id) WHERE live`,
 	}},
+	{11, "vacations (the players' vacation days and the vacations they are on)", []string{
+		`CREATE TABLE vacations (
+			guild_id text NOT NULL,
+			user_id text NOT NULL,
+			open boolean NOT NULL,
+			record bytea NOT NULL,
+			PRIMARY KEY (guild_id, user_id))`,
+		`CREATE INDEX vacations_open ON vacations (guild_id, user_id) WHERE open`,
+	}},
 }
 
 // pgSchemaTable records the migrations a database has had.

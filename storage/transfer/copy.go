@@ -35,6 +35,7 @@ type Lister interface {
 	EachTournamentGame(fn func(storage.TournamentGame) error) error
 	EachPlan(fn func(*storage.Plan) error) error
 	EachVoteGame(fn func(*storage.VoteGame) error) error
+	EachVacation(fn func(*storage.Vacation) error) error
 }
 
 // Counts are the records of a store by family, in the order Copy copies them.
@@ -195,6 +196,11 @@ var families = []family{
 	{"vote games", func(src Lister, put func(int, func(storage.Tx) error) error) error {
 		return src.EachVoteGame(func(v *storage.VoteGame) error {
 			return put(1, func(tx storage.Tx) error { return tx.PutVoteGame(v.Clone()) })
+		})
+	}},
+	{"vacations", func(src Lister, put func(int, func(storage.Tx) error) error) error {
+		return src.EachVacation(func(v *storage.Vacation) error {
+			return put(1, func(tx storage.Tx) error { return tx.PutVacation(v.Clone()) })
 		})
 	}},
 }

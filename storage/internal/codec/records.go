@@ -1,6 +1,6 @@
 // records.go: the records both backends keep as JSON under their id (challenges,
 // tournaments, tournament boards, games against the engine, guild settings, conditional plans,
-// vote games), encoded and
+// vote games, vacations), encoded and
 // decoded the same way whichever database holds them.
 
 package codec
@@ -104,6 +104,20 @@ func DecodeVoteGame(gameID uint64, b []byte) (*storage.VoteGame, error) {
 		return nil, fmt.Errorf("vote game %d: %w", gameID, err)
 	}
 	v.GameID = gameID
+	if err := v.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", storage.ErrCorrupt, err)
+	}
+	return v, nil
+}
+
+// DecodeVacation decodes the JSON vacation record of user in guild; the guild and the
+// user are the key's.
+func DecodeVacation(guildID, userID string, b []byte) (*storage.Vacation, error) {
+	v := new(storage.Vacation)
+	if err := DecodeJSON(b, v); err != nil {
+		return nil, fmt.Errorf("vacation of %s in guild %s: %w", userID, guildID, err)
+	}
+	v.GuildID, v.UserID = guildID, userID
 	if err := v.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", storage.ErrCorrupt, err)
 	}

@@ -55,6 +55,12 @@ func FillStore(ctx context.Context, t testing.TB, db storage.Store) {
 		if err := tx.PutVoteGame(vote); err != nil {
 			return err
 		}
+		// A player on vacation, two days used earlier in the year, auto vacation on.
+		vac := &storage.Vacation{GuildID: "g1", UserID: "100", Year: T0.Year(), Used: 2, Start: T0, Until: T0.Add(3 * storage.VacationDay),
+			AutoOptIn: true, Taken: 2}
+		if err := tx.PutVacation(vac); err != nil {
+			return err
+		}
 		s := storage.DefaultGuildSettings("g1")
 		s.Puzzle = storage.PuzzleSettings{Channel: "c1", Time: "09:30", Zone: "Europe/Paris", Since: T0}
 		if err := tx.PutGuildSettings(s); err != nil {
