@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -72,6 +73,21 @@ func noPlanIn(t *testing.T, who string, msgs []string, sans ...string) {
 				t.Errorf("%s got a message naming the plan's move %s: %s", who, san, m)
 			}
 		}
+	}
+}
+
+// noPlanOnPage fails the test if a page's text names any of the plan's moves, or
+// lists a line of a plan.
+func noPlanOnPage(t *testing.T, who string, p *page, sans ...string) {
+	t.Helper()
+	text := eval[string](p, `document.body.innerText`)
+	for _, san := range sans {
+		if regexp.MustCompile(`\b` + regexp.QuoteMeta(san) + `\b`).MatchString(text) {
+			t.Errorf("%s shows the plan's move %s: %q", who, san, text)
+		}
+	}
+	if n := eval[int](p, `document.querySelectorAll('[data-plan-lines] li').length`); n != 0 {
+		t.Errorf("%s lists %d lines of a plan", who, n)
 	}
 }
 
@@ -156,7 +172,7 @@ func TestWebPlanOnTheBoard(t *testing.T) {
 	if gm := r.bot.mustGame(t, 1); gm.Ply() != 2 {
 		t.Fatalf("planning moved the game: %v", gm.SAN)
 	}
-	noPlanIn(t, "White's page", []string{eval[string](white, `document.body.innerText`)}, "Bb5", "Nc3", "Nf6", "a6")
+	noPlanOnPage(t, "White's page", white, "Bb5", "Nc3", "Nf6", "a6")
 
 	white.drag("g1", "f3")
 	w.waitFor("White's move", func() bool { return r.bot.mustGame(t, 1).Ply() >= 3 })
@@ -180,10 +196,7 @@ func TestWebPlanOnTheBoard(t *testing.T) {
 
 	// Nobody but Black ever got the plan: White's and the spectator's pages and sockets.
 	for what, p := range map[string]*page{"White's page": white, "the spectator's page": watcher} {
-		noPlanIn(t, what, []string{eval[string](p, `document.body.innerText`)}, "Bb5", "Nc3", "Nf6", "a6")
-		if n := eval[int](p, `document.querySelectorAll('[data-plan-lines] li').length`); n != 0 {
-			t.Errorf("%s lists %d lines of a plan", what, n)
-		}
+		noPlanOnPage(t, what, p, "Bb5", "Nc3", "Nf6", "a6")
 	}
 	w.waitFor("the reply on the raw sockets", func() bool {
 		return strings.Contains(strings.Join(aliceLog.all(), ""), `"Nc6"`) && strings.Contains(strings.Join(specLog.all(), ""), `"Nc6"`)
