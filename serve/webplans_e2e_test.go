@@ -20,6 +20,8 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/gambitchess/gambit/bot/discordfake"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // socketLog records every message a socket receives, from the moment it is made.
@@ -378,4 +380,98 @@ func TestWebPlanMessagesAreGuarded(t *testing.T) {
 	if gm := r.bot.mustGame(t, 1); gm.Ply() != 1 {
 		t.Errorf("the plan messages moved game 1: %v", gm.SAN)
 	}
+}
+
+// TestWebPlanTwoClicksOneLine: the same line saved from two tabs of the planner at
+// once is added once; the other tab is told the plan already has it.
+func TestWebPlanTwoClicksOneLine(t *testing.T) {
+	w := newWebWorld(t)
+	r := w.start()
+	origin := r.bot.Web.BaseURL()
+	g := w.startGame("2d")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	tabs := []*playerSocket{g.socketOf(w.alice, origin), g.socketOf(w.alice, origin)}
+	answers := make([]string, len(tabs))
+	var wg sync.WaitGroup
+	for i, tab := range tabs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tab.n = 100 * (i + 1) // distinct request ids
+			answers[i] = tab.plan("plan-add", 1, "e5 Nf3 Nc6 Bb5")
+		}()
+	}
+	wg.Wait()
+	oks := 0
+	for _, a := range answers {
+		if a == "ok" {
+			oks++
+		} else if !strings.Contains(a, "already has that line") {
+			t.Errorf("the other tab was told %q", a)
+		}
+	}
+	if oks != 1 {
+		t.Fatalf("answers %q: want exactly one ok", answers)
+	}
+	list := w.send(discordfake.Command("conditional", discordfake.SubCommand("list")).From(w.alice).In(w.f.GuildID, g.thread))
+	if d := list.Callback.Data.Content; strings.Count(d, "if **e5** then **Nf3**") != 1 {
+		t.Fatalf("alice's plan after two saves: %q", d)
+	}
+}
+
+// TestWebPlanTwoProcessesOnPostgres: two processes share a PostgreSQL store. Black
+// saves a line over a socket of the first; White's foreseen move reaches the second
+// through Discord; the reply is played with it, and the first process's sockets get
+// the new state, Black's alone the rest of his plan, White's none of it.
+func TestWebPlanTwoProcessesOnPostgres(t *testing.T) {
+	overHTTP(t) // the interactions go to the process whose endpoint is set last
+	dsn := storagetest.PostgresDSN(t)
+	w := newWebWorld(t)
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
+	cfg1, cfg2 := w.cfg, w.cfg
+	cfg1.Instance, cfg2.Instance = "plans-1", "plans-2"
+	deps := Deps{DeferAfter: 2500 * time.Millisecond}
+	r1 := w.startWith(cfg1, deps)
+	r2 := w.startWith(cfg2, deps) // the interactions now reach this one
+	g := w.startGame("2d")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	// The sockets are opened on the first process (the links of the second work there:
+	// the processes share the secret).
+	to1 := func(u string) string { return strings.Replace(u, r2.bot.Web.BaseURL(), r1.bot.Web.BaseURL(), 1) }
+	link1 := to1(liveBoardURL(t, g.lastBoard().Payload))
+	socketOn1 := func(u *discordgo.User) *playerSocket {
+		t.Helper()
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := client.Get(to1(g.signInURL(u)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		ws, status := dialGame(t, link1, r1.bot.Web.BaseURL(), resp.Cookies()...)
+		if ws == nil {
+			t.Fatalf("%s's socket on the first process: status %d", u.Username, status)
+		}
+		if err := ws.WriteJSON(map[string]any{"t": "hello", "ply": 0}); err != nil {
+			t.Fatal(err)
+		}
+		readUntil(t, ws, "welcome")
+		return &playerSocket{t: t, ws: ws}
+	}
+	bob, alice := socketOn1(w.bob), socketOn1(w.alice)
+	aliceLog := record(alice.ws)
+	if got := bob.plan("plan-add", 2, "Nf3 Nc6 Bb5 a6"); got != "ok" {
+		t.Fatalf("bob's line: %q", got)
+	}
+	bobLog := record(bob.ws)
+	res := g.move(w.alice, "Nf3")
+	if d := res.Callback.Data; !strings.Contains(d.Content, "conditional move") {
+		t.Fatalf("the foreseen move answered %q", d.Content)
+	}
+	w.waitFor("the reply and the rest of the plan on the first process", func() bool {
+		all := strings.Join(bobLog.all(), "\n")
+		return strings.Contains(all, `"Nc6"`) && strings.Contains(all, `"lines":[["Bb5","a6"]]`)
+	})
+	w.waitFor("the reply on White's socket", func() bool { return strings.Contains(strings.Join(aliceLog.all(), ""), `"Nc6"`) })
+	noPlanIn(t, "White's socket", aliceLog.all(), "Bb5", "a6")
 }
