@@ -99,7 +99,7 @@ var playerErrors = []error{
 	games.ErrIllegalMove, games.ErrCannotAcceptOwn, games.ErrTooManyDrawOffers, games.ErrOfferWithMove,
 	games.ErrOfferPending, games.ErrNoDrawOffer, games.ErrTooEarly, games.ErrIncorrectClaim, games.ErrNoTakeback,
 	games.ErrNothingToTakeBack, games.ErrNoTakebacks, games.ErrAlreadyAsked, games.ErrTooLateToAbort,
-	games.ErrBadRequest, games.ErrNoSuchGame, games.ErrClosed,
+	games.ErrBadRequest, games.ErrNoSuchGame, games.ErrClosed, games.ErrPlansOff, games.ErrNoPlan,
 }
 
 func isPlayerError(err error) bool {

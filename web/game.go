@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/gambitchess/gambit/chesscore"
+	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/render"
 	"github.com/gambitchess/gambit/service/games"
 )
@@ -124,6 +125,9 @@ type gamePage struct {
 	Ply       int
 	FormID    string // the request id of the form without script
 	Live      bool
+	// Correspondence: the game's control is correspondence, where a player may plan
+	// conditional moves (plans.go); the plan itself comes on the socket, to its author.
+	Correspondence bool
 }
 
 // gamePageHandler serves GET /g/{id}/{token}.
@@ -203,6 +207,7 @@ func (s *Server) gameView(ctx context.Context, g *games.Game, user, moveErr stri
 		Top: top, Bot: bot, State: string(stateJSON), You: you, Signed: user != "", Local: s.opts.LocalOnly,
 		Control: g.Control.String(), Pieces: pieceSymbols, PGNName: fmt.Sprintf("gambit-game-%d.pgn", g.ID),
 		MoveError: moveErr, Moves: moveItems(g), Ply: g.Ply(), FormID: newFormID(), Live: g.Live(),
+		Correspondence: g.Control.Kind() == clock.KindCorrespondence && !s.opts.LocalOnly,
 	}
 	return p, theme, nil
 }

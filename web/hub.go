@@ -55,6 +55,19 @@ func (h *hub) remove(c *conn) {
 	}
 }
 
+// userConns returns the sockets of game id signed in as user.
+func (h *hub) userConns(id uint64, user string) []*conn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*conn
+	for c := range h.conns[id] {
+		if c.user == user {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // watched reports whether a socket watches game id.
 func (h *hub) watched(id uint64) bool {
 	h.mu.Lock()
@@ -78,13 +91,15 @@ func (h *hub) closeAll() {
 }
 
 // Notify implements games.Notifier: every event of a game sends its state to the game's
-// sockets, and tells the other processes (Fanout) that it changed.
+// sockets (and each player's own plan to their sockets alone), and tells the other
+// processes (Fanout) that it changed.
 func (s *Server) Notify(ctx context.Context, e games.Event) {
 	g := eventGame(e)
 	if g == nil {
 		return
 	}
 	s.hub.broadcast(g)
+	s.pushPlans(ctx, g)
 	if f := s.opts.Fanout; f != nil {
 		if err := f.Publish(ctx, g.ID); err != nil {
 			s.log.Warn("web: tell the other processes of a move", "game", g.ID, "err", err)
@@ -113,6 +128,10 @@ func eventGame(e games.Event) *games.Game {
 		return ev.Game
 	case games.FlagFell:
 		return ev.Game
+	case games.ConditionalPlayed: // the opponent's move and the planned reply
+		return ev.Game
+	case games.PlanDropped:
+		return ev.Game
 	}
 	return nil
 }
@@ -128,6 +147,7 @@ func (h *hub) changedElsewhere(ctx context.Context, id uint64) {
 		return
 	}
 	h.broadcast(g)
+	h.s.pushPlans(ctx, g)
 }
 
 // broadcast sends g's state to its sockets, unless a state as recent was sent.

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gambitchess/gambit/service/games"
 )
 
 // clientMsg is a decoded message from a page.
@@ -32,7 +34,15 @@ type clientMsg struct {
 	Action string `json:"action,omitempty"`
 	// OfferDraw offers a draw with the move (move).
 	OfferDraw bool `json:"offerDraw,omitempty"`
+	// Line is a line of conditional moves, SAN or UCI separated by spaces, the
+	// opponent's move first (plan-check: the start of a line being entered; plan-add:
+	// a whole line; plan-remove: the start of the lines to remove).
+	Line string `json:"line,omitempty"`
 }
+
+// planTypes are the messages of the plan mode (plans.go): each takes an id, the ply
+// the page saw and, but for plan-clear, a line.
+var planTypes = map[string]bool{"plan-check": true, "plan-add": true, "plan-remove": true, "plan-clear": true}
 
 // actions are the actions a page may ask for, named as the buttons' data-action.
 var actions = map[string]bool{
@@ -45,6 +55,8 @@ const (
 	maxPly     = 10000
 	maxMoveLen = 12
 	maxFENLen  = 100
+	// maxLineLen is the longest line of conditional moves, as /conditional takes it.
+	maxLineLen = games.MaxPlanLineLen
 )
 
 var (
@@ -66,6 +78,9 @@ func decodeClientMsg(b []byte) (clientMsg, error) {
 	}
 	if m.Ply < 0 || m.Ply > maxPly {
 		return clientMsg{}, fmt.Errorf("%w: ply %d out of range", errMsgForm, m.Ply)
+	}
+	if m.Line != "" && !planTypes[m.T] {
+		return clientMsg{}, fmt.Errorf("%w: only the plan messages take a line", errMsgForm)
 	}
 	switch m.T {
 	case "ping":
@@ -93,6 +108,17 @@ func decodeClientMsg(b []byte) (clientMsg, error) {
 		m.Move = strings.TrimSpace(m.Move)
 		if (m.Move != "" && m.Action != "claim-draw") || len(m.Move) > maxMoveLen || !printable(m.Move) {
 			return clientMsg{}, fmt.Errorf("%w: only claim-draw takes a move", errMsgForm)
+		}
+	case "plan-check", "plan-add", "plan-remove", "plan-clear":
+		if !validID(m.ID) || m.Move != "" || m.Action != "" || m.FEN != "" || m.OfferDraw {
+			return clientMsg{}, fmt.Errorf("%w: %s takes an id, a ply and a line", errMsgForm, m.T)
+		}
+		m.Line = strings.TrimSpace(m.Line)
+		if m.T == "plan-clear" && m.Line != "" {
+			return clientMsg{}, fmt.Errorf("%w: plan-clear takes no line", errMsgForm)
+		}
+		if m.T != "plan-clear" && (m.Line == "" || len(m.Line) > maxLineLen || !printable(m.Line)) {
+			return clientMsg{}, fmt.Errorf("%w: the line must be 1 to %d characters of moves in SAN or UCI", errMsgForm, maxLineLen)
 		}
 	default:
 		return clientMsg{}, errMsgType

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/service/games"
 )
 
@@ -201,6 +202,8 @@ func (c *conn) readLoop(ctx context.Context) {
 			c.hello(ctx, m)
 		case "move", "action":
 			c.act(ctx, m)
+		case "plan-check", "plan-add", "plan-remove", "plan-clear":
+			c.plan(ctx, m)
 		}
 	}
 }
@@ -227,6 +230,9 @@ func (c *conn) hello(ctx context.Context, m clientMsg) {
 	}
 	st := fullState(g, c.s.opts.Now(), from)
 	c.queue(st.encode())
+	if g.Control.Kind() == clock.KindCorrespondence {
+		c.s.sendPlan(ctx, c) // the player's own plan, to this socket alone
+	}
 }
 
 func (c *conn) writeLoop() {

@@ -122,7 +122,13 @@ func (st *opState) checkLine(sans []string) ([]chesscore.Move, error) {
 	if len(sans)%2 != 0 {
 		return nil, fmt.Errorf("%w: the line ends with your opponent's move %s: add your reply to it", ErrBadRequest, sans[len(sans)-1])
 	}
-	g := st.chess.Clone()
+	return playLine(st.chess.Clone(), sans)
+}
+
+// playLine plays the moves of a line on g (a copy of the game at its current
+// position), the opponent's first, and returns them; the first illegal move, or one
+// after the game would have ended, is named.
+func playLine(g *chesscore.Game, sans []string) ([]chesscore.Move, error) {
 	out := make([]chesscore.Move, 0, len(sans))
 	for i, san := range sans {
 		whose := "your opponent's"

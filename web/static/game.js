@@ -2,7 +2,10 @@
 // game: this script draws the states the socket sends, counts the running clock down
 // between them, and sends the player's moves and actions (drag, click-click, typed SAN
 // or UCI, the keyboard), each answered by the server. No rule of chess lives here: the
-// legal moves come with every state.
+// legal moves come with every state. In a correspondence game a player may switch the
+// board to plan mode while the opponent is to move: the moves played then are a line
+// of conditional moves (the opponent's, then the reply, alternating), each checked by
+// the server, which answers with the position and the moves legal there.
 "use strict";
 (function () {
   const root = document.querySelector(".game");
@@ -15,6 +18,7 @@
   const input = form ? form.querySelector("input[name=move]") : null;
   const picker = root.querySelector("[data-promote-picker]");
   const premoveEl = root.querySelector("[data-premove]");
+  const planEl = root.querySelector("[data-plan]");
   const path = root.dataset.path;
   const local = root.dataset.local === "1";
   const flipped = board.dataset.orientation === "black";
@@ -30,6 +34,10 @@
   let cursor = null; // the keyboard's square
   let pending = new Map(); // request id -> what it was
   let ws = null, retry = 0, wantHello = true;
+  let plan = null; // the server's last plan message (the author's own plan), or null
+  // draft: plan mode's line being entered, or null: {ply, base: {fen, legal}, steps:
+  // [{uci, san, fen, legal, over}], waiting (a check in flight)}.
+  let draft = null;
 
   // --- The model --------------------------------------------------------------
 
@@ -37,7 +45,13 @@
   function fenAt(n) { return n === 0 ? g.start : moves[n - 1].fen; }
   function live() { return g.result === "*"; }
   function myTurn() { return live() && (local || (you !== "" && g.turn === you)); }
+  function draftTop() { return draft.steps.length ? draft.steps[draft.steps.length - 1] : draft.base; }
+  // The position the pieces are moved on: the draft's end in plan mode, else the game's.
+  function boardFen() { return draft ? draftTop().fen : fenAt(moves.length); }
+  function legalNow() { return draft ? (draftTop().legal || []) : (g.legal || []); }
+  function canMove() { return draft ? !draft.waiting && !draftTop().over : myTurn(); }
   function mine(code) {
+    if (draft) return !!code && code[0] === boardFen().split(" ")[1];
     if (!code || !live()) return false;
     const side = code[0] === "w" ? "white" : "black";
     if (local) return side === g.turn;
@@ -78,10 +92,14 @@
 
   function drawBoard() {
     const n = shownPly();
-    const fen = fenAt(n);
+    let fen = fenAt(n), last = n > 0 ? moves[n - 1].uci : "", san = n > 0 ? moves[n - 1].san : "";
+    if (draft) {
+      fen = boardFen();
+      const top = draft.steps.length ? draftTop() : null;
+      last = top ? top.uci : last;
+      san = top ? top.san : san;
+    }
     const ps = pieces(fen);
-    const last = n > 0 ? moves[n - 1].uci : "";
-    const san = n > 0 ? moves[n - 1].san : "";
     const toMove = fen.split(" ")[1] === "w" ? "w" : "b";
     let checked = "";
     if (/[+#]$/.test(san)) {
@@ -107,6 +125,8 @@
     }
     board.dataset.fen = fen;
     board.dataset.result = g.result;
+    if (draft) board.dataset.mode = "plan";
+    else delete board.dataset.mode;
     drawMaterial(ps);
   }
 
@@ -197,6 +217,7 @@
     if (live() && g.drawOffer) text += " · " + cap(g.drawOffer) + " offers a draw";
     if (live() && g.takeback) text += " · " + cap(g.takeback) + " asks to take back a move";
     if (viewPly !== null) text += " · viewing move " + viewPly + " of " + moves.length + " (End: back to live)";
+    if (draft) text += " · plan mode: the board shows your line, not the game";
     statusEl.textContent = text;
     const show = function (action, on) {
       const b = root.querySelector("button[data-action=" + action + "]");
@@ -229,25 +250,26 @@
     drawMoves();
     drawClocks();
     drawStatus();
+    drawPlan();
   }
 
   // --- Moves --------------------------------------------------------------------
 
   function targetsFrom(from) {
     const out = [];
-    if (myTurn()) {
-      for (const u of g.legal || []) if (u.slice(0, 2) === from) out.push(u.slice(2, 4));
+    if (canMove()) {
+      for (const u of legalNow()) if (u.slice(0, 2) === from) out.push(u.slice(2, 4));
     }
     return out;
   }
 
   function isPromotion(from, to) {
-    for (const u of g.legal || []) if (u.length === 5 && u.slice(0, 2) === from && u.slice(2, 4) === to) return true;
+    for (const u of legalNow()) if (u.length === 5 && u.slice(0, 2) === from && u.slice(2, 4) === to) return true;
     return false;
   }
 
   function lastRank(from, to) {
-    const code = pieces(fenAt(moves.length))[from] || "";
+    const code = pieces(boardFen())[from] || "";
     return code[1] === "P" && (to[1] === "8" || to[1] === "1");
   }
 
@@ -286,6 +308,12 @@
   function tryMove(from, to) {
     selected = null;
     if (viewPly !== null) { viewPly = null; drawAll(); return; }
+    if (draft) {
+      if (!targetsFrom(from).includes(to)) { drawBoard(); return; }
+      if (isPromotion(from, to)) { askPromotion(function (p) { planStep(from + to + p); }); drawBoard(); return; }
+      planStep(from + to);
+      return;
+    }
     if (!myTurn()) {
       if (from === to) { drawBoard(); return; }
       if (lastRank(from, to)) { askPromotion(function (p) { premove = { from: from, to: to, promo: p }; drawAll(); }); return; }
@@ -304,7 +332,8 @@
   }
 
   function askPromotion(done) {
-    const color = local ? (g.turn === "white" ? "w" : "b") : (you === "black" ? "b" : "w");
+    let color = local ? (g.turn === "white" ? "w" : "b") : (you === "black" ? "b" : "w");
+    if (draft) color = boardFen().split(" ")[1];
     for (const b of picker.querySelectorAll("[data-promote]")) {
       const use = b.querySelector("use");
       if (use) use.setAttribute("href", "#" + color + b.dataset.promote.toUpperCase());
@@ -346,10 +375,10 @@
     if (e.button !== 0 || !picker.hidden) return;
     const name = squareAt(e.clientX, e.clientY);
     if (!name) return;
-    const code = viewPly === null ? (pieces(fenAt(moves.length))[name] || "") : "";
+    const code = viewPly === null ? (pieces(boardFen())[name] || "") : "";
     if (selected && selected !== name && !mine(code)) { tryMove(selected, name); return; }
     if (!mine(code)) { selected = null; drawBoard(); return; }
-    if (premove && !myTurn()) premove = null;
+    if (premove && !myTurn() && !draft) premove = null;
     const el = square(name).querySelector("[data-piece]");
     drag = { from: name, el: el, x: e.clientX, y: e.clientY, moved: false, wasSelected: selected === name };
     selected = name;
@@ -402,7 +431,7 @@
       case "ArrowRight": f = Math.min(7, Math.max(0, f + step)); break;
       case "Enter": case " ": {
         e.preventDefault();
-        const code = pieces(fenAt(moves.length))[cursor] || "";
+        const code = pieces(boardFen())[cursor] || "";
         if (selected && selected !== cursor && !mine(code)) tryMove(selected, cursor);
         else if (mine(code)) { selected = selected === cursor ? null : cursor; drawBoard(); }
         return;
@@ -431,6 +460,7 @@
   // --- History --------------------------------------------------------------------
 
   function goTo(n) {
+    if (draft) return; // plan mode shows its line; Back to the game leaves it
     viewPly = n === null || n >= moves.length ? null : Math.max(0, n);
     selected = null;
     drawAll();
@@ -450,6 +480,7 @@
     else if (a === "next") step(1);
     else if (a === "live") goTo(null);
     else if (a === "move" || a === "sign-out") return; // the forms' own buttons
+    else if (a.slice(0, 4) === "plan") { e.preventDefault(); showError(""); planAction(a, b); }
     else { e.preventDefault(); showError(""); sendAction(a); }
   });
 
@@ -461,6 +492,119 @@
       showError("");
       sendMove(text, "typed");
     });
+  }
+
+  // --- Plan mode (conditional moves) ----------------------------------------------
+
+  // planStep adds a move to the line being entered: the server checks the whole line
+  // so far and answers with a draft (onDraft) or an error.
+  function planStep(uci) {
+    const id = newID();
+    const line = draft.steps.map(function (s) { return s.uci; }).concat([uci]).join(" ");
+    if (send({ t: "plan-check", id: id, ply: draft.ply, line: line })) {
+      pending.set(id, { check: true, uci: uci, n: draft.steps.length });
+      draft.waiting = true;
+    }
+    drawAll();
+  }
+
+  function onDraft(m) {
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (!draft || !p || !p.check || m.ply !== draft.ply || p.n !== draft.steps.length) return;
+    draft.waiting = false;
+    draft.steps.push({ uci: p.uci, san: m.san[m.san.length - 1], fen: m.fen, legal: m.legal || [], over: m.over || "" });
+    showError("");
+    drawAll();
+  }
+
+  function sendPlan(t, line) {
+    const id = newID();
+    const msg = { t: t, id: id, ply: moves.length };
+    if (line) msg.line = line;
+    if (send(msg)) pending.set(id, t);
+  }
+
+  function planAction(a, b) {
+    if (a === "plan") {
+      if (!plan || !plan.allowed || !live() || myTurn() || viewPly !== null) return;
+      draft = { ply: moves.length, base: { fen: fenAt(moves.length), legal: g.legal || [], over: "" }, steps: [], waiting: false };
+      selected = null;
+      premove = null;
+    } else if (a === "plan-done") {
+      draft = null;
+      selected = null;
+    } else if (a === "plan-undo") {
+      if (draft && !draft.waiting) draft.steps.pop();
+    } else if (a === "plan-save") {
+      if (!draft || draft.waiting) return;
+      if (draft.steps.length < 2 || draft.steps.length % 2 !== 0) {
+        showError("A line ends with your reply: play your answer to your opponent's move, then save.");
+        return;
+      }
+      sendPlan("plan-add", draft.steps.map(function (s) { return s.san; }).join(" "));
+    } else if (a === "plan-remove") {
+      const i = Number(b.dataset.line);
+      if (plan && plan.lines[i]) sendPlan("plan-remove", plan.lines[i].join(" "));
+    } else if (a === "plan-clear") {
+      sendPlan("plan-clear", "");
+    }
+    drawAll();
+  }
+
+  // lineText writes a line as "if e5 then Nf3, if Nc6 then Bb5" (English SAN).
+  function lineText(sans) {
+    const parts = [];
+    for (let i = 0; i + 1 < sans.length; i += 2) parts.push("if " + sans[i] + " then " + sans[i + 1]);
+    if (sans.length % 2 === 1) parts.push("if " + sans[sans.length - 1] + " then …");
+    return parts.join(", ");
+  }
+
+  function drawPlan() {
+    if (!planEl) return;
+    planEl.hidden = !plan;
+    if (!plan) return;
+    const note = planEl.querySelector("[data-plan-note]");
+    const start = planEl.querySelector("button[data-action=plan]");
+    const draftEl = planEl.querySelector("[data-plan-draft]");
+    let text = "";
+    if (!plan.allowed) text = cap(plan.off || "conditional moves are not allowed in this game") + ".";
+    else if (draft && draftTop().over) text = "The game would end there (" + draftTop().over + "): save the line, or undo.";
+    else if (draft) text = draft.steps.length % 2 === 0 ? "Play your opponent's move on the board." : "Now play your reply.";
+    else if (live() && myTurn()) text = "It is your move: plan your replies once you have played it.";
+    else if (live()) text = "While your opponent thinks, plan replies to their possible moves: only you see them.";
+    note.textContent = text;
+    start.hidden = !plan.allowed || !!draft || !live();
+    start.disabled = myTurn() || viewPly !== null;
+    draftEl.hidden = !draft;
+    if (draft) {
+      const sans = draft.steps.map(function (s) { return s.san; });
+      const movesEl = draftEl.querySelector("[data-plan-draft-moves]");
+      movesEl.textContent = lineText(sans) || "(none yet)";
+      movesEl.dataset.moves = sans.join(" ");
+      draftEl.querySelector("[data-action=plan-save]").disabled = draft.waiting || draft.steps.length < 2 || draft.steps.length % 2 !== 0;
+      draftEl.querySelector("[data-action=plan-undo]").disabled = draft.waiting || draft.steps.length === 0;
+    }
+    const list = planEl.querySelector("[data-plan-lines]");
+    const items = plan.lines.map(function (l, i) {
+      const li = document.createElement("li");
+      li.dataset.planLine = String(i);
+      const span = document.createElement("span");
+      span.className = "plan-line";
+      span.textContent = lineText(l);
+      li.appendChild(span);
+      const rm = document.createElement("button");
+      rm.type = "button";
+      rm.dataset.action = "plan-remove";
+      rm.dataset.line = String(i);
+      rm.textContent = "Remove";
+      rm.setAttribute("aria-label", "Remove the line " + l.join(" "));
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(rm);
+      return li;
+    });
+    list.replaceChildren.apply(list, items);
+    planEl.querySelector("button[data-action=plan-clear]").hidden = plan.lines.length === 0;
   }
 
   // --- The socket -------------------------------------------------------------------
@@ -479,6 +623,10 @@
     if (viewPly !== null && viewPly > moves.length) viewPly = null;
     if (moves.length !== before) selected = null;
     if (!live()) premove = null;
+    if (draft && (moves.length !== draft.ply || !live() || myTurn())) {
+      draft = null;
+      showError("The game moved on: the line you were entering is dropped (your saved lines stay).");
+    }
     drawAll();
     firePremove();
   }
@@ -491,14 +639,18 @@
       case "state": retry = 0; root.dataset.socket = "open"; apply(m); break;
       case "ok":
         if (pending.get(m.id) === "typed" && input) input.value = "";
+        if (pending.get(m.id) === "plan-add" && draft) { draft.steps = []; drawAll(); }
         pending.delete(m.id);
         showError("");
         break;
       case "error":
+        if (draft && pending.get(m.id) && pending.get(m.id).check) { draft.waiting = false; drawAll(); }
         pending.delete(m.id);
         showError(m.error);
         drawBoard();
         break;
+      case "draft": onDraft(m); break;
+      case "plan": plan = m; drawPlan(); break;
     }
   }
 
