@@ -184,3 +184,28 @@ func TestStoryVacationDaysOfAServer(t *testing.T) {
 		t.Fatalf("/settings vacation_days without days: %q", d.Content)
 	}
 }
+
+// The live board says who is away: bob starts a vacation in a correspondence game; the
+// page of his opponent and a spectator's show it beside his clock, which does not run on
+// his turn; when he ends it the note goes, at the next state.
+func TestWebBoardShowsAVacation(t *testing.T) {
+	w := newWebWorld(t)
+	w.start()
+	g := w.startGame("2d")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	link := liveBoardURL(t, g.lastBoard().Payload)
+	w.vacation(w.bob, "start", discordfake.IntOpt("days", 2))
+	alice, watcher := g.signedIn(w.alice), openPage(t, link)
+	for _, p := range []*page{alice, watcher} {
+		p.waitJS("bob's vacation beside his clock", `(function(){const a=document.querySelector('[data-away=black]');return a && !a.hidden && a.textContent.startsWith('on vacation until ')})()`)
+		if on := eval[bool](p, `document.querySelector('[data-away=white]').hidden`); !on {
+			t.Error("alice is shown on vacation")
+		}
+		if running := eval[bool](p, `document.querySelector('[data-clock=black]').classList.contains('running')`); running {
+			t.Error("bob's clock runs on the page while he is away")
+		}
+	}
+	w.vacation(w.bob, "end")
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	alice.waitJS("the note gone", `document.querySelector('[data-away=black]').hidden`)
+}

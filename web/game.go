@@ -181,6 +181,7 @@ func (s *Server) gameView(ctx context.Context, g *games.Game, user, moveErr stri
 	pos := g.Position
 	now := s.opts.Now()
 	st := fullState(g, now, 0)
+	s.markAway(ctx, g, &st)
 	stateJSON, err := json.Marshal(st)
 	if err != nil {
 		return gamePage{}, "", err

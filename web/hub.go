@@ -170,6 +170,7 @@ func (h *hub) broadcast(g *games.Game) {
 	}
 	h.mu.Unlock()
 	st := fullState(g, h.s.opts.Now(), from)
+	h.s.markAway(context.Background(), g, &st) // from an event's delivery, which has no context of its own
 	msg := st.encode()
 	for _, c := range targets {
 		c.queue(msg)

@@ -229,6 +229,7 @@ func (c *conn) hello(ctx context.Context, m clientMsg) {
 		}
 	}
 	st := fullState(g, c.s.opts.Now(), from)
+	c.s.markAway(ctx, g, &st)
 	c.queue(st.encode())
 	if g.Control.Kind() == clock.KindCorrespondence {
 		c.s.sendPlan(ctx, c) // the player's own plan, to this socket alone

@@ -29,6 +29,10 @@ type clockState struct {
 	Running string `json:"running"`
 	// Days is set for a correspondence control: the page shows days and hours.
 	Days bool `json:"days,omitempty"`
+	// AwayWhite and AwayBlack are when the vacation of a player who is on one ends
+	// (Unix milliseconds; 0 for none): their clock waits on their turns meanwhile.
+	AwayWhite int64 `json:"awayWhite,omitempty"`
+	AwayBlack int64 `json:"awayBlack,omitempty"`
 }
 
 // stateMsg is the "state" message of the socket: the game from ply From on. The page

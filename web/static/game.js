@@ -204,6 +204,13 @@
       if (el[side].textContent !== text) el[side].textContent = text;
       el[side].classList.toggle("running", side === running);
       el[side].classList.toggle("low", side === running && left < 10000 && !g.clock.days);
+      // A player on vacation: their clock waits on their turns until the date shown.
+      const away = root.querySelector("[data-away=" + side + "]"), until = g.clock["away" + cap(side)];
+      if (away) {
+        const note = until ? "on vacation until " + new Date(until).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "";
+        if (away.textContent !== note) away.textContent = note;
+        away.hidden = !until;
+      }
     }
   }
 
