@@ -242,6 +242,23 @@ func (f *Fake) createDM(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ch)
 }
 
+// RefuseDMs makes a user accept no direct message from the bot, as a user whose
+// privacy settings close their DMs (or who shares no server with it): opening the DM
+// channel still succeeds, and each message posted in it is refused with 403, code
+// 50007 "Cannot send messages to this user". AcceptDMs undoes it.
+func (f *Fake) RefuseDMs(userID string) {
+	f.mu.Lock()
+	f.closedDMs[userID] = true
+	f.mu.Unlock()
+}
+
+// AcceptDMs lets the bot send direct messages to a user again (see RefuseDMs).
+func (f *Fake) AcceptDMs(userID string) {
+	f.mu.Lock()
+	delete(f.closedDMs, userID)
+	f.mu.Unlock()
+}
+
 // DMChannel returns the DM channel the bot opened with a user, if any.
 func (f *Fake) DMChannel(userID string) (string, bool) {
 	f.mu.Lock()

@@ -26,6 +26,7 @@ const (
 	codeUnknownApplication  = 10002
 	codeMissingAccess       = 50001
 	codeEmptyMessage        = 50006
+	codeCannotSendToUser    = 50007
 	codeInvalidFormBody     = 50035
 	codeAlreadyAcknowledged = 40060
 	codeThreadExists        = 160004
