@@ -150,4 +150,26 @@ func TestStoryDigestRefusedDM(t *testing.T) {
 	if p, err := r.bot.Games.Settings().FreshPrefs(context.Background(), w.bob.ID); err != nil || p.DigestRefused || p.Digest {
 		t.Errorf("bob's preferences a day later: %+v, %v", p, err)
 	}
+
+	// Bob turns it back on with his DMs still closed: refused again at 13:00 the next
+	// day, and this time his next answer is private, so it carries the note itself.
+	g2 := w.startGame("7d")
+	g2.played(g2.move(w.alice, "e4"), "e4", w.bob) // bob to move again
+	w.optIn(w.bob, 13)
+	w.clock.Advance(24 * time.Hour)
+	r.bot.Digest.FireDue()
+	w.waitFor("the digest turned off again", func() bool {
+		p, err := r.bot.Games.Settings().FreshPrefs(context.Background(), w.bob.ID)
+		return err == nil && !p.Digest && p.DigestRefused
+	})
+	res = w.send(discordfake.Command("notify").From(w.bob))
+	if d := w.answer(res); !d.Ephemeral() || !strings.Contains(d.Content, "your move: no") || !strings.Contains(d.Content, note) {
+		t.Errorf("bob's private answer after the second refusal: %q, want it to carry the note", d.Content)
+	}
+	if fu := w.f.Followups(res.ID); len(fu) != 0 {
+		t.Errorf("a private answer with the note in it got %d followups", len(fu))
+	}
+	if d := w.answer(w.send(discordfake.Command("notify").From(w.bob))); strings.Contains(d.Content, note) {
+		t.Errorf("the note shows twice: %q", d.Content)
+	}
 }
