@@ -3,8 +3,10 @@ package commands
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gambitchess/gambit/service/digest"
+	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -28,25 +30,46 @@ func GameLink(g *storage.Game) string {
 
 // DigestDM is the direct message of a daily digest: each game where it is the player's
 // move, with its time left and a link to its thread. It names the games' servers
-// through the links alone, in the player's own DM.
+// through the links alone, in the player's own DM. The games that do not fit in one
+// message (2000 characters) are counted at the end, after the nearest deadlines.
 func DigestDM(d *digest.Digest) *Response {
-	var b strings.Builder
 	n := len(d.Games) + d.More
-	fmt.Fprintf(&b, "📬 **Your daily digest**: it is your move in %d game%s.", n, plural(n))
-	for _, g := range d.Games {
-		fmt.Fprintf(&b, "\n• %s", Headline(&g.Game))
-		if dl := g.Deadline(); !dl.IsZero() {
-			fmt.Fprintf(&b, " · %s left (deadline <t:%d:f>)", timeLeft(dl.Sub(d.Now)), dl.Unix())
-		} else {
-			b.WriteString(" · no deadline")
+	head := fmt.Sprintf("📬 **Your daily digest**: it is your move in %d game%s.", n, plural(n))
+	const foot = "\nTurn the digest off, or change its hour, with `/notify`."
+	var b strings.Builder
+	b.WriteString(head)
+	more := d.More
+	for i, g := range d.Games {
+		line := digestLine(g, d)
+		// Room for this line, the footer and the count of the games left out.
+		left := fmt.Sprintf("\n…and %d more (the nearest deadlines are above).", len(d.Games)-i-1+more)
+		if utf8.RuneCountInString(b.String())+utf8.RuneCountInString(line)+utf8.RuneCountInString(left)+utf8.RuneCountInString(foot) > maxMessage {
+			more += len(d.Games) - i
+			break
 		}
-		if l := GameLink(&g.Game); l != "" {
-			b.WriteString("\n  " + l)
-		}
+		b.WriteString(line)
 	}
-	if d.More > 0 {
-		fmt.Fprintf(&b, "\n…and %d more (the nearest deadlines are above).", d.More)
+	if more > 0 {
+		fmt.Fprintf(&b, "\n…and %d more (the nearest deadlines are above).", more)
 	}
-	b.WriteString("\nTurn the digest off, or change its hour, with `/notify`.")
+	b.WriteString(foot)
 	return &Response{Content: b.String()}
+}
+
+// maxMessage is the most characters a Discord message holds.
+const maxMessage = 2000
+
+// digestLine is one game of a digest: its headline, time left and link.
+func digestLine(g *games.Game, d *digest.Digest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n• %s", Headline(&g.Game))
+	if dl := g.Deadline(); !dl.IsZero() {
+		fmt.Fprintf(&b, " · %s left (deadline <t:%d:f>)", timeLeft(dl.Sub(d.Now)), dl.Unix())
+	} else {
+		b.WriteString(" · no deadline")
+	}
+	if l := GameLink(&g.Game); l != "" {
+		b.WriteString("\n  " + l)
+	}
+	return b.String()
 }
