@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,7 +61,37 @@ type fixture struct {
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// logLines keeps every log line a service writes.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, string(p))
+	return len(p), nil
+}
+
+func (l *logLines) with(s string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
 func newFixture(t *testing.T, db storage.Store, clk *timers.ManualClock, instance string) *fixture {
+	t.Helper()
+	return newFixtureLog(t, db, clk, instance, quiet())
+}
+
+func newFixtureLog(t *testing.T, db storage.Store, clk *timers.ManualClock, instance string, log *slog.Logger) *fixture {
 	t.Helper()
 	set := settings.New(db, settings.Options{Now: clk.Now})
 	g, err := games.New(db, games.Options{Clock: clk, Settings: set, Instance: instance, Logger: quiet()})
@@ -69,7 +100,7 @@ func newFixture(t *testing.T, db storage.Store, clk *timers.ManualClock, instanc
 	}
 	t.Cleanup(func() { _ = g.Close() })
 	rec := &recorder{fail: map[string]error{}}
-	d, err := New(db, Options{Games: g, Settings: set, Sender: rec, Clock: clk, Logger: quiet()})
+	d, err := New(db, Options{Games: g, Settings: set, Sender: rec, Clock: clk, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +209,8 @@ func TestDigestAtTheHourOnceADay(t *testing.T) {
 func TestDigestRefusedAndFailedSends(t *testing.T) {
 	storagetest.ForEachBackend(t, func(t *testing.T, db storage.Store) {
 		clk := timers.NewManualClock(t0.Add(30 * time.Minute))
-		f := newFixture(t, db, clk, "bot")
+		logs := &logLines{}
+		f := newFixtureLog(t, db, clk, "bot", slog.New(slog.NewTextHandler(logs, nil)))
 		for i, u := range []string{"ann", "bob", "cat"} {
 			f.start(t, fmt.Sprint("r", i), u, "zed", "1d")
 			f.optIn(t, u, 9)
@@ -202,6 +234,17 @@ func TestDigestRefusedAndFailedSends(t *testing.T) {
 		if len(f.sender.to("bob")) != 1 || len(f.sender.to("cat")) != 0 || len(f.sender.to("ann")) != 0 {
 			t.Fatalf("after the retry: ann %d, bob %d, cat %d digests; want bob's alone",
 				len(f.sender.to("ann")), len(f.sender.to("bob")), len(f.sender.to("cat")))
+		}
+
+		// The refusal is logged once, naming the user alone; a restart in the hour sends
+		// cat's digest of unknown outcome no more than the first process did.
+		if refusals := logs.with("refused the direct message"); len(refusals) != 1 || !strings.Contains(refusals[0], "user=ann") {
+			t.Errorf("the refusal's log lines: %q, want one naming ann", refusals)
+		}
+		restarted := newFixture(t, db, clk, "bot2")
+		restarted.digest.FireDue()
+		if n := len(restarted.sender.sent); n != 0 {
+			t.Errorf("a restart in the hour sent %d digests, want none (bob's was sent, ann's refused, cat's of unknown outcome)", n)
 		}
 
 		// The note: of several answers at once, exactly one shows it.
@@ -233,11 +276,14 @@ func TestDigestRefusedAndFailedSends(t *testing.T) {
 		if ok, err := f.digest.TakeRefusedNote(ctx, "bob"); ok || err != nil {
 			t.Errorf("bob's note: %v, %v; he has none", ok, err)
 		}
-		// Off, ann gets no digest the next day.
+		// Off, ann gets no digest the next day, and nothing more is logged of her.
 		clk.Advance(24 * time.Hour)
 		f.digest.FireDue()
 		if n := len(f.sender.to("ann")); n != 0 {
 			t.Errorf("ann got %d digests with the digest off", n)
+		}
+		if n := len(logs.with("user=ann")); n != 1 {
+			t.Errorf("%d log lines name ann, want the one refusal", n)
 		}
 	})
 }
