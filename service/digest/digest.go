@@ -77,8 +77,10 @@ const (
 	retryAfter = time.Minute
 	// sendTimeout bounds one digest's send.
 	sendTimeout = 30 * time.Second
-	// sweepTimeout bounds the store work of one sweep.
+	// sweepTimeout bounds the work of one sweep; a user is claimed only with more than
+	// sendTimeout + claimMargin of it left.
 	sweepTimeout = 5 * time.Minute
+	claimMargin  = 10 * time.Second
 )
 
 // Options configure a Service.
@@ -164,9 +166,11 @@ func (s *Service) sweep(ctx context.Context) {
 	defer s.mu.Unlock()
 	now := s.clock.Now()
 	next := now.UTC().Truncate(time.Hour).Add(time.Hour)
-	ctx, cancel := context.WithTimeout(ctx, sweepTimeout)
+	// The work outlives ctx: a shutdown stops the sweep between two users (sendDue
+	// looks at ctx), never in the middle of a claimed digest's send.
+	work, cancel := context.WithTimeout(context.WithoutCancel(ctx), sweepTimeout)
 	defer cancel()
-	retry, err := s.sendDue(ctx, now)
+	retry, err := s.sendDue(ctx, work, now)
 	if err != nil {
 		s.log.Error("digest: sweep", "err", err)
 		retry = true
@@ -177,13 +181,14 @@ func (s *Service) sweep(ctx context.Context) {
 	s.sched.Set(sweepKey, next)
 }
 
-// sendDue sends the digest of each user whose hour it is at now and whose day is not
-// claimed; retry reports a digest that never left.
-func (s *Service) sendDue(ctx context.Context, now time.Time) (retry bool, err error) {
+// sendDue sends, on work, the digest of each user whose hour it is at now and whose
+// day is not claimed, until stop ends; retry reports a digest that never left or was
+// not tried (stop ended, or too little of work's time was left to claim and send one).
+func (s *Service) sendDue(stop, work context.Context, now time.Time) (retry bool, err error) {
 	if s.opts.Sender == nil {
 		return false, nil
 	}
-	users, err := storage.Read(ctx, s.db, storage.Tx.DigestUsers)
+	users, err := storage.Read(work, s.db, storage.Tx.DigestUsers)
 	if err != nil {
 		return false, fmt.Errorf("list the users with a digest: %w", err)
 	}
@@ -192,7 +197,15 @@ func (s *Service) sendDue(ctx context.Context, now time.Time) (retry bool, err e
 		if u.Prefs.DigestHour != hour || u.DigestSent == day {
 			continue
 		}
-		again, err := s.send(ctx, u.ID, day, now)
+		if stop.Err() != nil {
+			return true, nil
+		}
+		if dl, ok := work.Deadline(); ok && time.Until(dl) < sendTimeout+claimMargin {
+			// A claim now might not leave in time, and would be lost: the rest wait
+			// for the next sweep.
+			return true, nil
+		}
+		again, err := s.send(work, u.ID, day, now)
 		if err != nil {
 			s.log.Error("digest: send", "user", u.ID, "day", day, "err", err)
 		}

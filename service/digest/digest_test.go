@@ -329,3 +329,30 @@ func TestNextAt(t *testing.T) {
 		}
 	}
 }
+
+// A sweep whose process is stopping claims nothing: the digests wait for a later sweep
+// (of this process, restarted, or another) within the hour.
+func TestDigestStoppingSweepClaimsNothing(t *testing.T) {
+	storagetest.ForEachBackend(t, func(t *testing.T, db storage.Store) {
+		clk := timers.NewManualClock(t0.Add(30 * time.Minute))
+		f := newFixture(t, db, clk, "bot")
+		f.start(t, "r", "ann", "zed", "1d")
+		f.optIn(t, "ann", 9)
+		stopped, cancel := context.WithCancel(context.Background())
+		cancel()
+		f.digest.sched.PopDue(clk.Now(), nil)
+		f.digest.sweep(stopped)
+		u, err := storage.Read(context.Background(), db, func(tx storage.Tx) (storage.User, error) { return tx.User("ann") })
+		if err != nil || u.DigestSent != "" || len(f.sender.sent) != 0 {
+			t.Fatalf("a stopping sweep: day claimed %q (%v), %d sent; want nothing", u.DigestSent, err, len(f.sender.sent))
+		}
+		if at, _ := f.digest.NextSweep(); !at.Equal(clk.Now().Add(retryAfter)) {
+			t.Errorf("next sweep %v, want a minute on", at)
+		}
+		clk.Advance(retryAfter)
+		f.digest.FireDue()
+		if n := len(f.sender.to("ann")); n != 1 {
+			t.Errorf("the next sweep sent ann %d digests, want 1", n)
+		}
+	})
+}
