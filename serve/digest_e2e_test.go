@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,8 @@ import (
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/storage"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // gameID returns the id of the live game of thread in which u plays.
@@ -171,5 +174,32 @@ func TestStoryDigestRefusedDM(t *testing.T) {
 	}
 	if d := w.answer(w.send(discordfake.Command("notify").From(w.bob))); strings.Contains(d.Content, note) {
 		t.Errorf("the note shows twice: %q", d.Content)
+	}
+}
+
+// Two processes on one PostgreSQL store sweep the same hour at once: the digest DM
+// leaves once.
+func TestStoryDigestOnceAcrossProcessesOnPostgres(t *testing.T) {
+	overHTTP(t) // two processes, one endpoint at a time
+	dsn := storagetest.PostgresDSN(t)
+	w := newWorld(t)
+	w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
+	cfg1, cfg2 := w.cfg, w.cfg
+	cfg1.Instance, cfg2.Instance = "web-1", "web-2"
+	r1 := w.startWith(cfg1, Deps{})
+	w.startGame("1d") // alice to move
+	w.optIn(w.alice, 13)
+	r2 := w.startWith(cfg2, Deps{})
+	w.clock.Advance(time.Hour)
+	var wg sync.WaitGroup
+	for _, r := range []*running{r1, r2} {
+		wg.Add(1)
+		go func() { defer wg.Done(); r.bot.Digest.FireDue() }()
+	}
+	wg.Wait()
+	w.waitFor("the digest DM", func() bool { return len(w.dms(w.alice.ID)) >= 1 })
+	w.f.WaitFor(func() bool { return false }, 300*time.Millisecond)
+	if n := len(w.dms(w.alice.ID)); n != 1 {
+		t.Fatalf("%d digest DMs from two processes, want 1", n)
 	}
 }

@@ -13,7 +13,9 @@
 // after its claim, or a send whose outcome is unknown (a timeout, a 5xx), does not send
 // it again; that day's digest is lost, and the next day's comes as usual. A send that
 // never reached Discord (the sender says so with ErrNotSent) gives the claim back, and
-// the digest is tried again a minute later while the hour lasts. A bot down for the
+// the digest is tried again a minute later while the hour lasts. A process that stops
+// (Run's context ends) finishes the send in flight and claims no more; the digests it
+// did not reach are sent by a later sweep within the hour, here or in another process. A bot down for the
 // whole hour sends no digest that day: the digest belongs to its hour.
 //
 // # Closed DMs
