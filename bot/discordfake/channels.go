@@ -33,6 +33,20 @@ func (f *Fake) getChannel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ch)
 }
 
+// getGuild answers GET guilds/{id}: the guild (its id and name) for a guild the bot is
+// in; any other id is refused with 403 Missing Access, as Discord refuses a bot a guild
+// it is not a member of.
+func (f *Fake) getGuild(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	g := f.guildLocked(r.PathValue("guild"))
+	f.mu.Unlock()
+	if g == nil {
+		fail(w, http.StatusForbidden, codeMissingAccess, "Missing Access")
+		return
+	}
+	writeJSON(w, http.StatusOK, &discordgo.Guild{ID: g.id, Name: g.name})
+}
+
 // channelPatch is the part of PATCH channels/{id} the fake applies.
 type channelPatch struct {
 	Name                *string `json:"name"`

@@ -1261,3 +1261,20 @@ func TestRefusedDMs(t *testing.T) {
 		t.Errorf("after AcceptDMs: %v, %d messages; want the DM sent", err, len(f.Messages(ch.ID)))
 	}
 }
+
+// GET guilds/{id}: the bot's guilds with their names; any other is Missing Access.
+func TestGetGuild(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	s := open(t, f, nil)
+	club, _ := f.AddGuild("Chess Club")
+	for id, want := range map[string]string{f.GuildID: "Guild 1", club: "Chess Club"} {
+		if g, err := s.Guild(id); err != nil || g.ID != id || g.Name != want {
+			t.Errorf("guild %s: %+v, %v; want %q", id, g, err, want)
+		}
+	}
+	var rest *discordgo.RESTError
+	if _, err := s.Guild("1"); !errors.As(err, &rest) || rest.Response.StatusCode != 403 || rest.Message.Code != codeMissingAccess {
+		t.Errorf("a guild the bot is not in: %v, want 403 Missing Access", err)
+	}
+}
