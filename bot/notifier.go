@@ -68,6 +68,13 @@ func (p *poster) DM(ctx context.Context, userID string, m *commands.Response) er
 	return dmRefused(err)
 }
 
+// GuildName reads a guild's name (the digest names each game's server).
+func (p *poster) GuildName(ctx context.Context, guildID string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, postTimeout)
+	defer cancel()
+	return p.rest.GuildName(ctx, guildID)
+}
+
 // Notifier posts what is not the answer to an interaction. It hears the game
 // service's events (the board after a move made outside the game's thread, flag falls,
 // timeouts, reminders, expiries) and posts what no interaction's answer already showed
@@ -95,6 +102,9 @@ type Notifier struct {
 	// places are the threads this notifier opened for games whose later events may still
 	// carry a snapshot taken before the thread was recorded (the engine can move first).
 	places map[uint64]string
+
+	// guildNames are the servers' names the digests read (dmrefusal.go).
+	guildNames guildNames
 }
 
 // transport is what the notifier posts with: the REST client in production.

@@ -3,7 +3,6 @@ package commands
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gambitchess/gambit/service/digest"
 	"github.com/gambitchess/gambit/service/games"
@@ -29,10 +28,11 @@ func GameLink(g *storage.Game) string {
 }
 
 // DigestDM is the direct message of a daily digest: each game where it is the player's
-// move, with its time left and a link to its thread. It names the games' servers
-// through the links alone, in the player's own DM. The games that do not fit in one
-// message (2000 characters) are counted at the end, after the nearest deadlines.
-func DigestDM(d *digest.Digest) *Response {
+// move, with its time left, its server's name (from servers, by guild id; a server
+// without one goes by its link alone: the DM is the player's own, so naming their
+// servers shows them nothing new) and a link to its thread. The games that do not fit
+// in one message (2000 characters) are counted at the end, after the nearest deadlines.
+func DigestDM(d *digest.Digest, servers map[string]string) *Response {
 	n := len(d.Games) + d.More
 	head := fmt.Sprintf("📬 **Your daily digest**: it is your move in %d game%s.", n, plural(n))
 	const foot = "\nTurn the digest off, or change its hour, with `/notify`."
@@ -40,10 +40,10 @@ func DigestDM(d *digest.Digest) *Response {
 	b.WriteString(head)
 	more := d.More
 	for i, g := range d.Games {
-		line := digestLine(g, d)
+		line := digestLine(g, d, servers[g.GuildID])
 		// Room for this line, the footer and the count of the games left out.
 		left := fmt.Sprintf("\n…and %d more (the nearest deadlines are above).", len(d.Games)-i-1+more)
-		if utf8.RuneCountInString(b.String())+utf8.RuneCountInString(line)+utf8.RuneCountInString(left)+utf8.RuneCountInString(foot) > maxMessage {
+		if Length(b.String(), UTF16)+Length(line, UTF16)+Length(left, UTF16)+Length(foot, UTF16) > maxMessage {
 			more += len(d.Games) - i
 			break
 		}
@@ -56,11 +56,14 @@ func DigestDM(d *digest.Digest) *Response {
 	return &Response{Content: b.String()}
 }
 
-// maxMessage is the most characters a Discord message holds.
+// maxMessage is the most characters (UTF-16 code units) a Discord message holds.
 const maxMessage = 2000
 
-// digestLine is one game of a digest: its headline, time left and link.
-func digestLine(g *games.Game, d *digest.Digest) string {
+// maxServerName bounds a server's name in a digest (Discord allows 100 characters).
+const maxServerName = 100
+
+// digestLine is one game of a digest: its headline, time left, server and link.
+func digestLine(g *games.Game, d *digest.Digest, server string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n• %s", Headline(&g.Game))
 	if dl := g.Deadline(); !dl.IsZero() {
@@ -69,7 +72,11 @@ func digestLine(g *games.Game, d *digest.Digest) string {
 		b.WriteString(" · no deadline")
 	}
 	if l := GameLink(&g.Game); l != "" {
-		b.WriteString("\n  " + l)
+		b.WriteString("\n  ")
+		if server = strings.TrimSpace(server); server != "" {
+			b.WriteString(EscapeMarkdown(Truncate(server, maxServerName, UTF16)) + ": ")
+		}
+		b.WriteString(l)
 	}
 	return b.String()
 }

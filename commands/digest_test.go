@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -93,8 +92,11 @@ func TestDigestDMFitsInOneMessage(t *testing.T) {
 		}
 		views = append(views, res.Game)
 	}
-	msg := DigestDM(&digest.Digest{UserID: "100", Day: "2026-03-01", Games: views, More: 5, Now: clk.Now()})
-	if n := utf8.RuneCountInString(msg.Content); n > 2000 {
+	// Hostile server names: as long as Discord allows, in characters that count double,
+	// with markdown that must not format.
+	name := "**" + strings.Repeat("𝕮", 60)
+	msg := DigestDM(&digest.Digest{UserID: "100", Day: "2026-03-01", Games: views, More: 5, Now: clk.Now()}, map[string]string{"1": name})
+	if n := Length(msg.Content, UTF16); n > 2000 {
 		t.Fatalf("the digest is %d characters long", n)
 	}
 	shown := strings.Count(msg.Content, "https://discord.com/channels/1/2")
@@ -106,6 +108,9 @@ func TestDigestDMFitsInOneMessage(t *testing.T) {
 	}
 	if !strings.Contains(msg.Content, fmt.Sprintf("**Game %d**", views[0].ID)) {
 		t.Errorf("the first game (nearest deadline) is left out:\n%s", msg.Content)
+	}
+	if strings.Contains(msg.Content, "**𝕮") || !strings.Contains(msg.Content, `\*\*𝕮`) {
+		t.Errorf("the server's name is not escaped:\n%s", msg.Content)
 	}
 	if len(msg.Mentions) != 0 {
 		t.Errorf("the digest mentions %v", msg.Mentions)

@@ -57,12 +57,22 @@ func (w *world) optIn(u *discordgo.User, hour int64) {
 
 func TestStoryDailyDigest(t *testing.T) {
 	w := newWorld(t)
+	club, clubChannel := w.f.AddGuild("Chess *Club*")
 	r := w.start()
 	soon := w.startGame("1d")   // alice to move
 	theirs := w.startGame("2d") // bob to move, after alice's e4
 	theirs.played(theirs.move(w.alice, "e4"), "e4", w.bob)
 	later := w.startGame("3d") // alice to move
 	soonID, theirsID, laterID := r.gameID(t, w.alice.ID, soon.thread), r.gameID(t, w.alice.ID, theirs.thread), r.gameID(t, w.alice.ID, later.thread)
+	// A game in another server, alice to move, 5 days.
+	res := w.send(discordfake.Command("challenge", discordfake.UserOpt("opponent", w.bob.ID), discordfake.StringOpt("time", "5d"),
+		discordfake.StringOpt("color", "white")).In(club, clubChannel))
+	w.send(discordfake.Button(customID(t, res.Callback.Data.CustomIDs(), "accept")).From(w.bob).In(club, clubChannel))
+	w.waitFor("the other server's thread", func() bool { return len(w.f.Threads()) == 4 })
+	clubThread := w.f.Threads()[3].ID
+	if ch, ok := w.f.Channel(clubThread); !ok || ch.GuildID != club {
+		t.Fatalf("thread %s is not the other server's", clubThread)
+	}
 
 	// A hostile hour is refused and changes nothing.
 	refused(t, w.send(discordfake.Command("notify", discordfake.BoolOpt("digest", true), discordfake.IntOpt("digest_hour", 24))), "digest_hour 24")
@@ -80,8 +90,10 @@ func TestStoryDailyDigest(t *testing.T) {
 	w.waitFor("the digest DM", func() bool { return len(w.dms(w.alice.ID)) == 1 })
 	dm := w.dms(w.alice.ID)[0]
 	link := func(thread string) string { return "https://discord.com/channels/" + w.f.GuildID + "/" + thread }
-	for _, want := range []string{"Your daily digest**: it is your move in 2 games", fmt.Sprintf("**Game %d**", soonID), "· 23h 0m left", link(soon.thread),
-		fmt.Sprintf("**Game %d**", laterID), "· 2d 23h left", link(later.thread)} {
+	clubLink := "https://discord.com/channels/" + club + "/" + clubThread
+	for _, want := range []string{"Your daily digest**: it is your move in 3 games", fmt.Sprintf("**Game %d**", soonID), "· 23h 0m left",
+		"Guild 1: " + link(soon.thread), fmt.Sprintf("**Game %d**", laterID), "· 2d 23h left", "Guild 1: " + link(later.thread),
+		"· 4d 23h left", `Chess \*Club\*: ` + clubLink} {
 		if !strings.Contains(dm.Content, want) {
 			t.Errorf("the digest DM does not say %q:\n%s", want, dm.Content)
 		}
@@ -89,7 +101,7 @@ func TestStoryDailyDigest(t *testing.T) {
 	if strings.Contains(dm.Content, fmt.Sprintf("**Game %d**", theirsID)) || strings.Contains(dm.Content, link(theirs.thread)) {
 		t.Errorf("the digest lists game %d, where it is bob's move:\n%s", theirsID, dm.Content)
 	}
-	if strings.Index(dm.Content, link(soon.thread)) > strings.Index(dm.Content, link(later.thread)) {
+	if i, j, k := strings.Index(dm.Content, link(soon.thread)), strings.Index(dm.Content, link(later.thread)), strings.Index(dm.Content, clubLink); i > j || j > k {
 		t.Errorf("the nearest deadline does not come first:\n%s", dm.Content)
 	}
 	if am := dm.AllowedMentions; am == nil || len(am.Parse) != 0 || len(am.Users) != 0 {
