@@ -70,6 +70,15 @@ type Discord struct {
 	rest    *REST
 	// stopShards ends the shard leases' work (nil without ShardTables).
 	stopShards func()
+	// notes hands out the note a user's next answer carries (SetPendingNotes).
+	notes func(ctx context.Context, userID string) (string, error)
+}
+
+// SetPendingNotes sets, before Register, where the router finds the note a user's next
+// answer carries, once (PendingNotes): the daily digest's note that it turned itself
+// off.
+func (dc *Discord) SetPendingNotes(take func(ctx context.Context, userID string) (string, error)) {
+	dc.notes = take
 }
 
 // intents are what the bot asks the gateway for: guild and thread events only
@@ -93,7 +102,7 @@ func New(o Options, d *commands.Deps) (*Discord, error) {
 }
 
 // Register builds the router of cmds behind the middlewares (panics recovered, logs,
-// metrics, the per-user limit, the deferral of slow handlers), then meets Discord: it
+// metrics, the per-user limit, the deferral of slow handlers, the pending notes), then meets Discord: it
 // learns the application id (unless discord.application_id gives it), registers the
 // commands with one bulk overwrite, logs the invite URL, and resolves the shard count.
 // A 401 on the first call is ErrTokenRefused.
@@ -105,6 +114,7 @@ func (dc *Discord) Register(ctx context.Context, cmds []commands.Command) error 
 			Recover(), Logging(), Measure(m),
 			PerUserLimit(dc.o.Config.Commands.PerUserPerMinute, time.Now),
 			DeferIfSlow(dc.o.DeferAfter, dc.o.Config.Commands.OperationTimeout),
+			PendingNotes(dc.notes),
 		},
 	})
 	if err != nil {

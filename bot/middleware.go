@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gambitchess/gambit/commands"
 )
 
@@ -222,4 +224,61 @@ func (l *userLimiter) take(user string) (time.Duration, bool) {
 	}
 	b.tokens--
 	return 0, true
+}
+
+// PendingNotes gives the user's next answer the note take returns for them, once
+// (the daily digest turned off because their DMs are closed): take hands out a note
+// ("" for none) and forgets it. An ephemeral new message carries the note in its text;
+// any other answer (public, an update of a message) is followed by the note in an
+// ephemeral followup, so only the user sees it. An answer that failed, an autocomplete
+// and a modal carry none, and the note waits for the next answer.
+func PendingNotes(take func(ctx context.Context, userID string) (string, error)) commands.Middleware {
+	return func(next commands.Handler) commands.Handler {
+		return func(ctx context.Context, r *commands.Request) (*commands.Response, error) {
+			resp, err := next(ctx, r)
+			if err != nil || resp == nil || take == nil || r.User == nil || r.IsAutocomplete() || resp.Kind == commands.ShowModal || resp.Kind == commands.ShowChoices {
+				return resp, err
+			}
+			note, terr := take(ctx, r.User.ID)
+			if terr != nil {
+				r.Log.Warn("pending note: not read; it waits for a later answer", "err", terr)
+				return resp, nil
+			}
+			if note == "" {
+				return resp, nil
+			}
+			if resp.Ephemeral && resp.Kind == commands.NewMessage && len([]rune(resp.Content))+len([]rune(note))+2 <= maxContent {
+				resp.Content = joinNote(resp.Content, note)
+				return resp, nil
+			}
+			rs, ok := r.Responder.(*responder)
+			if !ok {
+				return resp, nil
+			}
+			then := resp.Then
+			resp.Then = func(ctx context.Context) error {
+				err := rs.sender.Followup(ctx, rs.i, &discordgo.WebhookParams{
+					Content: note, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: commands.AllowedMentions(),
+				}, nil)
+				if err != nil {
+					r.Log.Error("pending note: the followup failed", "err", err)
+				}
+				if then != nil {
+					return then(ctx)
+				}
+				return nil
+			}
+			return resp, nil
+		}
+	}
+}
+
+// maxContent is the most characters a message's text may hold on Discord.
+const maxContent = 2000
+
+func joinNote(content, note string) string {
+	if content == "" {
+		return note
+	}
+	return content + "\n\n" + note
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/chesscore/clock"
 	"github.com/gambitchess/gambit/commands"
+	"github.com/gambitchess/gambit/service/digest"
 	"github.com/gambitchess/gambit/service/games"
 )
 
@@ -53,16 +54,25 @@ func (p *poster) StartThread(ctx context.Context, channelID, messageID, name str
 	return th.ID, nil
 }
 
-// DM sends m to a user in a direct message.
+// DM sends m to a user in a direct message. A failure to open the DM channel wraps
+// digest.ErrNotSent (no message left); Discord's refusal of the message (the user's DMs
+// are closed) wraps digest.ErrDMRefused (dmrefusal.go).
 func (p *poster) DM(ctx context.Context, userID string, m *commands.Response) error {
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)
 	defer cancel()
 	ch, err := p.rest.OpenDM(ctx, userID)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", digest.ErrNotSent, err)
 	}
 	_, err = p.rest.Send(ctx, ch, messageSend(m), m.Files)
-	return err
+	return dmRefused(err)
+}
+
+// GuildName reads a guild's name (the digest names each game's server).
+func (p *poster) GuildName(ctx context.Context, guildID string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, postTimeout)
+	defer cancel()
+	return p.rest.GuildName(ctx, guildID)
 }
 
 // Notifier posts what is not the answer to an interaction. It hears the game
@@ -92,6 +102,9 @@ type Notifier struct {
 	// places are the threads this notifier opened for games whose later events may still
 	// carry a snapshot taken before the thread was recorded (the engine can move first).
 	places map[uint64]string
+
+	// guildNames are the servers' names the digests read (dmrefusal.go).
+	guildNames guildNames
 }
 
 // transport is what the notifier posts with: the REST client in production.

@@ -273,6 +273,19 @@ func (c *REST) OpenDM(ctx context.Context, userID string) (string, error) {
 	return id, err
 }
 
+// GuildName reads a guild's name (the bot must be in the guild).
+func (c *REST) GuildName(ctx context.Context, guildID string) (string, error) {
+	var name string
+	err := c.call(ctx, "get guild", "get guild "+guildID, func(opts ...discordgo.RequestOption) error {
+		g, err := c.s.Guild(guildID, opts...)
+		if err == nil {
+			name = g.Name
+		}
+		return err
+	})
+	return name, err
+}
+
 // BulkOverwrite replaces every command of the application, globally (guildID "")
 // or in one guild, with defs: one request, whatever the number of commands.
 func (c *REST) BulkOverwrite(ctx context.Context, appID, guildID string, defs []*discordgo.ApplicationCommand) error {

@@ -8,10 +8,13 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/service/digest"
 	"github.com/gambitchess/gambit/storage"
 )
 
-// /notify: a player's own notification preferences: turns, reminders, challenges.
+// /notify: a player's own notification preferences: turns, reminders, challenges, and
+// the daily digest by direct message (at an hour in UTC; the answer shows it in the
+// player's own time zone too, as a Discord timestamp).
 
 func init() {
 	register(registration{
@@ -40,6 +43,8 @@ type notifyOptions struct {
 	Reminders *bool  `option:"reminders"`
 	Before    string `option:"reminder_before"`
 	Challenge *bool  `option:"ping_on_challenge"`
+	Digest    *bool  `option:"digest"`
+	Hour      *int   `option:"digest_hour"`
 }
 
 // Definition implements Command.
@@ -54,6 +59,9 @@ func (c *NotifyCommand) Definition() *discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "reminders", Description: "Remind me before a correspondence deadline"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "reminder_before", Description: "How long before the deadline, e.g. 6h or 30m (empty: a quarter of the time)", MaxLength: 20},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "ping_on_challenge", Description: "Mention me when someone challenges me (the challenge is posted either way)"},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "digest", Description: "Send me one direct message a day listing the games where it is my move"},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "digest_hour", Description: "The digest's hour, 0 to 23, in UTC (the answer shows it in your time)",
+				MinValue: ptr(0.0), MaxValue: 23},
 		},
 	}
 }
@@ -81,6 +89,20 @@ func (c *NotifyCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 	if o.Challenge != nil {
 		p.PingOnChallenge, changed = *o.Challenge, true
 	}
+	if o.Hour != nil {
+		if *o.Hour < 0 || *o.Hour > 23 {
+			return nil, Errorf("digest_hour %d: give an hour from 0 to 23, in UTC.", *o.Hour)
+		}
+		p.DigestHour, changed = *o.Hour, true
+	}
+	reopened := false
+	if o.Digest != nil {
+		p.Digest, changed = *o.Digest, true
+		if p.Digest && p.DigestRefused {
+			// Turned back on: this answer says what the pending note would have.
+			p.DigestRefused, reopened = false, true
+		}
+	}
 	if s := strings.TrimSpace(o.Before); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < time.Minute || d > 30*24*time.Hour {
@@ -93,10 +115,14 @@ func (c *NotifyCommand) Handle(ctx context.Context, r *Request) (*Response, erro
 			return nil, fmt.Errorf("save preferences of %s: %w", r.User.ID, err)
 		}
 	}
-	return &Response{Content: describePrefs(p, changed), Ephemeral: true}, nil
+	text := describePrefs(p, changed, c.d.Now())
+	if reopened {
+		text += "\nYour last digest was refused by Discord (your DMs were closed to Gambit): if they still are, the digest turns itself off again."
+	}
+	return &Response{Content: text, Ephemeral: true}, nil
 }
 
-func describePrefs(p storage.UserPrefs, changed bool) string {
+func describePrefs(p storage.UserPrefs, changed bool, now time.Time) string {
 	var b strings.Builder
 	if changed {
 		b.WriteString("Saved. ")
@@ -110,5 +136,11 @@ func describePrefs(p storage.UserPrefs, changed bool) string {
 	}
 	fmt.Fprintf(&b, "\n• Reminders before a correspondence deadline: %s (%s before)", yesNo(p.Reminders), before)
 	fmt.Fprintf(&b, "\n• Mention you when someone challenges you: %s (a few times in a row at most; the challenge is posted either way)", yesNo(p.PingOnChallenge))
+	next := digest.NextAt(p.DigestHour, now)
+	fmt.Fprintf(&b, "\n• Daily digest by direct message of the games where it is your move: %s (at %02d:00 UTC, <t:%d:t> your time", yesNo(p.Digest), p.DigestHour, next.Unix())
+	if p.Digest {
+		fmt.Fprintf(&b, "; the next <t:%d:R>", next.Unix())
+	}
+	b.WriteString(")")
 	return b.String()
 }

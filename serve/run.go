@@ -23,6 +23,7 @@ import (
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/digest"
 	"github.com/gambitchess/gambit/service/engineplay"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/puzzles"
@@ -77,6 +78,8 @@ type Server struct {
 	Games   *games.Service
 	// Puzzles runs the puzzles (nil when puzzles.enabled is false).
 	Puzzles *puzzles.Service
+	// Digest sends the daily digests.
+	Digest *digest.Service
 	// Tournaments runs the tournaments.
 	Tournaments *tournaments.Service
 	Engine      *engineplay.Service
@@ -219,6 +222,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		defer renew.stop()
 	}
 	svcs.expose(d, s)
+	dc.SetPendingNotes(digestNote(svcs.digest))
 	if err := svcs.tournaments.Restore(ctx); err != nil {
 		return err
 	}
@@ -382,4 +386,16 @@ func shutdown(s *Server, bg *background, svc *games.Service, timeout time.Durati
 		log.Warn("deliver the last events", "err", err)
 	}
 	log.Info("stopped")
+}
+
+// digestNote is the note a user's next answer carries once their digest turned itself
+// off (their DMs are closed): commands.DigestRefusedNote, once.
+func digestNote(dg *digest.Service) func(ctx context.Context, userID string) (string, error) {
+	return func(ctx context.Context, userID string) (string, error) {
+		took, err := dg.TakeRefusedNote(ctx, userID)
+		if err != nil || !took {
+			return "", err
+		}
+		return commands.DigestRefusedNote, nil
+	}
 }

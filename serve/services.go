@@ -16,6 +16,7 @@ import (
 	"github.com/gambitchess/gambit/commands"
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/internal/timers"
+	"github.com/gambitchess/gambit/service/digest"
 	"github.com/gambitchess/gambit/service/engineplay"
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/ladder"
@@ -33,6 +34,7 @@ type services struct {
 	puzzles     *puzzles.Service // nil when puzzles.enabled is false
 	engine      *engineplay.Service
 	games       *games.Service
+	digest      *digest.Service
 	web         *webListener // the web server's ear, set when web.address is
 }
 
@@ -42,7 +44,7 @@ type services struct {
 // tournaments (seeded from the ladder, posting through d); the puzzles, when enabled
 // (posting the daily puzzle through d); the engine; then the games, which tell
 // gameListeners of their events and run finishHooks in the transaction that ends a
-// game. The tournaments are bound last to the games they start. With leases (several
+// game; then the daily digests (sent through the notifier). The tournaments are bound last to the games they start. With leases (several
 // processes on one PostgreSQL store) the background work of the games (deadlines,
 // challenge expiries), the puzzles (daily posts), the tournaments (rounds,
 // announcements) and the engine (its moves) is limited to the servers of the partitions
@@ -100,6 +102,12 @@ func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *
 		return nil, fmt.Errorf("start the game service: %w", err)
 	}
 	s.tournaments.Bind(s.games)
+	// Every process sweeps every user's digest: the claim in the store sends each once.
+	s.digest, err = digest.New(db, digest.Options{Games: s.games, Settings: s.settings, Sender: notifier, Clock: clk, Logger: log})
+	if err != nil {
+		s.close(log)
+		return nil, fmt.Errorf("start the daily digests: %w", err)
+	}
 	leases.adopt("games", func(ctx context.Context) error {
 		n, err := s.games.Adopt(ctx)
 		if n > 0 {
@@ -222,7 +230,7 @@ func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engine
 // expose hands the services to the commands and to the Server Deps.Ready sees.
 func (s *services) expose(d *commands.Deps, srv *Server) {
 	d.Games, d.Settings, d.Ladder, d.Tournaments, d.Engine = s.games, s.settings, s.ladder, s.tournaments, s.engine
-	srv.Games, srv.Tournaments, srv.Engine = s.games, s.tournaments, s.engine
+	srv.Games, srv.Tournaments, srv.Engine, srv.Digest = s.games, s.tournaments, s.engine, s.digest
 	d.Puzzles, srv.Puzzles = s.puzzles, s.puzzles // nil when puzzles are off
 }
 
@@ -239,6 +247,7 @@ func (s *services) workers() []worker {
 		{"game timers", s.games.Run},
 		{"tournaments", s.tournaments.Run},
 		{"games against the engine", s.engine.Run},
+		{"daily digests", s.digest.Run},
 	}
 	if s.puzzles != nil {
 		ws = append(ws, worker{"daily puzzle posts", s.puzzles.Run})

@@ -583,6 +583,15 @@ type UserPrefs struct {
 	// mention. Records written before it existed read as on (the default), so it is
 	// always written, false included.
 	PingOnChallenge bool `json:"ping_on_challenge"`
+	// Digest asks for the daily digest: one direct message a day, at DigestHour, listing
+	// the games where it is the user's move (service/digest).
+	Digest bool `json:"digest,omitempty"`
+	// DigestHour is the hour of the digest, 0 to 23, in UTC.
+	DigestHour int `json:"digest_hour,omitempty"`
+	// DigestRefused is not a choice but a pending note: the digest turned itself off
+	// because Discord refused the direct message (the user's DMs are closed). The next
+	// answer to the user says so, once, and clears it.
+	DigestRefused bool `json:"digest_refused,omitempty"`
 }
 
 // DefaultUserPrefs returns the preferences of a user who has chosen none: pings on turns
@@ -604,6 +613,10 @@ type User struct {
 	Sent []ChallengeMark `json:"sent,omitempty"`
 	// Pinged marks the challenges, made within the caps' window, that mentioned the user.
 	Pinged []ChallengeMark `json:"pinged,omitempty"`
+	// DigestSent is the last UTC day (YYYY-MM-DD) whose digest was claimed for sending
+	// (service/digest): written before the direct message leaves, so a day's digest is
+	// sent at most once across processes and restarts.
+	DigestSent string `json:"digest_sent,omitempty"`
 }
 
 // ChallengeMark points at a challenge from a user's record: its id, its addressee (""
@@ -625,6 +638,12 @@ func (u *User) Validate() error {
 	}
 	if u.Prefs.ReminderBefore < 0 {
 		return fmt.Errorf("user %s: reminder before %v is negative", u.ID, u.Prefs.ReminderBefore)
+	}
+	if u.Prefs.DigestHour < 0 || u.Prefs.DigestHour > 23 {
+		return fmt.Errorf("user %s: digest hour %d: want 0 to 23", u.ID, u.Prefs.DigestHour)
+	}
+	if u.DigestSent != "" && !validDate(u.DigestSent) {
+		return fmt.Errorf("user %s: digest day %q: want YYYY-MM-DD", u.ID, u.DigestSent)
 	}
 	for _, l := range []struct {
 		what  string

@@ -87,6 +87,9 @@ type UsersTx interface {
 	User(id string) (User, error)
 	// PutUser writes a user.
 	PutUser(u User) error
+	// DigestUsers returns the users whose daily digest is on (UserPrefs.Digest), in id
+	// order. It reads every user record: the digest asks for it once an hour.
+	DigestUsers() ([]User, error)
 }
 
 // ReceiptsTx reads and writes request receipts: a request acts once (records.go).

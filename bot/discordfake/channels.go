@@ -33,6 +33,20 @@ func (f *Fake) getChannel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, ch)
 }
 
+// getGuild answers GET guilds/{id}: the guild (its id and name) for a guild the bot is
+// in; any other id is refused with 403 Missing Access, as Discord refuses a bot a guild
+// it is not a member of.
+func (f *Fake) getGuild(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	g := f.guildLocked(r.PathValue("guild"))
+	f.mu.Unlock()
+	if g == nil {
+		fail(w, http.StatusForbidden, codeMissingAccess, "Missing Access")
+		return
+	}
+	writeJSON(w, http.StatusOK, &discordgo.Guild{ID: g.id, Name: g.name})
+}
+
 // channelPatch is the part of PATCH channels/{id} the fake applies.
 type channelPatch struct {
 	Name                *string `json:"name"`
@@ -240,6 +254,23 @@ func (f *Fake) createDM(w http.ResponseWriter, r *http.Request) {
 	f.channels[ch.ID] = ch
 	f.notifyLocked()
 	writeJSON(w, http.StatusOK, ch)
+}
+
+// RefuseDMs makes a user accept no direct message from the bot, as a user whose
+// privacy settings close their DMs (or who shares no server with it): opening the DM
+// channel still succeeds, and each message posted in it is refused with 403, code
+// 50007 "Cannot send messages to this user". AcceptDMs undoes it.
+func (f *Fake) RefuseDMs(userID string) {
+	f.mu.Lock()
+	f.closedDMs[userID] = true
+	f.mu.Unlock()
+}
+
+// AcceptDMs lets the bot send direct messages to a user again (see RefuseDMs).
+func (f *Fake) AcceptDMs(userID string) {
+	f.mu.Lock()
+	delete(f.closedDMs, userID)
+	f.mu.Unlock()
 }
 
 // DMChannel returns the DM channel the bot opened with a user, if any.

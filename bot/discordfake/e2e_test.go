@@ -1231,3 +1231,50 @@ func idAfter(a, b string) bool {
 	y, err2 := strconv.ParseUint(b, 10, 64)
 	return err1 == nil && err2 == nil && x > y
 }
+
+// A user who refuses direct messages: the DM channel opens, each message is refused
+// with 403 and code 50007, as on Discord; nothing is recorded; AcceptDMs undoes it.
+func TestRefusedDMs(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	s := open(t, f, nil)
+	bob := f.NewUser("bob")
+	f.RefuseDMs(bob.ID)
+	ch, err := s.UserChannelCreate(bob.ID)
+	if err != nil || ch.Type != discordgo.ChannelTypeDM {
+		t.Fatalf("open the DM channel: %+v, %v; want it opened", ch, err)
+	}
+	var rest *discordgo.RESTError
+	_, err = s.ChannelMessageSend(ch.ID, "hello")
+	if !errors.As(err, &rest) || rest.Response.StatusCode != 403 || rest.Message.Code != codeCannotSendToUser ||
+		rest.Message.Message != "Cannot send messages to this user" {
+		t.Fatalf("a DM to a user who refuses them: %v, want 403 with code 50007", err)
+	}
+	if n := len(f.Messages(ch.ID)); n != 0 {
+		t.Errorf("%d messages recorded in the refused DM channel", n)
+	}
+	if _, err := s.ChannelMessageSend(f.ChannelID, "in the guild"); err != nil {
+		t.Errorf("a guild message while DMs are refused: %v", err)
+	}
+	f.AcceptDMs(bob.ID)
+	if _, err := s.ChannelMessageSend(ch.ID, "hello again"); err != nil || len(f.Messages(ch.ID)) != 1 {
+		t.Errorf("after AcceptDMs: %v, %d messages; want the DM sent", err, len(f.Messages(ch.ID)))
+	}
+}
+
+// GET guilds/{id}: the bot's guilds with their names; any other is Missing Access.
+func TestGetGuild(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	s := open(t, f, nil)
+	club, _ := f.AddGuild("Chess Club")
+	for id, want := range map[string]string{f.GuildID: "Guild 1", club: "Chess Club"} {
+		if g, err := s.Guild(id); err != nil || g.ID != id || g.Name != want {
+			t.Errorf("guild %s: %+v, %v; want %q", id, g, err, want)
+		}
+	}
+	var rest *discordgo.RESTError
+	if _, err := s.Guild("1"); !errors.As(err, &rest) || rest.Response.StatusCode != 403 || rest.Message.Code != codeMissingAccess {
+		t.Errorf("a guild the bot is not in: %v, want 403 Missing Access", err)
+	}
+}

@@ -142,16 +142,18 @@ type Fake struct {
 	done      chan struct{}
 	wg        sync.WaitGroup
 
-	mu       sync.Mutex // guards everything below; never held while taking a session's lock
-	changed  chan struct{}
-	closed   bool
-	users    map[string]*discordgo.User
-	guilds   []*guild
-	channels map[string]*discordgo.Channel
-	rest     restState
-	gw       gatewayState
-	hook     webhookState
-	oauth    oauthState
+	mu      sync.Mutex // guards everything below; never held while taking a session's lock
+	changed chan struct{}
+	closed  bool
+	users   map[string]*discordgo.User
+	// closedDMs are the users who accept no direct message from the bot (RefuseDMs).
+	closedDMs map[string]bool
+	guilds    []*guild
+	channels  map[string]*discordgo.Channel
+	rest      restState
+	gw        gatewayState
+	hook      webhookState
+	oauth     oauthState
 }
 
 // guild is one guild the bot is in.
@@ -203,6 +205,7 @@ func Start(opts ...Option) (*Fake, error) {
 		done:      make(chan struct{}),
 		changed:   make(chan struct{}),
 		users:     map[string]*discordgo.User{},
+		closedDMs: map[string]bool{},
 		channels:  map[string]*discordgo.Channel{},
 	}
 	f.ids.worker = 1

@@ -262,6 +262,12 @@ func (f *Fake) postChannelMessage(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, codeUnknownChannel, "Unknown Channel")
 		return
 	}
+	if ch.Type == discordgo.ChannelTypeDM && len(ch.Recipients) == 1 && f.closedDMs[ch.Recipients[0].ID] {
+		// As on Discord: the DM channel opens, the message is refused.
+		f.mu.Unlock()
+		fail(w, http.StatusForbidden, codeCannotSendToUser, "Cannot send messages to this user")
+		return
+	}
 	if ref := d.Reference; ref != nil {
 		target := f.rest.msgByID[ref.MessageID]
 		if target == nil || target.Deleted || (ref.ChannelID != "" && ref.ChannelID != cid) {

@@ -26,6 +26,7 @@ const (
 	codeUnknownApplication  = 10002
 	codeMissingAccess       = 50001
 	codeEmptyMessage        = 50006
+	codeCannotSendToUser    = 50007
 	codeInvalidFormBody     = 50035
 	codeAlreadyAcknowledged = 40060
 	codeThreadExists        = 160004
@@ -245,6 +246,7 @@ func (f *Fake) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /applications/{app}/activity-instances/{instance}", f.getActivityInstance)
 	mux.HandleFunc("GET /users/{user}", f.getUser)
 	mux.HandleFunc("POST /users/@me/channels", f.createDM)
+	mux.HandleFunc("GET /guilds/{guild}", f.getGuild)
 	mux.HandleFunc("GET /applications/@me", f.getApplication)
 	mux.HandleFunc("GET /oauth2/applications/@me", f.getApplication)
 	mux.HandleFunc("GET /applications/{app}/commands", f.getCommands)

@@ -236,6 +236,39 @@ func (s *Service) SetPrefs(ctx context.Context, userID string, p storage.UserPre
 	return nil
 }
 
+// UpdatePrefs changes a user's preferences in one store transaction: fn gets them as
+// stored and reports whether it changed them; only then are they written. It reports
+// whether fn changed them, so of several processes or requests racing to make the same
+// change exactly one sees true (the digest's note shown once, the digest turned off
+// once).
+func (s *Service) UpdatePrefs(ctx context.Context, userID string, fn func(p *storage.UserPrefs) bool) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	now := s.now()
+	changed, err := storage.Write(ctx, s.db, func(tx storage.Tx) (bool, error) {
+		u, err := tx.User(userID)
+		if errors.Is(err, storage.ErrNotFound) {
+			u, err = storage.User{ID: userID, Prefs: storage.DefaultUserPrefs()}, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if !fn(&u.Prefs) {
+			return false, nil
+		}
+		u.Updated = now
+		return true, tx.PutUser(u)
+	})
+	if changed || err != nil {
+		s.prefs.forget(userID) // even after an error: the store may hold the change
+	}
+	if err != nil {
+		return false, fmt.Errorf("update the preferences of %s: %w", userID, err)
+	}
+	return changed, nil
+}
+
 // cache holds values by key for at most ttl each (0: until forgotten or evicted), at
 // most size of them. A fill that began before a Forget is not kept (see generation),
 // so a value read before a change never outlives it.

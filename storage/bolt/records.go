@@ -125,6 +125,21 @@ func (t boltTx) PutUser(u storage.User) error {
 	return t.tx.Bucket([]byte(bucketUsers)).Put([]byte(u.ID), v)
 }
 
+// DigestUsers returns the users whose daily digest is on.
+func (t boltTx) DigestUsers() ([]storage.User, error) {
+	var out []storage.User
+	err := t.EachUser(func(u storage.User) error {
+		if u.Prefs.Digest {
+			out = append(out, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("users with a digest: %w", err)
+	}
+	return out, nil
+}
+
 // receiptTimeKey is the key of a receipt in the by-time index.
 func receiptTimeKey(at time.Time, requestID string) []byte {
 	var ns uint64

@@ -146,6 +146,21 @@ func (t *pgTx) PutUser(u storage.User) error {
 	return nil
 }
 
+// DigestUsers returns the users whose daily digest is on.
+func (t *pgTx) DigestUsers() ([]storage.User, error) {
+	var out []storage.User
+	err := t.EachUser(func(u storage.User) error {
+		if u.Prefs.Digest {
+			out = append(out, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("users with a digest: %w", err)
+	}
+	return out, nil
+}
+
 // receiptNanos is the instant a receipt is kept under, as in the bbolt index: unix
 // nanoseconds, 0 for the zero time and instants before 1970.
 func receiptNanos(at time.Time) int64 {

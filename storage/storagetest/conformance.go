@@ -17,6 +17,7 @@ func Conformance(t *testing.T, be Backend) {
 		{"ReservationRefusesBadArguments", testReservationRefusesBadArguments},
 		{"ReservationOneWinnerAmongConcurrentTakers", testReservationOneWinnerAmongConcurrentTakers},
 		{"ClaimDeliveryOnce", testClaimDeliveryOnce},
+		{"DigestUsers", testDigestUsers},
 		{"EngineGames", testEngineGames},
 		{"EngineGameRefusals", testEngineGameRefusals},
 		{"Plans", testPlans},

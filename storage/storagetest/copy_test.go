@@ -69,6 +69,7 @@ func TestCopyAcrossBackends(t *testing.T) {
 		func(tx storage.Tx) (any, error) { return tx.PendingChallenges() },
 		func(tx storage.Tx) (any, error) { return tx.Guilds() },
 		func(tx storage.Tx) (any, error) { return tx.User("pref") },
+		func(tx storage.Tx) (any, error) { return tx.DigestUsers() },
 		func(tx storage.Tx) (any, error) { return tx.Receipt("fill1") },
 		func(tx storage.Tx) (any, error) { return tx.Heartbeat("bot") },
 		func(tx storage.Tx) (any, error) { return tx.GuildLadders("g1") },

@@ -66,7 +66,8 @@ func FillStore(ctx context.Context, t testing.TB, db storage.Store) {
 		if err := tx.PutGuildSettings(s); err != nil {
 			return err
 		}
-		if err := tx.PutUser(storage.User{ID: "pref", Name: "P", Prefs: storage.UserPrefs{DMOnTurn: true, ReminderBefore: time.Hour}, Updated: T0}); err != nil {
+		if err := tx.PutUser(storage.User{ID: "pref", Name: "P", Prefs: storage.UserPrefs{DMOnTurn: true, ReminderBefore: time.Hour,
+			Digest: true, DigestHour: 7, DigestRefused: true}, DigestSent: "2026-03-01", Updated: T0}); err != nil {
 			return err
 		}
 		if err := tx.PutHeartbeat("bot", T0.Add(time.Hour)); err != nil {
