@@ -224,7 +224,8 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.kick(res.Game.ID)
+	// No kick here: the game's GameStarted event queues it once the game has its
+	// place (its thread), where the first vote is announced.
 	return s.Get(ctx, res.Game.ID, r.GuildID)
 }
 

@@ -207,6 +207,11 @@ func IsTeam(playerID string) bool {
 	return len(playerID) > len(TeamPrefix) && playerID[:len(TeamPrefix)] == TeamPrefix
 }
 
+// Kick asks for game id to be reconciled soon (a vote owed is opened, an open vote
+// not yet announced is announced again): the bot calls it once a new game has its
+// thread.
+func (s *Service) Kick(id uint64) { s.kick(id) }
+
 // kick asks for game id to be reconciled.
 func (s *Service) kick(id uint64) {
 	s.mu.Lock()
