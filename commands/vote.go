@@ -63,6 +63,8 @@ func (c *VoteCommand) Definition() *discordgo.ApplicationCommand {
 	fl := func(v float64) *float64 { return &v }
 	game := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "game",
 		Description: "The vote game's number (default: the one played here)", MinValue: fl(1)}
+	play := NewPlay(c.d) // the same levels as /play bot
+	levels := fmt.Sprintf("The engine's strength, 1 (beginner) to %d (%s); default %d", play.maxLevel(), levelWord(play.maxLevel()), defaultBotLevel)
 	return &discordgo.ApplicationCommand{
 		Name:        "vote",
 		Description: "Vote chess: the server's team plays the engine, each move chosen by vote",
@@ -70,8 +72,7 @@ func (c *VoteCommand) Definition() *discordgo.ApplicationCommand {
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "start", Description: "Start a vote game against the engine in this channel; you join the team",
 				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionInteger, Name: "level", Description: fmt.Sprintf("The engine's strength, 1 (beginner) to %d; default %d", engine.MaxLevel, defaultBotLevel),
-						MinValue: fl(engine.MinLevel), MaxValue: engineplay.ExternalLevel},
+					{Type: discordgo.ApplicationCommandOptionInteger, Name: "level", Description: levels, Choices: play.levelChoices()},
 					{Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "The team's colour", Choices: []*discordgo.ApplicationCommandOptionChoice{
 						{Name: "random", Value: "random"}, {Name: "white", Value: "white"}, {Name: "black", Value: "black"},
 					}},
@@ -181,10 +182,7 @@ func (c *VoteCommand) start(ctx context.Context, r *Request, o voteOptions) (*Re
 	if o.Level != nil {
 		level = *o.Level
 	}
-	maxL := engine.MaxLevel
-	if c.d.Engine != nil {
-		maxL = c.d.Engine.MaxLevel()
-	}
+	maxL := NewPlay(c.d).maxLevel()
 	if level < engine.MinLevel || level > maxL {
 		return nil, Errorf("There is no level %d: choose a level from %d (beginner) to %d (%s).", level, engine.MinLevel, maxL, levelWord(maxL))
 	}
