@@ -486,3 +486,34 @@ func TestTeamPlaysBlack(t *testing.T) {
 		}
 	})
 }
+
+// TestFailedCloseLosesNothing: a close whose commit does not happen (its context ends
+// first, as in a process stopped mid-close) leaves the vote open with its ballots and
+// the game unmoved; the process started next closes it, once.
+func TestFailedCloseLosesNothing(t *testing.T) {
+	storagetest.ForEachBackend(t, func(t *testing.T, db storage.Store) {
+		r := newRig(t, db)
+		id := r.start("white", time.Hour).Game.ID
+		r.FireDueAll()
+		r.mustBallot(id, ana, "c4")
+		r.clk.Set(r.record(id).Round.Closes)
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		r.votes.FireDue(ctx)
+		if v, g := r.record(id), r.game(id); !v.Round.Open || len(v.Round.Ballots) != 1 || g.Ply() != 0 {
+			t.Fatalf("after a failed close: vote %+v, game at ply %d", v.Round, g.Ply())
+		}
+		r.evs.take()
+		restarted := r.newVotes() // the process stopped; the next one takes the game up
+		if _, err := restarted.Adopt(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		restarted.FireDue(t.Context())
+		if c := closedEvent(t, r.evs.take()); c.SAN != "c4" {
+			t.Errorf("closed with %s, want c4", c.SAN)
+		}
+		if g := r.waitGame(id, 1); g.SAN[0] != "c4" {
+			t.Errorf("moves %v", g.SAN)
+		}
+	})
+}
