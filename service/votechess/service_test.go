@@ -66,10 +66,15 @@ type rig struct {
 }
 
 func newRig(t *testing.T, db storage.Store) *rig {
-	r := &rig{t: t, db: db, clk: timers.NewManualClock(t0), evs: &events{}}
+	return newProcess(t, db, timers.NewManualClock(t0), "bot")
+}
+
+// newProcess is a rig as one process of several on db, sharing their clock.
+func newProcess(t *testing.T, db storage.Store, clk *timers.ManualClock, instance string) *rig {
+	r := &rig{t: t, db: db, clk: clk, evs: &events{}}
 	var votes atomic.Pointer[Service]
 	var eng atomic.Pointer[engineplay.Service]
-	gs, err := games.New(db, games.Options{Clock: r.clk, Logger: quiet(), Notifier: games.NotifierFunc(func(ctx context.Context, e games.Event) {
+	gs, err := games.New(db, games.Options{Clock: r.clk, Logger: quiet(), Instance: instance, Notifier: games.NotifierFunc(func(ctx context.Context, e games.Event) {
 		if s := eng.Load(); s != nil {
 			s.Notify(ctx, e)
 		}
@@ -144,13 +149,16 @@ func (r *rig) record(id uint64) *storage.VoteGame {
 	return v
 }
 
-// waitVote reconciles until the vote of game id is open on ply (the engine replies on
-// its own goroutines, in real time).
-func (r *rig) waitVote(s *Service, id uint64, ply int) *storage.VoteGame {
+// waitVote reconciles (with s and the others, each a process's vote service) until
+// the vote of game id is open on ply (the engine replies on its own goroutines, in real
+// time, in whichever process).
+func (r *rig) waitVote(s *Service, id uint64, ply int, others ...*Service) *storage.VoteGame {
 	r.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		s.FireDue(r.t.Context())
+		for _, x := range append([]*Service{s}, others...) {
+			x.FireDue(r.t.Context())
+		}
 		if v := r.record(id); v.Round.Ply == ply && v.Round.Open {
 			return v
 		}
@@ -516,4 +524,62 @@ func TestFailedCloseLosesNothing(t *testing.T) {
 			t.Errorf("moves %v", g.SAN)
 		}
 	})
+}
+
+// TestTwoProcessesOnPostgres: two processes (each its games, engine and votes) on one
+// PostgreSQL database take ballots at once and close the same vote at once: every
+// ballot lands, the move is played once (the tie of two ballots cast at one instant
+// goes to the lower UCI text, d2d4), and the game goes on to the next vote.
+func TestTwoProcessesOnPostgres(t *testing.T) {
+	dsn := storagetest.PostgresDSN(t)
+	clk := timers.NewManualClock(t0)
+	a := newProcess(t, storagetest.OpenPostgresDSN(t, dsn, nil), clk, "bot-a")
+	b := newProcess(t, storagetest.OpenPostgresDSN(t, dsn, nil), clk, "bot-b")
+	id := a.start("white", time.Hour).Game.ID
+	a.FireDueAll()
+	if _, err := b.votes.Join(t.Context(), id, guild, ben); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.votes.Adopt(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	b.FireDueAll()
+	var wg sync.WaitGroup
+	var errA, errB error
+	wg.Go(func() { _, errA = a.ballot(id, ana, "e4") })
+	wg.Go(func() { _, errB = b.ballot(id, ben, "d4") })
+	wg.Wait()
+	if errA != nil || errB != nil {
+		t.Fatalf("ballots: %v, %v", errA, errB)
+	}
+	if v := a.record(id); len(v.Round.Ballots) != 2 {
+		t.Fatalf("ballots stored: %+v", v.Round.Ballots)
+	}
+	a.evs.take()
+	b.evs.take()
+	clk.Set(a.record(id).Round.Closes)
+	wg.Go(func() { a.votes.FireDue(t.Context()) })
+	wg.Go(func() { b.votes.FireDue(t.Context()) })
+	wg.Wait()
+	closed := 0
+	for _, evs := range [][]Event{a.evs.take(), b.evs.take()} {
+		for _, e := range evs {
+			if _, ok := e.(VoteClosed); ok {
+				closed++
+			}
+		}
+	}
+	if closed != 1 {
+		t.Errorf("%d VoteClosed events across the processes, want 1", closed)
+	}
+	// The engine's reply is played in either process; the one that hears of it opens
+	// the next vote.
+	v := a.waitVote(a.votes, id, 2, b.votes)
+	g := a.game(id)
+	if g.Ply() != 2 || g.SAN[0] != "d4" || v.Round.Ballots != nil {
+		t.Fatalf("after the close: moves %v, vote %+v", g.SAN, v.Round)
+	}
+	if bg := b.game(id); bg.Ply() != 2 || bg.SAN[0] != "d4" {
+		t.Errorf("the other process sees moves %v", bg.SAN)
+	}
 }
