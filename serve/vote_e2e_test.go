@@ -15,6 +15,8 @@ import (
 
 	"github.com/gambitchess/gambit/bot/discordfake"
 	"github.com/gambitchess/gambit/service/votechess"
+	"github.com/gambitchess/gambit/storage/backend"
+	"github.com/gambitchess/gambit/storage/storagetest"
 )
 
 // votePost waits for the vote post of game id's vote on ply in thread and returns it.
@@ -63,8 +65,19 @@ func (w *world) closeVoteNow(r *running, thread string, id uint64, san string) {
 	})
 }
 
+// TestStoryVoteChess: three members play three moves by vote, on bbolt and on
+// PostgreSQL.
 func TestStoryVoteChess(t *testing.T) {
-	w := newWorld(t)
+	t.Run("bbolt", func(t *testing.T) { voteStory(t, newWorld(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		dsn := storagetest.PostgresDSN(t)
+		w := newWorld(t)
+		w.cfg.Storage.Driver, w.cfg.Storage.DSN = backend.DriverPostgres, dsn
+		voteStory(t, w)
+	})
+}
+
+func voteStory(t *testing.T, w *world) {
 	w.cfg.Engine.ReplyDelay = 0
 	r := w.start()
 	dave := w.f.NewUser("dave")
