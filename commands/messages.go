@@ -122,6 +122,9 @@ func (d *Deps) TurnMessage(ctx context.Context, g *games.Game) (*Response, error
 	if g.Position.InCheck() {
 		b.WriteString("\nCheck!")
 	}
+	if votechess.IsTeam(mover.ID) {
+		b.WriteString("\n🗳 The team chooses this move by vote: see the vote post (or /vote move).")
+	}
 	resp := &Response{Content: b.String(), Files: []File{{Name: "board.png", ContentType: "image/png", Data: png}},
 		Components: gameControls(g)}
 	if row := d.webRow(gs, g); row != nil {

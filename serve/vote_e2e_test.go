@@ -115,8 +115,8 @@ func voteStory(t *testing.T, w *world) {
 	if !strings.Contains(post.Content, "move 1 for White") || !strings.Contains(post.Content, "0 ballots from 1 member") {
 		t.Errorf("first vote post: %q", post.Content)
 	}
-	if boards := w.messagesWith(thread, "board.png"); len(boards) != 1 || len(boards[0].CustomIDs()) != 0 {
-		t.Errorf("the first board: %d boards, controls %v (a vote game's board has none)", len(boards), boards[0].CustomIDs())
+	if boards := w.messagesWith(thread, "board.png"); len(boards) != 1 || len(boards[0].CustomIDs()) != 0 || !strings.Contains(boards[0].Content, "chooses this move by vote") {
+		t.Errorf("the first board: %d boards, %q, controls %v (a vote game's board has none)", len(boards), boards[0].Content, boards[0].CustomIDs())
 	}
 	pick0 := fmt.Sprintf("v1/vote/%d/0/pick", id)
 
