@@ -45,4 +45,3 @@ func TestTallyOrder(t *testing.T) {
 		})
 	}
 }
-
