@@ -12,6 +12,7 @@ import (
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/service/tournaments"
+	"github.com/gambitchess/gambit/service/votechess"
 )
 
 // Deps is what the commands work with: the services and the outbox for messages that
@@ -33,6 +34,8 @@ type Deps struct {
 	// Engine plays games against the engine and analyses games (nil: /play and
 	// /analyze say they are not available).
 	Engine *engineplay.Service
+	// Votes runs vote chess (nil: /vote says it is not available).
+	Votes *votechess.Service
 	// Outbox takes every post that is not the answer to an interaction (package bot's
 	// Notifier implements it; nil: nothing is posted).
 	Outbox Outbox
@@ -54,6 +57,10 @@ type Deps struct {
 	// learnThreads); threadsMu serialises the learning.
 	threadsMu     sync.Mutex
 	threadsLearnt bool
+
+	// placed holds the vote games whose place StartOnDiscord has settled in this
+	// process (see VoteEvent).
+	placed sync.Map
 
 	picturesOnce sync.Once
 	pictureCache *lru.Cache[string, []byte]

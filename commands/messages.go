@@ -9,6 +9,7 @@ import (
 
 	"github.com/gambitchess/gambit/chesscore"
 	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/service/votechess"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -122,6 +123,9 @@ func (d *Deps) TurnMessage(ctx context.Context, g *games.Game) (*Response, error
 	if g.Position.InCheck() {
 		b.WriteString("\nCheck!")
 	}
+	if votechess.IsTeam(mover.ID) {
+		b.WriteString("\n🗳 The team chooses this move by vote: see the vote post (or /vote move).")
+	}
 	resp := &Response{Content: b.String(), Files: []File{{Name: "board.png", ContentType: "image/png", Data: png}},
 		Components: gameControls(g)}
 	if row := d.webRow(gs, g); row != nil {
@@ -136,8 +140,8 @@ func (d *Deps) TurnMessage(ctx context.Context, g *games.Game) (*Response, error
 // gameControls are the components under a live game's board: the piece menu and the
 // buttons. Every custom ID carries the ply.
 func gameControls(g *games.Game) []discordgo.MessageComponent {
-	if !g.Live() {
-		return nil
+	if !g.Live() || votechess.IsTeam(g.White.ID) || votechess.IsTeam(g.Black.ID) {
+		return nil // a vote game's moves are the team's votes (the vote post)
 	}
 	ply := g.Ply()
 	id := func(action string) string { return NewCustomID("game", g.ID, ply, action).String() }
@@ -317,6 +321,10 @@ func (d *Deps) StartOnDiscord(ctx context.Context, g *games.Game, challengeMessa
 			return g, fmt.Errorf("record the place of game %d: %w", g.ID, err)
 		}
 		g = ng
+	}
+	if votechess.IsTeam(g.White.ID) || votechess.IsTeam(g.Black.ID) {
+		// The first vote is announced where the game is, once it has its place.
+		defer d.votePlaced(g.ID)
 	}
 	if place == "" {
 		return g, nil

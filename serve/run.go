@@ -28,6 +28,7 @@ import (
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/service/tournaments"
+	"github.com/gambitchess/gambit/service/votechess"
 	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/storage/backend"
 	"github.com/gambitchess/gambit/storage/bolt"
@@ -83,6 +84,7 @@ type Server struct {
 	// Tournaments runs the tournaments.
 	Tournaments *tournaments.Service
 	Engine      *engineplay.Service
+	Votes       *votechess.Service
 	// Instance is this process's name (config instance, or the host name).
 	Instance string
 	// Owns reports whether this process runs the background work of a server: with
@@ -236,6 +238,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 	if err := svcs.engine.Bind(startCtx, svcs.games, dc.AppID); err != nil {
 		return err
 	}
+	svcs.votes.Bind(svcs.games, svcs.engine)
 
 	if cfg.Web.Address != "" {
 		// Before the gateway connects: the first board posted carries the web's links.

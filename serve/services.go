@@ -23,6 +23,7 @@ import (
 	"github.com/gambitchess/gambit/service/puzzles"
 	"github.com/gambitchess/gambit/service/settings"
 	"github.com/gambitchess/gambit/service/tournaments"
+	"github.com/gambitchess/gambit/service/votechess"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -33,6 +34,7 @@ type services struct {
 	tournaments *tournaments.Service
 	puzzles     *puzzles.Service // nil when puzzles.enabled is false
 	engine      *engineplay.Service
+	votes       *votechess.Service
 	games       *games.Service
 	digest      *digest.Service
 	web         *webListener // the web server's ear, set when web.address is
@@ -88,9 +90,14 @@ func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *
 		_, err := engine.Adopt(ctx)
 		return err
 	})
+	s.votes = votechess.New(db, votechess.Options{Clock: clk, Notifier: votechess.NotifierFunc(d.VoteEvent), Logger: log, Owns: leases.owns()})
+	leases.adopt("vote games", func(ctx context.Context) error {
+		_, err := s.votes.Adopt(ctx)
+		return err
+	})
 	s.games, err = games.New(db, games.Options{Settings: s.settings,
 		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope, Peers: servePeer, LastAlive: alive, Owns: leases.owns(),
-		Notifier:         gameListeners{notifier: notifier, web: s.web, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine},
+		Notifier:         gameListeners{notifier: notifier, web: s.web, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine, votes: s.votes},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,
 		ChallengeLimits: games.ChallengeLimits{MaxPending: cfg.Games.MaxPendingChallenges, PerOpponent: cfg.Games.ChallengesPerOpponent,
@@ -155,13 +162,16 @@ func defaultControl(cfg config.Config) (clock.TimeControl, error) {
 //     pages watching the game;
 //  2. for a game that ended, the puzzle miner (when puzzles are on) looks for puzzles
 //     in it, and the tournaments move its event on;
-//  3. the engine plays its move, answers an offer, or forgets a finished game.
+//  3. the engine plays its move, answers an offer, or forgets a finished game;
+//  4. vote chess opens the team's next vote, or ends a finished game's (after the
+//     notifier, so the vote post follows the game's thread and board).
 type gameListeners struct {
 	notifier    *bot.Notifier
 	web         *webListener
 	puzzles     *puzzles.Service // nil when puzzles are off
 	tournaments *tournaments.Service
 	engine      *engineplay.Service
+	votes       *votechess.Service
 }
 
 // Notify implements games.Notifier.
@@ -175,6 +185,7 @@ func (l gameListeners) Notify(ctx context.Context, e games.Event) {
 		l.tournaments.GameOver(ctx, over.Game.ID)
 	}
 	l.engine.Notify(ctx, e)
+	l.votes.Notify(ctx, e)
 }
 
 // finishHooks is what commits with the end of a game, in its transaction: the result of
@@ -229,8 +240,8 @@ func engineOptions(cfg config.Config, clk timers.Clock, log *slog.Logger) engine
 
 // expose hands the services to the commands and to the Server Deps.Ready sees.
 func (s *services) expose(d *commands.Deps, srv *Server) {
-	d.Games, d.Settings, d.Ladder, d.Tournaments, d.Engine = s.games, s.settings, s.ladder, s.tournaments, s.engine
-	srv.Games, srv.Tournaments, srv.Engine, srv.Digest = s.games, s.tournaments, s.engine, s.digest
+	d.Games, d.Settings, d.Ladder, d.Tournaments, d.Engine, d.Votes = s.games, s.settings, s.ladder, s.tournaments, s.engine, s.votes
+	srv.Games, srv.Tournaments, srv.Engine, srv.Votes, srv.Digest = s.games, s.tournaments, s.engine, s.votes, s.digest
 	d.Puzzles, srv.Puzzles = s.puzzles, s.puzzles // nil when puzzles are off
 }
 
@@ -248,6 +259,7 @@ func (s *services) workers() []worker {
 		{"tournaments", s.tournaments.Run},
 		{"games against the engine", s.engine.Run},
 		{"daily digests", s.digest.Run},
+		{"vote chess", s.votes.Run},
 	}
 	if s.puzzles != nil {
 		ws = append(ws, worker{"daily puzzle posts", s.puzzles.Run})

@@ -319,6 +319,10 @@ type StartRequest struct {
 	// Variant and Position choose the kind of chess, as in games.StartRequest.
 	Variant  chesscore.Variant
 	Position int
+	// After, if set, runs in the transaction that creates the game, after the engine's
+	// side is recorded (as games.StartRequest.After): a vote game records its team
+	// there.
+	After func(tx storage.Tx, g *storage.Game) error
 }
 
 // PlayerName is how the engine at a level is named in a game.
@@ -363,7 +367,13 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (*games.Result, err
 		req.White, req.Black = bot, r.Human
 	}
 	req.After = func(w storage.Tx, g *storage.Game) error {
-		return w.PutEngineGame(storage.EngineGame{GameID: g.ID, Color: human.Other(), Level: r.Level, Engine: kind, Created: g.Created})
+		if err := w.PutEngineGame(storage.EngineGame{GameID: g.ID, Color: human.Other(), Level: r.Level, Engine: kind, Created: g.Created}); err != nil {
+			return err
+		}
+		if r.After != nil {
+			return r.After(w, g)
+		}
+		return nil
 	}
 	res, err := svc.StartGame(ctx, req)
 	if err != nil {

@@ -44,6 +44,17 @@ func (s *Service) gameOp(ctx context.Context, a Action, effect Effect, fn func(s
 		}
 		return color, true, nil
 	}
+	if a.After != nil {
+		apply := fn
+		fn = func(st *opState) error {
+			if err := apply(st); err != nil {
+				return err
+			}
+			rec := st.rec // the working record: settled (outcome, clock) before the commit runs this
+			st.addAfter(func(tx storage.Tx) error { return a.After(tx, rec) })
+			return nil
+		}
+	}
 	return s.op(ctx, a.RequestID, a.GameID, a.Expect, effect, player, fn)
 }
 

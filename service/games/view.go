@@ -247,6 +247,12 @@ type Action struct {
 	UserID    string
 	// Expect, when set, refuses the request with ErrStale unless the game is at that ply.
 	Expect Ply
+	// After, if set, runs in the transaction that commits the request, with the game's
+	// record as it is committed: a vote game records the close of its vote with the
+	// team's move, so the two land together or not at all. An error fails the request
+	// and nothing is written. It may run more than once (a retried group commit), so
+	// it must write only through tx; a replayed request runs nothing.
+	After func(tx storage.Tx, rec *storage.Game) error
 }
 
 // MoveRequest is a move, optionally with a draw offer.
