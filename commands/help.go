@@ -42,9 +42,10 @@ func (c *HelpCommand) Index(registered []Command) {
 // Definition implements Command.
 func (c *HelpCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "help",
-		Description: "What Gambit does: every command, with an example",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "help",
+		Description:      "What Gambit does: every command, with an example",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 	}
 }
 

@@ -45,9 +45,10 @@ type moveOptions struct {
 // Definition implements Command.
 func (c *MoveCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "move",
-		Description: "Play a move in your game",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "move",
+		Description:      "Play a move in your game",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "Your move, e.g. e4, Nf3, O-O, exd5, e8=Q (the list shows the legal ones)", Required: true, Autocomplete: true, MaxLength: 20},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "offer_draw", Description: "Offer a draw together with the move"},
@@ -100,7 +101,11 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 	})
 	if err != nil {
 		release()
-		return nil, gameError(err)
+		if resp, err := d.guestOver(ctx, r, g, err); resp != nil {
+			return resp, nil // the end of a guest game, shown where nothing showed it
+		} else {
+			return nil, gameError(err)
+		}
 	}
 	if res.Replayed || res.Game == nil {
 		release()

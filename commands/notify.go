@@ -45,9 +45,10 @@ type notifyOptions struct {
 // Definition implements Command.
 func (c *NotifyCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "notify",
-		Description: "How Gambit tells you it is your turn or that you are challenged (no options: show your choices)",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "notify",
+		Description:      "How Gambit tells you it is your turn or that you are challenged (no options: show your choices)",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "ping_on_turn", Description: "Mention me when it is my turn"},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "dm_on_turn", Description: "Send me a direct message when it is my turn in a correspondence game"},

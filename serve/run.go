@@ -245,6 +245,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		}
 		defer rw.stop() // before the services close (deferred above)
 		s.Web, s.WebAddr, d.Web = rw.srv, rw.addr, rw.srv
+		d.Activity = rw.srv.ActivityURL() != "" // the boards carry "Play in Discord"
 		log.Info("web pages", "address", rw.addr, "public_url", rw.srv.BaseURL())
 		if u := rw.srv.ActivityURL(); u != "" {
 			log.Info("the Activity", "url", u) // the target of its root URL mapping (docs/activity.md)
