@@ -307,7 +307,9 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 				return &commands.Response{Kind: commands.ShowChoices, Choices: ch}, nil
 			}
 		case commands.GuardServerThing(c, req) != nil:
-			h = func(_ context.Context, rq *commands.Request) (*commands.Response, error) { return nil, commands.GuardServerThing(c, rq) }
+			h = func(_ context.Context, rq *commands.Request) (*commands.Response, error) {
+				return nil, commands.GuardServerThing(c, rq)
+			}
 		default:
 			h = c.Handle
 			if p, ok := c.(commands.PrivateAnswerer); ok {
