@@ -22,11 +22,14 @@ type pending struct {
 	guildID, channelID string
 	messageID          string // the message of a component (or of a modal opened from one)
 	dispatched         time.Time
-	callback           *Callback
-	late               time.Duration // set when a callback was refused as late
-	done               chan struct{} // closed on callback or refusal
-	originalID         string
-	followups          []string
+	// issued is when the interaction was created on the fake's clock: its token's
+	// webhook routes expire WebhookTokenLifetime later.
+	issued     time.Time
+	callback   *Callback
+	late       time.Duration // set when a callback was refused as late
+	done       chan struct{} // closed on callback or refusal
+	originalID string
+	followups  []string
 }
 
 // memberPermissions are what an ordinary member may do in a text channel.
@@ -116,6 +119,14 @@ func (s InteractionSpec) From(u *discordgo.User) InteractionSpec { s.User = u; r
 // In sets the guild and channel of the interaction.
 func (s InteractionSpec) In(guildID, channelID string) InteractionSpec {
 	s.GuildID, s.ChannelID, s.DM = guildID, channelID, false
+	return s
+}
+
+// At makes the interaction come from a channel where the bot is not a member
+// (AddPrivateDM, AddGroupDM, AddGuildWithoutBot), through the user's install of the
+// app.
+func (s InteractionSpec) At(channelID string) InteractionSpec {
+	s.ChannelID, s.GuildID, s.DM = channelID, "", false
 	return s
 }
 
@@ -268,6 +279,7 @@ func (f *Fake) sendTo(ctx context.Context, m map[string]any, hookURL string) (*I
 	f.rest.interactions[p.id] = p
 	f.rest.byToken[p.token] = p
 	p.dispatched = time.Now()
+	p.issued = f.now()
 	if hookURL != "" {
 		f.openHTTPLocked(p.token)
 	}
@@ -346,7 +358,15 @@ func (f *Fake) buildInteraction(spec InteractionSpec) (map[string]any, error) {
 		"type": spec.Type, "version": 1, "locale": spec.Locale, "entitlements": []any{},
 		"app_permissions": fmt.Sprint(botPermissions),
 	}
+	pl := f.places[spec.ChannelID]
 	if spec.DM {
+		pl = nil
+	}
+	if pl != nil {
+		if err := f.placeInteractionLocked(m, &spec, pl, user, perms); err != nil {
+			return nil, err
+		}
+	} else if spec.DM {
 		var dm *discordgo.Channel
 		for _, ch := range f.channels {
 			if ch.Type == discordgo.ChannelTypeDM && len(ch.Recipients) == 1 && ch.Recipients[0].ID == user.ID {
@@ -394,6 +414,11 @@ func (f *Fake) buildInteraction(spec InteractionSpec) (map[string]any, error) {
 
 	switch spec.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		if pl != nil {
+			if err := f.installedForLocked(spec, pl.context); err != nil {
+				return nil, err
+			}
+		}
 		data, err := f.commandDataLocked(spec)
 		if err != nil {
 			return nil, err

@@ -425,6 +425,10 @@ func (f *Fake) Followups(interactionID string) []Message {
 	return out
 }
 
+// launchActivity is the LAUNCH_ACTIVITY callback (type 12): it opens the app's Activity
+// for the user who acted and carries no data.
+const launchActivity discordgo.InteractionResponseType = 12
+
 // callbackFits reports whether a callback type may answer an interaction.
 func callbackFits(rt discordgo.InteractionResponseType, p *pending) bool {
 	switch rt {
@@ -435,6 +439,8 @@ func callbackFits(rt discordgo.InteractionResponseType, p *pending) bool {
 	case discordgo.InteractionApplicationCommandAutocompleteResult:
 		return p.typ == discordgo.InteractionApplicationCommandAutocomplete
 	case discordgo.InteractionResponseModal:
+		return p.typ == discordgo.InteractionApplicationCommand || p.typ == discordgo.InteractionMessageComponent
+	case launchActivity:
 		return p.typ == discordgo.InteractionApplicationCommand || p.typ == discordgo.InteractionMessageComponent
 	}
 	return false
@@ -557,7 +563,7 @@ func (f *Fake) postCallback(w http.ResponseWriter, r *http.Request) {
 // answering 404 itself when there is none.
 func (f *Fake) webhookInteractionLocked(w http.ResponseWriter, r *http.Request) *pending {
 	p := f.rest.byToken[r.PathValue("token")]
-	if r.PathValue("app") != f.AppID || p == nil || p.callback == nil {
+	if r.PathValue("app") != f.AppID || p == nil || p.callback == nil || f.tokenExpiredLocked(p) {
 		fail(w, http.StatusNotFound, codeUnknownWebhook, "Unknown Webhook")
 		return nil
 	}
