@@ -1,0 +1,182 @@
+package serve
+
+// Stories of Gambit installed on a person's account and used where the bot is not a
+// member (a group DM, a server that never added it): every board is the answer to an
+// interaction, the bot never posts there on its own, and what happens while nobody
+// acts reaches the players by DM or with their next answer.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/bot/discordfake"
+)
+
+// guestGame is a game started with a user install in a channel where the bot is not a
+// member.
+type guestGame struct {
+	w       *world
+	channel string
+}
+
+// startGuestGame has alice challenge bob (alice White) in channel, bob accept, and
+// checks that the accepted challenge became the first board.
+func (w *world) startGuestGame(channel, control string) *guestGame {
+	w.t.Helper()
+	res := w.send(discordfake.Command("challenge", discordfake.UserOpt("opponent", w.bob.ID),
+		discordfake.StringOpt("time", control), discordfake.StringOpt("color", "white")).At(channel))
+	cb := res.Callback
+	if cb.Type != discordgo.InteractionResponseChannelMessageWithSource || cb.Data.Ephemeral() || !strings.Contains(cb.Data.Content, "<@"+w.bob.ID+">") {
+		w.t.Fatalf("guest challenge answered type %d ephemeral=%v: %q", cb.Type, cb.Data.Ephemeral(), cb.Data.Content)
+	}
+	res = w.send(discordfake.Button(customID(w.t, cb.Data.CustomIDs(), "accept")).From(w.bob).At(channel))
+	d := res.Callback.Data
+	if res.Callback.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(d.Content, "accepted") {
+		w.t.Fatalf("accept answered type %d %q", res.Callback.Type, d.Content)
+	}
+	if _, ok := d.File("board.png"); !ok || !strings.Contains(d.Content, "<@"+w.alice.ID+">") {
+		w.t.Fatalf("the accepted guest challenge is not the first board pinging White: %q", d.Content)
+	}
+	return &guestGame{w: w, channel: channel}
+}
+
+// move types /move in the game's channel.
+func (g *guestGame) move(u *discordgo.User, san string) *discordfake.InteractionResult {
+	g.w.t.Helper()
+	return g.w.send(discordfake.Command("move", discordfake.StringOpt("move", san)).From(u).At(g.channel))
+}
+
+// played checks that an answer is the public board after a move.
+func (g *guestGame) played(res *discordfake.InteractionResult, san string, next *discordgo.User) {
+	g.w.t.Helper()
+	(&game{w: g.w}).played(res, san, next)
+}
+
+// botStayedOut checks that the bot made no REST call of its own to channel (each would
+// have been refused 403 Missing Access): all it showed there were its answers.
+func (w *world) botStayedOut(channel string) {
+	w.t.Helper()
+	for _, r := range w.f.Requests() {
+		if strings.HasPrefix(r.Path, "channels/"+channel) || r.Status == 403 {
+			w.t.Errorf("the bot called %s %s (HTTP %d) where it is not a member", r.Method, r.Path, r.Status)
+		}
+	}
+	for _, m := range w.f.Messages(channel) {
+		if m.Kind == discordfake.KindChannel {
+			w.t.Errorf("a message of the bot's own in %s: %q", channel, m.Content)
+		}
+	}
+}
+
+func TestStoryUserInstallGroupDMToMate(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	gdm := w.f.AddGroupDM("chess club", w.alice, w.bob, w.carol)
+	g := w.startGuestGame(gdm, "5+3")
+	if gg := r.bot.mustGame(t, 1); !gg.Guest || gg.GuildID != "" || gg.ChannelID != gdm {
+		t.Fatalf("game 1: guest %v guild %q channel %q", gg.Guest, gg.GuildID, gg.ChannelID)
+	}
+	g.played(g.move(w.alice, "f3"), "f3", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	g.played(g.move(w.alice, "g4"), "g4", w.bob)
+	// Carol, in the group DM, watches the game there; from the bot's DM it is not hers.
+	res := w.send(discordfake.Command("board", discordfake.IntOpt("game", 1)).From(w.carol).At(gdm))
+	if _, ok := res.Callback.Data.File("board.png"); !ok || !res.Callback.Data.Ephemeral() {
+		t.Errorf("carol's /board in the group DM: %q", res.Callback.Data.Content)
+	}
+	refused(t, w.send(discordfake.Command("board", discordfake.IntOpt("game", 1)).From(w.carol).InDM()), "There is no game 1")
+	// Carol cannot move for either side.
+	if res := g.move(w.carol, "Qh4#"); !res.Callback.Data.Ephemeral() {
+		t.Errorf("carol moved: %q", res.Callback.Data.Content)
+	}
+	res = g.move(w.bob, "Qh4#")
+	d := res.Callback.Data
+	if d.Ephemeral() || !strings.Contains(d.Content, "0-1") || !strings.Contains(d.Content, "checkmate") {
+		t.Fatalf("mate answered %q", d.Content)
+	}
+	if _, ok := d.File("gambit-game-1.pgn"); !ok {
+		t.Error("no PGN with the result")
+	}
+	w.f.WaitFor(func() bool { return false }, 200*time.Millisecond) // let the notifier catch up
+	w.botStayedOut(gdm)
+	if u := w.f.Unknown(); len(u) > 0 {
+		t.Errorf("the bot used routes the fake does not know: %+v", u)
+	}
+}
+
+func TestStoryUserInstallServerWithoutTheBot(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	_, general := w.f.AddGuildWithoutBot("no bot here")
+	// The server things say they are; a rated game is refused; nothing is written.
+	refused(t, w.send(discordfake.Command("settings").At(general)), "server thing")
+	refused(t, w.send(discordfake.Command("ladder").At(general)), "server thing")
+	refused(t, w.send(discordfake.Command("challenge", discordfake.UserOpt("opponent", w.bob.ID), discordfake.BoolOpt("rated", true)).At(general)), "Rated games")
+
+	g := w.startGuestGame(general, "10+0")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	if gg := r.bot.mustGame(t, 1); !gg.Guest || gg.GuildID != "" {
+		t.Fatalf("game 1: guest %v guild %q: a game of a server without the bot is no server's", gg.Guest, gg.GuildID)
+	}
+	// Nobody sees it from a server, even the bot's own; its players do.
+	refused(t, w.send(discordfake.Command("board", discordfake.IntOpt("game", 1)).From(w.carol)), "There is no game 1")
+	refused(t, w.send(discordfake.Command("board", discordfake.IntOpt("game", 1)).From(w.carol).At(general)), "There is no game 1")
+	// Alice resigns there, confirming with the button of her private answer.
+	res := w.send(discordfake.Command("resign").At(general))
+	res = w.send(discordfake.Button(customID(t, res.Callback.Data.CustomIDs(), "resign-confirm")).At(general))
+	if d := res.Callback.Data; d.Ephemeral() || !strings.Contains(d.Content, "0-1") || !strings.Contains(d.Content, "resign") {
+		t.Fatalf("resignation answered %q", d.Content)
+	}
+	w.f.WaitFor(func() bool { return false }, 200*time.Millisecond)
+	w.botStayedOut(general)
+}
+
+func TestStoryUserInstallCorrespondenceFlagFalls(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	gdm := w.f.AddGroupDM("slow chess", w.alice, w.bob)
+	// Alice allows DMs; bob does not.
+	w.send(discordfake.Command("notify", discordfake.BoolOpt("dm_on_turn", true)).At(gdm))
+	g := w.startGuestGame(gdm, "1d")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	g.played(g.move(w.bob, "e5"), "e5", w.alice)
+	// Two days pass; nobody acts. White's day runs out.
+	w.clock.Advance(25 * time.Hour)
+	if n := r.bot.Games.FireDue(); n == 0 {
+		t.Fatal("no timer was due after White's day")
+	}
+	if gg := r.bot.mustGame(t, 1); gg.Live() {
+		t.Fatal("the game is still live after White's day")
+	}
+	var dm discordfake.Message
+	w.waitFor("the result in alice's DM", func() bool {
+		ch, ok := w.f.DMChannel(w.alice.ID)
+		if !ok {
+			return false
+		}
+		for _, m := range w.f.Messages(ch) {
+			if strings.Contains(m.Content, "flag fell") {
+				dm = m
+				return true
+			}
+		}
+		return false
+	})
+	if !strings.Contains(dm.Content, "0-1") {
+		t.Errorf("the DM says %q, want the result", dm.Content)
+	}
+	if _, ok := w.f.DMChannel(w.bob.ID); ok {
+		t.Error("bob, who allowed no DMs, got one")
+	}
+	// Bob acts the next day: his answer shows everyone the end, since nothing else did.
+	w.clock.Advance(24 * time.Hour)
+	res := g.move(w.bob, "Nf6")
+	if d := res.Callback.Data; d.Ephemeral() || !strings.Contains(d.Content, "flag fell") || !strings.Contains(d.Content, "0-1") {
+		t.Fatalf("bob's move after the flag answered %q (ephemeral %v)", d.Content, d.Ephemeral())
+	}
+	w.botStayedOut(gdm)
+}
