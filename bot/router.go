@@ -274,6 +274,7 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 		}
 		req.Name = data.Name
 		req.Resolved = data.Resolved
+		req.TargetID = data.TargetID
 		req.Sub, req.Options = flatten(data.Options)
 		req.Focused = focused(req.Options)
 		log = log.With("command", commandPath(req))

@@ -89,6 +89,9 @@ func HelpMessage(cmds []Command) *Response {
 	lines := map[*helpGroup][]string{}
 	for _, c := range cmds {
 		def := c.Definition()
+		if def.Type != 0 && def.Type != discordgo.ChatApplicationCommand {
+			continue // a context menu: found by right-clicking, not typed
+		}
 		topic := registered[def.Name].topic
 		if topic.group == nil { // a command no file registered
 			topic = helpTopic{group: groupMore, example: "/" + def.Name}

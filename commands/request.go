@@ -41,6 +41,8 @@ type Request struct {
 	Resolved *discordgo.ApplicationCommandInteractionDataResolved
 	// Focused is the option being typed, for autocomplete.
 	Focused *discordgo.ApplicationCommandInteractionDataOption
+	// TargetID is the user (or message) a context menu command was used on.
+	TargetID string
 
 	// ID is the parsed custom ID of a component or modal.
 	ID CustomID

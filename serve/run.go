@@ -365,7 +365,7 @@ func commandList(cfg config.Config, d *commands.Deps) []commands.Command {
 		}
 		out = append(out, c)
 	}
-	return out
+	return append(out, commands.UserMenus(d)...)
 }
 
 // shutdown stops the server gracefully: no new challenges, the gateway closed, the

@@ -6,6 +6,8 @@ package serve
 // acts reaches the players by DM or with their next answer.
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -179,4 +181,60 @@ func TestStoryUserInstallCorrespondenceFlagFalls(t *testing.T) {
 		t.Fatalf("bob's move after the flag answered %q (ephemeral %v)", d.Content, d.Ephemeral())
 	}
 	w.botStayedOut(gdm)
+}
+
+func TestStoryUserMenus(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	for _, name := range []string{"Challenge to chess", "Chess rating"} {
+		found := false
+		for _, c := range w.f.Commands() {
+			found = found || (c.Name == name && c.Type == discordgo.UserApplicationCommand)
+		}
+		if !found {
+			t.Fatalf("the user menu %q is not registered", name)
+		}
+	}
+	// Right-click bob: his ratings, privately.
+	res := w.send(discordfake.UserMenu("Chess rating", w.bob.ID))
+	refusedPayload(t, res.Callback.Data, "bob has no rated games")
+	// Right-click bob: the time controls, privately, then the challenge for all to see.
+	res = w.send(discordfake.UserMenu("Challenge to chess", w.bob.ID))
+	d := res.Callback.Data
+	if !d.Ephemeral() || !strings.Contains(d.Content, "<@"+w.bob.ID+">") {
+		t.Fatalf("the challenge menu answered %q (ephemeral %v)", d.Content, d.Ephemeral())
+	}
+	menu := customID(t, d.CustomIDs(), "challenge")
+	res = w.send(discordfake.Select(menu, "5+3").OnMessage(mustOriginal(t, w, res)))
+	d = res.Callback.Data
+	if res.Callback.Type != discordgo.InteractionResponseChannelMessageWithSource || d.Ephemeral() || !strings.Contains(d.Content, "challenges you to a 5+3") {
+		t.Fatalf("the menu's choice answered type %d %q (ephemeral %v)", res.Callback.Type, d.Content, d.Ephemeral())
+	}
+	accept := customID(t, d.CustomIDs(), "accept")
+	if res := w.send(discordfake.Button(accept).From(w.bob)); !strings.Contains(res.Callback.Data.Content, "accepted") {
+		t.Fatalf("accept answered %q", res.Callback.Data.Content)
+	}
+	// The menus in a group DM: the challenge works, the ratings say they are a server's.
+	gdm := w.f.AddGroupDM("friends", w.alice, w.carol)
+	if _, err := w.f.SendInteraction(context.Background(), discordfake.UserMenu("Chess rating", w.carol.ID).At(gdm)); !errors.Is(err, discordfake.ErrUnknownCommand) {
+		t.Errorf("Chess rating in a group DM: %v, want it not offered there", err)
+	}
+	res = w.send(discordfake.UserMenu("Challenge to chess", w.carol.ID).At(gdm))
+	res = w.send(discordfake.Select(customID(t, res.Callback.Data.CustomIDs(), "challenge"), "1d").At(gdm).OnMessage(mustOriginal(t, w, res)))
+	if d := res.Callback.Data; d.Ephemeral() || !strings.Contains(d.Content, "<@"+w.carol.ID+">") {
+		t.Fatalf("the group DM challenge answered %q", d.Content)
+	}
+	_, general := w.f.AddGuildWithoutBot("elsewhere")
+	refused(t, w.send(discordfake.UserMenu("Chess rating", w.bob.ID).At(general)), "server thing")
+	w.botStayedOut(gdm)
+}
+
+// mustOriginal is the message an interaction's first answer made.
+func mustOriginal(t testing.TB, w *world, res *discordfake.InteractionResult) string {
+	t.Helper()
+	m, ok := w.f.Original(res.ID)
+	if !ok {
+		t.Fatalf("interaction %s has no original message", res.ID)
+	}
+	return m.ID
 }

@@ -55,6 +55,8 @@ type InteractionSpec struct {
 	Name        string
 	CommandType discordgo.ApplicationCommandType
 	Options     []*discordgo.ApplicationCommandInteractionDataOption
+	// TargetID is the user a user context menu command is used on (UserMenu).
+	TargetID string
 
 	// CustomID, ComponentType and Values describe a component interaction
 	// or, with Fields, a modal submission.
@@ -87,6 +89,12 @@ type TextValue struct {
 // Command builds a slash command invocation.
 func Command(name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) InteractionSpec {
 	return InteractionSpec{Type: discordgo.InteractionApplicationCommand, Name: name, CommandType: discordgo.ChatApplicationCommand, Options: opts}
+}
+
+// UserMenu builds the use of the user context menu command name on the user
+// targetID (right-click a member, Apps); the target is in the resolved data.
+func UserMenu(name, targetID string) InteractionSpec {
+	return InteractionSpec{Type: discordgo.InteractionApplicationCommand, Name: name, CommandType: discordgo.UserApplicationCommand, TargetID: targetID}
 }
 
 // Autocomplete builds an autocomplete request; mark the option being typed
@@ -472,6 +480,13 @@ func (f *Fake) commandDataLocked(spec InteractionSpec) (map[string]any, error) {
 		return nil, err
 	}
 	data := map[string]any{"id": def.ID, "name": def.Name, "type": ct}
+	if ct == discordgo.UserApplicationCommand {
+		if f.users[spec.TargetID] == nil {
+			return nil, fmt.Errorf("user menu %q on unknown user %q", spec.Name, spec.TargetID)
+		}
+		data["target_id"] = spec.TargetID
+		f.resolveLocked(discordgo.ApplicationCommandOptionUser, spec.TargetID, resolved)
+	}
 	if len(opts) > 0 {
 		data["options"] = opts
 	}
