@@ -133,6 +133,7 @@ func meetDiscord(ctx context.Context, cfg config.Config, s *discordgo.Session, r
 	}
 	log.Info("commands registered", "count", len(defs), "guild", cfg.Discord.GuildID)
 	log.Info("invite the bot with this URL", "url", InviteURL(appID), "permissions", Permissions())
+	log.Info("people add Gambit to their own account with this URL", "url", UserInstallURL(appID))
 	if cfg.Discord.InteractionsAddress != "" {
 		return appID, 0, nil // no gateway, no shards
 	}
