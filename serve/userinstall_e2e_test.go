@@ -238,3 +238,38 @@ func mustOriginal(t testing.TB, w *world, res *discordfake.InteractionResult) st
 	}
 	return m.ID
 }
+
+// With the Activity on, the global commands carry the entry point (type 4, Discord
+// launching the Activity), the boards a Play in Discord button that answers with the
+// launch response (type 12), and an entry point invocation handed to the app is answered
+// the same way; with discord.guild_id there is no entry point, and the guild's commands
+// carry no integration types or contexts, which only global commands take.
+func TestStoryPlayInDiscordAndEntryPoint(t *testing.T) {
+	w := newWebWorld(t)
+	w.cfg.Discord.ClientSecret = w.f.ClientSecret
+	r := w.start()
+	cmd, handler, ok := w.f.EntryPoint()
+	if !ok || cmd.Name != "launch" || handler != 2 || cmd.IntegrationTypes == nil || len(*cmd.IntegrationTypes) != 2 {
+		t.Fatalf("entry point %+v, handler %d, registered %v", cmd, handler, ok)
+	}
+	g := w.startGame("10+0")
+	res := g.click(w.bob, "activity")
+	if res.Callback.Type != 12 || res.Callback.HasData {
+		t.Errorf("Play in Discord answered type %d (data %v), want 12 without data", res.Callback.Type, res.Callback.HasData)
+	}
+	spec := discordfake.Command("launch")
+	spec.CommandType = discordfake.EntryPointCommandType
+	if res := w.send(spec.In(w.f.GuildID, g.thread)); res.Callback.Type != 12 {
+		t.Errorf("the entry point answered type %d, want 12", res.Callback.Type)
+	}
+	r.stop()
+
+	w.cfg.Discord.GuildID = w.f.GuildID
+	w.cfg.Discord.ApplicationID = w.f.AppID
+	w.start()
+	for _, c := range w.f.GuildCommands(w.f.GuildID) {
+		if c.Type == discordfake.EntryPointCommandType || c.IntegrationTypes != nil || c.Contexts != nil {
+			t.Errorf("guild command %s: type %d, integration types %v, contexts %v", c.Name, c.Type, c.IntegrationTypes, c.Contexts)
+		}
+	}
+}
