@@ -135,6 +135,33 @@ func button(id string) string {
 	return `{"type":2,"style":1,"label":"L","custom_id":"` + id + `"}`
 }
 
+// texts is n text display components, comma separated.
+func texts(n int) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = `{"type":10,"content":"t"}`
+	}
+	return strings.Join(out, ",")
+}
+
+// A file of 10 MiB is taken, one byte more is refused.
+func TestCheckMessageFileSize(t *testing.T) {
+	for _, tc := range []struct {
+		size int
+		ok   bool
+	}{{maxFileBytes, true}, {maxFileBytes + 1, false}} {
+		d, err := decodePayload(json.RawMessage(`{"content":"x"}`), []upload{{filename: "board.png", data: make([]byte, tc.size)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &formErrors{}
+		checkMessage(d, e)
+		if _, refused := e.byPath["files.0"]; refused == tc.ok {
+			t.Errorf("a file of %d bytes: refused %v, want %v", tc.size, refused, !tc.ok)
+		}
+	}
+}
+
 func TestCheckMessage(t *testing.T) {
 	sixRows := make([]string, 6)
 	for i := range sixRows {
@@ -171,6 +198,8 @@ func TestCheckMessage(t *testing.T) {
 		{"user select", `{"components":[` + row(`{"type":5,"custom_id":"u"}`) + `]}`, ""},
 		{"v2 with content", `{"flags":32768,"content":"x","components":[{"type":10,"content":"hi"}]}`, "content"},
 		{"v2 layout", `{"flags":32768,"components":[{"type":10,"content":"hi"}]}`, ""},
+		{"v2 with 40 components", `{"flags":32768,"components":[` + texts(40) + `]}`, ""},
+		{"v2 with 41 components", `{"flags":32768,"components":[` + texts(39) + `,{"type":17,"components":[{"type":10,"content":"a"}]}]}`, "components"},
 		{"mentions exclusive", `{"content":"x","allowed_mentions":{"parse":["users"],"users":["1"]}}`, "allowed_mentions"},
 		{"mentions bad parse", `{"content":"x","allowed_mentions":{"parse":["all"]}}`, "allowed_mentions.parse.0"},
 	}
