@@ -73,7 +73,16 @@ func (w *world) botStayedOut(channel string) {
 	}
 }
 
-func TestStoryUserInstallGroupDMToMate(t *testing.T) {
+func TestStoryUserInstallGroupDMToMate(t *testing.T) { groupDMToMate(t) }
+
+// The same story with the interactions delivered over HTTP, each first answer the HTTP
+// response.
+func TestStoryUserInstallGroupDMToMateOverHTTP(t *testing.T) {
+	overHTTP(t)
+	groupDMToMate(t)
+}
+
+func groupDMToMate(t *testing.T) {
 	w := newWorld(t)
 	r := w.start()
 	gdm := w.f.AddGroupDM("chess club", w.alice, w.bob, w.carol)
@@ -272,4 +281,54 @@ func TestStoryPlayInDiscordAndEntryPoint(t *testing.T) {
 			t.Errorf("guild command %s: type %d, integration types %v, contexts %v", c.Name, c.Type, c.IntegrationTypes, c.Contexts)
 		}
 	}
+}
+
+// An open challenge in a group DM, accepted by two members at once: one game, whose
+// first board is one answer; the other member is told privately (or, when the first
+// answer had already replaced the challenge, had no button left to press).
+func TestStoryUserInstallOpenChallengeRace(t *testing.T) {
+	w := newWorld(t)
+	r := w.start()
+	gdm := w.f.AddGroupDM("three", w.alice, w.bob, w.carol)
+	res := w.send(discordfake.Command("challenge", discordfake.StringOpt("time", "5+0")).At(gdm))
+	accept := customID(t, res.Callback.Data.CustomIDs(), "accept")
+	msg := mustOriginal(t, w, res)
+	results := make(chan *discordfake.InteractionResult, 2)
+	errs := make(chan error, 2)
+	for _, u := range []*discordgo.User{w.bob, w.carol} {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			res, err := w.f.SendInteraction(ctx, discordfake.Button(accept).From(u).At(gdm).OnMessage(msg))
+			results <- res
+			errs <- err
+		}()
+	}
+	boards, private := 0, 0
+	for range 2 {
+		res, err := <-results, <-errs
+		if errors.Is(err, discordfake.ErrNoComponent) {
+			private++ // the first answer had replaced the button before this click left
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := res.Callback.Data
+		switch {
+		case !d.Ephemeral() && strings.Contains(d.Content, "accepted"):
+			if _, ok := d.File("board.png"); ok {
+				boards++
+			}
+		case d.Ephemeral():
+			private++
+		}
+	}
+	if boards != 1 || private != 1 {
+		t.Errorf("%d first boards and %d private answers, want one of each", boards, private)
+	}
+	if _, err := r.bot.Games.Game(context.Background(), 2); err == nil {
+		t.Error("two accepts made two games")
+	}
+	w.botStayedOut(gdm)
 }
