@@ -85,11 +85,12 @@ func GuardServerThing(c Command, r *Request) error {
 		"A server's admins add Gambit with its server install link; games (/challenge) work here as they are.", r.Name)
 }
 
-// guestOver answers a refusal err of a player's request on g: when g is a guest game
-// that ended while nobody acted, with its game-over message (guestOverAnswer);
-// otherwise, or when the game cannot be read again, with err itself.
+// guestOver answers a refusal err of a player's request on g (nil when the request
+// found no game): when g is a guest game that ended while nobody acted, with its
+// game-over message (guestOverAnswer); otherwise, or when the game cannot be read
+// again, with err itself.
 func (d *Deps) guestOver(ctx context.Context, r *Request, g *games.Game, err error) (*Response, error) {
-	if !g.Guest || !errors.Is(err, games.ErrGameOver) {
+	if g == nil || !g.Guest || !errors.Is(err, games.ErrGameOver) {
 		return nil, err
 	}
 	ng, lerr := d.Games.Game(ctx, g.ID)

@@ -260,7 +260,7 @@ func (d *Deps) moverGame(ctx context.Context, r *Request) (*games.Game, error) {
 	case !ok:
 		return nil, gameError(games.ErrNotAPlayer)
 	case !g.Live():
-		return nil, gameError(games.ErrGameOver)
+		return g, gameError(games.ErrGameOver) // the game, for the end of a guest game (guestOver)
 	case g.Ply() != r.ID.Ply:
 		return nil, gameError(games.ErrStale)
 	case col != g.Turn():
@@ -272,7 +272,7 @@ func (d *Deps) moverGame(ctx context.Context, r *Request) (*games.Game, error) {
 func (c *MoveCommand) pick(ctx context.Context, r *Request) (*Response, error) {
 	g, err := c.d.moverGame(ctx, r)
 	if err != nil {
-		return nil, err
+		return c.d.guestOver(ctx, r, g, err)
 	}
 	if len(r.Values) != 1 {
 		return nil, Errorf("Choose one piece.")
@@ -295,7 +295,7 @@ func (c *MoveCommand) pick(ctx context.Context, r *Request) (*Response, error) {
 func (c *MoveCommand) to(ctx context.Context, r *Request) (*Response, error) {
 	g, err := c.d.moverGame(ctx, r)
 	if err != nil {
-		return nil, err
+		return c.d.guestOver(ctx, r, g, err)
 	}
 	from, ok1 := chesscore.ParseSquare(r.ID.Arg(0))
 	var to chesscore.Square
@@ -328,7 +328,7 @@ func (c *MoveCommand) to(ctx context.Context, r *Request) (*Response, error) {
 func (c *MoveCommand) promote(ctx context.Context, r *Request) (*Response, error) {
 	g, err := c.d.moverGame(ctx, r)
 	if err != nil {
-		return nil, err
+		return c.d.guestOver(ctx, r, g, err)
 	}
 	uci := r.ID.Arg(0)
 	if len(uci) != 5 {

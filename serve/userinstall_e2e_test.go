@@ -183,9 +183,16 @@ func TestStoryUserInstallCorrespondenceFlagFalls(t *testing.T) {
 	if _, ok := w.f.DMChannel(w.bob.ID); ok {
 		t.Error("bob, who allowed no DMs, got one")
 	}
-	// Bob acts the next day: his answer shows everyone the end, since nothing else did.
+	// Alice picks a piece from the last board's menu: the answer is the end, for all.
+	boards := w.messagesWith(gdm, "board.png")
+	last := boards[len(boards)-1]
+	res := w.send(discordfake.Select(customID(t, last.CustomIDs(), "pick"), "g1").At(gdm).OnMessage(last.ID))
+	if d := res.Callback.Data; d.Ephemeral() || !strings.Contains(d.Content, "flag fell") {
+		t.Errorf("alice's pick after the flag answered %q (ephemeral %v)", d.Content, d.Ephemeral())
+	}
+	// Bob acts the next day: his answer shows everyone the end too.
 	w.clock.Advance(24 * time.Hour)
-	res := g.move(w.bob, "Nf6")
+	res = g.move(w.bob, "Nf6")
 	if d := res.Callback.Data; d.Ephemeral() || !strings.Contains(d.Content, "flag fell") || !strings.Contains(d.Content, "0-1") {
 		t.Fatalf("bob's move after the flag answered %q (ephemeral %v)", d.Content, d.Ephemeral())
 	}
