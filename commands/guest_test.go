@@ -1,11 +1,13 @@
 package commands
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
 
@@ -99,5 +101,81 @@ func TestCommandInstalls(t *testing.T) {
 	(*a.Contexts)[0] = discordgo.InteractionContextBotDM
 	if (*b.Contexts)[0] != discordgo.InteractionContextGuild {
 		t.Error("two definitions share their contexts")
+	}
+}
+
+// A guest challenge's buttons answer in its own channel only: from a server (even with
+// a crafted custom ID), another group DM or a DM with the bot it is a missing challenge,
+// and nothing changes.
+func TestGuestChallengeButtonsAnswerInTheirChannel(t *testing.T) {
+	ctx := context.Background()
+	d := visibilityDeps(t, false)
+	res, err := d.Games.CreateChallenge(ctx, games.ChallengeRequest{RequestID: "gc", ChannelID: "gdm", From: alice, Control: "5+3", Guest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := handlers(d)
+	guestAt := func(a asker, channel string) *Request {
+		id := NewCustomID("challenge", res.Challenge.ID, 0, "accept")
+		r := a.request("", &id)
+		r.ChannelID, r.GuildID, r.Guest = channel, "", true
+		r.Interaction.Context = discordgo.InteractionContextPrivateChannel
+		return r
+	}
+	missing := NewCustomID("challenge", res.Challenge.ID+100, 0, "accept")
+	_, missingErr := hs["challenge/accept"](ctx, memberInGuild.request("", &missing))
+	for name, r := range map[string]*Request{
+		"from a server": func() *Request {
+			id := NewCustomID("challenge", res.Challenge.ID, 0, "accept")
+			return memberInGuild.request("", &id)
+		}(),
+		"from the bot's DM": func() *Request {
+			id := NewCustomID("challenge", res.Challenge.ID, 0, "accept")
+			return outsiderInDM.request("", &id)
+		}(),
+		"from another group": guestAt(playerInDM, "other-gdm"),
+	} {
+		if _, err := hs["challenge/accept"](ctx, r); err == nil || UserMessage(err) != UserMessage(missingErr) {
+			t.Errorf("%s: %v, want the answer for a missing challenge (%v)", name, err, missingErr)
+		}
+	}
+	if c, err := d.Games.Challenge(ctx, res.Challenge.ID); err != nil || c.Status != storage.ChallengePending {
+		t.Fatalf("the challenge is %v (%v)", c.Status, err)
+	}
+	resp, err := hs["challenge/accept"](ctx, guestAt(asker{"bob in the group DM", bob.ID, "", "gdm", true}, "gdm"))
+	if err != nil || resp.Kind != UpdateMessage || len(resp.Files) == 0 || !strings.Contains(resp.Content, "accepted") {
+		t.Fatalf("accepting in the group DM: %+v, %v; want the first board", resp, err)
+	}
+}
+
+// The challenge menu's choice is checked: a time control it did not offer is refused,
+// and so is a choice where no game can be played; nothing is created.
+func TestChallengeMenuRefusesWhatItDidNotOffer(t *testing.T) {
+	ctx := context.Background()
+	d := visibilityDeps(t, false)
+	var h Handler
+	for _, c := range UserMenus(d) {
+		if cp, ok := c.(Componenter); ok {
+			h = cp.Components()["usermenu/challenge"]
+		}
+	}
+	id := NewCustomID("usermenu", 2, 0, "challenge")
+	for name, tc := range map[string]struct {
+		a      asker
+		values []string
+		want   string
+	}{
+		"a control not offered": {memberInGuild, []string{"7+7"}, "Pick one time control"},
+		"two controls":          {memberInGuild, []string{"5+3", "3+0"}, "Pick one time control"},
+		"in the bot's DM":       {outsiderInDM, []string{"5+3"}, "server channel or a group DM"},
+	} {
+		r := tc.a.request("", &id)
+		r.Values = tc.values
+		if _, err := h(ctx, r); err == nil || !strings.Contains(UserMessage(err), tc.want) {
+			t.Errorf("%s: %v, want %q", name, err, tc.want)
+		}
+	}
+	if open, err := d.Games.PendingChallenges(ctx); err != nil || len(open) != 0 {
+		t.Errorf("%d challenges were made (%v)", len(open), err)
 	}
 }
