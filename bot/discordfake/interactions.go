@@ -24,12 +24,15 @@ type pending struct {
 	dispatched         time.Time
 	// issued is when the interaction was created on the fake's clock: its token's
 	// webhook routes expire WebhookTokenLifetime later.
-	issued     time.Time
-	callback   *Callback
-	late       time.Duration // set when a callback was refused as late
-	done       chan struct{} // closed on callback or refusal
-	originalID string
-	followups  []string
+	issued time.Time
+	// userInstall: the interaction came from a place where only a user installed the
+	// app (places.go), where an interaction takes at most maxUserInstallFollowups.
+	userInstall bool
+	callback    *Callback
+	late        time.Duration // set when a callback was refused as late
+	done        chan struct{} // closed on callback or refusal
+	originalID  string
+	followups   []string
 }
 
 // memberPermissions are what an ordinary member may do in a text channel.
@@ -284,6 +287,7 @@ func (f *Fake) sendTo(ctx context.Context, m map[string]any, hookURL string) (*I
 		return nil, fmt.Errorf("encode interaction: %w", err)
 	}
 	f.mu.Lock()
+	p.userInstall = f.places[head.ChannelID] != nil
 	f.rest.interactions[p.id] = p
 	f.rest.byToken[p.token] = p
 	p.dispatched = time.Now()

@@ -2,6 +2,7 @@ package discordfake
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -605,6 +606,10 @@ func (f *Fake) postFollowup(w http.ResponseWriter, r *http.Request) {
 	if p == nil {
 		return
 	}
+	if p.userInstall && f.followupCountLocked(p) >= maxUserInstallFollowups {
+		fail(w, http.StatusBadRequest, codeGeneral, fmt.Sprintf("An app installed by a user only may create %d followups per interaction", maxUserInstallFollowups))
+		return
+	}
 	var m *Message
 	if orig := f.rest.msgByID[p.originalID]; orig != nil && !orig.Deleted && orig.Flags&discordgo.MessageFlagsLoading != 0 && len(p.followups) == 0 {
 		// The first followup after a deferred response fills it in, keeping
@@ -679,4 +684,16 @@ func (f *Fake) deleteWebhookMessage(w http.ResponseWriter, r *http.Request) {
 	m.Deleted = true
 	f.notifyLocked()
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// followupCountLocked counts the followup messages of an interaction (a deferral's
+// filling-in of its original response is not one).
+func (f *Fake) followupCountLocked(p *pending) int {
+	n := 0
+	for _, id := range p.followups {
+		if id != p.originalID {
+			n++
+		}
+	}
+	return n
 }

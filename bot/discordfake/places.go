@@ -4,8 +4,9 @@
 // authorizing integration owner; app_permissions of a user install); the bot's own REST
 // calls to those channels are answered 403 Missing Access (50001), as Discord answers a
 // bot that is not a member, so all it can show there goes through the interactions'
-// callbacks and webhooks, whose tokens expire 15 minutes after the interaction (on the
-// fake's clock, WithClock).
+// callbacks and webhooks (five followups an interaction, as for any app installed by a
+// user only), whose tokens expire 15 minutes after the interaction (on the fake's
+// clock, WithClock).
 
 package discordfake
 
@@ -17,6 +18,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 )
+
+// maxUserInstallFollowups is how many followup messages Discord lets an app create for
+// one interaction where only a user installed it.
+const maxUserInstallFollowups = 5
 
 // WebhookTokenLifetime is how long an interaction's token authorizes its webhook
 // routes (edits and followups) after the interaction was created.

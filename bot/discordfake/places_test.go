@@ -23,8 +23,8 @@ func (c *testClock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.
 
 // Where the bot is not a member: the interactions say so (context, owners, the user or
 // the member), only commands offered to a user install reach the bot, the bot's own
-// posts there are refused 403 Missing Access, and its followups work until the token's
-// 15 minutes are over on the fake's clock.
+// posts there are refused 403 Missing Access, and its followups (five per interaction)
+// work until the token's 15 minutes are over on the fake's clock.
 func TestPlacesWithoutTheBot(t *testing.T) {
 	t.Parallel()
 	clk := &testClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
@@ -89,15 +89,21 @@ func TestPlacesWithoutTheBot(t *testing.T) {
 		case i.AppPermissions&discordgo.PermissionManageThreads != 0:
 			t.Errorf("%s: app permissions %d include a bot member's", tc.name, i.AppPermissions)
 		}
-		// The bot's own post there is refused; the interaction's webhook works.
+		// The bot's own post there is refused; the interaction's webhook works, for five
+		// followups.
 		_, err = s.ChannelMessageSend(tc.channel, "hello")
 		var re *discordgo.RESTError
 		if !errors.As(err, &re) || re.Response.StatusCode != http.StatusForbidden || re.Message == nil || re.Message.Code != 50001 {
 			t.Errorf("%s: the bot's own post: %v, want 403 Missing Access", tc.name, err)
 		}
 		in := &discordgo.Interaction{ID: res.ID, AppID: f.AppID, Token: res.Token}
-		if _, err := s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: "followup"}); err != nil {
-			t.Errorf("%s: followup within 15 minutes: %v", tc.name, err)
+		for k := range maxUserInstallFollowups {
+			if _, err := s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: "followup"}); err != nil {
+				t.Errorf("%s: followup %d within 15 minutes: %v", tc.name, k+1, err)
+			}
+		}
+		if _, err := s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: "one too many"}); !errors.As(err, &re) || re.Response.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: followup %d of a user install: %v, want 400", tc.name, maxUserInstallFollowups+1, err)
 		}
 		clk.advance(WebhookTokenLifetime + time.Second)
 		_, err = s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: "too late"})
