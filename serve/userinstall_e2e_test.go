@@ -8,6 +8,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -336,6 +337,50 @@ func TestStoryUserInstallOpenChallengeRace(t *testing.T) {
 	}
 	if _, err := r.bot.Games.Game(context.Background(), 2); err == nil {
 		t.Error("two accepts made two games")
+	}
+	w.botStayedOut(gdm)
+}
+
+// The Activity is a guest game's home between interactions: opened in the group DM it
+// is played in, it lists the game and serves its view to a player; opened in another
+// DM it lists nothing and the game is not found.
+func TestStoryUserInstallActivityListsGuestGames(t *testing.T) {
+	w, _, host := newActivityWorld(t)
+	gdm := w.f.AddGroupDM("chess club", w.alice, w.bob)
+	g := w.startGuestGame(gdm, "10+0")
+	g.played(g.move(w.alice, "e4"), "e4", w.bob)
+	session := func(u *discordgo.User, inst string) (string, []any) {
+		t.Helper()
+		st, out := activityPost(t, host, "api/token", map[string]string{"code": w.f.MintCode(u.ID)}, "")
+		if st != 200 {
+			t.Fatalf("exchange %s's code: %d %v", u.Username, st, out)
+		}
+		st, out = activityPost(t, host, "api/session", map[string]string{"access_token": out["access_token"].(string), "instance_id": inst}, "")
+		if st != 200 {
+			t.Fatalf("%s's session: %d %v", u.Username, st, out)
+		}
+		return out["session"].(string), out["games"].([]any)
+	}
+	get := func(path, bearer string) int {
+		req, _ := http.NewRequest(http.MethodGet, host.URL()+"/.proxy/"+path, nil)
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		st, _ := activityDo(t, req)
+		return st
+	}
+	ses, list := session(w.bob, w.f.StartActivity("", gdm, w.alice.ID, w.bob.ID))
+	if len(list) != 1 || list[0].(map[string]any)["id"] != float64(1) {
+		t.Errorf("the group DM's Activity lists %v, want game 1", list)
+	}
+	if st := get("api/games/1", ses); st != http.StatusOK {
+		t.Errorf("bob reads game 1 in the group DM's Activity: %d, want 200", st)
+	}
+	other := w.f.AddGroupDM("elsewhere", w.alice, w.carol)
+	ses, list = session(w.alice, w.f.StartActivity("", other, w.alice.ID, w.carol.ID))
+	if len(list) != 0 {
+		t.Errorf("another group DM's Activity lists %v", list)
+	}
+	if st := get("api/games/1", ses); st != http.StatusNotFound {
+		t.Errorf("another group DM's session reads game 1: %d, want 404", st)
 	}
 	w.botStayedOut(gdm)
 }
