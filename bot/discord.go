@@ -138,16 +138,23 @@ func meetDiscord(ctx context.Context, cfg config.Config, s *discordgo.Session, r
 		}
 		appID = app.ID
 	}
-	if err := register(ctx, rest, appID, cfg.Discord.GuildID, defs); err != nil {
+	if err := register(ctx, rest, appID, cfg.Discord.GuildID, defs, ActivityOn(cfg)); err != nil {
 		return "", 0, tokenRefused("register the commands", err)
 	}
 	log.Info("commands registered", "count", len(defs), "guild", cfg.Discord.GuildID)
 	log.Info("invite the bot with this URL", "url", InviteURL(appID), "permissions", Permissions())
+	log.Info("people add Gambit to their own account with this URL", "url", UserInstallURL(appID))
 	if cfg.Discord.InteractionsAddress != "" {
 		return appID, 0, nil // no gateway, no shards
 	}
 	shards, err = shardCount(s, int(cfg.Discord.Shards))
 	return appID, shards, err
+}
+
+// ActivityOn reports whether the configuration turns the Activity on: the web pages
+// serve it when discord.client_secret is set (docs/activity.md).
+func ActivityOn(cfg config.Config) bool {
+	return cfg.Discord.ClientSecret != "" && cfg.Web.Address != ""
 }
 
 // ErrStopped is Connect's error when its context ended before the gateway connected:

@@ -316,12 +316,10 @@ func (g *Gateway) Close() error {
 }
 
 // register replaces the application's commands with one bulk overwrite: in one guild
-// when guildID is set (instant, for development), else globally.
-func register(ctx context.Context, rest *REST, appID, guildID string, defs []*discordgo.ApplicationCommand) error {
-	if defs == nil {
-		defs = []*discordgo.ApplicationCommand{}
-	}
-	if err := rest.BulkOverwrite(ctx, appID, guildID, defs); err != nil {
+// when guildID is set (instant, for development), else globally, with the entry
+// point command when the Activity is on (overwriteDefinitions).
+func register(ctx context.Context, rest *REST, appID, guildID string, defs []*discordgo.ApplicationCommand, activity bool) error {
+	if err := rest.BulkOverwrite(ctx, appID, guildID, overwriteDefinitions(defs, guildID, activity)); err != nil {
 		where := "globally"
 		if guildID != "" {
 			where = "in guild " + guildID

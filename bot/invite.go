@@ -48,12 +48,28 @@ func Permissions() int64 {
 	return p
 }
 
-// InviteURL returns the URL that adds the application to a server with the scopes and
-// permissions the bot needs.
+// InviteURL returns the URL that adds the application to a server (the guild install,
+// integration_type 0) with the scopes and permissions the bot needs.
 func InviteURL(appID string) string {
 	q := url.Values{}
 	q.Set("client_id", appID)
+	q.Set("integration_type", "0")
 	q.Set("scope", inviteScopes)
 	q.Set("permissions", strconv.FormatInt(Permissions(), 10))
+	return "https://discord.com/oauth2/authorize?" + q.Encode()
+}
+
+// userInstallScopes are the OAuth2 scopes of the user install: the commands alone (the
+// bot joins nothing; where it is not a member it answers interactions only).
+const userInstallScopes = "applications.commands"
+
+// UserInstallURL returns the URL with which a person adds the application to their own
+// account (the user install, integration_type 1): its commands then work in their
+// DMs, group DMs and servers that never added the bot.
+func UserInstallURL(appID string) string {
+	q := url.Values{}
+	q.Set("client_id", appID)
+	q.Set("integration_type", "1")
+	q.Set("scope", userInstallScopes)
 	return "https://discord.com/oauth2/authorize?" + q.Encode()
 }

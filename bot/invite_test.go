@@ -44,8 +44,16 @@ func TestInviteURL(t *testing.T) {
 	if u.Scheme != "https" || u.Host != "discord.com" || u.Path != "/oauth2/authorize" {
 		t.Errorf("URL %s", u)
 	}
-	if q.Get("client_id") != "1234567890" || q.Get("scope") != "bot applications.commands" || q.Get("permissions") != strconv.FormatInt(Permissions(), 10) {
+	if q.Get("client_id") != "1234567890" || q.Get("integration_type") != "0" || q.Get("scope") != "bot applications.commands" || q.Get("permissions") != strconv.FormatInt(Permissions(), 10) {
 		t.Errorf("query %v", q)
+	}
+	u, err = url.Parse(UserInstallURL("1234567890"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q = u.Query()
+	if u.Host != "discord.com" || q.Get("client_id") != "1234567890" || q.Get("integration_type") != "1" || q.Get("scope") != "applications.commands" || q.Has("permissions") {
+		t.Errorf("user install URL %s", u)
 	}
 }
 
@@ -68,5 +76,13 @@ func TestInviteDocumented(t *testing.T) {
 	}
 	if want := "permissions=" + strconv.FormatInt(Permissions(), 10); !strings.Contains(text, want) {
 		t.Errorf("docs/discord.md's invite URL lacks %s", want)
+	}
+	for _, want := range []string{
+		strings.Replace(InviteURL("1"), "client_id=1", "client_id=APPLICATION_ID", 1),
+		strings.Replace(UserInstallURL("1"), "client_id=1", "client_id=APPLICATION_ID", 1),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("docs/discord.md lacks the install link %s", want)
+		}
 	}
 }

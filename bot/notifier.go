@@ -249,8 +249,12 @@ func (n *Notifier) drop(channelID string, e games.Event) {
 // answered reports whether an interaction's answer stood for the post.
 func (n *Notifier) answered(p commands.Post) bool { return n.d.Ledger.Consume(p) }
 
-// post sends m to where game g lives.
+// post sends m to where game g lives; nothing for a guest game, whose place the bot
+// cannot post in (its boards go with the answers to its players' interactions).
 func (n *Notifier) post(ctx context.Context, g *games.Game, m *commands.Response) error {
+	if g.Guest {
+		return nil
+	}
 	place := commands.Place(&g.Game)
 	if g.ThreadID == "" {
 		n.mu.Lock()
@@ -274,8 +278,8 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if g.ChallengeID != 0 && n.answered(commands.ChallengePost(g.ChallengeID, commands.EventStarted)) {
 			return nil
 		}
-		if g.ChannelID == "" {
-			return nil
+		if g.ChannelID == "" || g.Guest {
+			return nil // a guest game's first board is the answer to the Accept click
 		}
 		ng, err := d.StartOnDiscord(ctx, g, "")
 		if ng != nil && ng.ThreadID != "" {
@@ -370,6 +374,9 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		if err != nil {
 			return err
 		}
+		if g.Guest {
+			return n.dmOver(ctx, g, msg)
+		}
 		return n.post(ctx, g, msg)
 	case games.ReminderDue:
 		g := ev.Game
@@ -394,14 +401,14 @@ func (n *Notifier) notify(ctx context.Context, e games.Event) error {
 		return n.post(ctx, ev.Game, commands.VacationStartedMessage(ev))
 	case games.ChallengeExpired:
 		c := ev.Challenge
-		if c.ChannelID == "" {
+		if c.ChannelID == "" || c.Guest {
 			return nil
 		}
 		_, err := n.Post(ctx, c.ChannelID, commands.ChallengeExpiredMessage(c))
 		return err
 	case games.ChallengeDeclined:
 		c := ev.Challenge
-		if n.answered(commands.ChallengePost(c.ID, commands.EventDeclined)) || c.ChannelID == "" {
+		if n.answered(commands.ChallengePost(c.ID, commands.EventDeclined)) || c.ChannelID == "" || c.Guest {
 			return nil
 		}
 		_, err := n.Post(ctx, c.ChannelID, commands.ChallengeDeclinedMessage(c))
@@ -421,4 +428,28 @@ func (n *Notifier) dmTurn(ctx context.Context, g *games.Game, userID string) err
 		return err
 	}
 	return n.dm(ctx, userID, commands.TurnDM(g))
+}
+
+// dmOver sends the end of a guest game, which the bot cannot post where the game is
+// played, to each of its players who allowed DMs (/notify dm_on_turn); the others see it
+// when they next act on the game. An answer that showed the end stood for this post
+// already (the caller checks the ledger first).
+func (n *Notifier) dmOver(ctx context.Context, g *games.Game, m *commands.Response) error {
+	var errs []error
+	for _, p := range []string{g.White.ID, g.Black.ID} {
+		prefs, err := n.d.Games.Settings().Prefs(ctx, p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("preferences of %s: %w", p, err))
+			continue
+		}
+		if !prefs.DMOnTurn {
+			continue
+		}
+		dm := *m
+		dm.Components, dm.Mentions = nil, nil
+		if err := n.dm(ctx, p, &dm); err != nil {
+			errs = append(errs, fmt.Errorf("DM the end of game %d to %s: %w", g.ID, p, err))
+		}
+	}
+	return errors.Join(errs...)
 }

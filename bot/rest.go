@@ -287,10 +287,16 @@ func (c *REST) GuildName(ctx context.Context, guildID string) (string, error) {
 }
 
 // BulkOverwrite replaces every command of the application, globally (guildID "")
-// or in one guild, with defs: one request, whatever the number of commands.
-func (c *REST) BulkOverwrite(ctx context.Context, appID, guildID string, defs []*discordgo.ApplicationCommand) error {
+// or in one guild, with defs: one request, whatever the number of commands. It sends
+// the request itself (discordgo's takes no entry point handler), through discordgo's
+// rate limiter.
+func (c *REST) BulkOverwrite(ctx context.Context, appID, guildID string, defs []CommandDefinition) error {
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	if guildID != "" {
+		endpoint = discordgo.EndpointApplicationGuildCommands(appID, guildID)
+	}
 	return c.call(ctx, "register commands", "register commands", func(opts ...discordgo.RequestOption) error {
-		_, err := c.s.ApplicationCommandBulkOverwrite(appID, guildID, defs, opts...)
+		_, err := c.s.RequestWithBucketID(http.MethodPut, endpoint, defs, endpoint, opts...)
 		return err
 	})
 }

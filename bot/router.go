@@ -241,6 +241,7 @@ func (r *Router) busy(ctx context.Context, s Sender, i *discordgo.Interaction) {
 func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*commands.Request, commands.Handler) {
 	req := &commands.Request{
 		Interaction: i,
+		Guest:       commands.IsGuestPlace(i),
 		GuildID:     i.GuildID,
 		ChannelID:   i.ChannelID,
 		Received:    received,
@@ -257,6 +258,12 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 		req.User = &discordgo.User{}
 	}
 	log := r.log.With("interaction", i.ID, "guild", i.GuildID, "user", req.User.ID)
+	if req.Guest {
+		// A server without the bot is not one of Gambit's servers: nothing of it
+		// (settings, ladder, games) is read or written.
+		req.GuildID = ""
+		log = log.With("guest", true)
+	}
 	var h commands.Handler
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
@@ -267,11 +274,18 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 		}
 		req.Name = data.Name
 		req.Resolved = data.Resolved
+		req.TargetID = data.TargetID
 		req.Sub, req.Options = flatten(data.Options)
 		req.Focused = focused(req.Options)
 		log = log.With("command", commandPath(req))
 		c, ok := r.cmds[data.Name]
 		switch {
+		case data.CommandType == PrimaryEntryPointCommand && i.Type == discordgo.InteractionApplicationCommand:
+			// The entry point, when the app handles it (EntryPointAppHandler): open the
+			// Activity.
+			h = func(context.Context, *commands.Request) (*commands.Response, error) {
+				return &commands.Response{Kind: commands.LaunchActivity}, nil
+			}
 		case !ok:
 			h = refuse(fmt.Errorf("unknown command %q", data.Name), "This command is not available any more.")
 		case i.Type == discordgo.InteractionApplicationCommandAutocomplete:
@@ -292,6 +306,10 @@ func (r *Router) prepare(i *discordgo.Interaction, received time.Time) (*command
 					ch = ch[:25]
 				}
 				return &commands.Response{Kind: commands.ShowChoices, Choices: ch}, nil
+			}
+		case commands.GuardServerThing(c, req) != nil:
+			h = func(_ context.Context, rq *commands.Request) (*commands.Response, error) {
+				return nil, commands.GuardServerThing(c, rq)
 			}
 		default:
 			h = c.Handle
@@ -523,10 +541,12 @@ func (rs *responder) send(ctx context.Context, resp *commands.Response) error {
 		case commands.ShowModal:
 			ir.Type = discordgo.InteractionResponseModal
 			ir.Data = &discordgo.InteractionResponseData{CustomID: resp.ModalID, Title: resp.ModalTitle, Components: resp.Components}
+		case commands.LaunchActivity:
+			ir = &discordgo.InteractionResponse{Type: InteractionResponseLaunchActivity}
 		}
 		return rs.sender.Respond(ctx, rs.i, ir, resp.Files)
 	}
-	if resp.Kind == commands.ShowChoices || resp.Kind == commands.ShowModal {
+	if resp.Kind == commands.ShowChoices || resp.Kind == commands.ShowModal || resp.Kind == commands.LaunchActivity {
 		return fmt.Errorf("response kind %d cannot follow a deferral", resp.Kind)
 	}
 	edit := func() error {

@@ -53,7 +53,11 @@ func (d *Deps) act(ctx context.Context, r *Request, q gameRequest) (*Response, e
 	res, err := q.call(ctx, games.Action{RequestID: r.Interaction.ID, GameID: g.ID, UserID: r.User.ID, Expect: games.AtPly(q.ply)})
 	if err != nil {
 		release()
-		return nil, gameError(err)
+		if resp, err := d.guestOver(ctx, r, g, err); resp != nil {
+			return resp, nil // the end of a guest game, shown where nothing showed it
+		} else {
+			return nil, gameError(err)
+		}
 	}
 	if res.Replayed || res.Game == nil {
 		release()

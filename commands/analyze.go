@@ -50,9 +50,10 @@ func NewAnalyze(d *Deps) *AnalyzeCommand {
 // Definition implements Command.
 func (c *AnalyzeCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "analyze",
-		Description: "Analyse a finished game: the mistakes of each side, the better moves, the evaluation graph",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "analyze",
+		Description:      "Analyse a finished game: the mistakes of each side, the better moves, the evaluation graph",
+		Contexts:         contexts(serversAndBotDM),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{{
 			Type: discordgo.ApplicationCommandOptionInteger, Name: "game", MinValue: ptr(1.0), Autocomplete: true,
 			Description: "The game number (default: the game of this thread, else your last finished game)",

@@ -66,7 +66,8 @@ func (c *ArbiterCommand) Definition() *discordgo.ApplicationCommand {
 		Name:                     "arbiter",
 		Description:              "The arbiter's tools: adjudicate, add time, forfeit, abort (Manage Server or the arbiter role)",
 		DefaultMemberPermissions: &perm,
-		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Contexts:                 contexts(serversOnly),
+		IntegrationTypes:         installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("adjudicate", "Decide a game's result",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "result", Description: "The result", Required: true,

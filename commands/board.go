@@ -90,6 +90,7 @@ func (c *BoardCommand) Components() map[string]Handler {
 			}
 			return c.d.privateBoard(ctx, g, r.User.ID)
 		},
-		"game/" + actionWeb: c.d.playOnWeb,
+		"game/" + actionWeb:      c.d.playOnWeb,
+		"game/" + actionActivity: c.d.playInDiscord,
 	}
 }

@@ -49,7 +49,9 @@ func (c *ChallengeCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
 		Name:        "challenge",
 		Description: "Challenge someone to a game of chess (or anyone, if you name no one)",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		// Not in the bot's DM: nobody else is there to accept.
+		Contexts:         contexts([]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextPrivateChannel}),
+		IntegrationTypes: installs(bothInstalls),
 		Options: append([]*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who to play; leave empty for an open challenge anyone may accept"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "time", Description: "Time control: 5+3 (minutes + seconds a move), 10+0, 3d (days a move), - for none", Autocomplete: true, MaxLength: 40},
@@ -93,12 +95,15 @@ func (c *ChallengeCommand) Handle(ctx context.Context, r *Request) (*Response, e
 	if c.d.draining() {
 		return nil, Errorf("Gambit is restarting: new challenges are paused for a minute. Games in progress go on.")
 	}
-	if r.GuildID == "" {
-		return nil, Errorf("Challenges are made in a server channel, where the game can be played.")
+	if r.GuildID == "" && !r.Guest {
+		return nil, Errorf("Challenges are made in a server channel or a group DM, where the game can be played.")
 	}
 	var o challengeOptions
 	if err := DecodeOptions(r, &o); err != nil {
 		return nil, err
+	}
+	if r.Guest && o.Rated {
+		return nil, Errorf("Rated games count for a server's ladder, and Gambit is only installed on someone's account here: play a casual game (rated:false), or challenge in a server that added Gambit.")
 	}
 	variant, position, err := variantOf(o.Variant, o.Position)
 	if err != nil {
@@ -107,9 +112,9 @@ func (c *ChallengeCommand) Handle(ctx context.Context, r *Request) (*Response, e
 	req := games.ChallengeRequest{
 		RequestID: r.Interaction.ID, GuildID: r.GuildID, ChannelID: r.ChannelID,
 		From: storagePlayer(r.User), Control: strings.TrimSpace(o.Time), Color: storage.ColorChoice(o.Color),
-		Rated: o.Rated, ExpiresIn: c.d.ChallengeExpiry, Variant: variant, Position: position,
+		Rated: o.Rated, ExpiresIn: c.d.ChallengeExpiry, Variant: variant, Position: position, Guest: r.Guest,
 	}
-	if r.Interaction.Member != nil {
+	if r.Interaction.Member != nil && !r.Guest {
 		req.Roles = r.Interaction.Member.Roles
 	}
 	if o.Opponent != nil {
@@ -255,6 +260,16 @@ func (c *ChallengeCommand) accept(ctx context.Context, r *Request) (*Response, e
 	}
 	if res.Replayed {
 		return resp, nil
+	}
+	if g.Guest {
+		// The bot cannot post here: the challenge becomes the game's first board.
+		board, err := c.d.TurnMessage(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		board.Kind = UpdateMessage
+		board.Content = resp.Content + "\n" + board.Content
+		return board, nil
 	}
 	var messageID string
 	if r.Message != nil {

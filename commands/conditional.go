@@ -54,9 +54,10 @@ func (c *ConditionalCommand) Definition() *discordgo.ApplicationCommand {
 			Options: append(opts, gameOption())}
 	}
 	return &discordgo.ApplicationCommand{
-		Name:        "conditional",
-		Description: "Plan replies to your opponent's possible moves in a correspondence game",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "conditional",
+		Description:      "Plan replies to your opponent's possible moves in a correspondence game",
+		Contexts:         contexts(serversAndBotDM),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("add", "Add a line: your opponent's move, then your reply, alternating",
 				line("e.g. e5 Nf3 Nc6 Bb5: their move, your reply, their move, your reply")),

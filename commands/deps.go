@@ -49,6 +49,9 @@ type Deps struct {
 	ChallengeExpiry time.Duration
 	// Draining reports that the bot is shutting down: no new challenges.
 	Draining func() bool
+	// Activity: the Activity is on (docs/activity.md), so a game's board carries the
+	// "Play in Discord" button that opens it.
+	Activity bool
 
 	// threads maps a game's thread ID to the game's ID, learnt as threads are opened
 	// and found, so a command typed in a thread finds its game without a search.

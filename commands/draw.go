@@ -47,9 +47,10 @@ func (c *DrawCommand) Definition() *discordgo.ApplicationCommand {
 			Options: append(opts, gameOption())}
 	}
 	return &discordgo.ApplicationCommand{
-		Name:        "draw",
-		Description: "Offer, accept, decline or claim a draw",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "draw",
+		Description:      "Offer, accept, decline or claim a draw",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("offer", "Offer a draw: on your turn it goes with your next move; else right after your move"),
 			sub("accept", "Accept your opponent's draw offer"),

@@ -53,9 +53,10 @@ type eloOptions struct {
 func (c *EloCommand) Definition() *discordgo.ApplicationCommand {
 	zero, maxR, one, hundred := 0.0, float64(rating.MaxRating), 1.0, 100.0
 	return &discordgo.ApplicationCommand{
-		Name:        "elo",
-		Description: "FIDE rating calculator: K, expected scores and your rating change",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "elo",
+		Description:      "FIDE rating calculator: K, expected scores and your rating change",
+		Contexts:         contexts(serversAndBotDM),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "rating", Description: "Your rating", Required: true, MinValue: &zero, MaxValue: maxR},
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "opponent", Description: "Your opponent's rating (one game)", MinValue: &zero, MaxValue: maxR},

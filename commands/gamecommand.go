@@ -26,10 +26,11 @@ type gameCommand struct {
 // Definition implements Command.
 func (c *gameCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        c.name,
-		Description: c.description,
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
-		Options:     []*discordgo.ApplicationCommandOption{gameOption()},
+		Name:             c.name,
+		Description:      c.description,
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
+		Options:          []*discordgo.ApplicationCommandOption{gameOption()},
 	}
 }
 

@@ -37,9 +37,10 @@ func NewGames(d *Deps) *GamesCommand { return &GamesCommand{d} }
 // Definition implements Command.
 func (c *GamesCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "games",
-		Description: "List your games, or the games of this channel",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "games",
+		Description:      "List your games, or the games of this channel",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "where", Description: "Whose games", Choices: []*discordgo.ApplicationCommandOptionChoice{
 				{Name: "mine", Value: "mine"}, {Name: "this channel", Value: "channel"},

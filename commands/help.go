@@ -42,9 +42,10 @@ func (c *HelpCommand) Index(registered []Command) {
 // Definition implements Command.
 func (c *HelpCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "help",
-		Description: "What Gambit does: every command, with an example",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "help",
+		Description:      "What Gambit does: every command, with an example",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 	}
 }
 
@@ -88,6 +89,9 @@ func HelpMessage(cmds []Command) *Response {
 	lines := map[*helpGroup][]string{}
 	for _, c := range cmds {
 		def := c.Definition()
+		if def.Type != 0 && def.Type != discordgo.ChatApplicationCommand {
+			continue // a context menu: found by right-clicking, not typed
+		}
 		topic := registered[def.Name].topic
 		if topic.group == nil { // a command no file registered
 			topic = helpTopic{group: groupMore, example: "/" + def.Name}

@@ -76,10 +76,11 @@ func systemName(s ladder.System) string {
 // Definition implements Command.
 func (c *LadderCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "ladder",
-		Description: "This server's rating ladder for a time category",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
-		Options:     []*discordgo.ApplicationCommandOption{categoryOption(false, "Which ladder (default: the busiest)")},
+		Name:             "ladder",
+		Description:      "This server's rating ladder for a time category",
+		Contexts:         contexts(serversOnly),
+		IntegrationTypes: installs(bothInstalls),
+		Options:          []*discordgo.ApplicationCommandOption{categoryOption(false, "Which ladder (default: the busiest)")},
 	}
 }
 
@@ -217,3 +218,6 @@ func signed(n int) string {
 	}
 	return "±0"
 }
+
+// ServerThing implements ServerThing: /ladder belongs to a server that added Gambit.
+func (c *LadderCommand) ServerThing() {}

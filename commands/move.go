@@ -45,9 +45,10 @@ type moveOptions struct {
 // Definition implements Command.
 func (c *MoveCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "move",
-		Description: "Play a move in your game",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "move",
+		Description:      "Play a move in your game",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "Your move, e.g. e4, Nf3, O-O, exd5, e8=Q (the list shows the legal ones)", Required: true, Autocomplete: true, MaxLength: 20},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "offer_draw", Description: "Offer a draw together with the move"},
@@ -100,7 +101,11 @@ func (d *Deps) play(ctx context.Context, r *Request, g *games.Game, move string,
 	})
 	if err != nil {
 		release()
-		return nil, gameError(err)
+		if resp, err := d.guestOver(ctx, r, g, err); resp != nil {
+			return resp, nil // the end of a guest game, shown where nothing showed it
+		} else {
+			return nil, gameError(err)
+		}
 	}
 	if res.Replayed || res.Game == nil {
 		release()
@@ -255,7 +260,7 @@ func (d *Deps) moverGame(ctx context.Context, r *Request) (*games.Game, error) {
 	case !ok:
 		return nil, gameError(games.ErrNotAPlayer)
 	case !g.Live():
-		return nil, gameError(games.ErrGameOver)
+		return g, gameError(games.ErrGameOver) // the game, for the end of a guest game (guestOver)
 	case g.Ply() != r.ID.Ply:
 		return nil, gameError(games.ErrStale)
 	case col != g.Turn():
@@ -267,7 +272,7 @@ func (d *Deps) moverGame(ctx context.Context, r *Request) (*games.Game, error) {
 func (c *MoveCommand) pick(ctx context.Context, r *Request) (*Response, error) {
 	g, err := c.d.moverGame(ctx, r)
 	if err != nil {
-		return nil, err
+		return c.d.guestOver(ctx, r, g, err)
 	}
 	if len(r.Values) != 1 {
 		return nil, Errorf("Choose one piece.")
@@ -290,7 +295,7 @@ func (c *MoveCommand) pick(ctx context.Context, r *Request) (*Response, error) {
 func (c *MoveCommand) to(ctx context.Context, r *Request) (*Response, error) {
 	g, err := c.d.moverGame(ctx, r)
 	if err != nil {
-		return nil, err
+		return c.d.guestOver(ctx, r, g, err)
 	}
 	from, ok1 := chesscore.ParseSquare(r.ID.Arg(0))
 	var to chesscore.Square
@@ -323,7 +328,7 @@ func (c *MoveCommand) to(ctx context.Context, r *Request) (*Response, error) {
 func (c *MoveCommand) promote(ctx context.Context, r *Request) (*Response, error) {
 	g, err := c.d.moverGame(ctx, r)
 	if err != nil {
-		return nil, err
+		return c.d.guestOver(ctx, r, g, err)
 	}
 	uci := r.ID.Arg(0)
 	if len(uci) != 5 {

@@ -50,12 +50,13 @@ type notifyOptions struct {
 // Definition implements Command.
 func (c *NotifyCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "notify",
-		Description: "How Gambit tells you it is your turn or that you are challenged (no options: show your choices)",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM},
+		Name:             "notify",
+		Description:      "How Gambit tells you it is your turn or that you are challenged (no options: show your choices)",
+		Contexts:         contexts(everywhere),
+		IntegrationTypes: installs(bothInstalls),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "ping_on_turn", Description: "Mention me when it is my turn"},
-			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "dm_on_turn", Description: "Send me a direct message when it is my turn in a correspondence game"},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "dm_on_turn", Description: "DM me when it is my turn in a correspondence game, and results Gambit cannot post"},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "reminders", Description: "Remind me before a correspondence deadline"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "reminder_before", Description: "How long before the deadline, e.g. 6h or 30m (empty: a quarter of the time)", MaxLength: 20},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "ping_on_challenge", Description: "Mention me when someone challenges me (the challenge is posted either way)"},

@@ -61,9 +61,10 @@ func (c *PlayCommand) Definition() *discordgo.ApplicationCommand {
 		levels = fmt.Sprintf("The engine's strength, 1 (beginner) to %d (the external engine); default %d", c.maxLevel(), defaultBotLevel)
 	}
 	return &discordgo.ApplicationCommand{
-		Name:        "play",
-		Description: "Play a game against the engine",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Name:             "play",
+		Description:      "Play a game against the engine",
+		Contexts:         contexts(serversOnly),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{{
 			Type: discordgo.ApplicationCommandOptionSubCommand, Name: "bot", Description: "Play against Gambit's engine (unrated)",
 			Options: append([]*discordgo.ApplicationCommandOption{

@@ -61,9 +61,10 @@ func (c *PuzzleCommand) Definition() *discordgo.ApplicationCommand {
 		Description: "A puzzle id (default: the one you are solving)", MaxLength: storage.MaxPuzzleIDLen}
 	minRating, maxRating := 400.0, 3200.0
 	return &discordgo.ApplicationCommand{
-		Name:        "puzzle",
-		Description: "Chess puzzles: the puzzle of the day, random ones, your puzzle rating",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Name:             "puzzle",
+		Description:      "Chess puzzles: the puzzle of the day, random ones, your puzzle rating",
+		Contexts:         contexts(serversOnly),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("today", "Show today's puzzle of the server"),
 			sub("random", "A random puzzle near your puzzle rating, or near the rating you give",

@@ -39,9 +39,10 @@ const cardColor = 0x5aa9e6
 // Definition implements Command.
 func (c *RatingCommand) Definition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:        "rating",
-		Description: "A player's ratings on this server, with their history",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Name:             "rating",
+		Description:      "A player's ratings on this server, with their history",
+		Contexts:         contexts(serversOnly),
+		IntegrationTypes: installs(bothInstalls),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose ratings (default: yours)"},
 			categoryOption(false, "The ladder whose history is drawn (default: the one with most games)"),
@@ -157,3 +158,6 @@ func pluralES(n int) string {
 	}
 	return "es"
 }
+
+// ServerThing implements ServerThing: /rating belongs to a server that added Gambit.
+func (c *RatingCommand) ServerThing() {}

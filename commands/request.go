@@ -15,9 +15,13 @@ const InteractionDeadline = 3 * time.Second
 type Request struct {
 	// Interaction is the interaction as received.
 	Interaction *discordgo.Interaction
-	// GuildID is "" in a direct message. ChannelID is where the interaction happened
-	// (a thread's own ID inside a thread).
+	// GuildID is "" in a direct message, and where the bot is not a member (Guest).
+	// ChannelID is where the interaction happened (a thread's own ID inside a thread).
 	GuildID, ChannelID string
+	// Guest: the interaction comes from where the bot is not a member and cannot post
+	// (IsGuestPlace): a group DM, a DM between users, or a server that never added
+	// Gambit, reached through a person's install of Gambit on their account.
+	Guest bool
 	// User is who acted.
 	User *discordgo.User
 	// Permissions are the member's permissions in the channel (0 in a DM).
@@ -37,6 +41,8 @@ type Request struct {
 	Resolved *discordgo.ApplicationCommandInteractionDataResolved
 	// Focused is the option being typed, for autocomplete.
 	Focused *discordgo.ApplicationCommandInteractionDataOption
+	// TargetID is the user (or message) a context menu command was used on.
+	TargetID string
 
 	// ID is the parsed custom ID of a component or modal.
 	ID CustomID

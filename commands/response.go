@@ -32,6 +32,9 @@ const (
 	ShowChoices
 	// ShowModal opens a modal (callback 9).
 	ShowModal
+	// LaunchActivity opens the app's Activity for the user who acted (callback 12,
+	// LAUNCH_ACTIVITY); it cannot follow a deferral.
+	LaunchActivity
 )
 
 // Response is what a handler answers. The router sends it.

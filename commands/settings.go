@@ -73,7 +73,8 @@ func (c *SettingsCommand) Definition() *discordgo.ApplicationCommand {
 		Name:                     "settings",
 		Description:              "Gambit's settings for this server (administrators)",
 		DefaultMemberPermissions: &perm,
-		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Contexts:                 contexts(serversOnly),
+		IntegrationTypes:         installs(bothInstalls),
 		Options: append([]*discordgo.ApplicationCommandOption{
 			sub("show", "Show this server's settings"),
 			sub("time_control", "The time control of a challenge that names none",
@@ -268,3 +269,6 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// ServerThing implements ServerThing: /settings belongs to a server that added Gambit.
+func (c *SettingsCommand) ServerThing() {}

@@ -84,9 +84,10 @@ func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
 		{Name: "Arena", Value: "arena"}, {Name: "Knockout", Value: "knockout"},
 	}
 	return &discordgo.ApplicationCommand{
-		Name:        "tournament",
-		Description: "Tournaments: Swiss, round robin, arena and knockout",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Name:             "tournament",
+		Description:      "Tournaments: Swiss, round robin, arena and knockout",
+		Contexts:         contexts(serversOnly),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("create", "Create a tournament in this channel (Manage Server or the creators' role)",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "format", Description: "The pairing system", Required: true, Choices: formats},

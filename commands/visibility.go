@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gambitchess/gambit/service/games"
 	"github.com/gambitchess/gambit/storage"
 )
@@ -24,10 +26,13 @@ import (
 // by side in a direct message, where "game 12" would need the server to say which.
 
 // CanSee reports whether the asker of r may see g: g was played in the server r comes
-// from, or the asker plays in it.
+// from, or the asker plays in it, or g is a guest game of the group DM r comes from.
 func CanSee(g *storage.Game, r *Request) bool {
 	if g.GuildID != "" && g.GuildID == r.GuildID {
 		return true
+	}
+	if g.Guest && r.Guest && r.Interaction != nil && r.Interaction.Context == discordgo.InteractionContextPrivateChannel && g.ChannelID == r.ChannelID {
+		return true // the members of the group DM the game is played in
 	}
 	if r.User == nil || r.User.ID == "" {
 		return false
@@ -58,16 +63,17 @@ func (d *Deps) visibleGame(ctx context.Context, r *Request, id uint64) (*games.G
 }
 
 // inChallengeGuild guards a challenge button: the challenge its custom ID names must
-// have been made in the server the click comes from. A crafted custom ID naming another
-// server's challenge is answered as a challenge that does not exist.
+// have been made in the server the click comes from (a guest challenge: in the channel,
+// where the bot is not a member, the click comes from). A crafted custom ID naming
+// another server's challenge is answered as a challenge that does not exist.
 func (d *Deps) inChallengeGuild(h Handler) Handler {
 	return func(ctx context.Context, r *Request) (*Response, error) {
 		c, err := d.Games.Challenge(ctx, r.ID.ID)
 		if err != nil {
 			return nil, gameError(err)
 		}
-		if c.GuildID != r.GuildID {
-			return nil, gameError(fmt.Errorf("challenge %d of another server: %w", r.ID.ID, games.ErrNoSuchChallenge))
+		if c.GuildID != r.GuildID || c.Guest != r.Guest || (c.Guest && c.ChannelID != r.ChannelID) {
+			return nil, gameError(fmt.Errorf("challenge %d of another server or channel: %w", r.ID.ID, games.ErrNoSuchChallenge))
 		}
 		return h(ctx, r)
 	}

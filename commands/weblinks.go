@@ -32,10 +32,30 @@ func (d *Deps) webRow(gs storage.GuildSettings, g *games.Game) *discordgo.Action
 	if d.Web == nil || gs.WebViewOff {
 		return nil
 	}
-	return &discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	row := &discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Live board", Style: discordgo.LinkButton, URL: d.Web.GameURL(g.ID)},
 		discordgo.Button{Label: "Play on the web", Style: discordgo.SecondaryButton, CustomID: NewCustomID("game", g.ID, g.Ply(), actionWeb).String()},
 	}}
+	if d.Activity {
+		row.Components = append(row.Components, discordgo.Button{Label: "Play in Discord", Style: discordgo.PrimaryButton,
+			CustomID: NewCustomID("game", g.ID, g.Ply(), actionActivity).String()})
+	}
+	return row
+}
+
+// actionActivity is the custom id action of "Play in Discord".
+const actionActivity = "activity"
+
+// playInDiscord answers "Play in Discord": it opens the Activity, where the game is
+// found by its channel (docs/activity.md), for anyone who may see the game.
+func (d *Deps) playInDiscord(ctx context.Context, r *Request) (*Response, error) {
+	if _, err := d.visibleGame(ctx, r, r.ID.ID); err != nil {
+		return nil, err
+	}
+	if !d.Activity {
+		return nil, Errorf("The Activity is not on for this bot: use Live board or Play on the web.")
+	}
+	return &Response{Kind: LaunchActivity}, nil
 }
 
 // playOnWeb answers "Play on the web": a player gets their personal sign-in link

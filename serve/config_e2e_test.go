@@ -263,14 +263,18 @@ func TestPuzzlesDisabled(t *testing.T) {
 }
 
 // TestInviteURLLogged: the start-up log carries the invite URL for the application,
-// with both scopes and the permissions of invite.go.
+// with both scopes and the permissions of invite.go, and the user install's URL.
 func TestInviteURLLogged(t *testing.T) {
 	w := newWorld(t)
 	var log syncLog
 	w.startWith(w.cfg, Deps{Logger: log.logger()})
-	want := "client_id=" + w.f.AppID + "&permissions=309237763072&scope=bot+applications.commands"
-	if !strings.Contains(log.String(), want) {
-		t.Errorf("the start-up log lacks %q:\n%s", want, log.String())
+	for _, want := range []string{
+		"client_id=" + w.f.AppID + "&integration_type=0&permissions=309237763072&scope=bot+applications.commands",
+		"client_id=" + w.f.AppID + "&integration_type=1&scope=applications.commands",
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the start-up log lacks %q:\n%s", want, log.String())
+		}
 	}
 }
 

@@ -73,7 +73,9 @@ func newWorld(t testing.TB, opts ...discordfake.Option) *world {
 	if raceEnabled {
 		deadline = 10 * time.Second // the race detector slows everything tenfold
 	}
-	opts = append([]discordfake.Option{discordfake.WithInteractionDeadline(deadline)}, opts...)
+	clock := timers.NewManualClock(epoch)
+	// The interactions' tokens expire on the games' clock, as Discord's do on its own.
+	opts = append([]discordfake.Option{discordfake.WithInteractionDeadline(deadline), discordfake.WithClock(clock.Now)}, opts...)
 	f := discordfake.New(t, opts...)
 	cfg := config.Default()
 	cfg.Discord.Token = f.Token
@@ -87,7 +89,7 @@ func newWorld(t testing.TB, opts ...discordfake.Option) *world {
 		cfg.Discord.PublicKey = f.PublicKey()
 	}
 	return &world{
-		t: t, f: f, clock: timers.NewManualClock(epoch), cfg: cfg,
+		t: t, f: f, clock: clock, cfg: cfg,
 		alice: f.User, bob: f.NewUser("bob"), carol: f.NewUser("carol"),
 	}
 }

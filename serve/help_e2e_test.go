@@ -40,11 +40,14 @@ func (w *world) askHelp() []string {
 	return names
 }
 
-// registered returns the names of the commands a running bot registered, sorted.
+// registered returns the names of the slash commands a running bot registered, sorted
+// (the context menus are right-clicked, not listed by /help).
 func (r *running) registered() []string {
 	var names []string
 	for _, d := range r.bot.Discord.Router.Definitions() {
-		names = append(names, d.Name)
+		if d.Type == discordgo.ChatApplicationCommand || d.Type == 0 {
+			names = append(names, d.Name)
+		}
 	}
 	sort.Strings(names)
 	return names

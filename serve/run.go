@@ -252,6 +252,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		}
 		defer rw.stop() // before the services close (deferred above)
 		s.Web, s.WebAddr, d.Web = rw.srv, rw.addr, rw.srv
+		d.Activity = rw.srv.ActivityURL() != "" // the boards carry "Play in Discord"
 		log.Info("web pages", "address", rw.addr, "public_url", rw.srv.BaseURL())
 		if u := rw.srv.ActivityURL(); u != "" {
 			log.Info("the Activity", "url", u) // the target of its root URL mapping (docs/activity.md)
@@ -371,7 +372,7 @@ func commandList(cfg config.Config, d *commands.Deps) []commands.Command {
 		}
 		out = append(out, c)
 	}
-	return out
+	return append(out, commands.UserMenus(d)...)
 }
 
 // shutdown stops the server gracefully: no new challenges, the gateway closed, the

@@ -121,6 +121,12 @@ type Game struct {
 	// needs no search. Empty (nothing known) or for exactly len(Moves) plies; records
 	// written before it existed have none.
 	Mates chesscore.MateKnowledge
+	// Guest marks a game played where the bot is not a member (a group DM, a DM
+	// between users, a server that never added the bot), started by a user who
+	// installed Gambit on their account: the bot cannot post there, so every board and
+	// answer goes through an interaction, and GuildID is empty (the game belongs to its
+	// players, never to a server). Records written before it existed read as false.
+	Guest bool
 }
 
 // MaxNotes bounds the arbiter's notes in one game; MaxNoteText bounds a note's action
@@ -317,6 +323,9 @@ type Challenge struct {
 	// turned challenge pings off (UserPrefs.PingOnChallenge), or the cap on challenge
 	// pings was reached. Records written before it existed read as not quiet.
 	Quiet bool `json:"quiet,omitempty"`
+	// Guest marks a challenge made where the bot is not a member (see Game.Guest): the
+	// game it starts is a guest game. Records written before it existed read as false.
+	Guest bool `json:"guest,omitempty"`
 }
 
 // Validate checks what the store relies on: ids short enough to be keys.

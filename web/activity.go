@@ -321,19 +321,24 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 // channelGames returns the live games of the session's channel, newest first, and
 // the game whose thread the channel is (0 when it is none).
 func (s *Server) channelGames(ctx context.Context, ses activitySession) ([]activityGameItem, uint64, error) {
-	if ses.GuildID == "" {
-		return []activityGameItem{}, 0, nil // a DM's games are played on Discord itself
+	// The channel's guest games (played there through a user install, in a DM or a
+	// server that never added the bot), and in a server its games.
+	recs, err := s.opts.Games.OpenGamesInChannel(ctx, ses.ChannelID)
+	if err == nil && ses.GuildID != "" {
+		inGuild, gerr := s.opts.Games.OpenGamesInGuild(ctx, ses.GuildID)
+		recs, err = append(recs, inGuild...), gerr
 	}
-	recs, err := s.opts.Games.OpenGamesInGuild(ctx, ses.GuildID)
 	if err != nil {
 		return nil, 0, err
 	}
 	list := []activityGameItem{}
 	var thread uint64
+	seen := map[uint64]bool{}
 	for _, g := range recs {
-		if !ses.sees(g.GuildID, g.ChannelID, g.ThreadID) {
+		if seen[g.ID] || !ses.sees(g.GuildID, g.ChannelID, g.ThreadID, g.Guest) {
 			continue
 		}
+		seen[g.ID] = true
 		if g.ThreadID == ses.ChannelID {
 			thread = g.ID
 		}
@@ -342,10 +347,14 @@ func (s *Server) channelGames(ctx context.Context, ses activitySession) ([]activ
 	return list, thread, nil
 }
 
-// sees reports whether a game (its server, channel and thread) belongs to the
-// session's channel: on its server, played in the channel or in a thread that is the
-// channel. A game of no server (gambit play's) belongs to no Activity.
-func (a activitySession) sees(guild, channel, thread string) bool {
+// sees reports whether a game belongs to the session's channel: on its server, played
+// in the channel or in a thread that is the channel; or a guest game (played where the
+// bot is not a member, of no server) played in the channel. Any other game of no
+// server (gambit play's) belongs to no Activity.
+func (a activitySession) sees(guild, channel, thread string, guest bool) bool {
+	if guest {
+		return guild == "" && channel != "" && channel == a.ChannelID
+	}
 	return guild != "" && guild == a.GuildID && (channel == a.ChannelID || thread == a.ChannelID)
 }
 
@@ -373,7 +382,7 @@ func (s *Server) sessionGame(w http.ResponseWriter, r *http.Request, ses activit
 	if ok {
 		g, err = s.opts.Games.Game(r.Context(), id)
 	}
-	if !ok || errors.Is(err, games.ErrNoSuchGame) || err == nil && (games.LocalScope(&g.Game) || !ses.sees(g.GuildID, g.ChannelID, g.ThreadID)) {
+	if !ok || errors.Is(err, games.ErrNoSuchGame) || err == nil && (games.LocalScope(&g.Game) || !ses.sees(g.GuildID, g.ChannelID, g.ThreadID, g.Guest)) {
 		apiError(w, http.StatusNotFound, "This game is not one of this channel's.")
 		return nil, false
 	}

@@ -52,15 +52,20 @@ func TestActivitySessionTokens(t *testing.T) {
 
 func TestActivitySessionSees(t *testing.T) {
 	a := activitySession{GuildID: "1", ChannelID: "2"}
+	dm := activitySession{ChannelID: "2"}
 	for _, c := range []struct {
+		ses                    activitySession
 		guild, channel, thread string
-		want                   bool
+		guest, want            bool
 	}{
-		{"1", "2", "", true}, {"1", "9", "2", true}, {"1", "9", "8", false}, {"7", "2", "", false},
-		{"", "2", "", false},
+		{a, "1", "2", "", false, true}, {a, "1", "9", "2", false, true}, {a, "1", "9", "8", false, false}, {a, "7", "2", "", false, false},
+		{a, "", "2", "", false, false},
+		// Guest games: of their channel, in a DM or a server without the bot.
+		{a, "", "2", "", true, true}, {dm, "", "2", "", true, true}, {dm, "", "3", "", true, false},
+		{dm, "", "2", "", false, false}, {dm, "1", "2", "", false, false},
 	} {
-		if got := a.sees(c.guild, c.channel, c.thread); got != c.want {
-			t.Errorf("sees(%q, %q, %q) = %t, want %t", c.guild, c.channel, c.thread, got, c.want)
+		if got := c.ses.sees(c.guild, c.channel, c.thread, c.guest); got != c.want {
+			t.Errorf("%+v sees(%q, %q, %q, guest %v) = %t, want %t", c.ses, c.guild, c.channel, c.thread, c.guest, got, c.want)
 		}
 	}
 }

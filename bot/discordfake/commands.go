@@ -97,18 +97,28 @@ func (f *Fake) putCommands(w http.ResponseWriter, r *http.Request) {
 	}
 	raw, _, err := readBody(r)
 	var cmds []*discordgo.ApplicationCommand
+	var handlers []struct {
+		Handler int `json:"handler"`
+	}
 	if err == nil {
 		err = json.Unmarshal(raw, &cmds)
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, &handlers)
 	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, codeGeneral, "400: Bad Request: decode commands: "+errText(err))
 		return
 	}
-	if e := checkCommands(cmds); !e.empty() {
+	gid := r.PathValue("guild")
+	hs := make([]int, len(handlers))
+	for i, h := range handlers {
+		hs[i] = h.Handler
+	}
+	if e := checkCommands(cmds, hs, gid != ""); !e.empty() {
 		failForm(w, e)
 		return
 	}
-	gid := r.PathValue("guild")
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if gid != "" && f.guildLocked(gid) == nil {
@@ -126,6 +136,9 @@ func (f *Fake) putCommands(w http.ResponseWriter, r *http.Request) {
 		c.ID, c.ApplicationID, c.GuildID, c.Version = id, f.AppID, gid, f.ids.next()
 		c.Type = commandType(c)
 		names[i] = c.Name
+		if c.Type == EntryPointCommandType {
+			f.rest.entryHandler = hs[i]
+		}
 	}
 	if gid == "" {
 		f.rest.global = cmds
@@ -140,8 +153,35 @@ func (f *Fake) putCommands(w http.ResponseWriter, r *http.Request) {
 // chatName is the pattern Discord documents for command and option names.
 var chatName = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
 
-// checkCommands checks a bulk overwrite the way Discord does.
-func checkCommands(cmds []*discordgo.ApplicationCommand) *formErrors {
+// EntryPointCommandType is the application command type of an app's entry point
+// (PRIMARY_ENTRY_POINT), which discordgo v0.29.0 does not name.
+const EntryPointCommandType discordgo.ApplicationCommandType = 4
+
+// Limits of one bulk overwrite, as Discord documents them.
+const (
+	maxChatCommands    = 100
+	maxUserCommands    = 15
+	maxMessageCommands = 15
+)
+
+// EntryPoint returns the global entry point command as last overwritten and its
+// handler (1 the app's, 2 Discord's launch of the Activity).
+func (f *Fake) EntryPoint() (cmd *discordgo.ApplicationCommand, handler int, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.rest.global {
+		if c.Type == EntryPointCommandType {
+			cc := *c
+			return &cc, f.rest.entryHandler, true
+		}
+	}
+	return nil, 0, false
+}
+
+// checkCommands checks a bulk overwrite the way Discord does. handlers are the
+// commands' handler fields (0 when absent); inGuild: a guild's overwrite, where
+// integration_types, contexts and an entry point are refused.
+func checkCommands(cmds []*discordgo.ApplicationCommand, handlers []int, inGuild bool) *formErrors {
 	e := &formErrors{}
 	perType := map[discordgo.ApplicationCommandType]int{}
 	seen := map[string]bool{}
@@ -158,7 +198,23 @@ func checkCommands(cmds []*discordgo.ApplicationCommand) *formErrors {
 			e.add(p+"name", "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
 		}
 		seen[key] = true
+		checkInstalls(e, p, c, inGuild)
+		if typ != EntryPointCommandType && handlers[i] != 0 {
+			e.add(p+"handler", "APPLICATION_COMMAND_HANDLER_INVALID", "Only entry point commands have a handler")
+		}
 		switch typ {
+		case EntryPointCommandType:
+			if inGuild {
+				e.add(p+"type", "APPLICATION_COMMAND_PRIMARY_ENTRY_POINT_GUILD", "Entry point commands can only be global")
+			}
+			checkLen(e, p+"name", c.Name, 1, 32)
+			checkLen(e, p+"description", c.Description, 1, 100)
+			if len(c.Options) > 0 {
+				e.add(p+"options", "APPLICATION_COMMAND_PRIMARY_ENTRY_POINT_OPTIONS", "Entry point commands cannot have options")
+			}
+			if h := handlers[i]; h != 1 && h != 2 {
+				e.add(p+"handler", "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+			}
 		case discordgo.ChatApplicationCommand:
 			checkChatName(e, p+"name", c.Name)
 			checkLen(e, p+"description", c.Description, 1, 100)
@@ -175,13 +231,42 @@ func checkCommands(cmds []*discordgo.ApplicationCommand) *formErrors {
 			e.add(p+"type", "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4}.")
 		}
 	}
-	if perType[discordgo.ChatApplicationCommand] > 100 {
-		e.add("_", "APPLICATION_COMMANDS_TOO_MANY", "At most 100 chat input commands")
+	if perType[discordgo.ChatApplicationCommand] > maxChatCommands {
+		e.add("_", "APPLICATION_COMMANDS_TOO_MANY", "At most %d chat input commands", maxChatCommands)
 	}
-	if perType[discordgo.UserApplicationCommand] > 5 || perType[discordgo.MessageApplicationCommand] > 5 {
-		e.add("_", "APPLICATION_COMMANDS_TOO_MANY", "At most 5 user and 5 message commands")
+	if perType[discordgo.UserApplicationCommand] > maxUserCommands || perType[discordgo.MessageApplicationCommand] > maxMessageCommands {
+		e.add("_", "APPLICATION_COMMANDS_TOO_MANY", "At most %d user and %d message commands", maxUserCommands, maxMessageCommands)
+	}
+	if perType[EntryPointCommandType] > 1 {
+		e.add("_", "APPLICATION_COMMANDS_TOO_MANY", "At most one entry point command")
 	}
 	return e
+}
+
+// checkInstalls checks a command's integration_types (0 guild install, 1 user install)
+// and contexts (0 guild, 1 the bot's DM, 2 private channels): known values, and only in
+// a global overwrite.
+func checkInstalls(e *formErrors, p string, c *discordgo.ApplicationCommand, inGuild bool) {
+	if it := c.IntegrationTypes; it != nil {
+		if inGuild {
+			e.add(p+"integration_types", "APPLICATION_COMMAND_GLOBAL_ONLY", "integration_types can only be set on global commands")
+		}
+		for j, v := range *it {
+			if v > discordgo.ApplicationIntegrationUserInstall {
+				e.add(fmt.Sprintf("%sintegration_types.%d", p, j), "BASE_TYPE_CHOICES", "Value must be one of {0, 1}.")
+			}
+		}
+	}
+	if cs := c.Contexts; cs != nil {
+		if inGuild {
+			e.add(p+"contexts", "APPLICATION_COMMAND_GLOBAL_ONLY", "contexts can only be set on global commands")
+		}
+		for j, v := range *cs {
+			if v > discordgo.InteractionContextPrivateChannel {
+				e.add(fmt.Sprintf("%scontexts.%d", p, j), "BASE_TYPE_CHOICES", "Value must be one of {0, 1, 2}.")
+			}
+		}
+	}
 }
 
 func checkChatName(e *formErrors, path, name string) {

@@ -92,6 +92,7 @@ type config struct {
 	guilds    int
 	token     string
 	logger    *slog.Logger
+	now       func() time.Time
 }
 
 // WithShards sets the shard count GET gateway/bot recommends (default 1).
@@ -150,10 +151,12 @@ type Fake struct {
 	closedDMs map[string]bool
 	guilds    []*guild
 	channels  map[string]*discordgo.Channel
-	rest      restState
-	gw        gatewayState
-	hook      webhookState
-	oauth     oauthState
+	// places are the channels where the bot is not a member (places.go).
+	places map[string]*place
+	rest   restState
+	gw     gatewayState
+	hook   webhookState
+	oauth  oauthState
 }
 
 // guild is one guild the bot is in.
@@ -207,6 +210,7 @@ func Start(opts ...Option) (*Fake, error) {
 		users:     map[string]*discordgo.User{},
 		closedDMs: map[string]bool{},
 		channels:  map[string]*discordgo.Channel{},
+		places:    map[string]*place{},
 	}
 	f.ids.worker = 1
 	f.rest.init()

@@ -22,11 +22,17 @@ type pending struct {
 	guildID, channelID string
 	messageID          string // the message of a component (or of a modal opened from one)
 	dispatched         time.Time
-	callback           *Callback
-	late               time.Duration // set when a callback was refused as late
-	done               chan struct{} // closed on callback or refusal
-	originalID         string
-	followups          []string
+	// issued is when the interaction was created on the fake's clock: its token's
+	// webhook routes expire WebhookTokenLifetime later.
+	issued time.Time
+	// userInstall: the interaction came from a place where only a user installed the
+	// app (places.go), where an interaction takes at most maxUserInstallFollowups.
+	userInstall bool
+	callback    *Callback
+	late        time.Duration // set when a callback was refused as late
+	done        chan struct{} // closed on callback or refusal
+	originalID  string
+	followups   []string
 }
 
 // memberPermissions are what an ordinary member may do in a text channel.
@@ -52,6 +58,8 @@ type InteractionSpec struct {
 	Name        string
 	CommandType discordgo.ApplicationCommandType
 	Options     []*discordgo.ApplicationCommandInteractionDataOption
+	// TargetID is the user a user context menu command is used on (UserMenu).
+	TargetID string
 
 	// CustomID, ComponentType and Values describe a component interaction
 	// or, with Fields, a modal submission.
@@ -86,6 +94,12 @@ func Command(name string, opts ...*discordgo.ApplicationCommandInteractionDataOp
 	return InteractionSpec{Type: discordgo.InteractionApplicationCommand, Name: name, CommandType: discordgo.ChatApplicationCommand, Options: opts}
 }
 
+// UserMenu builds the use of the user context menu command name on the user
+// targetID (right-click a member, Apps); the target is in the resolved data.
+func UserMenu(name, targetID string) InteractionSpec {
+	return InteractionSpec{Type: discordgo.InteractionApplicationCommand, Name: name, CommandType: discordgo.UserApplicationCommand, TargetID: targetID}
+}
+
 // Autocomplete builds an autocomplete request; mark the option being typed
 // with Focused.
 func Autocomplete(name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) InteractionSpec {
@@ -116,6 +130,14 @@ func (s InteractionSpec) From(u *discordgo.User) InteractionSpec { s.User = u; r
 // In sets the guild and channel of the interaction.
 func (s InteractionSpec) In(guildID, channelID string) InteractionSpec {
 	s.GuildID, s.ChannelID, s.DM = guildID, channelID, false
+	return s
+}
+
+// At makes the interaction come from a channel where the bot is not a member
+// (AddPrivateDM, AddGroupDM, AddGuildWithoutBot), through the user's install of the
+// app.
+func (s InteractionSpec) At(channelID string) InteractionSpec {
+	s.ChannelID, s.GuildID, s.DM = channelID, "", false
 	return s
 }
 
@@ -265,9 +287,11 @@ func (f *Fake) sendTo(ctx context.Context, m map[string]any, hookURL string) (*I
 		return nil, fmt.Errorf("encode interaction: %w", err)
 	}
 	f.mu.Lock()
+	p.userInstall = f.places[head.ChannelID] != nil
 	f.rest.interactions[p.id] = p
 	f.rest.byToken[p.token] = p
 	p.dispatched = time.Now()
+	p.issued = f.now()
 	if hookURL != "" {
 		f.openHTTPLocked(p.token)
 	}
@@ -346,7 +370,15 @@ func (f *Fake) buildInteraction(spec InteractionSpec) (map[string]any, error) {
 		"type": spec.Type, "version": 1, "locale": spec.Locale, "entitlements": []any{},
 		"app_permissions": fmt.Sprint(botPermissions),
 	}
+	pl := f.places[spec.ChannelID]
 	if spec.DM {
+		pl = nil
+	}
+	if pl != nil {
+		if err := f.placeInteractionLocked(m, &spec, pl, user, perms); err != nil {
+			return nil, err
+		}
+	} else if spec.DM {
 		var dm *discordgo.Channel
 		for _, ch := range f.channels {
 			if ch.Type == discordgo.ChannelTypeDM && len(ch.Recipients) == 1 && ch.Recipients[0].ID == user.ID {
@@ -394,6 +426,11 @@ func (f *Fake) buildInteraction(spec InteractionSpec) (map[string]any, error) {
 
 	switch spec.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		if pl != nil {
+			if err := f.installedForLocked(spec, pl.context); err != nil {
+				return nil, err
+			}
+		}
 		data, err := f.commandDataLocked(spec)
 		if err != nil {
 			return nil, err
@@ -447,6 +484,13 @@ func (f *Fake) commandDataLocked(spec InteractionSpec) (map[string]any, error) {
 		return nil, err
 	}
 	data := map[string]any{"id": def.ID, "name": def.Name, "type": ct}
+	if ct == discordgo.UserApplicationCommand {
+		if f.users[spec.TargetID] == nil {
+			return nil, fmt.Errorf("user menu %q on unknown user %q", spec.Name, spec.TargetID)
+		}
+		data["target_id"] = spec.TargetID
+		f.resolveLocked(discordgo.ApplicationCommandOptionUser, spec.TargetID, resolved)
+	}
 	if len(opts) > 0 {
 		data["options"] = opts
 	}

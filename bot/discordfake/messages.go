@@ -2,6 +2,7 @@ package discordfake
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -431,6 +432,10 @@ func (f *Fake) Followups(interactionID string) []Message {
 	return out
 }
 
+// launchActivity is the LAUNCH_ACTIVITY callback (type 12): it opens the app's Activity
+// for the user who acted and carries no data.
+const launchActivity discordgo.InteractionResponseType = 12
+
 // callbackFits reports whether a callback type may answer an interaction.
 func callbackFits(rt discordgo.InteractionResponseType, p *pending) bool {
 	switch rt {
@@ -441,6 +446,8 @@ func callbackFits(rt discordgo.InteractionResponseType, p *pending) bool {
 	case discordgo.InteractionApplicationCommandAutocompleteResult:
 		return p.typ == discordgo.InteractionApplicationCommandAutocomplete
 	case discordgo.InteractionResponseModal:
+		return p.typ == discordgo.InteractionApplicationCommand || p.typ == discordgo.InteractionMessageComponent
+	case launchActivity:
 		return p.typ == discordgo.InteractionApplicationCommand || p.typ == discordgo.InteractionMessageComponent
 	}
 	return false
@@ -563,7 +570,7 @@ func (f *Fake) postCallback(w http.ResponseWriter, r *http.Request) {
 // answering 404 itself when there is none.
 func (f *Fake) webhookInteractionLocked(w http.ResponseWriter, r *http.Request) *pending {
 	p := f.rest.byToken[r.PathValue("token")]
-	if r.PathValue("app") != f.AppID || p == nil || p.callback == nil {
+	if r.PathValue("app") != f.AppID || p == nil || p.callback == nil || f.tokenExpiredLocked(p) {
 		fail(w, http.StatusNotFound, codeUnknownWebhook, "Unknown Webhook")
 		return nil
 	}
@@ -603,6 +610,10 @@ func (f *Fake) postFollowup(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	p := f.webhookInteractionLocked(w, r)
 	if p == nil {
+		return
+	}
+	if p.userInstall && f.followupCountLocked(p) >= maxUserInstallFollowups {
+		fail(w, http.StatusBadRequest, codeGeneral, fmt.Sprintf("An app installed by a user only may create %d followups per interaction", maxUserInstallFollowups))
 		return
 	}
 	var m *Message
@@ -679,4 +690,16 @@ func (f *Fake) deleteWebhookMessage(w http.ResponseWriter, r *http.Request) {
 	m.Deleted = true
 	f.notifyLocked()
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// followupCountLocked counts the followup messages of an interaction (a deferral's
+// filling-in of its original response is not one).
+func (f *Fake) followupCountLocked(p *pending) int {
+	n := 0
+	for _, id := range p.followups {
+		if id != p.originalID {
+			n++
+		}
+	}
+	return n
 }

@@ -21,8 +21,13 @@ import (
 
 // Limits Discord applies to what a bot sends.
 const (
-	maxBodyBytes      = 32 << 20
-	maxFiles          = 10
+	maxBodyBytes = 32 << 20
+	maxFiles     = 10
+	// maxFileBytes is the size of one attachment a bot may upload (10 MiB).
+	maxFileBytes = 10 << 20
+	// maxComponentsV2 is the number of components, nested ones included, of a
+	// Components V2 message.
+	maxComponentsV2   = 40
 	maxContentRunes   = 2000
 	maxEmbeds         = 10
 	maxEmbedTotal     = 6000
@@ -313,6 +318,18 @@ type selectOption struct {
 	Label       string `json:"label"`
 	Value       string `json:"value"`
 	Description string `json:"description"`
+}
+
+// countComponents counts components and every component nested in them.
+func countComponents(cs []wireComponent) int {
+	n := 0
+	for _, c := range cs {
+		n += 1 + countComponents(c.Components)
+		if c.Accessory != nil {
+			n += countComponents([]wireComponent{*c.Accessory})
+		}
+	}
+	return n
 }
 
 func collectCustomIDs(cs []wireComponent, out []string) []string {

@@ -66,6 +66,7 @@ type restState struct {
 	guildCmds    map[string][]*discordgo.ApplicationCommand
 	commandIDs   map[string]string // scope/type/name → stable ID
 	overwrites   []CommandOverwrite
+	entryHandler int // the global entry point's handler
 	interactions map[string]*pending
 	byToken      map[string]*pending
 	callbacks    []Callback
@@ -180,6 +181,10 @@ func (f *Fake) handler() http.Handler {
 			return
 		}
 		if f.injectFailure(sw, r.Method, rel) {
+			return
+		}
+		if f.guestChannelRoute(rel) {
+			fail(sw, http.StatusForbidden, codeMissingAccess, "Missing Access")
 			return
 		}
 		inner := r.Clone(r.Context())

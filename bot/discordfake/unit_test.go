@@ -3,6 +3,7 @@ package discordfake
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -134,6 +135,33 @@ func button(id string) string {
 	return `{"type":2,"style":1,"label":"L","custom_id":"` + id + `"}`
 }
 
+// texts is n text display components, comma separated.
+func texts(n int) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = `{"type":10,"content":"t"}`
+	}
+	return strings.Join(out, ",")
+}
+
+// A file of 10 MiB is taken, one byte more is refused.
+func TestCheckMessageFileSize(t *testing.T) {
+	for _, tc := range []struct {
+		size int
+		ok   bool
+	}{{maxFileBytes, true}, {maxFileBytes + 1, false}} {
+		d, err := decodePayload(json.RawMessage(`{"content":"x"}`), []upload{{filename: "board.png", data: make([]byte, tc.size)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &formErrors{}
+		checkMessage(d, e)
+		if _, refused := e.byPath["files.0"]; refused == tc.ok {
+			t.Errorf("a file of %d bytes: refused %v, want %v", tc.size, refused, !tc.ok)
+		}
+	}
+}
+
 func TestCheckMessage(t *testing.T) {
 	sixRows := make([]string, 6)
 	for i := range sixRows {
@@ -170,6 +198,8 @@ func TestCheckMessage(t *testing.T) {
 		{"user select", `{"components":[` + row(`{"type":5,"custom_id":"u"}`) + `]}`, ""},
 		{"v2 with content", `{"flags":32768,"content":"x","components":[{"type":10,"content":"hi"}]}`, "content"},
 		{"v2 layout", `{"flags":32768,"components":[{"type":10,"content":"hi"}]}`, ""},
+		{"v2 with 40 components", `{"flags":32768,"components":[` + texts(40) + `]}`, ""},
+		{"v2 with 41 components", `{"flags":32768,"components":[` + texts(39) + `,{"type":17,"components":[{"type":10,"content":"a"}]}]}`, "components"},
 		{"mentions exclusive", `{"content":"x","allowed_mentions":{"parse":["users"],"users":["1"]}}`, "allowed_mentions"},
 		{"mentions bad parse", `{"content":"x","allowed_mentions":{"parse":["all"]}}`, "allowed_mentions.parse.0"},
 	}
@@ -228,29 +258,59 @@ func TestCheckCommands(t *testing.T) {
 	str := func(name string, required bool) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: "d", Required: required}
 	}
+	users := func(n int) []*discordgo.ApplicationCommand {
+		var out []*discordgo.ApplicationCommand
+		for i := range n {
+			out = append(out, &discordgo.ApplicationCommand{Name: fmt.Sprint("User ", i), Type: discordgo.UserApplicationCommand})
+		}
+		return out
+	}
+	entry := func() *discordgo.ApplicationCommand {
+		return &discordgo.ApplicationCommand{Name: "launch", Description: "d", Type: EntryPointCommandType}
+	}
+	installs := &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+	everywhere := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
 	tests := []struct {
 		name     string
 		cmds     []*discordgo.ApplicationCommand
 		wantPath string
+		// handlers are the handler fields (default: none); inGuild makes it a guild's
+		// overwrite.
+		handlers []int
+		inGuild  bool
 	}{
-		{"good", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{str("san", true), str("note", false)}}}, ""},
-		{"upper case", []*discordgo.ApplicationCommand{{Name: "Move", Description: "d"}}, "0.name"},
-		{"space", []*discordgo.ApplicationCommand{{Name: "my move", Description: "d"}}, "0.name"},
-		{"no description", []*discordgo.ApplicationCommand{{Name: "move"}}, "0.description"},
-		{"duplicate", []*discordgo.ApplicationCommand{{Name: "move", Description: "d"}, {Name: "move", Description: "d"}}, "1.name"},
-		{"same name other type", []*discordgo.ApplicationCommand{{Name: "move", Description: "d"}, {Name: "move", Type: discordgo.UserApplicationCommand}}, ""},
-		{"context menu description", []*discordgo.ApplicationCommand{{Name: "Challenge", Type: discordgo.UserApplicationCommand, Description: "d"}}, "0.description"},
-		{"required after optional", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{str("note", false), str("san", true)}}}, "0.options.1.required"},
-		{"duplicate option", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{str("san", false), str("san", false)}}}, "0.options.1.name"},
+		{"15 user commands", users(15), "", nil, false},
+		{"16 user commands", users(16), "_", nil, false},
+		{"entry point", []*discordgo.ApplicationCommand{entry()}, "", []int{2}, false},
+		{"entry point handled by the app", []*discordgo.ApplicationCommand{entry()}, "", []int{1}, false},
+		{"entry point without handler", []*discordgo.ApplicationCommand{entry()}, "0.handler", []int{0}, false},
+		{"entry point with handler 3", []*discordgo.ApplicationCommand{entry()}, "0.handler", []int{3}, false},
+		{"entry point in a guild", []*discordgo.ApplicationCommand{entry()}, "0.type", []int{2}, true},
+		{"two entry points", []*discordgo.ApplicationCommand{entry(), {Name: "play", Description: "d", Type: EntryPointCommandType}}, "_", []int{2, 2}, false},
+		{"handler on a chat command", []*discordgo.ApplicationCommand{{Name: "move", Description: "d"}}, "0.handler", []int{2}, false},
+		{"user install globally", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", IntegrationTypes: installs, Contexts: everywhere}}, "", nil, false},
+		{"integration types in a guild", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", IntegrationTypes: installs}}, "0.integration_types", nil, true},
+		{"contexts in a guild", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Contexts: everywhere}}, "0.contexts", nil, true},
+		{"unknown context", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Contexts: &[]discordgo.InteractionContextType{3}}}, "0.contexts.0", nil, false},
+		{"unknown integration type", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", IntegrationTypes: &[]discordgo.ApplicationIntegrationType{2}}}, "0.integration_types.0", nil, false},
+		{"good", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{str("san", true), str("note", false)}}}, "", nil, false},
+		{"upper case", []*discordgo.ApplicationCommand{{Name: "Move", Description: "d"}}, "0.name", nil, false},
+		{"space", []*discordgo.ApplicationCommand{{Name: "my move", Description: "d"}}, "0.name", nil, false},
+		{"no description", []*discordgo.ApplicationCommand{{Name: "move"}}, "0.description", nil, false},
+		{"duplicate", []*discordgo.ApplicationCommand{{Name: "move", Description: "d"}, {Name: "move", Description: "d"}}, "1.name", nil, false},
+		{"same name other type", []*discordgo.ApplicationCommand{{Name: "move", Description: "d"}, {Name: "move", Type: discordgo.UserApplicationCommand}}, "", nil, false},
+		{"context menu description", []*discordgo.ApplicationCommand{{Name: "Challenge", Type: discordgo.UserApplicationCommand, Description: "d"}}, "0.description", nil, false},
+		{"required after optional", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{str("note", false), str("san", true)}}}, "0.options.1.required", nil, false},
+		{"duplicate option", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{str("san", false), str("san", false)}}}, "0.options.1.name", nil, false},
 		{"mixed subcommands", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
-			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", Description: "d"}, str("x", false)}}}, "0.options"},
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", Description: "d"}, str("x", false)}}}, "0.options", nil, false},
 		{"choices and autocomplete", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{
-			{Type: discordgo.ApplicationCommandOptionString, Name: "san", Description: "d", Autocomplete: true, Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "a", Value: "a"}}}}}}, "0.options.0.autocomplete"},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "san", Description: "d", Autocomplete: true, Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "a", Value: "a"}}}}}}, "0.options.0.autocomplete", nil, false},
 		{"choice of wrong type", []*discordgo.ApplicationCommand{{Name: "move", Description: "d", Options: []*discordgo.ApplicationCommandOption{
-			{Type: discordgo.ApplicationCommandOptionInteger, Name: "n", Description: "d", Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "a", Value: "a"}}}}}}, "0.options.0.choices.0.value"},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "n", Description: "d", Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "a", Value: "a"}}}}}}, "0.options.0.choices.0.value", nil, false},
 		{"nested group", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", Description: "d", Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: "g", Description: "d"}}}}}}, "0.options.0.options.0.type"},
+				{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: "g", Description: "d"}}}}}}, "0.options.0.options.0.type", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,7 +323,11 @@ func TestCheckCommands(t *testing.T) {
 			if err := json.Unmarshal(raw, &cmds); err != nil {
 				t.Fatal(err)
 			}
-			e := checkCommands(cmds)
+			hs := tt.handlers
+			if hs == nil {
+				hs = make([]int, len(cmds))
+			}
+			e := checkCommands(cmds, hs, tt.inGuild)
 			if tt.wantPath == "" && !e.empty() {
 				t.Errorf("valid commands rejected: %s", e)
 			}

@@ -87,9 +87,17 @@ func checkMessage(d *decoded, e *formErrors) {
 	if len(d.files) > maxFiles {
 		e.add("files", "BASE_TYPE_MAX_LENGTH", "Must be %d or fewer in length.", maxFiles)
 	}
+	for i, f := range d.files {
+		if len(f.data) > maxFileBytes {
+			e.add(fmt.Sprintf("files.%d", i), "BASE_TYPE_MAX_LENGTH", "File %q is %d bytes: files must be %d bytes or smaller.", f.filename, len(f.data), maxFileBytes)
+		}
+	}
 	checkEmbeds(d.Embeds, e)
 	v2 := d.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
 	if v2 {
+		if n := countComponents(d.tree); n > maxComponentsV2 {
+			e.add("components", "BASE_TYPE_MAX_LENGTH", "A message has %d components: at most %d, nested ones included.", n, maxComponentsV2)
+		}
 		if d.Content != "" {
 			e.add("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
 		}

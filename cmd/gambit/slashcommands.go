@@ -57,6 +57,38 @@ type slashCommand struct {
 	Description              string        `json:"description"`
 	DefaultMemberPermissions *string       `json:"default_member_permissions"`
 	Options                  []slashOption `json:"options"`
+	// IntegrationTypes are the installs that offer it (0 a server's, 1 a person's);
+	// Contexts where (0 servers, 1 the bot's DM, 2 group DMs and DMs between users).
+	IntegrationTypes []int `json:"integration_types"`
+	Contexts         []int `json:"contexts"`
+}
+
+// installNames and contextNames name the integration types and contexts, by number.
+var (
+	installNames = map[int]string{0: "a server's install", 1: "a person's own install"}
+	contextNames = map[int]string{0: "servers", 1: "the bot's DM", 2: "private channels (group DMs, DMs between users)"}
+)
+
+// availability says where a command is offered, for the reference: "" when its
+// definition does not say.
+func availability(d slashCommand) string {
+	if len(d.IntegrationTypes) == 0 || len(d.Contexts) == 0 {
+		return ""
+	}
+	names := func(ns []int, m map[int]string) string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, m[n])
+		}
+		switch len(out) {
+		case 1:
+			return out[0]
+		case 2:
+			return out[0] + " and " + out[1]
+		}
+		return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
+	}
+	return fmt.Sprintf("Offered in %s, with %s.", names(d.Contexts, contextNames), names(d.IntegrationTypes, installNames))
 }
 
 // slashOption is an option, subcommand or subcommand group of a slashCommand.
@@ -120,6 +152,9 @@ func commandReference(defs []slashCommand) string {
 		fmt.Fprintf(&b, "\n### /%s\n\n%s", d.Name, sentence(d.Description))
 		if p := d.DefaultMemberPermissions; p != nil {
 			fmt.Fprintf(&b, " By default only members with %s see it.", permissions(*p))
+		}
+		if a := availability(d); a != "" {
+			b.WriteString(" " + a)
 		}
 		b.WriteString("\n")
 		writeOptions(&b, "/"+d.Name, d.Options, "####")

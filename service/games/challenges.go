@@ -52,6 +52,10 @@ type ChallengeRequest struct {
 	// Roles are the challenger's roles in the guild, checked against the guild's
 	// ChallengeRole setting.
 	Roles []string
+	// Guest makes a challenge where the bot is not a member (storage.Game.Guest):
+	// GuildID must be empty and the challenge unrated (a guest game belongs to no
+	// server, so to no ladder).
+	Guest bool
 }
 
 // ChallengeAction is an answer to a challenge: accept, decline or cancel.
@@ -91,6 +95,9 @@ type StartRequest struct {
 	// control, instead of the control's base time (White keeps the base): an Armageddon
 	// game, where White has more time, or a time handicap.
 	BlackTime time.Duration
+	// Guest makes a guest game (storage.Game.Guest), played where the bot is not a
+	// member.
+	Guest bool
 }
 
 // parseControl reads a time control, or returns def for an empty text.
@@ -182,6 +189,9 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	if err := checkPlayer("challenger", r.From); err != nil {
 		return nil, err
 	}
+	if r.Guest && (r.GuildID != "" || r.Rated) {
+		return nil, fmt.Errorf("%w: a guest challenge belongs to no server and counts for no ladder", ErrBadRequest)
+	}
 	if r.To.ID != "" {
 		if err := checkPlayer("challenged user", r.To); err != nil {
 			return nil, err
@@ -232,6 +242,7 @@ func (s *Service) CreateChallenge(ctx context.Context, r ChallengeRequest) (*Res
 	c := &storage.Challenge{
 		GuildID: r.GuildID, ChannelID: r.ChannelID, From: r.From, To: r.To, Control: tc, Color: color,
 		Rated: r.Rated, StartFEN: fen, Variant: r.Variant, Created: now, ExpiresAt: now.Add(ttl), Status: storage.ChallengePending,
+		Guest: r.Guest,
 	}
 	// The caps are checked first in a read, so a refusal costs no write, then again in
 	// the transaction that stores the challenge, which alone decides: two challenges
@@ -407,7 +418,7 @@ func (s *Service) AcceptChallenge(ctx context.Context, a ChallengeAction) (*Resu
 			}
 		}
 		rec, chess, err := s.newGame(now, StartRequest{GuildID: c.GuildID, ChannelID: c.ChannelID,
-			White: white, Black: black, FEN: c.StartFEN, Variant: c.Variant, Rated: c.Rated}, c.Control)
+			White: white, Black: black, FEN: c.StartFEN, Variant: c.Variant, Rated: c.Rated, Guest: c.Guest}, c.Control)
 		if err != nil {
 			return nil, err
 		}
@@ -606,7 +617,7 @@ func (s *Service) newGame(now time.Time, r StartRequest, tc clock.TimeControl) (
 	}
 	rec := &storage.Game{
 		GuildID: r.GuildID, ChannelID: r.ChannelID, White: r.White, Black: r.Black, Rated: r.Rated,
-		Control: tc, StartFEN: fen, Variant: r.Variant, Created: now, NoShow: r.NoShow,
+		Control: tc, StartFEN: fen, Variant: r.Variant, Created: now, NoShow: r.NoShow, Guest: r.Guest,
 	}
 	chess, err := Replay(rec)
 	if err != nil {

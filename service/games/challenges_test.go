@@ -527,3 +527,41 @@ func TestStartGameOnceAcrossProcesses(t *testing.T) {
 		}
 	})
 }
+
+// A guest challenge starts a guest game, kept after a reopening of the store; a guest
+// challenge naming a server, or rated, is refused.
+func TestGuestChallengeStartsAGuestGame(t *testing.T) {
+	h := newHarness(t, Options{})
+	a, b := player(1), player(2)
+	for name, r := range map[string]ChallengeRequest{
+		"in a server": {GuildID: "g", ChannelID: "ch", From: a, To: b, Control: "3d", Guest: true},
+		"rated":       {ChannelID: "ch", From: a, To: b, Control: "3d", Guest: true, Rated: true},
+	} {
+		r.RequestID = h.rid()
+		if _, err := h.s.CreateChallenge(ctx, r); !errors.Is(err, ErrBadRequest) {
+			t.Errorf("%s: %v, want ErrBadRequest", name, err)
+		}
+	}
+	res, err := h.s.CreateChallenge(ctx, ChallengeRequest{RequestID: h.rid(), ChannelID: "gdm", From: a, To: b, Control: "3d", Guest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Challenge.Guest {
+		t.Fatal("the challenge is not a guest challenge")
+	}
+	acc, err := h.s.AcceptChallenge(ctx, ChallengeAction{RequestID: h.rid(), ChallengeID: res.Challenge.ID, User: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := h.s.Game(ctx, acc.Game.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Guest || g.GuildID != "" || g.ChannelID != "gdm" {
+		t.Errorf("game: guest %v guild %q channel %q, want a guest game in gdm", g.Guest, g.GuildID, g.ChannelID)
+	}
+	h.restart()
+	if g, err := h.s.Game(ctx, acc.Game.ID); err != nil || !g.Guest {
+		t.Errorf("after a restart: %+v, %v", g, err)
+	}
+}

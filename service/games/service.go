@@ -517,6 +517,12 @@ func (s *Service) OpenGamesInGuild(ctx context.Context, guildID string) ([]*stor
 	})
 }
 
+// OpenGamesInChannel returns the records of the live games played in a channel (not
+// in its threads), newest first.
+func (s *Service) OpenGamesInChannel(ctx context.Context, channelID string) ([]*storage.Game, error) {
+	return s.GamesInChannel(ctx, channelID, storage.Query{LiveOnly: true})
+}
+
 // GamesByUser returns the records of a user's games, newest first.
 func (s *Service) GamesByUser(ctx context.Context, userID string, q storage.Query) ([]*storage.Game, error) {
 	if err := ctx.Err(); err != nil {

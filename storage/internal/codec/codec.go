@@ -51,6 +51,9 @@ const (
 	// flagVariant marks a record of a game not of standard chess: it ends with the
 	// variant's byte (Game.Variant), after the mates.
 	flagVariant = 1 << 11
+	// flagGuest marks a guest game (Game.Guest), played where the bot is not a
+	// member; it has no field of its own.
+	flagGuest = 1 << 12
 )
 
 type encoder struct{ b []byte }
@@ -118,6 +121,9 @@ func EncodeGame(g *storage.Game) []byte {
 	}
 	if g.Variant != chesscore.Standard {
 		flags |= flagVariant
+	}
+	if g.Guest {
+		flags |= flagGuest
 	}
 	e.uvarint(flags)
 	e.str(g.GuildID)
@@ -310,11 +316,12 @@ func DecodeGame(id uint64, b []byte) (*storage.Game, error) {
 	}
 	g := &storage.Game{ID: id}
 	flags := d.uvarint("flags")
-	if flags >= flagVariant<<1 {
+	if flags >= flagGuest<<1 {
 		d.fail("flags %#x: unknown bits", flags)
 	}
 	g.Rated = flags&flagRated != 0
 	g.DrawWithMove = flags&flagDrawWithMove != 0
+	g.Guest = flags&flagGuest != 0
 	g.GuildID = d.str("guild")
 	g.ChannelID = d.str("channel")
 	g.ThreadID = d.str("thread")

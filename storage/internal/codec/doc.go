@@ -15,7 +15,7 @@
 //	         16 takeback pending, 32 no-show time present, 64 a draw offer waits for
 //	         its maker's next move, 128 last move's instant present, 256 arbiter notes
 //	         present, 512 version present, 1024 mate knowledge present, 2048 not
-//	         standard chess (other bits are corrupt)
+//	         standard chess, 4096 a guest game (other bits are corrupt)
 //	string   guild id, channel id, thread id
 //	string   white id, white name, black id, black name
 //	string   time control in canonical notation ("5+3", "3d", "-")

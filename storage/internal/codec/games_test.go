@@ -95,3 +95,26 @@ func FuzzDecodeGame(f *testing.F) {
 		}
 	})
 }
+
+// TestGameCodecGuest: a guest game keeps its mark; a game of a server is written as
+// before the mark existed (no flag), so old records read as not guest.
+func TestGameCodecGuest(t *testing.T) {
+	g := testrecords.NewGame("w", "b", "c")
+	g.ID, g.GuildID, g.Guest = 4, "", true
+	b := EncodeGame(g)
+	if flags, _ := binary.Uvarint(b[1:]); flags&flagGuest == 0 {
+		t.Errorf("guest record lacks the flag: %#x", flags)
+	}
+	got, err := DecodeGame(g.ID, b)
+	if err != nil || !reflect.DeepEqual(got, g) {
+		t.Fatalf("guest round trip: %+v, %v", got, err)
+	}
+	g.Guest, g.GuildID = false, "g1"
+	plain := EncodeGame(g)
+	if flags, _ := binary.Uvarint(plain[1:]); flags&flagGuest != 0 {
+		t.Errorf("server record has the guest flag: %#x", flags)
+	}
+	if got, err := DecodeGame(g.ID, plain); err != nil || got.Guest {
+		t.Errorf("server record read as %+v, %v", got, err)
+	}
+}

@@ -23,6 +23,7 @@ func FillStore(ctx context.Context, t testing.TB, db storage.Store) {
 	games = append(games, NewGame("100", "999", "c9"))
 	games[1].Notes = []storage.Note{{Ply: 2, At: T0, By: storage.Player{ID: "arb", Name: "Arbiter"}, Action: "added 2:00", Reason: "noise"}}
 	games[1].Moved, games[1].DrawWithMove = T0.Add(time.Minute), true
+	games[2].ChannelID, games[2].Guest = "444444444444444444", true
 	for i, g := range games {
 		c := &storage.Change{Game: g, Users: []storage.User{{ID: g.White.ID, Name: g.White.Name, Updated: T0}},
 			Receipt: &storage.Receipt{RequestID: fmt.Sprint("fill", i), At: T0.Add(time.Duration(i) * time.Minute), Effect: "started"}}
