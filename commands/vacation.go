@@ -52,9 +52,10 @@ func (c *VacationCommand) Definition() *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}
 	return &discordgo.ApplicationCommand{
-		Name:        "vacation",
-		Description: "Your vacation in this server: your correspondence clocks wait while you are away",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Name:             "vacation",
+		Description:      "Your vacation in this server: your correspondence clocks wait while you are away",
+		Contexts:         contexts(serversOnly),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("start", "Go on vacation: your correspondence clocks stop on your turns",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "days",

@@ -66,9 +66,10 @@ func (c *VoteCommand) Definition() *discordgo.ApplicationCommand {
 	play := NewPlay(c.d) // the same levels as /play bot
 	levels := fmt.Sprintf("The engine's strength, 1 (beginner) to %d (%s); default %d", play.maxLevel(), levelWord(play.maxLevel()), defaultBotLevel)
 	return &discordgo.ApplicationCommand{
-		Name:        "vote",
-		Description: "Vote chess: the server's team plays the engine, each move chosen by vote",
-		Contexts:    &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Name:             "vote",
+		Description:      "Vote chess: the server's team plays the engine, each move chosen by vote",
+		Contexts:         contexts(serversOnly),
+		IntegrationTypes: installs(guildInstall),
 		Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "start", Description: "Start a vote game against the engine in this channel; you join the team",
 				Options: []*discordgo.ApplicationCommandOption{
