@@ -50,11 +50,14 @@ func copyCommands(cmds []*discordgo.ApplicationCommand) []*discordgo.Application
 	return out
 }
 
-// commandLocked finds a registered command by name and type, guild first.
-func (f *Fake) commandLocked(guildID, name string, typ discordgo.ApplicationCommandType) *discordgo.ApplicationCommand {
+// commandLocked finds a registered command by type and name, guild first: its
+// canonical name, or the name it has in the member's locale loc (a member
+// picks a command in their language; the interaction still names it
+// canonically).
+func (f *Fake) commandLocked(guildID, name string, typ discordgo.ApplicationCommandType, loc discordgo.Locale) *discordgo.ApplicationCommand {
 	for _, list := range [][]*discordgo.ApplicationCommand{f.rest.guildCmds[guildID], f.rest.global} {
 		for _, c := range list {
-			if c.Name == name && commandType(c) == typ {
+			if (c.Name == name || (loc != "" && deref(c.NameLocalizations)[loc] == name)) && commandType(c) == typ {
 				return c
 			}
 		}
