@@ -110,3 +110,18 @@ func textKeys(def *discordgo.ApplicationCommand) []string {
 	walk(def.Name, def.Options)
 	return keys
 }
+
+// TextCoverage counts the command texts every language needs (total: each command's,
+// subcommand's, option's and choice's name and description) and how many of them the
+// language of code has; README's table of languages is made from it.
+func TextCoverage(code string) (translated, total int) {
+	for _, c := range All(&Deps{}) {
+		for _, k := range textKeys(c.Definition()) {
+			total++
+			if _, ok := i18n.CommandText(code, k); ok {
+				translated++
+			}
+		}
+	}
+	return translated, total
+}

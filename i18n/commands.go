@@ -86,3 +86,17 @@ func CommandKeys(code string) []string {
 // CommandLanguages returns the languages that translate the commands: every shipped
 // language but English, whose texts are the definitions themselves.
 func CommandLanguages() []Language { return Languages()[1:] }
+
+// MessageCoverage counts the catalog's messages (the English ones, total) and how many
+// of them the language of code translates; README's table of languages is made from it.
+func MessageCoverage(code string) (translated, total int) {
+	load()
+	l := For(code)
+	for key := range english.texts {
+		total++
+		if _, ok := l.texts[key]; ok && l.lang.Code == code {
+			translated++
+		}
+	}
+	return translated, total
+}
