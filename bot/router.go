@@ -112,7 +112,11 @@ func NewRouter(cmds []commands.Command, opt RouterOptions) (*Router, error) {
 			return nil, fmt.Errorf("two commands named %q", def.Name)
 		}
 		r.cmds[def.Name] = c
-		r.defs = append(r.defs, def)
+		localized, missing := commands.Localize(def)
+		if len(missing) > 0 {
+			r.log.Warn("commands: texts not translated, shown in English", "command", def.Name, "missing", missing)
+		}
+		r.defs = append(r.defs, localized)
 		if a, ok := c.(commands.Autocompleter); ok {
 			r.complete[def.Name] = a
 		}
@@ -134,7 +138,8 @@ func NewRouter(cmds []commands.Command, opt RouterOptions) (*Router, error) {
 	return r, nil
 }
 
-// Definitions returns the command definitions, sorted by name, for the bulk overwrite.
+// Definitions returns the command definitions, sorted by name and localized in every
+// shipped language (commands.Localize), for the bulk overwrite.
 func (r *Router) Definitions() []*discordgo.ApplicationCommand {
 	return append([]*discordgo.ApplicationCommand(nil), r.defs...)
 }

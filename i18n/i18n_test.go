@@ -267,3 +267,28 @@ func FuzzParseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestCommandFiles: every language but English has a command file, read without error,
+// and a malformed one is refused with the key at fault.
+func TestCommandFiles(t *testing.T) {
+	langs := CommandLanguages()
+	if len(langs) != len(languages)-1 || slices.ContainsFunc(langs, func(l Language) bool { return l.Code == English }) {
+		t.Fatalf("CommandLanguages = %v, want every language but English", langs)
+	}
+	for _, l := range langs {
+		if len(CommandKeys(l.Code)) == 0 {
+			t.Errorf("%s: no command texts", l.Code)
+		}
+	}
+	if s, ok := CommandText("de", "board.name"); !ok || s != "brett" {
+		t.Errorf("CommandText(de, board.name) = %q, %v; want brett", s, ok)
+	}
+	if _, ok := CommandText(English, "board.name"); ok {
+		t.Error("English has command texts; its texts are the definitions")
+	}
+	for _, bad := range []string{`{"a.name": ""}`, `{"a.name": " x"}`, `{" a": "x"}`, `{"a": {"one": "x"}}`, `[`} {
+		if _, err := parseCommandFile([]byte(bad)); err == nil {
+			t.Errorf("parseCommandFile(%s) accepted", bad)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -49,11 +50,14 @@ func copyCommands(cmds []*discordgo.ApplicationCommand) []*discordgo.Application
 	return out
 }
 
-// commandLocked finds a registered command by name and type, guild first.
-func (f *Fake) commandLocked(guildID, name string, typ discordgo.ApplicationCommandType) *discordgo.ApplicationCommand {
+// commandLocked finds a registered command by type and name, guild first: its
+// canonical name, or the name it has in the member's locale loc (a member
+// picks a command in their language; the interaction still names it
+// canonically).
+func (f *Fake) commandLocked(guildID, name string, typ discordgo.ApplicationCommandType, loc discordgo.Locale) *discordgo.ApplicationCommand {
 	for _, list := range [][]*discordgo.ApplicationCommand{f.rest.guildCmds[guildID], f.rest.global} {
 		for _, c := range list {
-			if c.Name == name && commandType(c) == typ {
+			if (c.Name == name || (loc != "" && deref(c.NameLocalizations)[loc] == name)) && commandType(c) == typ {
 				return c
 			}
 		}
@@ -218,10 +222,13 @@ func checkCommands(cmds []*discordgo.ApplicationCommand, handlers []int, inGuild
 		case discordgo.ChatApplicationCommand:
 			checkChatName(e, p+"name", c.Name)
 			checkLen(e, p+"description", c.Description, 1, 100)
+			checkCommandNameLocalizations(e, p+"name_localizations", deref(c.NameLocalizations), true)
+			checkTextLocalizations(e, p+"description_localizations", deref(c.DescriptionLocalizations), 1, 100)
 			checkOptions(e, p+"options", c.Options, 0)
 		case discordgo.UserApplicationCommand, discordgo.MessageApplicationCommand:
 			checkLen(e, p+"name", c.Name, 1, 32)
-			if c.Description != "" {
+			checkCommandNameLocalizations(e, p+"name_localizations", deref(c.NameLocalizations), false)
+			if c.Description != "" || len(deref(c.DescriptionLocalizations)) > 0 {
 				e.add(p+"description", "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION", "Context menu commands cannot have a description")
 			}
 			if len(c.Options) > 0 {
@@ -284,6 +291,7 @@ func checkOptions(e *formErrors, path string, opts []*discordgo.ApplicationComma
 		e.add(path, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
 	}
 	seen := map[string]bool{}
+	seenLocalized := map[discordgo.Locale]map[string]bool{}
 	optional := false
 	subs, plain := 0, 0
 	for i, o := range opts {
@@ -298,6 +306,17 @@ func checkOptions(e *formErrors, path string, opts []*discordgo.ApplicationComma
 			e.add(p+"name", "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option names must be unique")
 		}
 		seen[o.Name] = true
+		checkOptionNameLocalizations(e, p+"name_localizations", o.NameLocalizations)
+		checkTextLocalizations(e, p+"description_localizations", o.DescriptionLocalizations, 1, 100)
+		for loc, name := range o.NameLocalizations {
+			if seenLocalized[loc] == nil {
+				seenLocalized[loc] = map[string]bool{}
+			}
+			if seenLocalized[loc][name] {
+				e.add(p+"name_localizations."+string(loc), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option names must be unique")
+			}
+			seenLocalized[loc][name] = true
+		}
 		switch o.Type {
 		case discordgo.ApplicationCommandOptionSubCommandGroup:
 			subs++
@@ -358,6 +377,7 @@ func checkOptionValues(e *formErrors, p string, o *discordgo.ApplicationCommandO
 			continue
 		}
 		checkLen(e, cp+"name", ch.Name, 1, 100)
+		checkTextLocalizations(e, cp+"name_localizations", ch.NameLocalizations, 1, 100)
 		switch v := ch.Value.(type) {
 		case string:
 			if o.Type != discordgo.ApplicationCommandOptionString {
@@ -381,4 +401,77 @@ func checkOptionValues(e *formErrors, p string, o *discordgo.ApplicationCommandO
 	if o.MinLength != nil && (*o.MinLength < 0 || *o.MinLength > 6000) {
 		e.add(p+"min_length", "NUMBER_TYPE_MAX", "Must be between 0 and 6000.")
 	}
+}
+
+// The localizations of names and descriptions (name_localizations,
+// description_localizations): keyed by Discord's locale codes only, each text
+// within the limits of the field it translates. Discord reports a bad localized
+// command name on the whole name_localizations field, and a bad option name,
+// description or choice name on its locale.
+
+func deref(m *map[discordgo.Locale]string) map[discordgo.Locale]string {
+	if m == nil {
+		return nil
+	}
+	return *m
+}
+
+// checkLocale reports a key that is not one of Discord's locale codes; it
+// returns whether the key is one.
+func checkLocale(e *formErrors, path string, loc discordgo.Locale) bool {
+	if _, ok := discordgo.Locales[loc]; ok && loc != discordgo.Unknown {
+		return true
+	}
+	e.add(path+"."+string(loc), "BASE_TYPE_CHOICES", "Value must be one of Discord's locales.")
+	return false
+}
+
+// checkCommandNameLocalizations checks a command's localized names: a
+// chat-input command's like its name (the pattern, lowercase), a context
+// menu's 1 to 32 characters of any kind.
+func checkCommandNameLocalizations(e *formErrors, path string, m map[discordgo.Locale]string, chat bool) {
+	bad := false
+	for _, loc := range sortedLocales(m) {
+		if !checkLocale(e, path, loc) {
+			continue
+		}
+		name := m[loc]
+		if chat && (!chatName.MatchString(name) || strings.ToLower(name) != name) {
+			bad = true
+		}
+		if !chat && (runes(name) < 1 || runes(name) > 32) {
+			bad = true
+		}
+	}
+	if bad {
+		e.add(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+	}
+}
+
+// checkOptionNameLocalizations checks an option's localized names, each on its
+// locale.
+func checkOptionNameLocalizations(e *formErrors, path string, m map[discordgo.Locale]string) {
+	for _, loc := range sortedLocales(m) {
+		if checkLocale(e, path, loc) {
+			checkChatName(e, path+"."+string(loc), m[loc])
+		}
+	}
+}
+
+// checkTextLocalizations checks localized descriptions or choice names.
+func checkTextLocalizations(e *formErrors, path string, m map[discordgo.Locale]string, min, max int) {
+	for _, loc := range sortedLocales(m) {
+		if checkLocale(e, path, loc) {
+			checkLen(e, path+"."+string(loc), m[loc], min, max)
+		}
+	}
+}
+
+func sortedLocales(m map[discordgo.Locale]string) []discordgo.Locale {
+	out := make([]discordgo.Locale, 0, len(m))
+	for loc := range m {
+		out = append(out, loc)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
 }

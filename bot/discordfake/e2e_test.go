@@ -1278,3 +1278,56 @@ func TestGetGuild(t *testing.T) {
 		t.Errorf("a guild the bot is not in: %v, want 403 Missing Access", err)
 	}
 }
+
+// TestBulkOverwriteLocalized: localized names and descriptions are stored and
+// listed back as sent, and an overwrite with one bad localization is refused
+// whole, with Discord's 400 Invalid Form Body naming the field, leaving the
+// commands as they were.
+func TestBulkOverwriteLocalized(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	s := open(t, f, nil)
+	good := []*discordgo.ApplicationCommand{{
+		Name: "board", Description: "Show the board",
+		NameLocalizations:        locs("de", "brett", "uk", "дошка"),
+		DescriptionLocalizations: locs("de", "Das Brett zeigen", "uk", "Показати дошку"),
+		Options: []*discordgo.ApplicationCommandOption{{
+			Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "Side",
+			NameLocalizations: *locs("de", "farbe"), DescriptionLocalizations: *locs("de", "Seite"),
+			Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "white", Value: "white", NameLocalizations: *locs("de", "Weiß")}},
+		}},
+	}}
+	if _, err := s.ApplicationCommandBulkOverwrite(f.AppID, "", good); err != nil {
+		t.Fatalf("localized overwrite: %v", err)
+	}
+	listed, err := s.ApplicationCommands(f.AppID, "")
+	if err != nil || len(listed) != 1 {
+		t.Fatalf("ApplicationCommands = %d, %v; want 1", len(listed), err)
+	}
+	c := listed[0]
+	if c.NameLocalizations == nil || (*c.NameLocalizations)["uk"] != "дошка" || (*c.DescriptionLocalizations)["de"] != "Das Brett zeigen" ||
+		c.Options[0].NameLocalizations["de"] != "farbe" || c.Options[0].Choices[0].NameLocalizations["de"] != "Weiß" {
+		t.Errorf("listed command lost its localizations: %+v", c)
+	}
+
+	bad := []*discordgo.ApplicationCommand{{
+		Name: "board", Description: "Show the board",
+		Options: []*discordgo.ApplicationCommandOption{{
+			Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "Side",
+			NameLocalizations: *locs("de", "Farbe"),
+		}},
+	}, {Name: "fen", Description: "FEN", NameLocalizations: locs("xx", "fen")}}
+	_, err = s.ApplicationCommandBulkOverwrite(f.AppID, "", bad)
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) || rest.Response.StatusCode != http.StatusBadRequest || rest.Message == nil || rest.Message.Code != codeInvalidFormBody {
+		t.Fatalf("overwrite with bad localizations: %v, want 400 Invalid Form Body", err)
+	}
+	for _, want := range []string{`"options":{"0":{"name_localizations":{"de":{"_errors":[{"code":"APPLICATION_COMMAND_INVALID_NAME"`, `"name_localizations":{"xx":{"_errors"`} {
+		if !strings.Contains(string(rest.ResponseBody), want) {
+			t.Errorf("error body %s lacks %s", rest.ResponseBody, want)
+		}
+	}
+	if got := f.Commands(); len(got) != 1 || (*got[0].NameLocalizations)["de"] != "brett" {
+		t.Errorf("a refused overwrite changed the commands: %+v", got)
+	}
+}

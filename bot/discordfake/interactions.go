@@ -474,12 +474,12 @@ func (f *Fake) commandDataLocked(spec InteractionSpec) (map[string]any, error) {
 		ct = discordgo.ChatApplicationCommand
 	}
 	gid := spec.GuildID
-	def := f.commandLocked(gid, spec.Name, ct)
+	def := f.commandLocked(gid, spec.Name, ct, spec.Locale)
 	if def == nil {
 		return nil, fmt.Errorf("interaction for /%s: %w", spec.Name, ErrUnknownCommand)
 	}
 	resolved := map[string]map[string]any{}
-	opts, err := f.invocationLocked(spec.Name, def.Options, spec.Options, spec.Type == discordgo.InteractionApplicationCommandAutocomplete, resolved)
+	opts, err := f.invocationLocked(def.Name, def.Options, spec.Options, spec.Type == discordgo.InteractionApplicationCommandAutocomplete, resolved, spec.Locale)
 	if err != nil {
 		return nil, err
 	}
@@ -504,14 +504,17 @@ func (f *Fake) commandDataLocked(spec InteractionSpec) (map[string]any, error) {
 }
 
 // invocationLocked checks given options against their definitions and
-// converts them to the wire form, collecting resolved users and channels.
-func (f *Fake) invocationLocked(path string, defs []*discordgo.ApplicationCommandOption, given []*discordgo.ApplicationCommandInteractionDataOption, partial bool, resolved map[string]map[string]any) ([]wireOption, error) {
+// converts them to the wire form, collecting resolved users and channels. A
+// given option may be named as the member's locale names it; the wire form
+// carries its canonical name, as Discord sends it whatever the member's
+// language.
+func (f *Fake) invocationLocked(path string, defs []*discordgo.ApplicationCommandOption, given []*discordgo.ApplicationCommandInteractionDataOption, partial bool, resolved map[string]map[string]any, loc discordgo.Locale) ([]wireOption, error) {
 	var out []wireOption
 	seen := map[string]bool{}
 	for _, o := range given {
 		var def *discordgo.ApplicationCommandOption
 		for _, d := range defs {
-			if d.Name == o.Name {
+			if d.Name == o.Name || (loc != "" && d.NameLocalizations[loc] == o.Name) {
 				def = d
 			}
 		}
@@ -525,11 +528,11 @@ func (f *Fake) invocationLocked(path string, defs []*discordgo.ApplicationComman
 		if t != def.Type {
 			return nil, fmt.Errorf("/%s option %q is of type %d, not %d", path, o.Name, def.Type, t)
 		}
-		seen[o.Name] = true
-		w := wireOption{Name: o.Name, Type: t, Focused: o.Focused}
+		seen[def.Name] = true
+		w := wireOption{Name: def.Name, Type: t, Focused: o.Focused}
 		switch t {
 		case discordgo.ApplicationCommandOptionSubCommand, discordgo.ApplicationCommandOptionSubCommandGroup:
-			sub, err := f.invocationLocked(path+" "+o.Name, def.Options, o.Options, partial, resolved)
+			sub, err := f.invocationLocked(path+" "+def.Name, def.Options, o.Options, partial, resolved, loc)
 			if err != nil {
 				return nil, err
 			}

@@ -311,6 +311,31 @@ func TestCheckCommands(t *testing.T) {
 		{"nested group", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", Description: "d", Options: []*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: "g", Description: "d"}}}}}}, "0.options.0.options.0.type", nil, false},
+		{"localized", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", NameLocalizations: locs("de", "partie", "ru", "партия"),
+			DescriptionLocalizations: locs("de", "Eine Partie"), Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "d", NameLocalizations: *locs("de", "farbe", "uk", "колір"),
+					DescriptionLocalizations: *locs("fr", "La couleur"),
+					Choices:                  []*discordgo.ApplicationCommandOptionChoice{{Name: "white", Value: "white", NameLocalizations: *locs("de", "Weiß")}}}}},
+			{Type: discordgo.UserApplicationCommand, Name: "Chess rating", NameLocalizations: locs("de", "Schach-Wertung mit Leerzeichen")}}, "", nil, false},
+		{"localized name upper case", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", NameLocalizations: locs("de", "Partie")}}, "0.name_localizations", nil, false},
+		{"localized name with a space", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", NameLocalizations: locs("fr", "ma partie")}}, "0.name_localizations", nil, false},
+		{"localized name too long", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", NameLocalizations: locs("ru", strings.Repeat("я", 33))}}, "0.name_localizations", nil, false},
+		{"unknown locale", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", NameLocalizations: locs("pt", "partida")}}, "0.name_localizations.pt", nil, false},
+		{"English-only locale code", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", NameLocalizations: locs("en", "game")}}, "0.name_localizations.en", nil, false},
+		{"localized description empty", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", DescriptionLocalizations: locs("de", "")}}, "0.description_localizations.de", nil, false},
+		{"localized description too long", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", DescriptionLocalizations: locs("it", strings.Repeat("à", 101))}}, "0.description_localizations.it", nil, false},
+		{"localized option name invalid", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "n", Description: "d", NameLocalizations: *locs("tr", "Oyun Adı")}}}}, "0.options.0.name_localizations.tr", nil, false},
+		{"localized option names clash", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "time", Description: "d", NameLocalizations: *locs("pl", "czas")},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "d", NameLocalizations: *locs("pl", "czas")}}}}, "0.options.1.name_localizations.pl", nil, false},
+		{"localized option description too long", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "n", Description: "d", DescriptionLocalizations: *locs("es-ES", strings.Repeat("ñ", 101))}}}}, "0.options.0.description_localizations.es-ES", nil, false},
+		{"localized choice name too long", []*discordgo.ApplicationCommand{{Name: "game", Description: "d", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "n", Description: "d", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "a", Value: "a", NameLocalizations: *locs("es-419", strings.Repeat("x", 101))}}}}}}, "0.options.0.choices.0.name_localizations.es-419", nil, false},
+		{"context menu localized name too long", []*discordgo.ApplicationCommand{{Type: discordgo.UserApplicationCommand, Name: "Rating", NameLocalizations: locs("de", strings.Repeat("W", 33))}}, "0.name_localizations", nil, false},
+		{"context menu localized description", []*discordgo.ApplicationCommand{{Type: discordgo.MessageApplicationCommand, Name: "Rating", DescriptionLocalizations: locs("de", "Wertung")}}, "0.description", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -469,4 +494,13 @@ func FuzzReadBody(f *testing.F) {
 			t.Fatalf("%d files accepted", len(files))
 		}
 	})
+}
+
+// locs builds a localization map from locale, text pairs.
+func locs(pairs ...string) *map[discordgo.Locale]string {
+	m := map[discordgo.Locale]string{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		m[discordgo.Locale(pairs[i])] = pairs[i+1]
+	}
+	return &m
 }
