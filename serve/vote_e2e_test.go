@@ -115,6 +115,8 @@ func voteStory(t *testing.T, w *world) {
 	if !strings.Contains(post.Content, "move 1 for White") || !strings.Contains(post.Content, "0 ballots from 1 member") {
 		t.Errorf("first vote post: %q", post.Content)
 	}
+	// The thread's first board is posted by the notifier, beside the vote post: wait for it.
+	w.waitFor("the first board in the thread", func() bool { return len(w.messagesWith(thread, "board.png")) > 0 })
 	if boards := w.messagesWith(thread, "board.png"); len(boards) != 1 || len(boards[0].CustomIDs()) != 0 || !strings.Contains(boards[0].Content, "chooses this move by vote") {
 		t.Errorf("the first board: %d boards, %q, controls %v (a vote game's board has none)", len(boards), boards[0].Content, boards[0].CustomIDs())
 	}
