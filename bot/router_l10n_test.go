@@ -21,23 +21,23 @@ func TestRouterLocalizesDefinitions(t *testing.T) {
 			cmds = append(cmds, c)
 		}
 	}
-	cmds = append(cmds, &stub{name: "vote"})
+	cmds = append(cmds, &stub{name: "simul"})
 	r, err := NewRouter(cmds, RouterOptions{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defs := r.Definitions()
-	if len(defs) != 2 || defs[0].Name != "board" || defs[1].Name != "vote" {
+	if len(defs) != 2 || defs[0].Name != "board" || defs[1].Name != "simul" {
 		t.Fatalf("definitions %v", defs)
 	}
 	if n := defs[0].NameLocalizations; n == nil || (*n)["de"] != "brett" || (*n)["uk"] != "дошка" || (*n)["es-419"] != "tablero" {
 		t.Errorf("/board registered with names %v", n)
 	}
 	if n := defs[1].NameLocalizations; n == nil || len(*n) != 0 {
-		t.Errorf("/vote, untranslated, registered with names %v", n)
+		t.Errorf("/simul, untranslated, registered with names %v", n)
 	}
 	out := logs.String()
-	if strings.Contains(out, "command=board") || !strings.Contains(out, "command=vote") || !strings.Contains(out, "de vote.name") || !strings.Contains(out, "uk vote.desc") {
-		t.Errorf("log %q: want the missing texts of /vote (and none of /board)", out)
+	if strings.Contains(out, "command=board") || !strings.Contains(out, "command=simul") || !strings.Contains(out, "de simul.name") || !strings.Contains(out, "uk simul.desc") {
+		t.Errorf("log %q: want the missing texts of /simul (and none of /board)", out)
 	}
 }
