@@ -40,7 +40,7 @@ func newActivityTestWorld(t *testing.T) *activityWorld {
 		t.Fatal(err)
 	}
 	s, err := New(Options{Games: svc, BaseURL: "http://127.0.0.1", Secret: []byte(strings.Repeat("s", 32)),
-		Limits: Limits{RequestsPerAddr: 1 << 20},
+		Limits:   Limits{RequestsPerAddr: 1 << 20},
 		Activity: &ActivityOptions{ClientID: f.AppID, ClientSecret: f.ClientSecret, BotToken: f.Token, APIURL: f.RESTURL()}})
 	if err != nil {
 		t.Fatal(err)
