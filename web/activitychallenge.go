@@ -6,7 +6,8 @@
 // what the page says. The challenge and its acceptance are the service's own calls (the
 // ones /challenge and its Accept button make), so the store decides between two
 // accepts and the game then gets its thread and board posts from the notifier like any
-// other; in a DM or group DM it is a guest game, shown in the Activity.
+// other; where the bot is not a member (a DM, a group DM, a server that never added it)
+// it is a guest game, shown in the Activity.
 
 package web
 
@@ -14,6 +15,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 
@@ -96,14 +98,38 @@ func (s *Server) userName(ctx context.Context, id string) string {
 	return u.name()
 }
 
-// ofSession reports whether a challenge was made where the session's Activity runs
-// (its server, or for a guest challenge no server, and its channel) between its user
-// and someone else: the only challenges a session may see or answer.
-func (a activitySession) ofSession(guild, channel string, guest bool, from, to string) bool {
-	if channel != a.ChannelID || guild != a.GuildID || guest != (a.GuildID == "") {
-		return false
+// challengeHere reports whether a challenge was made where the session's Activity
+// runs: in its channel, of its server; or a guest challenge (of no server) of its
+// channel, in a DM or a server that never added the bot. The same places as sees.
+func (a activitySession) challengeHere(guild, channel string, guest bool) bool {
+	if guest {
+		return guild == "" && channel == a.ChannelID
 	}
-	return to != "" && (from == a.UserID || to == a.UserID)
+	return guild != "" && guild == a.GuildID && channel == a.ChannelID
+}
+
+// ofSession reports whether a challenge was made where the session's Activity runs
+// between its user and someone else: the only challenges a session may see.
+func (a activitySession) ofSession(guild, channel string, guest bool, from, to string) bool {
+	return a.challengeHere(guild, channel, guest) && to != "" && (from == a.UserID || to == a.UserID)
+}
+
+// botInGuild asks Discord whether the bot is a member of a server (GET guilds/{id}
+// with the bot's token: a server that never added it answers 403).
+func (s *Server) botInGuild(ctx context.Context, guild string) (bool, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.activity.api+"guilds/"+guild, nil)
+	if err != nil {
+		return false, fmt.Errorf("web: discord guilds/{id}: %w", err)
+	}
+	req.Header.Set("Authorization", "Bot "+s.opts.Activity.BotToken)
+	var out struct {
+		ID string `json:"id"`
+	}
+	err = s.discordCall(req, "guilds/{id}", &out)
+	if errors.Is(err, errDiscordRefused) || errors.Is(err, errNoInstance) {
+		return false, nil
+	}
+	return err == nil && out.ID == guild, err
 }
 
 // activityLobby serves GET /activity/api/lobby: the other participants of the
@@ -168,8 +194,21 @@ func (s *Server) activityChallenge(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusForbidden, "This person is not in this Activity: you can challenge only its participants.")
 		return
 	}
+	// Where the bot is not a member (a DM, a group DM, a server that never added it) the
+	// game is a guest game of the channel, as /challenge makes it there.
+	guild := ses.GuildID
+	if guild != "" {
+		member, err := s.botInGuild(r.Context(), guild)
+		if err != nil {
+			s.discordFailure(w, err, "")
+			return
+		}
+		if !member {
+			guild = ""
+		}
+	}
 	res, err := s.opts.Games.CreateChallenge(r.Context(), games.ChallengeRequest{
-		GuildID: ses.GuildID, ChannelID: ses.ChannelID, Guest: ses.GuildID == "", Control: in.Control,
+		GuildID: guild, ChannelID: ses.ChannelID, Guest: guild == "", Control: in.Control,
 		From: games.NewPlayer(ses.UserID, s.userName(r.Context(), ses.UserID)),
 		To:   games.NewPlayer(in.To, s.userName(r.Context(), in.To)),
 	})
@@ -222,8 +261,7 @@ func (s *Server) sessionChallenge(w http.ResponseWriter, r *http.Request, ses ac
 		// Anyone in the channel may ask to answer a direct challenge (the service says
 		// whether they may); only the two players read its state. An open challenge
 		// (of /challenge without an opponent) is answered on its post, not here.
-		ok = err == nil && c.ChannelID == ses.ChannelID && c.GuildID == ses.GuildID && c.Guest == (ses.GuildID == "") &&
-			c.To.ID != "" && (answerer || ses.ofSession(c.GuildID, c.ChannelID, c.Guest, c.From.ID, c.To.ID))
+		ok = err == nil && ses.challengeHere(c.GuildID, c.ChannelID, c.Guest) && c.To.ID != "" && (answerer || ses.ofSession(c.GuildID, c.ChannelID, c.Guest, c.From.ID, c.To.ID))
 	}
 	if !ok {
 		apiError(w, http.StatusNotFound, "This challenge is not one of this Activity's.")

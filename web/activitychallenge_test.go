@@ -219,6 +219,30 @@ func TestActivityChallengeInDM(t *testing.T) {
 	}
 }
 
+// TestActivityChallengeInGuildWithoutBot: in a server that never added the bot the
+// game is a guest game of the channel too, and the Activity shows it.
+func TestActivityChallengeInGuildWithoutBot(t *testing.T) {
+	w := newActivityTestWorld(t)
+	bob := w.f.NewUser("bob")
+	guild, channel := w.f.AddGuildWithoutBot("no bot here")
+	inst := w.f.StartActivity(guild, channel, w.f.User.ID, bob.ID)
+	alice, bobS := w.session(w.f.User.ID, inst), w.session(bob.ID, inst)
+	id := w.challenge(alice, bob.ID, "10+5")
+	if st, out := w.do(http.MethodGet, "api/lobby", bobS, nil); st != http.StatusOK || len(out["challenges"].([]any)) != 1 {
+		t.Fatalf("Bob's lobby: %d %v, want Alice's challenge", st, out)
+	}
+	if st, out := w.do(http.MethodPost, "api/challenges/"+id+"/accept", bobS, map[string]any{}); st != http.StatusOK {
+		t.Fatalf("Bob accepts: %d %v", st, out)
+	}
+	g, err := w.svc.Game(context.Background(), 1)
+	if err != nil || !g.Guest || g.GuildID != "" || g.ChannelID != channel {
+		t.Fatalf("the game: %+v, %v; want a guest game of the channel", g, err)
+	}
+	if st, out := w.do(http.MethodGet, "api/games/1", bobS, nil); st != http.StatusOK {
+		t.Fatalf("Bob opens the game: %d %v", st, out)
+	}
+}
+
 func TestActivitySessionOfChallenge(t *testing.T) {
 	a := activitySession{UserID: "1", GuildID: "2", ChannelID: "3"}
 	dm := activitySession{UserID: "1", ChannelID: "3"}
@@ -231,7 +255,9 @@ func TestActivitySessionOfChallenge(t *testing.T) {
 		{a, "2", "3", "4", "5", false, false}, // between two others
 		{a, "2", "3", "1", "", false, false},  // an open challenge
 		{a, "2", "9", "1", "4", false, false}, {a, "8", "3", "1", "4", false, false},
-		{a, "2", "3", "1", "4", true, false},
+		{a, "2", "3", "1", "4", true, false}, // a guest challenge belongs to no server
+		{a, "", "3", "1", "4", true, true},   // a guest challenge in a server without the bot
+		{a, "", "3", "1", "4", false, false},
 		{dm, "", "3", "1", "4", true, true}, {dm, "", "3", "1", "4", false, false}, {dm, "", "9", "1", "4", true, false},
 	} {
 		if got := c.ses.ofSession(c.guild, c.channel, c.guest, c.from, c.to); got != c.want {
