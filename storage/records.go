@@ -339,6 +339,9 @@ func (c *Challenge) Validate() error {
 // Open reports whether anyone (but the challenger) may accept the challenge.
 func (c *Challenge) Open() bool { return c.To.ID == "" }
 
+// Pending reports whether the challenge still waits for an answer.
+func (c *Challenge) Pending() bool { return c.Status == ChallengePending }
+
 // Clone returns a copy of the challenge.
 func (c *Challenge) Clone() *Challenge { d := *c; return &d }
 

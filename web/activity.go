@@ -26,6 +26,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gambitchess/gambit/service/games"
@@ -72,6 +73,9 @@ type activityState struct {
 	client *http.Client
 	key    []byte // signs the Activity's sessions
 	page   *template.Template
+	// names are the participants' names by user id, as their sessions or Discord gave
+	// them (only shown: no decision rests on them).
+	names sync.Map
 }
 
 // setupActivity checks the options and prepares the Activity (nil options: none).
@@ -126,6 +130,7 @@ func (s *Server) activityRoutes() {
 	m.HandleFunc("POST /activity/api/session", s.activitySession)
 	m.HandleFunc("GET /activity/api/games/{id}", s.activityGame)
 	m.HandleFunc("GET /activity/g/{id}/{session}/ws", s.activitySocket)
+	s.activityChallengeRoutes()
 }
 
 // ActivityURL returns the address of the Activity's page on this server, the target
@@ -304,6 +309,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusForbidden, "You are not in this Activity: join it from the channel.")
 		return
 	}
+	s.activity.names.Store(u.ID, u.name())
 	ses := activitySession{UserID: u.ID, GuildID: inst.Location.GuildID, ChannelID: inst.Location.ChannelID,
 		Instance: inst.InstanceID, Expires: s.opts.Now().Add(activityTTL)}
 	list, thread, err := s.channelGames(r.Context(), ses)

@@ -4,7 +4,8 @@
 // the code; the server then learns from Discord who the user is and which Activity
 // instance they are in, and gives a session for that instance's channel. The page
 // shows the channel's game (the thread's) or its live games to pick from; a game is the
-// live board's own view and script (game.js), its socket through Discord's proxy.
+// live board's own view and script (game.js), its socket through Discord's proxy; in
+// the list, two participants can start a game (a challenge and its acceptance).
 // Every request goes through the proxy (/.proxy/ paths, the URL mappings); the session
 // travels in the Authorization header, as no cookie reaches a third party's frame.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
@@ -61,6 +62,8 @@ function showList(games) {
 }
 
 async function openGame(id, fromList) {
+  lobbyOn = false;
+  lobbyEl.hidden = true;
   say("Opening game " + id + "…", "loading");
   const v = await call("api/games/" + id, { headers: { Authorization: "Bearer " + session } });
   gamesEl.hidden = true;
@@ -82,6 +85,127 @@ async function openGame(id, fromList) {
 
 backEl.addEventListener("click", function () { location.reload(); });
 
+// The lobby: the other participants (as Discord lists them to the server), whom the
+// user challenges with a time control, and the challenges made or received here. The
+// page asks for it every few seconds while the list is shown; a challenge the user
+// made is followed until it is answered, and its game, once accepted, opens here as it
+// opens in the page of the one who accepted it.
+const lobbyEl = document.querySelector("[data-activity-lobby]");
+const controlEl = document.querySelector("[data-control]");
+const peopleEl = document.querySelector("[data-participants]");
+const noPeopleEl = document.querySelector("[data-no-participants]");
+const challengesEl = document.querySelector("[data-challenges]");
+const lobbyErrorEl = document.querySelector("[data-lobby-error]");
+const lobbyEvery = 1500; // ms between two looks at the lobby
+let lobbyOn = false;
+let lastLobby = "";
+const mine = new Set(); // the challenges this page made, followed until answered
+
+function authed(init) {
+  const out = Object.assign({}, init || {});
+  out.headers = Object.assign({ Authorization: "Bearer " + session }, out.headers || {});
+  return out;
+}
+
+function lobbyError(text) {
+  lobbyErrorEl.textContent = text || "";
+  lobbyErrorEl.hidden = !text;
+}
+
+function button(label, data, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  for (const k in data) b.dataset[k] = data[k];
+  b.addEventListener("click", function () {
+    b.disabled = true; // one click, one request
+    onClick().catch(function (err) { lobbyError(err.message); }).finally(function () { b.disabled = false; });
+  });
+  return b;
+}
+
+function renderLobby(l) {
+  const key = JSON.stringify(l);
+  if (key === lastLobby) return;
+  lastLobby = key;
+  if (!controlEl.options.length) {
+    for (const c of l.controls) {
+      const o = document.createElement("option");
+      o.value = c;
+      o.textContent = c;
+      controlEl.appendChild(o);
+    }
+    controlEl.value = l.controls.includes("10+5") ? "10+5" : l.controls[0];
+  }
+  peopleEl.textContent = "";
+  noPeopleEl.hidden = l.participants.length > 0;
+  for (const p of l.participants) {
+    const li = document.createElement("li");
+    li.appendChild(document.createTextNode(p.name + " "));
+    li.appendChild(button("Challenge", { challengeTo: p.id }, async function () {
+      const out = await authedPost("api/challenges", { to: p.id, control: controlEl.value });
+      mine.add(out.challenge.id);
+      lobbyError("");
+      await lookAtLobby();
+    }));
+    peopleEl.appendChild(li);
+  }
+  challengesEl.textContent = "";
+  for (const c of l.challenges) {
+    const li = document.createElement("li");
+    li.dataset.challenge = String(c.id);
+    if (c.incoming) {
+      li.appendChild(document.createTextNode(c.from.name + " challenges you (" + c.control + "). "));
+      li.appendChild(button("Accept", { accept: String(c.id) }, async function () {
+        const out = await authedPost("api/challenges/" + c.id + "/accept", {});
+        await openGame(out.game, true);
+      }));
+      li.appendChild(button("Decline", { decline: String(c.id) }, async function () {
+        await authedPost("api/challenges/" + c.id + "/decline", {});
+        await lookAtLobby();
+      }));
+    } else {
+      mine.add(c.id);
+      li.appendChild(document.createTextNode("You challenged " + c.to.name + " (" + c.control + "): waiting for an answer."));
+    }
+    challengesEl.appendChild(li);
+  }
+}
+
+// authedPost posts JSON to one of our routes with the session.
+function authedPost(path, v) {
+  return call(path, authed({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(v) }));
+}
+
+async function lookAtLobby() {
+  const l = await call("api/lobby", authed());
+  if (!lobbyOn) return;
+  renderLobby(l);
+  const pending = new Set(l.challenges.map(function (c) { return c.id; }));
+  for (const id of Array.from(mine)) {
+    if (pending.has(id)) continue;
+    mine.delete(id);
+    const c = await call("api/challenges/" + id, authed());
+    if (c.status === "accepted" && c.game) {
+      await openGame(c.game, true);
+      return;
+    }
+    lobbyError("Your challenge was " + c.status + ".");
+  }
+}
+
+function startLobby() {
+  lobbyOn = true;
+  lobbyEl.hidden = false;
+  const tick = function () {
+    if (!lobbyOn) return;
+    lookAtLobby().catch(function (err) { lobbyError(err.message); }).finally(function () {
+      if (lobbyOn) setTimeout(tick, lobbyEvery);
+    });
+  };
+  tick();
+}
+
 async function start() {
   const sdk = new DiscordSDK(body.dataset.clientId, { disableConsoleLogOverride: true });
   await sdk.ready();
@@ -100,6 +224,7 @@ async function start() {
   }
   say("Signed in as " + ses.user.name + ".", "list");
   showList(ses.games);
+  startLobby();
 }
 
 start().catch(function (err) {
