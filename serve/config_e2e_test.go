@@ -268,7 +268,7 @@ func TestInviteURLLogged(t *testing.T) {
 	w := newWorld(t)
 	var log syncLog
 	w.startWith(w.cfg, Deps{Logger: log.logger()})
-	want := "client_id=" + w.f.AppID + "&permissions=309237763072&scope=bot+applications.commands"
+	want := "client_id=" + w.f.AppID + "&permissions=317827697664&scope=bot+applications.commands"
 	if !strings.Contains(log.String(), want) {
 		t.Errorf("the start-up log lacks %q:\n%s", want, log.String())
 	}
