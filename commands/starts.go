@@ -3,13 +3,35 @@
 package commands
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 )
 
+// parseLead reads a duration from now: Go's ("2h30m") with whole days in front ("1d",
+// "2d12h").
+func parseLead(s string) (time.Duration, error) {
+	if strings.ContainsAny(s, "+-") {
+		return 0, fmt.Errorf("a signed duration %q", s)
+	}
+	days := time.Duration(0)
+	if n, rest, ok := strings.Cut(s, "d"); ok {
+		k, err := strconv.Atoi(n)
+		if err != nil || k < 0 || k > 400 {
+			return 0, fmt.Errorf("days %q", n)
+		}
+		days = time.Duration(k) * 24 * time.Hour
+		if s = rest; s == "" {
+			return days, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	return days + d, err
+}
+
 // startsHelp says which start times the starts option takes.
-const startsHelp = "Give the start as a date and time in UTC (2026-03-02 18:00), with an offset (2026-03-02T18:00+01:00), as a Discord timestamp (<t:1772474400>) or from now (in 2h30m)."
+const startsHelp = "Give the start as a date and time in UTC (2026-03-02 18:00), with an offset (2026-03-02T18:00+01:00), as a Discord timestamp (<t:1772474400>) or from now (in 2h30m, in 1d)."
 
 // parseStarts reads a start time: "2026-03-02 18:00" (UTC), RFC 3339 with or without
 // seconds ("2026-03-02T18:00+01:00"), a Discord timestamp ("<t:1772474400>", any
@@ -31,7 +53,7 @@ func parseStarts(s string, now time.Time) (time.Time, error) {
 		}
 		return time.Unix(n, 0).UTC(), nil
 	}
-	if d, err := time.ParseDuration(strings.TrimSpace(strings.TrimPrefix(strings.ToLower(s), "in "))); err == nil {
+	if d, err := parseLead(strings.TrimSpace(strings.TrimPrefix(strings.ToLower(s), "in "))); err == nil {
 		if d <= 0 {
 			return time.Time{}, Errorf("The start must be in the future.")
 		}

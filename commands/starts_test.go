@@ -19,13 +19,15 @@ func TestParseStarts(t *testing.T) {
 		{"1772474400", time.Unix(1772474400, 0).UTC()},
 		{"in 2h30m", now.Add(150 * time.Minute)},
 		{"90m", now.Add(90 * time.Minute)},
+		{"in 1d", now.Add(24 * time.Hour)},
+		{"2d12h", now.Add(60 * time.Hour)},
 	} {
 		got, err := parseStarts(tc.in, now)
 		if err != nil || !got.Equal(tc.want) {
 			t.Errorf("%q: %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"", "tomorrow", "in -2h", "2026-13-02 18:00", "<t:abc>", "0", "99999999999999999"} {
+	for _, bad := range []string{"", "tomorrow", "in -2h", "2026-13-02 18:00", "<t:abc>", "0", "99999999999999999", "in xd", "in 1d-3h"} {
 		if got, err := parseStarts(bad, now); err == nil {
 			t.Errorf("%q: accepted as %v", bad, got)
 		}
