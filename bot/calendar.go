@@ -71,6 +71,21 @@ func (c *REST) EditEvent(ctx context.Context, guildID, eventID string, e command
 	return eventRefused(err)
 }
 
+// DeleteEvent deletes a scheduled event of a guild.
+func (c *REST) DeleteEvent(ctx context.Context, guildID, eventID string) error {
+	err := c.call(ctx, "delete scheduled event", "delete scheduled event "+eventID, func(opts ...discordgo.RequestOption) error {
+		return c.s.GuildScheduledEventDelete(guildID, eventID, opts...)
+	})
+	return eventRefused(err)
+}
+
+// DeleteEvent deletes a scheduled event (poster: the notifier's transport).
+func (p *poster) DeleteEvent(ctx context.Context, guildID, eventID string) error {
+	ctx, cancel := context.WithTimeout(ctx, postTimeout)
+	defer cancel()
+	return p.rest.DeleteEvent(ctx, guildID, eventID)
+}
+
 // CreateEvent makes a scheduled event (poster: the notifier's transport).
 func (p *poster) CreateEvent(ctx context.Context, guildID string, e commands.CalendarEvent) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)
@@ -109,6 +124,15 @@ func (n *Notifier) CreateEvent(ctx context.Context, guildID string, e commands.C
 		return "", err
 	}
 	return c.CreateEvent(ctx, guildID, e)
+}
+
+// DeleteEvent implements commands.Calendar.
+func (n *Notifier) DeleteEvent(ctx context.Context, guildID, eventID string) error {
+	c, err := n.calendar()
+	if err != nil {
+		return err
+	}
+	return c.DeleteEvent(ctx, guildID, eventID)
 }
 
 // EditEvent implements commands.Calendar.

@@ -28,6 +28,8 @@ type Calendar interface {
 	// EditEvent changes one: its name, description, location and times, and its status
 	// when e.Status is not 0.
 	EditEvent(ctx context.Context, guildID, eventID string, e CalendarEvent) error
+	// DeleteEvent deletes one (a duplicate made by a request that lost a race).
+	DeleteEvent(ctx context.Context, guildID, eventID string) error
 }
 
 // CalendarEvent is what a scheduled event says of a tournament.
@@ -94,8 +96,13 @@ func (d *Deps) scheduleEvent(ctx context.Context, v *tournaments.View) string {
 	if err != nil {
 		return d.calendarFailed(v, "create", err)
 	}
-	if err := d.Tournaments.SetScheduledEvent(ctx, v.ID, id); err != nil {
+	recorded, err := d.Tournaments.SetScheduledEvent(ctx, v.ID, id)
+	if err != nil {
 		slog.Error("tournament: record the scheduled event", "tournament", v.ID, "event", id, "err", err)
+	} else if recorded != id { // another request made the tournament's event first
+		if err := d.Calendar.DeleteEvent(ctx, v.GuildID, id); err != nil {
+			slog.Error("tournament: delete a duplicate scheduled event", "tournament", v.ID, "event", id, "err", err)
+		}
 	}
 	return inEventsNote
 }

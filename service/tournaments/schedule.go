@@ -84,22 +84,24 @@ func (s *Service) Edit(ctx context.Context, r EditRequest) (*View, error) {
 }
 
 // SetScheduledEvent records the id of the server's scheduled event that announces event
-// id (made by the bot after Create or Edit).
-func (s *Service) SetScheduledEvent(ctx context.Context, id uint64, eventID string) error {
+// id (made by the bot after Create or Edit), unless one is recorded already: it returns
+// the id recorded, the earlier one when two requests made an event each at once (the
+// caller then deletes its own).
+func (s *Service) SetScheduledEvent(ctx context.Context, id uint64, eventID string) (string, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return "", err
 	}
-	_, err := s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
-		if t.ScheduledEvent == eventID {
+	v, err := s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+		if t.ScheduledEvent != "" {
 			return errNothingChanged
 		}
 		t.ScheduledEvent = eventID
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("record the scheduled event of tournament %d: %w", id, err)
+		return "", fmt.Errorf("record the scheduled event of tournament %d: %w", id, err)
 	}
-	return nil
+	return v.ScheduledEvent, nil
 }
 
 // Estimated lengths: a game at a time control lasts about both clocks' base times and

@@ -23,8 +23,12 @@ func TestPlannedStartEditAndScheduledEvent(t *testing.T) {
 	if got, want := v.ExpectedEnd(), starts.Add(5*19*time.Minute); !got.Equal(want) {
 		t.Errorf("expected end %v, want %v", got, want)
 	}
-	if err := r.ts.SetScheduledEvent(ctx, v.ID, "9001"); err != nil {
-		t.Fatal(err)
+	if got, err := r.ts.SetScheduledEvent(ctx, v.ID, "9001"); err != nil || got != "9001" {
+		t.Fatalf("record the event: %q, %v", got, err)
+	}
+	// A second event made at once by a duplicate request is not recorded over the first.
+	if got, err := r.ts.SetScheduledEvent(ctx, v.ID, "9002"); err != nil || got != "9001" {
+		t.Fatalf("record a second event: %q, %v", got, err)
 	}
 	later := starts.Add(time.Hour)
 	v, err = r.ts.Edit(ctx, EditRequest{ID: v.ID, GuildID: "g", By: "u1", Name: "Winter Open", Starts: later})
