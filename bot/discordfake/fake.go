@@ -157,6 +157,7 @@ type Fake struct {
 	hook      webhookState
 	oauth     oauthState
 	events    eventState
+	linked    linkedState
 }
 
 // guild is one guild the bot is in.
@@ -216,6 +217,7 @@ func Start(opts ...Option) (*Fake, error) {
 	f.gw.init()
 	f.oauth.init()
 	f.events.init()
+	f.linked.init()
 	f.ClientSecret = "secret." + randomHex(16)
 	if err := f.hook.init(); err != nil {
 		return nil, err
