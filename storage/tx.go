@@ -34,6 +34,7 @@ type Tx interface {
 	PlansTx
 	VoteGamesTx
 	VacationsTx
+	LinkedAccountsTx
 }
 
 // GamesTx reads and writes games and their indexes (records.go).
@@ -276,4 +277,19 @@ type VacationsTx interface {
 	OpenVacations() ([]*Vacation, error)
 	// EachVacation calls fn with every vacation record until fn returns an error.
 	EachVacation(fn func(*Vacation) error) error
+}
+
+// LinkedAccountsTx reads and writes the users' Linked Roles connections
+// (linkedaccounts.go).
+type LinkedAccountsTx interface {
+	// LinkedAccount returns the connection of a user (ErrNotFound, with a record of the
+	// key at version 0, for one never written).
+	LinkedAccount(userID string) (*LinkedAccount, error)
+	// PutLinkedAccount writes a connection from its stored version (ErrConflict
+	// otherwise; NextLinkedAccountVersion), at the next version; it leaves a as it is.
+	PutLinkedAccount(a *LinkedAccount) error
+	// DeleteLinkedAccount removes a user's connection (none is no error).
+	DeleteLinkedAccount(userID string) error
+	// EachLinkedAccount calls fn with every connection until fn returns an error.
+	EachLinkedAccount(fn func(*LinkedAccount) error) error
 }
