@@ -38,13 +38,22 @@ func eventParams(e commands.CalendarEvent) *discordgo.GuildScheduledEventParams 
 	return p
 }
 
+// codeUnknownScheduledEvent is Discord's JSON error code for an event that is no more.
+const codeUnknownScheduledEvent = 10070
+
 // eventRefused wraps commands.ErrNoEventPermission around Discord's 403 Missing
-// Permissions.
+// Permissions, and commands.ErrUnknownEvent around its 404 Unknown Guild Scheduled
+// Event.
 func eventRefused(err error) error {
 	var re *discordgo.RESTError
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden &&
-		re.Message != nil && re.Message.Code == codeMissingPermissions {
+	if !errors.As(err, &re) || re.Response == nil || re.Message == nil {
+		return err
+	}
+	switch {
+	case re.Response.StatusCode == http.StatusForbidden && re.Message.Code == codeMissingPermissions:
 		return fmt.Errorf("%w: %w", commands.ErrNoEventPermission, err)
+	case re.Response.StatusCode == http.StatusNotFound && re.Message.Code == codeUnknownScheduledEvent:
+		return fmt.Errorf("%w: %w", commands.ErrUnknownEvent, err)
 	}
 	return err
 }

@@ -47,6 +47,10 @@ var ErrNoEventPermission = errors.New("the bot lacks the Manage Events permissio
 // inEventsNote tells the organiser the server's event is made or updated.
 const inEventsNote = " It is in the server's events."
 
+// ErrUnknownEvent is wrapped by a Calendar's errors when the event is no more (the
+// server's admins deleted it: 404, code 10070).
+var ErrUnknownEvent = errors.New("the server's event is no more")
+
 // calendarTimeout bounds one call to the calendar.
 const calendarTimeout = 10 * time.Second
 
@@ -87,10 +91,14 @@ func (d *Deps) scheduleEvent(ctx context.Context, v *tournaments.View) string {
 	defer cancel()
 	e := calendarEvent(v)
 	if v.ScheduledEvent != "" {
-		if err := d.Calendar.EditEvent(ctx, v.GuildID, v.ScheduledEvent, e); err != nil {
+		err := d.Calendar.EditEvent(ctx, v.GuildID, v.ScheduledEvent, e)
+		if err == nil {
+			return inEventsNote
+		}
+		if !errors.Is(err, ErrUnknownEvent) || !d.forgetEvent(ctx, v) {
 			return d.calendarFailed(v, "update", err)
 		}
-		return inEventsNote
+		// The admins deleted it: the tournament gets a new one.
 	}
 	id, err := d.Calendar.CreateEvent(ctx, v.GuildID, e)
 	if err != nil {
@@ -114,9 +122,25 @@ func (d *Deps) setEventStatus(ctx context.Context, v *tournaments.View, status d
 	}
 	ctx, cancel := context.WithTimeout(ctx, calendarTimeout)
 	defer cancel()
-	if err := d.Calendar.EditEvent(ctx, v.GuildID, v.ScheduledEvent, CalendarEvent{Status: status}); err != nil {
+	err := d.Calendar.EditEvent(ctx, v.GuildID, v.ScheduledEvent, CalendarEvent{Status: status})
+	switch {
+	case errors.Is(err, ErrUnknownEvent):
+		d.forgetEvent(ctx, v)
+	case err != nil:
 		d.calendarFailed(v, fmt.Sprintf("set status %d of", status), err)
 	}
+}
+
+// forgetEvent clears v's scheduled event, which Discord no longer has; it reports
+// whether it did.
+func (d *Deps) forgetEvent(ctx context.Context, v *tournaments.View) bool {
+	if err := d.Tournaments.ForgetScheduledEvent(ctx, v.ID, v.ScheduledEvent); err != nil {
+		slog.Error("tournament: forget a deleted scheduled event", "tournament", v.ID, "event", v.ScheduledEvent, "err", err)
+		return false
+	}
+	slog.Info("tournament: the server's event was deleted on Discord", "guild", v.GuildID, "tournament", v.ID, "event", v.ScheduledEvent)
+	v.ScheduledEvent = ""
+	return true
 }
 
 // calendarFailed logs a failed call and returns the organiser's note for a refusal

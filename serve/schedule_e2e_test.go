@@ -4,7 +4,8 @@ package serve
 // tournament is created with a planned start (once, whatever the duplicates of the
 // interaction), changed with /tournament edit, under way at the start, completed with
 // the final standings; cancelled with the tournament; and a server that withholds
-// Manage Events still gets its tournament, the organiser told once.
+// Manage Events still gets its tournament, the organiser told once; an event the
+// admins deleted is made again at the next change.
 
 import (
 	"fmt"
@@ -79,6 +80,17 @@ func TestStoryTournamentScheduledEvent(t *testing.T) {
 	}
 	if ev = events()[0]; ev.Name != "Winter Open" || !ev.ScheduledStartTime.Equal(moved) || !ev.ScheduledEndTime.After(moved) {
 		t.Fatalf("edited event %+v", ev)
+	}
+
+	// The server's admins delete the event in Discord: the next edit makes a new one.
+	if !tw.f.DeleteScheduledEvent(tw.f.GuildID, ev.ID) {
+		t.Fatal("no event to delete")
+	}
+	d = tw.ask(admin(subCommand("edit", discordfake.StringOpt("name", "Winter Open II"))))
+	evs := events()
+	if !strings.Contains(d.Content, "in the server's events") || len(evs) != 1 || evs[0].ID == ev.ID ||
+		evs[0].Name != "Winter Open II" || !evs[0].ScheduledStartTime.Equal(moved) || tw.view(1).ScheduledEvent != evs[0].ID {
+		t.Fatalf("edit after the deletion answered %q; events %+v", d.Content, evs)
 	}
 
 	// Started: under way; finished: completed.

@@ -61,6 +61,21 @@ func (f *Fake) SetNow(now func() time.Time) {
 	f.events.now = now
 }
 
+// DeleteScheduledEvent deletes an event as a server's admin does in Discord's client; it
+// reports whether there was one.
+func (f *Fake) DeleteScheduledEvent(guildID, eventID string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	evs := f.events.byGuild[guildID]
+	for i, ev := range evs {
+		if ev.ID == eventID {
+			f.events.byGuild[guildID] = append(evs[:i:i], evs[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
 // ScheduledEvents returns copies of a guild's scheduled events, in creation order
 // (ended and cancelled ones too, which Discord keeps a while; deleted ones are gone).
 func (f *Fake) ScheduledEvents(guildID string) []*discordgo.GuildScheduledEvent {

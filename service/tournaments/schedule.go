@@ -104,6 +104,25 @@ func (s *Service) SetScheduledEvent(ctx context.Context, id uint64, eventID stri
 	return v.ScheduledEvent, nil
 }
 
+// ForgetScheduledEvent clears the scheduled event of event id if it is eventID (one the
+// server's admins deleted on Discord), so that the next change makes a new one.
+func (s *Service) ForgetScheduledEvent(ctx context.Context, id uint64, eventID string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := s.update(ctx, id, func(w storage.Tx, t *storage.Tournament, st *State) error {
+		if t.ScheduledEvent != eventID || eventID == "" {
+			return errNothingChanged
+		}
+		t.ScheduledEvent = ""
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("forget the scheduled event of tournament %d: %w", id, err)
+	}
+	return nil
+}
+
 // Estimated lengths: a game at a time control lasts about both clocks' base times and
 // 40 increments, and a round a game and a few minutes between rounds; a round robin is
 // counted for 8 players, a knockout for 4 rounds of its match games.

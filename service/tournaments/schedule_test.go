@@ -30,6 +30,18 @@ func TestPlannedStartEditAndScheduledEvent(t *testing.T) {
 	if got, err := r.ts.SetScheduledEvent(ctx, v.ID, "9002"); err != nil || got != "9001" {
 		t.Fatalf("record a second event: %q, %v", got, err)
 	}
+	if err := r.ts.ForgetScheduledEvent(ctx, v.ID, "9002"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.ts.Get(ctx, v.ID); got.ScheduledEvent != "9001" {
+		t.Fatalf("forgetting another event cleared %q", got.ScheduledEvent)
+	}
+	if err := r.ts.ForgetScheduledEvent(ctx, v.ID, "9001"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.ts.SetScheduledEvent(ctx, v.ID, "9001"); err != nil || got != "9001" {
+		t.Fatalf("record the event again: %q, %v", got, err)
+	}
 	later := starts.Add(time.Hour)
 	v, err = r.ts.Edit(ctx, EditRequest{ID: v.ID, GuildID: "g", By: "u1", Name: "Winter Open", Starts: later})
 	if err != nil {
