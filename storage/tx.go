@@ -146,6 +146,9 @@ type LaddersTx interface {
 	Ladder(guildID string, cat clock.Category) ([]LadderPlayer, error)
 	// GuildLadders returns every player record of a guild, by category then user id.
 	GuildLadders(guildID string) ([]LadderPlayer, error)
+	// UserLadders returns every ladder record of a user, in every guild, by guild then
+	// category (Linked Roles: the best rating per category across servers).
+	UserLadders(userID string) ([]LadderPlayer, error)
 	// ReplaceLadders replaces every player record of a guild, in every category, with
 	// players (all of that guild): the end of a recompute.
 	ReplaceLadders(guildID string, players []LadderPlayer) error

@@ -151,6 +151,7 @@ var pgMigrations = []pgMigration{
 		`CREATE TABLE linked_accounts (
 			user_id text PRIMARY KEY,
 			record bytea NOT NULL)`,
+		`CREATE INDEX ladder_players_user ON ladder_players (user_id)`,
 	}},
 }
 

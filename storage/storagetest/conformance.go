@@ -42,6 +42,7 @@ func Conformance(t *testing.T, be Backend) {
 		{"DailiesPlayersAttempts", testDailiesPlayersAttempts},
 		{"PuzzleSettings", testPuzzleSettings},
 		{"LadderPlayerValidation", testLadderPlayerValidation},
+		{"UserLadders", testUserLadders},
 		{"RatedResultsOnceInEndOrder", testRatedResultsOnceInEndOrder},
 		{"UpdateIsAtomic", testUpdateIsAtomic},
 		{"ReplaceLaddersAndSettings", testReplaceLaddersAndSettings},
