@@ -9,27 +9,21 @@ import (
 	"context"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitchess/gambit/service/linkedroles"
 )
 
-// Keys of the role-connection metadata (at most 5 records; keys of a-z, 0-9 and _).
-const (
-	RoleKeyBullet = "bullet_rating"
-	RoleKeyBlitz  = "blitz_rating"
-	RoleKeyRapid  = "rapid_rating"
-	RoleKeyStd    = "classical_rating"
-	RoleKeyGames  = "rated_games"
-)
-
-// RoleMetadata returns the records Gambit registers: "at least" comparisons of the
+// RoleMetadata returns the records Gambit registers (the keys service/linkedroles
+// pushes): "at least" comparisons of the
 // ratings per category and of the rated games played.
 func RoleMetadata() []*discordgo.ApplicationRoleConnectionMetadata {
 	ge := discordgo.ApplicationRoleConnectionMetadataIntegerGreaterThanOrEqual
 	return []*discordgo.ApplicationRoleConnectionMetadata{
-		{Type: ge, Key: RoleKeyBullet, Name: "Bullet rating", Description: "Best bullet rating on a Gambit ladder at least"},
-		{Type: ge, Key: RoleKeyBlitz, Name: "Blitz rating", Description: "Best blitz rating on a Gambit ladder at least"},
-		{Type: ge, Key: RoleKeyRapid, Name: "Rapid rating", Description: "Best rapid rating on a Gambit ladder at least"},
-		{Type: ge, Key: RoleKeyStd, Name: "Classical rating", Description: "Best classical rating on a Gambit ladder at least"},
-		{Type: ge, Key: RoleKeyGames, Name: "Rated games", Description: "Rated games played on Gambit at least"},
+		{Type: ge, Key: linkedroles.KeyBullet, Name: "Bullet rating", Description: "Best bullet rating on a Gambit ladder at least"},
+		{Type: ge, Key: linkedroles.KeyBlitz, Name: "Blitz rating", Description: "Best blitz rating on a Gambit ladder at least"},
+		{Type: ge, Key: linkedroles.KeyRapid, Name: "Rapid rating", Description: "Best rapid rating on a Gambit ladder at least"},
+		{Type: ge, Key: linkedroles.KeyClassical, Name: "Classical rating", Description: "Best classical rating on a Gambit ladder at least"},
+		{Type: ge, Key: linkedroles.KeyGames, Name: "Rated games", Description: "Rated games played on Gambit at least"},
 	}
 }
 
