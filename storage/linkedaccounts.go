@@ -7,8 +7,8 @@
 // one. It also holds when the access token expires (so it is refreshed first) and the
 // metadata last pushed (so an unchanged rating is not pushed again). The record is
 // written only from its stored version (Version, else ErrConflict): of two processes
-// refreshing one grant (a refresh token is good once), exactly one records the new
-// tokens.
+// claiming the refresh of one grant (Refreshing; a refresh token is good once), exactly
+// one refreshes.
 
 package storage
 
@@ -40,6 +40,9 @@ type LinkedAccount struct {
 	Linked time.Time `json:"linked,omitzero"`
 	// Pushed is the metadata last pushed to Discord (key → value).
 	Pushed map[string]string `json:"pushed,omitempty"`
+	// Refreshing is when a process claimed the refresh of the grant (zero: none under
+	// way): a refresh token is good once, so one process refreshes at a time.
+	Refreshing time.Time `json:"refreshing,omitzero"`
 }
 
 // Validate checks what a store may keep.

@@ -7,9 +7,11 @@
 //
 // The grant (access and refresh tokens) is sealed (AES-256-GCM, with a key derived from
 // the application's client secret) before it reaches the store, and is never logged.
-// An expired access token is refreshed first; a refresh token is good once, so the new
-// grant is written from the record's stored version: of two processes refreshing one
-// grant, one writes and the other uses what it wrote. A grant Discord refuses (the user
-// removed the application) ends the link. Metadata equal to what was last pushed is not
+// An expired access token (or one Discord refuses) is refreshed first; a refresh token
+// is good once, so the refresh is claimed in the store (the record written from its
+// stored version) before it is made: of two processes pushing at once, one refreshes
+// and pushes, the other leaves the push to it; a claim older than a minute is a dead
+// process's and is taken over. A grant Discord refuses to refresh (the user removed
+// the application) ends the link. Metadata equal to what was last pushed is not
 // pushed again. The service speaks no Discord itself: Discord (package web) does.
 package linkedroles

@@ -179,13 +179,18 @@ func (s *Service) Push(ctx context.Context, userID string) error {
 		return nil
 	}
 	access, a, err := s.accessToken(ctx, a, false)
+	if errors.Is(err, errRefreshing) {
+		return nil // the process refreshing the grant pushes
+	}
 	if err != nil {
 		return err
 	}
 	c := Connection{PlatformName: PlatformName, Metadata: md}
 	err = s.discord.PushConnection(ctx, access, c)
 	if errors.Is(err, ErrRefused) { // expired sooner than said: refresh once
-		if access, a, err = s.accessToken(ctx, a, true); err != nil {
+		if access, a, err = s.accessToken(ctx, a, true); errors.Is(err, errRefreshing) {
+			return nil
+		} else if err != nil {
 			return err
 		}
 		err = s.discord.PushConnection(ctx, access, c)
@@ -210,22 +215,50 @@ func (s *Service) Push(ctx context.Context, userID string) error {
 	return nil
 }
 
+// errRefreshing: another process holds the claim on the grant's refresh (and pushes).
+var errRefreshing = errors.New("another process is refreshing the grant")
+
+// refreshClaimTTL is how long a claim on a refresh holds: past it, the process that
+// took it is taken to have died.
+const refreshClaimTTL = time.Minute
+
 // accessToken returns a's access token, refreshed first when it expires (or when force
-// says Discord refused it): the new grant is written from a's version; a process that
-// finds it written by another uses that one's token. It returns the record as stored.
+// says Discord refused it). A refresh token is good once, so the refresh is claimed in
+// the store first (the record written from its stored version): a process that loses
+// the claim, or finds one held, gets errRefreshing. It returns the record as stored.
 func (s *Service) accessToken(ctx context.Context, a *storage.LinkedAccount, force bool) (string, *storage.LinkedAccount, error) {
 	g, err := s.seal.open(a.UserID, a.Tokens)
 	if err != nil {
 		s.unlink(ctx, a)
 		return "", nil, fmt.Errorf("linked account of %s: %w", a.UserID, err)
 	}
-	if !force && s.clock.Now().Before(a.Expires.Add(-refreshMargin)) {
+	now := s.clock.Now()
+	if !force && now.Before(a.Expires.Add(-refreshMargin)) {
 		return g.Access, a, nil
 	}
+	if !a.Refreshing.IsZero() && now.Sub(a.Refreshing) < refreshClaimTTL {
+		return "", nil, errRefreshing
+	}
+	claim := a.Clone()
+	claim.Refreshing = now
+	err = s.db.Update(ctx, func(tx storage.Tx) error { return tx.PutLinkedAccount(claim) })
+	if errors.Is(err, storage.ErrConflict) {
+		return "", nil, errRefreshing
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("claim the refresh of %s: %w", a.UserID, err)
+	}
+	claim.Version++
 	fresh, err := s.discord.Refresh(ctx, g.Refresh)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {
-			s.unlink(ctx, a)
+			s.unlink(ctx, claim)
+		} else {
+			release := claim.Clone()
+			release.Refreshing = time.Time{}
+			if rerr := s.db.Update(ctx, func(tx storage.Tx) error { return tx.PutLinkedAccount(release) }); rerr != nil {
+				s.log.Warn("linked roles: release the refresh claim", "user", a.UserID, "err", rerr)
+			}
 		}
 		return "", nil, fmt.Errorf("refresh the grant of %s: %w", a.UserID, err)
 	}
@@ -233,21 +266,9 @@ func (s *Service) accessToken(ctx context.Context, a *storage.LinkedAccount, for
 	if err != nil {
 		return "", nil, err
 	}
-	w := a.Clone()
-	w.Tokens, w.Expires = sealed, s.clock.Now().Add(fresh.ExpiresIn)
-	err = s.db.Update(ctx, func(tx storage.Tx) error { return tx.PutLinkedAccount(w) })
-	if errors.Is(err, storage.ErrConflict) {
-		cur, err := storage.Read(ctx, s.db, func(tx storage.Tx) (*storage.LinkedAccount, error) { return tx.LinkedAccount(a.UserID) })
-		if err != nil {
-			return "", nil, err
-		}
-		g, err := s.seal.open(cur.UserID, cur.Tokens)
-		if err != nil {
-			return "", nil, err
-		}
-		return g.Access, cur, nil
-	}
-	if err != nil {
+	w := claim.Clone()
+	w.Tokens, w.Expires, w.Refreshing = sealed, s.clock.Now().Add(fresh.ExpiresIn), time.Time{}
+	if err := s.db.Update(ctx, func(tx storage.Tx) error { return tx.PutLinkedAccount(w) }); err != nil {
 		return "", nil, fmt.Errorf("record the refreshed grant of %s: %w", a.UserID, err)
 	}
 	w.Version++
