@@ -104,7 +104,8 @@ func New(o Options, d *commands.Deps) (*Discord, error) {
 // Register builds the router of cmds behind the middlewares (panics recovered, logs,
 // metrics, the per-user limit, the deferral of slow handlers, the pending notes), then meets Discord: it
 // learns the application id (unless discord.application_id gives it), registers the
-// commands with one bulk overwrite, logs the invite URL, and resolves the shard count.
+// commands with one bulk overwrite and the Linked Roles metadata (linkedroles.go), logs
+// the invite URL, and resolves the shard count.
 // A 401 on the first call is ErrTokenRefused.
 func (dc *Discord) Register(ctx context.Context, cmds []commands.Command) error {
 	m, log := dc.o.Metrics, dc.o.Logger
@@ -142,6 +143,11 @@ func meetDiscord(ctx context.Context, cfg config.Config, s *discordgo.Session, r
 		return "", 0, tokenRefused("register the commands", err)
 	}
 	log.Info("commands registered", "count", len(defs), "guild", cfg.Discord.GuildID)
+	// Linked Roles' records: a failure costs the servers their linked roles' choices,
+	// not the bot its start.
+	if err := rest.RegisterRoleMetadata(ctx, appID); err != nil {
+		log.Warn("the Linked Roles metadata could not be registered", "err", err)
+	}
 	log.Info("invite the bot with this URL", "url", InviteURL(appID), "permissions", Permissions())
 	log.Info("people add Gambit to their own account with this URL", "url", UserInstallURL(appID))
 	if cfg.Discord.InteractionsAddress != "" {

@@ -37,6 +37,9 @@ var neededPermissions = []struct {
 	{"Create Public Threads", discordgo.PermissionCreatePublicThreads, "open a thread for each game"},
 	// After the first post, a game's boards and results go to its thread.
 	{"Send Messages in Threads", discordgo.PermissionSendMessagesInThreads, "post the moves and the result in the game's thread"},
+	// A tournament with a planned start is announced as a scheduled event of the server
+	// (POST guilds/{guild}/scheduled-events), moved on as the tournament is.
+	{"Manage Events", discordgo.PermissionManageEvents, "announce tournaments in the server's events"},
 }
 
 // Permissions returns the permissions integer of the invite: the bits of neededPermissions.

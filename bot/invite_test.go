@@ -23,7 +23,7 @@ func TestPermissions(t *testing.T) {
 		}
 		seen |= p.Bit
 	}
-	if got := Permissions(); got != 309237763072 {
+	if got := Permissions(); got != 317827697664 {
 		t.Errorf("Permissions() = %d", got)
 	}
 	// Nothing that could moderate, manage or read more than the bot's own work.

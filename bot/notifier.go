@@ -117,12 +117,13 @@ type transport interface {
 // errNotConnected is the error of a post before Connect.
 var errNotConnected = errors.New("the notifier has no connection to Discord yet")
 
-// NewNotifier returns the notifier of d's posts and makes it d's Outbox. It posts
+// NewNotifier returns the notifier of d's posts and makes it d's Outbox and Calendar. It posts
 // nothing until Connect.
 func NewNotifier(d *commands.Deps, log *slog.Logger, m *Metrics) *Notifier {
 	n := &Notifier{d: d, log: log, metrics: m, flagNote: map[uint64]string{}, offerShown: map[uint64]int{}, places: map[uint64]string{}}
 	n.queues = newPostQueues(n.deliver, n.drop)
 	d.Outbox = n
+	d.Calendar = n
 	return n
 }
 

@@ -39,6 +39,9 @@ type Deps struct {
 	// Outbox takes every post that is not the answer to an interaction (package bot's
 	// Notifier implements it; nil: nothing is posted).
 	Outbox Outbox
+	// Calendar keeps the servers' scheduled events that announce tournaments (package
+	// bot's Notifier; nil: none are made).
+	Calendar Calendar
 	// Web makes the links of the games' web pages (nil: no web buttons).
 	Web WebLinks
 	// Ledger records the posts an interaction's answer stands for (see PostLedger).

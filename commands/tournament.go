@@ -20,12 +20,13 @@ import (
 	"github.com/gambitchess/gambit/storage"
 )
 
-// /tournament create | join | leave | start | withdraw | standings | pairings | list |
-// cancel | creators: events run in a channel, their games started in threads by the
+// /tournament create | edit | join | leave | start | withdraw | standings | pairings |
+// list | cancel | creators: events run in a channel, their games started in threads by the
 // tournament service. Who may create one: members with Manage Server, or with the role
 // set by /tournament creators. The round announcements and the final standings (a
 // card, a text table and the TRF) are posted by TournamentEvent, the service's
-// notifier.
+// notifier. An event with a planned start (the starts option) is announced as a
+// scheduled event of the server (calendar.go).
 
 func init() {
 	register(registration{
@@ -64,6 +65,7 @@ type tournamentOptions struct {
 	Round      int64  `option:"round"`
 	Role       string `option:"role"`
 	Berserk    *bool  `option:"berserk"`
+	Starts     string `option:"starts"`
 }
 
 // Definition implements Command.
@@ -78,6 +80,10 @@ func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
 	}
 	integer := func(name, desc string, lo, hi float64) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: desc, MinValue: fl(lo), MaxValue: hi}
+	}
+	starts := func() *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "starts",
+			Description: "Planned start, UTC (2026-03-02 18:00) or from now (in 2h): announced as a server event", MaxLength: 40}
 	}
 	formats := []*discordgo.ApplicationCommandOptionChoice{
 		{Name: "Swiss (FIDE Dutch)", Value: "swiss"}, {Name: "Round robin", Value: "roundrobin"},
@@ -104,7 +110,11 @@ func (c *TournamentCommand) Definition() *discordgo.ApplicationCommand {
 				integer("blitz", "Knockout: blitz tie-break games (default 2; 0 skips)", 0, tournaments.MaxMatchGames),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "armageddon", Description: "Knockout: Armageddon minutes, White/Black, e.g. 5/4 (default; a draw sends Black through)", MaxLength: 20},
 				integer("max_players", "Most players who may join (default 64)", 2, tournaments.MaxPlayers),
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "berserk", Description: "Arena: players may halve their clock for a bonus point on a win (default yes)"}),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "berserk", Description: "Arena: players may halve their clock for a bonus point on a win (default yes)"},
+				starts()),
+			sub("edit", "Rename a tournament or move its planned start before it starts (its creator or Manage Server)", id(),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The new name", MaxLength: 80},
+				starts()),
 			sub("join", "Join a tournament", id()),
 			sub("leave", "Leave a tournament before it starts", id()),
 			sub("start", "Start a tournament (its creator or Manage Server)", id()),
@@ -170,11 +180,14 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 	switch r.Sub {
 	case "join", "leave":
 		return c.enter(ctx, r, r.Sub, id)
+	case "edit":
+		return c.edit(ctx, r, o, id, manager)
 	case "start":
 		v, err = ts.Start(ctx, id, r.GuildID, r.User.ID, manager)
 		if err != nil {
 			return nil, tournamentError(err)
 		}
+		c.d.setEventStatus(ctx, v, discordgo.GuildScheduledEventStatusActive)
 		return Reply("🏁 **%s** has started with %s; the games open in threads below.", EscapeMarkdown(v.Name), countPlayers(len(v.State.Players))), nil
 	case "withdraw":
 		v, err = ts.Withdraw(ctx, id, r.GuildID, r.User.ID)
@@ -187,6 +200,7 @@ func (c *TournamentCommand) Handle(ctx context.Context, r *Request) (*Response, 
 		if err != nil {
 			return nil, tournamentError(err)
 		}
+		c.d.setEventStatus(ctx, v, discordgo.GuildScheduledEventStatusCanceled)
 		return Reply("✖ **%s** was called off.", EscapeMarkdown(v.Name)), nil
 	case "standings":
 		if v, err = ts.Get(ctx, id); err != nil {
@@ -267,23 +281,59 @@ func (c *TournamentCommand) create(ctx context.Context, r *Request, o tournament
 	if set.Format == tournaments.Arena && o.Minutes == 0 {
 		return nil, Errorf("Say how long the arena lasts with the minutes option.")
 	}
+	var starts time.Time
+	if o.Starts != "" {
+		var err error
+		if starts, err = parseStarts(o.Starts, c.d.now()); err != nil {
+			return nil, err
+		}
+	}
 	rid := ""
 	if r.Interaction != nil {
 		rid = r.Interaction.ID
 	}
 	v, err := c.d.Tournaments.Create(ctx, tournaments.CreateRequest{RequestID: rid, GuildID: r.GuildID, ChannelID: r.ChannelID,
-		By: by, Name: strings.TrimSpace(o.Name), Settings: set})
+		By: by, Name: strings.TrimSpace(o.Name), Settings: set, Starts: starts})
 	if err != nil {
 		return nil, tournamentError(err)
 	}
-	resp := Reply("🏆 **%s** (tournament %d): %s.\nJoin with the button or `/tournament join tournament:%d`; %s starts it with `/tournament start`.",
-		EscapeMarkdown(v.Name), v.ID, describeEvent(v.State.Settings), v.ID, EscapeMarkdown(by.Name))
+	when, note := "", ""
+	if !v.State.Starts.IsZero() {
+		when = fmt.Sprintf("\nPlanned start <t:%d:F>.", v.State.Starts.Unix())
+		if v.ScheduledEvent == "" { // a repeated request finds the event made the first time
+			note = c.d.scheduleEvent(ctx, v)
+		}
+	}
+	resp := Reply("🏆 **%s** (tournament %d): %s.\nJoin with the button or `/tournament join tournament:%d`; %s starts it with `/tournament start`.%s%s",
+		EscapeMarkdown(v.Name), v.ID, describeEvent(v.State.Settings), v.ID, EscapeMarkdown(by.Name), when, note)
 	id := func(action string) string { return NewCustomID("tournament", v.ID, 0, action).String() }
 	resp.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: id("join")},
 		discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: id("leave")},
 	}}}
 	return resp, nil
+}
+
+// edit renames an event or moves its planned start, and updates (or makes) its
+// scheduled event.
+func (c *TournamentCommand) edit(ctx context.Context, r *Request, o tournamentOptions, id uint64, manager bool) (*Response, error) {
+	req := tournaments.EditRequest{ID: id, GuildID: r.GuildID, By: r.User.ID, Manager: manager, Name: strings.TrimSpace(o.Name)}
+	if o.Starts != "" {
+		var err error
+		if req.Starts, err = parseStarts(o.Starts, c.d.now()); err != nil {
+			return nil, err
+		}
+	}
+	v, err := c.d.Tournaments.Edit(ctx, req)
+	if err != nil {
+		return nil, tournamentError(err)
+	}
+	when := ""
+	if !v.State.Starts.IsZero() {
+		when = fmt.Sprintf(", planned to start <t:%d:F>", v.State.Starts.Unix())
+	}
+	note := c.d.scheduleEvent(ctx, v)
+	return Reply("✏ Tournament %d is now **%s**%s.%s", v.ID, EscapeMarkdown(v.Name), when, note), nil
 }
 
 // Components implements Componenter: the Join and Leave buttons of an event's
@@ -592,6 +642,7 @@ func (d *Deps) tournamentEvent(ctx context.Context, e tournaments.Event) error {
 		_, err = d.Outbox.Post(ctx, v.ChannelID, &Response{Content: text})
 		return err
 	case tournaments.Finished:
+		d.setEventStatus(ctx, ev.Tournament, discordgo.GuildScheduledEventStatusCompleted)
 		msg, err := StandingsMessage(ev.Tournament, true)
 		if err != nil {
 			return err

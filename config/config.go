@@ -64,9 +64,11 @@ type Discord struct {
 	// against it. Required with InteractionsAddress.
 	PublicKey string `yaml:"public_key"`
 	// ClientSecret is the application's OAuth2 client secret (Developer Portal, OAuth2):
-	// the Activity exchanges its users' authorization codes with it (docs/activity.md).
-	// A secret, like the token: prefer GAMBIT_DISCORD_CLIENT_SECRET; never shown or
-	// logged. Empty: no Activity.
+	// the Activity exchanges its users' authorization codes with it (docs/activity.md),
+	// and the Linked Roles verification page its members' (docs/discord.md), whose
+	// stored grants are sealed with a key derived from it. A secret, like the token:
+	// prefer GAMBIT_DISCORD_CLIENT_SECRET; never shown or logged. Empty: no Activity
+	// and no Linked Roles.
 	ClientSecret string `yaml:"client_secret"`
 }
 

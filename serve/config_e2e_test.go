@@ -269,7 +269,7 @@ func TestInviteURLLogged(t *testing.T) {
 	var log syncLog
 	w.startWith(w.cfg, Deps{Logger: log.logger()})
 	for _, want := range []string{
-		"client_id=" + w.f.AppID + "&integration_type=0&permissions=309237763072&scope=bot+applications.commands",
+		"client_id=" + w.f.AppID + "&integration_type=0&permissions=317827697664&scope=bot+applications.commands",
 		"client_id=" + w.f.AppID + "&integration_type=1&scope=applications.commands",
 	} {
 		if !strings.Contains(log.String(), want) {

@@ -246,7 +246,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		if pdb, ok := db.(*pg.DB); ok {
 			fanout = pgFanout{pdb} // the other processes' moves reach this one's pages
 		}
-		rw, err := startWeb(cfg, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, dc.AppID, log)
+		rw, err := startWeb(cfg, db, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, dc.AppID, log)
 		if err != nil {
 			return err
 		}

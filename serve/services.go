@@ -37,7 +37,8 @@ type services struct {
 	votes       *votechess.Service
 	games       *games.Service
 	digest      *digest.Service
-	web         *webListener // the web server's ear, set when web.address is
+	web         *webListener    // the web server's ear, set when web.address is
+	linked      *linkedListener // the Linked Roles pushes, set with the web server
 }
 
 // buildServices builds the services, each after those it needs: the settings (the
@@ -59,7 +60,7 @@ func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *
 	if err != nil {
 		return nil, err
 	}
-	s := &services{settings: settings.New(db, settings.Options{DefaultControl: control, Now: clk.Now}), web: &webListener{}}
+	s := &services{settings: settings.New(db, settings.Options{DefaultControl: control, Now: clk.Now}), web: &webListener{}, linked: &linkedListener{}}
 	s.ladder = ladder.NewService(db, ladder.Options{Logger: log, Now: clk.Now, Settings: s.settings})
 	s.tournaments = tournaments.New(db, nil, tournaments.Options{Clock: clk, Notifier: d, Logger: log, Rating: seedRating(s.ladder),
 		Owns: leases.owns(), Instance: cfg.Instance})
@@ -97,7 +98,7 @@ func buildServices(ctx context.Context, cfg config.Config, db storage.Store, d *
 	})
 	s.games, err = games.New(db, games.Options{Settings: s.settings,
 		Clock: clk, Logger: log, Instance: cfg.Instance, Scope: games.BotScope, Peers: servePeer, LastAlive: alive, Owns: leases.owns(),
-		Notifier:         gameListeners{notifier: notifier, web: s.web, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine, votes: s.votes},
+		Notifier:         gameListeners{notifier: notifier, web: s.web, puzzles: s.puzzles, tournaments: s.tournaments, engine: s.engine, votes: s.votes, linked: s.linked},
 		OnFinish:         finishHooks(s.tournaments, s.ladder),
 		FirstMoveTimeout: cfg.Games.FirstMoveTimeout, Heartbeat: cfg.Games.RestartGrace, DefaultControl: control,
 		ChallengeLimits: games.ChallengeLimits{MaxPending: cfg.Games.MaxPendingChallenges, PerOpponent: cfg.Games.ChallengesPerOpponent,
@@ -172,6 +173,7 @@ type gameListeners struct {
 	tournaments *tournaments.Service
 	engine      *engineplay.Service
 	votes       *votechess.Service
+	linked      *linkedListener
 }
 
 // Notify implements games.Notifier.
@@ -186,6 +188,7 @@ func (l gameListeners) Notify(ctx context.Context, e games.Event) {
 	}
 	l.engine.Notify(ctx, e)
 	l.votes.Notify(ctx, e)
+	l.linked.Notify(ctx, e)
 }
 
 // finishHooks is what commits with the end of a game, in its transaction: the result of

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gambitchess/gambit/config"
 	"github.com/gambitchess/gambit/service/games"
+	"github.com/gambitchess/gambit/storage"
 	"github.com/gambitchess/gambit/web"
 )
 
@@ -58,7 +59,7 @@ type runningWeb struct {
 // until stop (which waits for it, up to timeout). fanout is nil with bbolt.
 // appID is the application's id, which the Activity (on with discord.client_secret)
 // needs.
-func startWeb(cfg config.Config, svcs *services, clk func() time.Time, fanout web.Fanout, timeout time.Duration, appID string, log *slog.Logger) (*runningWeb, error) {
+func startWeb(cfg config.Config, db storage.Store, svcs *services, clk func() time.Time, fanout web.Fanout, timeout time.Duration, appID string, log *slog.Logger) (*runningWeb, error) {
 	ln, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return nil, fmt.Errorf("web: listen on %s: %w", cfg.Web.Address, err)
@@ -67,14 +68,22 @@ func startWeb(cfg config.Config, svcs *services, clk func() time.Time, fanout we
 	if cfg.Web.PublicURL == "" {
 		base = "http://" + ln.Addr().String() // the port bound, when web.address asks for any
 	}
+	linked, linkedPage, err := linkedRoles(cfg, db, base, appID, clk, log)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
 	srv, err := web.New(web.Options{
 		Games: svcs.games, Settings: svcs.settings, Ladder: svcs.ladder, Tournaments: svcs.tournaments,
 		Puzzles: svcs.puzzles, Engine: svcs.engine, BaseURL: base, Secret: webSecret(cfg),
-		Logger: log, Now: clk, Fanout: fanout, Activity: activityOptions(cfg, appID),
+		Logger: log, Now: clk, Fanout: fanout, Activity: activityOptions(cfg, appID), LinkedRoles: linkedPage,
 	})
 	if err != nil {
 		ln.Close()
 		return nil, err
+	}
+	if linked != nil {
+		svcs.linked.svc.Store(linked)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

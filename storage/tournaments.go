@@ -53,6 +53,10 @@ type Tournament struct {
 	// NoVacation is the organiser's choice that the event's games are not paused by a
 	// player's vacation (the zero value allows vacations).
 	NoVacation bool `json:"no_vacation,omitempty"`
+	// ScheduledEvent is the id of the server's scheduled event that announces the
+	// tournament on Discord ("" when it has none: no start time, or the bot could not
+	// create it).
+	ScheduledEvent string `json:"scheduled_event,omitempty"`
 }
 
 // Live reports whether the event is open or running.
@@ -78,8 +82,9 @@ const maxTournamentState = 8 << 20
 
 func (t *Tournament) Validate() error {
 	switch {
-	case t.GuildID == "" || len(t.GuildID) > MaxIDLen || len(t.ChannelID) > MaxIDLen || len(t.CreatedBy) > MaxIDLen:
-		return fmt.Errorf("tournament %d: guild id of 1 to %d bytes and channel and creator ids of at most %d", t.ID, MaxIDLen, MaxIDLen)
+	case t.GuildID == "" || len(t.GuildID) > MaxIDLen || len(t.ChannelID) > MaxIDLen || len(t.CreatedBy) > MaxIDLen ||
+		len(t.ScheduledEvent) > MaxIDLen:
+		return fmt.Errorf("tournament %d: guild id of 1 to %d bytes and channel, creator and scheduled event ids of at most %d", t.ID, MaxIDLen, MaxIDLen)
 	case len(t.Name) > 200:
 		return fmt.Errorf("tournament %d: name of %d bytes (at most 200)", t.ID, len(t.Name))
 	case len(t.State) > maxTournamentState:

@@ -34,6 +34,7 @@ type Tx interface {
 	PlansTx
 	VoteGamesTx
 	VacationsTx
+	LinkedAccountsTx
 }
 
 // GamesTx reads and writes games and their indexes (records.go).
@@ -145,6 +146,9 @@ type LaddersTx interface {
 	Ladder(guildID string, cat clock.Category) ([]LadderPlayer, error)
 	// GuildLadders returns every player record of a guild, by category then user id.
 	GuildLadders(guildID string) ([]LadderPlayer, error)
+	// UserLadders returns every ladder record of a user, in every guild, by guild then
+	// category (Linked Roles: the best rating per category across servers).
+	UserLadders(userID string) ([]LadderPlayer, error)
 	// ReplaceLadders replaces every player record of a guild, in every category, with
 	// players (all of that guild): the end of a recompute.
 	ReplaceLadders(guildID string, players []LadderPlayer) error
@@ -276,4 +280,19 @@ type VacationsTx interface {
 	OpenVacations() ([]*Vacation, error)
 	// EachVacation calls fn with every vacation record until fn returns an error.
 	EachVacation(fn func(*Vacation) error) error
+}
+
+// LinkedAccountsTx reads and writes the users' Linked Roles connections
+// (linkedaccounts.go).
+type LinkedAccountsTx interface {
+	// LinkedAccount returns the connection of a user (ErrNotFound, with a record of the
+	// key at version 0, for one never written).
+	LinkedAccount(userID string) (*LinkedAccount, error)
+	// PutLinkedAccount writes a connection from its stored version (ErrConflict
+	// otherwise; NextLinkedAccountVersion), at the next version; it leaves a as it is.
+	PutLinkedAccount(a *LinkedAccount) error
+	// DeleteLinkedAccount removes a user's connection (none is no error).
+	DeleteLinkedAccount(userID string) error
+	// EachLinkedAccount calls fn with every connection until fn returns an error.
+	EachLinkedAccount(fn func(*LinkedAccount) error) error
 }

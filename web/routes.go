@@ -32,6 +32,9 @@ func (s *Server) routes() {
 	// The board as a Discord Activity (activity.go), when it is on.
 	s.activityRoutes()
 
+	// The Linked Roles verification page (linkedroles.go), when it is on.
+	s.linkedRolesRoutes()
+
 	// Anything else.
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.notFound(w) })
 }

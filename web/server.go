@@ -62,6 +62,9 @@ type Options struct {
 	Limits Limits
 	// Activity turns on the board as a Discord Activity (activity.go; nil: none).
 	Activity *ActivityOptions
+	// LinkedRoles turns on the Linked Roles verification page (linkedroles.go; nil:
+	// none).
+	LinkedRoles *LinkedRolesOptions
 	// LocalOnly serves the games of gambit play (games.LocalScope) rather than the
 	// bot's: `gambit play --web`.
 	LocalOnly bool

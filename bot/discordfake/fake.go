@@ -14,7 +14,9 @@
 // deadline, callback types that fit the interaction, message limits
 // (content length, embeds, component layout, custom ID uniqueness),
 // command definitions in a bulk overwrite, identify and resume on the
-// gateway. Anything it does not know is answered 404 and listed by Unknown.
+// gateway, a guild's scheduled events (events.go: required fields, status
+// transitions, the Manage Events permission). Anything it does not know is answered
+// 404 and listed by Unknown.
 //
 // Interactions reach the bot over the gateway, or, after SetInteractionsURL, as
 // Discord delivers them to an Interactions Endpoint URL: POSTed to the bot, signed
@@ -157,6 +159,8 @@ type Fake struct {
 	gw     gatewayState
 	hook   webhookState
 	oauth  oauthState
+	events eventState
+	linked linkedState
 }
 
 // guild is one guild the bot is in.
@@ -216,6 +220,8 @@ func Start(opts ...Option) (*Fake, error) {
 	f.rest.init()
 	f.gw.init()
 	f.oauth.init()
+	f.events.init()
+	f.linked.init()
 	f.ClientSecret = "secret." + randomHex(16)
 	if err := f.hook.init(); err != nil {
 		return nil, err

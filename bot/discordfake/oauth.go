@@ -1,5 +1,6 @@
 // oauth.go: what an Activity needs of Discord: the OAuth2 authorization-code exchange
-// (POST oauth2/token, form-encoded, the application's client id and secret), the user
+// and the refresh of a token (POST oauth2/token, form-encoded, the application's client
+// id and secret; a refresh token is good once), the user
 // of a bearer token (GET users/@me), and the Activity instances (GET
 // applications/{app}/activity-instances/{instance_id}, with the bot's token), as
 // Discord's API describes them. Tests play the Discord client's part: MintCode is what
@@ -26,6 +27,7 @@ const (
 type oauthState struct {
 	codes     map[string]oauthGrant // authorization code -> grant
 	tokens    map[string]oauthGrant // access token -> grant
+	refresh   map[string]oauthGrant // refresh token -> grant (good once)
 	instances map[string]*activityInstance
 }
 
@@ -46,6 +48,7 @@ type activityInstance struct {
 func (o *oauthState) init() {
 	o.codes = map[string]oauthGrant{}
 	o.tokens = map[string]oauthGrant{}
+	o.refresh = map[string]oauthGrant{}
 	o.instances = map[string]*activityInstance{}
 }
 
@@ -75,6 +78,18 @@ func (f *Fake) TokenUser(accessToken string) (userID string, scopes []string, ok
 		return "", nil, false
 	}
 	return g.user, slices.Clone(g.scopes), true
+}
+
+// ExpireTokens ends every access token of a user now, as a week's passing would: a
+// client must use its refresh token.
+func (f *Fake) ExpireTokens(userID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for tok, g := range f.oauth.tokens {
+		if g.user == userID {
+			delete(f.oauth.tokens, tok)
+		}
+	}
 }
 
 // StartActivity starts an instance of the application's Activity in a channel (a
@@ -150,19 +165,30 @@ func (f *Fake) postToken(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, oauthError{Error: "invalid_client"})
 		return
 	}
-	if gt := r.PostForm.Get("grant_type"); gt != "authorization_code" {
+	var g oauthGrant
+	var ok bool
+	f.mu.Lock()
+	switch gt := r.PostForm.Get("grant_type"); gt {
+	case "authorization_code":
+		code := r.PostForm.Get("code")
+		g, ok = f.oauth.codes[code]
+		delete(f.oauth.codes, code)
+		ok = ok && time.Now().Before(g.expires)
+	case "refresh_token": // a refresh token is spent by its use; the grant's scopes stay
+		rt := r.PostForm.Get("refresh_token")
+		g, ok = f.oauth.refresh[rt]
+		delete(f.oauth.refresh, rt)
+	default:
+		f.mu.Unlock()
 		writeJSON(w, http.StatusBadRequest, oauthError{Error: "unsupported_grant_type", Description: "Unsupported grant type: " + gt})
 		return
 	}
-	code := r.PostForm.Get("code")
-	f.mu.Lock()
-	g, ok := f.oauth.codes[code]
-	delete(f.oauth.codes, code)
-	var tok string
-	if ok && time.Now().Before(g.expires) {
-		tok = randomHex(15)
+	var tok, refresh string
+	if ok {
+		tok, refresh = randomHex(15), randomHex(15)
 		g.expires = time.Now().Add(accessTokenTTL)
 		f.oauth.tokens[tok] = g
+		f.oauth.refresh[refresh] = g
 		f.notifyLocked()
 	}
 	f.mu.Unlock()
@@ -176,7 +202,7 @@ func (f *Fake) postToken(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, map[string]any{
 		"access_token": tok, "token_type": "Bearer", "expires_in": int(accessTokenTTL / time.Second),
-		"refresh_token": randomHex(15), "scope": strings.Join(g.scopes, " "),
+		"refresh_token": refresh, "scope": strings.Join(g.scopes, " "),
 	})
 }
 

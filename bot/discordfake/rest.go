@@ -230,9 +230,17 @@ func botRoute(method, rel string) bool {
 }
 
 // bearerRoute reports whether a request is a route an OAuth2 user's bearer token
-// authorizes (users/@me), with such a token: its handler checks the token.
+// authorizes (users/@me, a user's role connection), with such a token: its handler
+// checks the token.
 func bearerRoute(r *http.Request, rel string) bool {
-	return rel == "users/@me" && r.Method == http.MethodGet && strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+		return false
+	}
+	if rel == "users/@me" && r.Method == http.MethodGet {
+		return true
+	}
+	rest, ok := strings.CutPrefix(rel, "users/@me/applications/")
+	return ok && strings.HasSuffix(rest, "/role-connection") && strings.Count(rest, "/") == 1
 }
 
 // tokenRoute reports whether a route is authorized by the token in its path: an
@@ -249,9 +257,18 @@ func (f *Fake) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /users/@me", f.getMe)
 	mux.HandleFunc("POST /oauth2/token", f.postToken)
 	mux.HandleFunc("GET /applications/{app}/activity-instances/{instance}", f.getActivityInstance)
+	mux.HandleFunc("GET /applications/{app}/role-connections/metadata", f.getRoleMetadata)
+	mux.HandleFunc("PUT /applications/{app}/role-connections/metadata", f.putRoleMetadata)
+	mux.HandleFunc("GET /users/@me/applications/{app}/role-connection", f.getRoleConnection)
+	mux.HandleFunc("PUT /users/@me/applications/{app}/role-connection", f.putRoleConnection)
 	mux.HandleFunc("GET /users/{user}", f.getUser)
 	mux.HandleFunc("POST /users/@me/channels", f.createDM)
 	mux.HandleFunc("GET /guilds/{guild}", f.getGuild)
+	mux.HandleFunc("GET /guilds/{guild}/scheduled-events", f.listEvents)
+	mux.HandleFunc("POST /guilds/{guild}/scheduled-events", f.postEvent)
+	mux.HandleFunc("GET /guilds/{guild}/scheduled-events/{event}", f.getEvent)
+	mux.HandleFunc("PATCH /guilds/{guild}/scheduled-events/{event}", f.patchEvent)
+	mux.HandleFunc("DELETE /guilds/{guild}/scheduled-events/{event}", f.deleteEvent)
 	mux.HandleFunc("GET /applications/@me", f.getApplication)
 	mux.HandleFunc("GET /oauth2/applications/@me", f.getApplication)
 	mux.HandleFunc("GET /applications/{app}/commands", f.getCommands)

@@ -259,6 +259,9 @@ type CreateRequest struct {
 	By                 storage.Player
 	Name               string
 	Settings           Settings
+	// Starts is when the event is meant to start (zero: not said); it must be in the
+	// future, within MaxLeadTime.
+	Starts time.Time
 }
 
 // Create creates an event, open for entries.
@@ -278,6 +281,9 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*View, error) {
 	if r.Name == "" {
 		r.Name = defaultName(r.Settings)
 	}
+	if err := checkStarts(r.Starts, s.clock.Now()); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r.RequestID != "" {
@@ -291,7 +297,7 @@ func (s *Service) Create(ctx context.Context, r CreateRequest) (*View, error) {
 			}
 		}
 	}
-	st := &State{Settings: r.Settings, RequestID: r.RequestID}
+	st := &State{Settings: r.Settings, RequestID: r.RequestID, Starts: r.Starts}
 	t := &storage.Tournament{GuildID: r.GuildID, ChannelID: r.ChannelID, Name: r.Name, Format: string(r.Settings.Format),
 		Status: storage.TournamentOpen, CreatedBy: r.By.ID, Created: s.clock.Now(), State: st.encode()}
 	err := s.db.Update(ctx, func(tx storage.Tx) error {

@@ -323,6 +323,9 @@ type State struct {
 	RequestID string    `json:"request,omitempty"`
 	Players   []Entrant `json:"players"`
 	Started   time.Time `json:"started,omitempty"`
+	// Starts is when the organiser means to start the event (zero: not said); it is
+	// announced as the server's scheduled event, and the organiser still starts it.
+	Starts time.Time `json:"starts,omitempty"`
 	// Ends is the end of an arena.
 	Ends time.Time `json:"ends,omitempty"`
 	// Rounds are a Swiss's or a round robin's rounds, in order.

@@ -54,12 +54,15 @@ type View struct {
 	CreatedBy          string
 	Created            time.Time
 	Version            uint64
-	State              *State
+	// ScheduledEvent is the id of the server's scheduled event announcing it ("" for
+	// none).
+	ScheduledEvent string
+	State          *State
 }
 
 func newView(t *storage.Tournament, st *State) *View {
 	return &View{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, Name: t.Name, Status: t.Status,
-		CreatedBy: t.CreatedBy, Created: t.Created, Version: t.Version, State: st}
+		CreatedBy: t.CreatedBy, Created: t.Created, Version: t.Version, ScheduledEvent: t.ScheduledEvent, State: st}
 }
 
 // Format returns the event's format.

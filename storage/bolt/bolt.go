@@ -58,6 +58,9 @@ const (
 	// Schema version 11: the players' vacations (vacations.go).
 	bucketVacations = "vacations" // len·guild·user → vacation
 
+	// Schema version 12: the users' Linked Roles connections (linkedaccounts.go).
+	bucketLinkedAccounts = "linked_accounts" // user → linked account
+
 	bucketLiveGames         = "idx_live_games"         // game id → empty: the games not over
 	bucketUserGames         = "idx_user_games"         // len·user·game id → empty
 	bucketChannelGames      = "idx_channel_games"      // len·channel·game id → empty

@@ -71,6 +71,7 @@ var recordDecoders = map[string]func(k, v []byte) error{
 	bucketPlans:           func(k, v []byte) error { _, err := decodePlan(k, v); return err },
 	bucketVoteGames:       func(k, v []byte) error { _, err := codec.DecodeVoteGame(codec.KeyID(k), v); return err },
 	bucketVacations:       func(k, v []byte) error { _, err := decodeVacation(k, v); return err },
+	bucketLinkedAccounts:  func(k, v []byte) error { _, err := codec.DecodeLinkedAccount(string(k), v); return err },
 	bucketPuzzles: func(k, v []byte) error {
 		if len(k) > 0 && k[0] == 0 {
 			return nil // the bucket's own index and count entries (EachPuzzle starts past them)
@@ -118,7 +119,7 @@ func recordBuckets() []string {
 	return []string{bucketMeta, bucketGames, bucketChallenges, bucketGuilds, bucketUsers, bucketRequests,
 		bucketRatings, bucketRatedResults, bucketPuzzles, bucketPuzzleDaily, bucketPuzzleUsers, bucketPuzzleAttempts,
 		bucketEngineGames, bucketTournaments, bucketTournamentGames, bucketLeases, bucketLeaseBeats, bucketPlans, bucketVoteGames,
-		bucketVacations,
+		bucketVacations, bucketLinkedAccounts,
 		bucketLiveGames, bucketPendingChallenges}
 }
 

@@ -89,14 +89,17 @@
 //	version 11: vacations (vacations.go)
 //	vacations               len(guild)·guild · user → Vacation (JSON)
 //
+//	version 12: linked roles (linkedaccounts.go)
+//	linked_accounts         user → LinkedAccount (JSON; the grant sealed by the service)
+//
 // # Schema version and migrations
 //
-// The meta bucket holds the schema version (SchemaVersion, 11). Open runs the migrations
+// The meta bucket holds the schema version (SchemaVersion, 12). Open runs the migrations
 // the file lacks, in order, each in its own transaction that also writes the new
 // version: version 1 creates the record buckets, version 2 creates the index buckets
 // and builds them from the records, versions 3 to 7 create the buckets of ladders,
 // puzzles, engine games, tournaments and leases, version 8 only marks the game records'
-// mate knowledge, version 9 creates the bucket of conditional moves, version 10 the bucket of vote games, version 11 the bucket of vacations. A file from a newer gambit is refused
+// mate knowledge, version 9 creates the bucket of conditional moves, version 10 the bucket of vote games, version 11 the bucket of vacations, version 12 the bucket of linked accounts. A file from a newer gambit is refused
 // (storage.ErrNewerSchema); a read-only open of an older file is refused (it cannot migrate).
 //
 // # Backups

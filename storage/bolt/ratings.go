@@ -126,6 +126,33 @@ func (t boltTx) GuildLadders(guildID string) ([]storage.LadderPlayer, error) {
 	return scanPlayers(t.tx, guildPrefix(guildID))
 }
 
+// UserLadders reads every ladder record of a user, by guild then category. The bucket
+// is keyed by guild, so this reads it whole: it serves a user's Linked Roles push,
+// made when they link their account and when a rated game of theirs ends.
+func (t boltTx) UserLadders(userID string) ([]storage.LadderPlayer, error) {
+	if userID == "" || len(userID) > storage.MaxIDLen {
+		return nil, fmt.Errorf("ladders: user id %q: want 1 to %d bytes", userID, storage.MaxIDLen)
+	}
+	var out []storage.LadderPlayer
+	err := t.tx.Bucket([]byte(bucketRatings)).ForEach(func(k, v []byte) error {
+		if !bytes.HasSuffix(k, []byte(userID)) {
+			return nil
+		}
+		p, err := decodeLadderPlayer(k, v)
+		if err != nil {
+			return err
+		}
+		if p.UserID == userID {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("ladders of user %s: %w", userID, err)
+	}
+	return out, nil
+}
+
 // ReplaceLadders replaces every player record of a guild with players.
 func (t boltTx) ReplaceLadders(guildID string, players []storage.LadderPlayer) error {
 	if err := storage.ValidateLadders(guildID, players); err != nil {

@@ -16,7 +16,7 @@ import (
 
 // SchemaVersion is the layout this code reads and writes. A file without a meta bucket
 // (a new, empty file) is at version 0.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // migration is one step: it turns a file at version-1 into one at version. Each step
 // runs in its own transaction, which also writes the new version, so a crash between two
@@ -65,6 +65,9 @@ var migrations = []migration{
 	}},
 	{11, "vacations (the players' vacation days and the vacations they are on)", func(tx *bbolt.Tx) error {
 		return createBuckets(tx, bucketVacations)
+	}},
+	{12, "linked roles (the users' sealed OAuth2 grants and the metadata pushed)", func(tx *bbolt.Tx) error {
+		return createBuckets(tx, bucketLinkedAccounts)
 	}},
 }
 

@@ -57,6 +57,8 @@
 //	version 9: conditional_plans (game_id, color → record)
 //	version 10: vote_games (game_id → live, record)
 //	version 11: vacations (guild_id, user_id → open, record)
+//	version 12: linked_accounts (user_id → record; the grant sealed by the service), and
+//	           the index ladder_players_user (a user's ladders in every guild)
 //
 // A database at a newer version is refused (storage.ErrNewerSchema); a read-only open of an older
 // one too. Backup writes a bbolt file of every record from one snapshot (transfer.Copy into a

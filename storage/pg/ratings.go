@@ -87,6 +87,34 @@ func (t *pgTx) GuildLadders(guildID string) ([]storage.LadderPlayer, error) {
 		WHERE guild_id = $1 ORDER BY category, user_id`, guildID)
 }
 
+// UserLadders reads every ladder record of a user, by guild then category (index
+// ladder_players_user, schema version 12).
+func (t *pgTx) UserLadders(userID string) ([]storage.LadderPlayer, error) {
+	if userID == "" || len(userID) > storage.MaxIDLen {
+		return nil, fmt.Errorf("ladders: user id %q: want 1 to %d bytes", userID, storage.MaxIDLen)
+	}
+	var out []storage.LadderPlayer
+	err := t.Each(`SELECT guild_id, category, record FROM ladder_players WHERE user_id = $1 ORDER BY guild_id, category`,
+		[]any{userID}, func(r pgx.Rows) error {
+			var cat int16
+			var v []byte
+			p := storage.LadderPlayer{UserID: userID}
+			if err := r.Scan(&p.GuildID, &cat, &v); err != nil {
+				return err
+			}
+			p.Category = clock.Category(cat)
+			if err := codec.DecodeLadderPlayerValue(v, &p); err != nil {
+				return fmt.Errorf("ladder player %s in guild %s: %w", userID, p.GuildID, err)
+			}
+			out = append(out, p)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("ladders of user %s: %w", userID, err)
+	}
+	return out, nil
+}
+
 // ReplaceLadders replaces every player record of a guild with players.
 func (t *pgTx) ReplaceLadders(guildID string, players []storage.LadderPlayer) error {
 	if err := storage.ValidateLadders(guildID, players); err != nil {

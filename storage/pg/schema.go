@@ -147,6 +147,12 @@ var pgMigrations = []pgMigration{
 			PRIMARY KEY (guild_id, user_id))`,
 		`CREATE INDEX vacations_open ON vacations (guild_id, user_id) WHERE open`,
 	}},
+	{12, "linked roles (the users' sealed OAuth2 grants and the metadata pushed)", []string{
+		`CREATE TABLE linked_accounts (
+			user_id text PRIMARY KEY,
+			record bytea NOT NULL)`,
+		`CREATE INDEX ladder_players_user ON ladder_players (user_id)`,
+	}},
 }
 
 // pgSchemaTable records the migrations a database has had.

@@ -230,3 +230,38 @@ func testReplaceLaddersAndSettings(t *testing.T, be Backend) {
 		}
 	})
 }
+
+// testUserLadders: a user's records in every guild and category, and no one else's (a
+// user id that ends another's is not theirs).
+func testUserLadders(t *testing.T, be Backend) {
+	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
+		players := []storage.LadderPlayer{
+			testrecords.LadderPlayer("g2", clock.Rapid, "42", 1600, 1, 0, 0),
+			testrecords.LadderPlayer("g1", clock.Blitz, "42", 1810, 1, 0, 0),
+			testrecords.LadderPlayer("g1", clock.Bullet, "42", 1700, 0, 1, 0),
+			testrecords.LadderPlayer("g1", clock.Blitz, "142", 2000, 1, 0, 0),
+			testrecords.LadderPlayer("g1", clock.Blitz, "4", 1200, 0, 0, 1),
+		}
+		if err := db.Update(t.Context(), func(tx storage.Tx) error {
+			for _, p := range players {
+				if err := tx.PutLadderPlayer(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.UserLadders("42") })
+		var keys []string
+		for _, p := range got {
+			keys = append(keys, p.GuildID+"/"+p.Category.String()+"/"+p.UserID)
+		}
+		if want := []string{"g1/bullet/42", "g1/blitz/42", "g2/rapid/42"}; err != nil || !reflect.DeepEqual(keys, want) {
+			t.Errorf("UserLadders(42) = %v, %v; want %v", keys, err, want)
+		}
+		if got, err := storage.Read(t.Context(), db, func(tx storage.Tx) ([]storage.LadderPlayer, error) { return tx.UserLadders("7") }); err != nil || len(got) != 0 {
+			t.Errorf("a user with no ladder: %v, %v", got, err)
+		}
+	})
+}

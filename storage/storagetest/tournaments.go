@@ -15,7 +15,7 @@ import (
 func testTournaments(t *testing.T, be Backend) {
 	forEachBackend(t, be, func(t *testing.T, db storage.Store) {
 		a := &storage.Tournament{GuildID: "g1", ChannelID: "c1", Name: "Spring Swiss", Format: "swiss", Status: storage.TournamentOpen,
-			CreatedBy: "u1", Created: testrecords.T0, State: []byte(`{"rounds":3}`)}
+			CreatedBy: "u1", Created: testrecords.T0, State: []byte(`{"rounds":3}`), ScheduledEvent: "1180000000000000001"}
 		if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutTournament(a) }); err != nil || a.ID != 1 || a.Version != 1 {
 			t.Fatalf("put: %v, id %d, version %d", err, a.ID, a.Version)
 		}
@@ -86,6 +86,7 @@ func testTournaments(t *testing.T, be Backend) {
 			"no guild":   {Status: storage.TournamentOpen},
 			"bad status": {GuildID: "g", Status: "paused"},
 			"long name":  {GuildID: "g", Status: storage.TournamentOpen, Name: string(make([]byte, 201))},
+			"long event": {GuildID: "g", Status: storage.TournamentOpen, ScheduledEvent: string(make([]byte, storage.MaxIDLen+1))},
 		} {
 			if err := db.Update(t.Context(), func(tx storage.Tx) error { return tx.PutTournament(bad) }); err == nil {
 				t.Errorf("%s: accepted", name)

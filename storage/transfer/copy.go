@@ -36,6 +36,7 @@ type Lister interface {
 	EachPlan(fn func(*storage.Plan) error) error
 	EachVoteGame(fn func(*storage.VoteGame) error) error
 	EachVacation(fn func(*storage.Vacation) error) error
+	EachLinkedAccount(fn func(*storage.LinkedAccount) error) error
 }
 
 // Counts are the records of a store by family, in the order Copy copies them.
@@ -201,6 +202,11 @@ var families = []family{
 	{"vacations", func(src Lister, put func(int, func(storage.Tx) error) error) error {
 		return src.EachVacation(func(v *storage.Vacation) error {
 			return put(1, func(tx storage.Tx) error { return tx.PutVacation(v.Clone()) })
+		})
+	}},
+	{"linked accounts", func(src Lister, put func(int, func(storage.Tx) error) error) error {
+		return src.EachLinkedAccount(func(a *storage.LinkedAccount) error {
+			return put(1, func(tx storage.Tx) error { return tx.PutLinkedAccount(a.Clone()) })
 		})
 	}},
 }

@@ -1,6 +1,6 @@
 // records.go: the records both backends keep as JSON under their id (challenges,
 // tournaments, tournament boards, games against the engine, guild settings, conditional plans,
-// vote games, vacations), encoded and
+// vote games, vacations, linked accounts), encoded and
 // decoded the same way whichever database holds them.
 
 package codec
@@ -122,4 +122,17 @@ func DecodeVacation(guildID, userID string, b []byte) (*storage.Vacation, error)
 		return nil, fmt.Errorf("%w: %w", storage.ErrCorrupt, err)
 	}
 	return v, nil
+}
+
+// DecodeLinkedAccount decodes the JSON linked account of a user; the user is the key's.
+func DecodeLinkedAccount(userID string, b []byte) (*storage.LinkedAccount, error) {
+	a := new(storage.LinkedAccount)
+	if err := DecodeJSON(b, a); err != nil {
+		return nil, fmt.Errorf("linked account of %s: %w", userID, err)
+	}
+	a.UserID = userID
+	if err := a.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", storage.ErrCorrupt, err)
+	}
+	return a, nil
 }

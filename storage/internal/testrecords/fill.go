@@ -62,6 +62,12 @@ func FillStore(ctx context.Context, t testing.TB, db storage.Store) {
 		if err := tx.PutVacation(vac); err != nil {
 			return err
 		}
+		// A user who linked their account for Linked Roles (the grant as the service
+		// seals it: opaque bytes).
+		if err := tx.PutLinkedAccount(&storage.LinkedAccount{UserID: "100", Tokens: []byte("sealed grant"), Expires: T0.Add(7 * 24 * time.Hour),
+			Linked: T0, Pushed: map[string]string{"blitz_rating": "1500"}}); err != nil {
+			return err
+		}
 		s := storage.DefaultGuildSettings("g1")
 		s.Puzzle = storage.PuzzleSettings{Channel: "c1", Time: "09:30", Zone: "Europe/Paris", Since: T0}
 		if err := tx.PutGuildSettings(s); err != nil {

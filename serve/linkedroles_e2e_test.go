@@ -1,0 +1,129 @@
+package serve
+
+// Linked Roles: the bot registers its role-connection metadata when it starts; a player
+// links their account on the verification page (Discord's OAuth2, the state bound to
+// the browser's cookie); a server's role gated on "blitz rating at least 1501" is
+// theirs once a rated game lifts their rating (the fake computes who qualifies, as
+// Discord does), and an expired token is refreshed for the next push.
+
+import (
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gambitchess/gambit/bot"
+	"github.com/gambitchess/gambit/bot/discordfake"
+	"github.com/gambitchess/gambit/service/linkedroles"
+)
+
+func TestStoryLinkedRolesMetadataRegistered(t *testing.T) {
+	w := newWorld(t)
+	w.start()
+	want := bot.RoleMetadata()
+	w.waitFor("the role-connection metadata", func() bool { return len(w.f.RoleMetadata()) == len(want) })
+	for i, m := range w.f.RoleMetadata() {
+		if m.Key != want[i].Key || m.Type != want[i].Type {
+			t.Errorf("record %d: %+v, want %+v", i, m, want[i])
+		}
+	}
+}
+
+// oauthBrowser is an HTTP client with cookies that stops at redirects (Discord's pages are
+// Discord's: the test plays them).
+func oauthBrowser(t *testing.T) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// get fetches u and returns the status, the Location and the body.
+func get(t *testing.T, c *http.Client, u string) (int, string, string) {
+	t.Helper()
+	res, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := res.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return res.StatusCode, res.Header.Get("Location"), b.String()
+}
+
+func TestStoryLinkedRoleAfterARatingChange(t *testing.T) {
+	w := newWebWorld(t)
+	w.cfg.Discord.ClientSecret = w.f.ClientSecret
+	r := w.start()
+	role := w.f.AddLinkedRole(w.f.GuildID, discordfake.RoleRequirement{Key: linkedroles.KeyBlitz, Value: 1501})
+	page := r.bot.Web.BaseURL() + "/linked-roles/"
+
+	// Bob opens the verification page: off to Discord's authorization, with the scopes
+	// and a state of this browser.
+	bob := oauthBrowser(t)
+	st, loc, _ := get(t, bob, page)
+	auth, err := url.Parse(loc)
+	if err != nil || st != http.StatusFound || auth.Host != "discord.com" {
+		t.Fatalf("the page answered %d, to %q", st, loc)
+	}
+	q := auth.Query()
+	if q.Get("client_id") != w.f.AppID || q.Get("redirect_uri") != page+"callback" || q.Get("response_type") != "code" ||
+		!strings.Contains(q.Get("scope"), "role_connections.write") || !strings.Contains(q.Get("scope"), "identify") || len(q.Get("state")) != 32 {
+		t.Fatalf("authorization URL %s", loc)
+	}
+	callback := func(c *http.Client, state, code string) (int, string) {
+		st, _, body := get(t, c, page+"callback?"+url.Values{"state": {state}, "code": {code}}.Encode())
+		return st, body
+	}
+	// Another browser with the state, or this one with a forged state, links nothing.
+	if st, body := callback(oauthBrowser(t), q.Get("state"), w.f.MintCode(w.bob.ID, "identify", linkedroles.Scope)); st != http.StatusBadRequest || !strings.Contains(body, "Start again") {
+		t.Errorf("a callback from another browser: %d %q", st, body)
+	}
+	if _, ok := w.f.RoleConnection(w.bob.ID); ok {
+		t.Fatal("linked from another browser")
+	}
+	// Discord says yes: linked, the first push made (no rated game yet: no blitz rating).
+	st, body := callback(bob, q.Get("state"), w.f.MintCode(w.bob.ID, "identify", linkedroles.Scope))
+	if st != http.StatusOK || !strings.Contains(body, "Linked") {
+		t.Fatalf("the callback answered %d %q", st, body)
+	}
+	conn, ok := w.f.RoleConnection(w.bob.ID)
+	if !ok || conn.Metadata[linkedroles.KeyGames] != "0" || conn.PlatformName != "Gambit" {
+		t.Fatalf("after the link: %+v, %v", conn, ok)
+	}
+	if w.f.HasLinkedRole(w.f.GuildID, role, w.bob.ID) {
+		t.Fatal("bob qualifies before any rated game")
+	}
+	// The state is spent: the same callback again links nothing more.
+	if st, _ := callback(bob, q.Get("state"), w.f.MintCode(w.bob.ID, "identify", linkedroles.Scope)); st != http.StatusBadRequest {
+		t.Errorf("a second callback with a spent state: %d", st)
+	}
+
+	// A rated blitz game that bob wins: his rating rises and is pushed; the role is his.
+	w.startRated("3+2").foolsMate()
+	w.waitFor("bob's linked role", func() bool { return w.f.HasLinkedRole(w.f.GuildID, role, w.bob.ID) })
+	if w.f.HasLinkedRole(w.f.GuildID, role, w.alice.ID) {
+		t.Error("alice, who never linked, qualifies")
+	}
+	conn, _ = w.f.RoleConnection(w.bob.ID)
+	first, _ := strconv.Atoi(conn.Metadata[linkedroles.KeyBlitz])
+
+	// A week later the token has expired: the next push refreshes it first.
+	w.f.ExpireTokens(w.bob.ID)
+	w.startRated("3+2").foolsMate()
+	w.waitFor("bob's rating pushed with a refreshed token", func() bool {
+		c, _ := w.f.RoleConnection(w.bob.ID)
+		n, _ := strconv.Atoi(c.Metadata[linkedroles.KeyBlitz])
+		return n > first && c.Metadata[linkedroles.KeyGames] == "2"
+	})
+}
