@@ -44,7 +44,7 @@ func (l *linkedListener) Notify(_ context.Context, e games.Event) {
 }
 
 // linkedRoles builds the service and the page's options (nil, nil when off).
-func linkedRoles(cfg config.Config, db storage.Store, base, appID string, clk func() time.Time, log *slog.Logger) (*linkedroles.Service, *web.LinkedRolesOptions, error) {
+func linkedRoles(cfg config.Config, db storage.Store, base, appID, authorize string, clk func() time.Time, log *slog.Logger) (*linkedroles.Service, *web.LinkedRolesOptions, error) {
 	if cfg.Discord.ClientSecret == "" {
 		return nil, nil, nil
 	}
@@ -54,7 +54,7 @@ func linkedRoles(cfg config.Config, db storage.Store, base, appID string, clk fu
 	if err != nil {
 		return nil, nil, err
 	}
-	return svc, &web.LinkedRolesOptions{Service: svc, ClientID: appID, RedirectURL: redirect}, nil
+	return svc, &web.LinkedRolesOptions{Service: svc, ClientID: appID, RedirectURL: redirect, AuthorizeURL: authorize}, nil
 }
 
 // clockFunc is a time source as a timers.Clock.

@@ -7,12 +7,15 @@ package serve
 // Discord does), and an expired token is refreshed for the next push.
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/gambitchess/gambit/bot"
 	"github.com/gambitchess/gambit/bot/discordfake"
@@ -126,4 +129,52 @@ func TestStoryLinkedRoleAfterARatingChange(t *testing.T) {
 		n, _ := strconv.Atoi(c.Metadata[linkedroles.KeyBlitz])
 		return n > first && c.Metadata[linkedroles.KeyGames] == "2"
 	})
+}
+
+// TestLinkedRolesVerificationPageInABrowser: the verification page in Chromium. Bob,
+// signed in to (the fake) Discord, opens the page, lands on Discord's authorization
+// page asking for the scopes, cancels (nothing linked), opens it again and authorizes:
+// back on Gambit's page, linked, his values pushed.
+func TestLinkedRolesVerificationPageInABrowser(t *testing.T) {
+	w := newWebWorld(t)
+	w.cfg.Discord.ClientSecret = w.f.ClientSecret
+	r := w.startWith(w.cfg, Deps{AuthorizeURL: w.f.AuthorizeURL()})
+	verify := r.bot.Web.BaseURL() + "/linked-roles/"
+	p := &page{t: t, ctx: newTab(t)}
+	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(p.ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		run("wait for "+sel, chromedp.WaitVisible(chromedp.CSS(sel)))
+		return eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent`, sel))
+	}
+
+	run("sign in to Discord", chromedp.Navigate(w.f.SignInURL(w.bob.ID)))
+	run("open the verification page", chromedp.Navigate(verify), chromedp.WaitVisible(chromedp.CSS("[data-authorize]")))
+	if u := text("[data-user]"); u != w.bob.ID {
+		t.Errorf("Discord's page is signed in as %q", u)
+	}
+	if scopes := text("ul"); !strings.Contains(scopes, "role_connections.write") || !strings.Contains(scopes, "identify") {
+		t.Errorf("Discord's page asks for %q", scopes)
+	}
+	run("cancel", chromedp.Click(chromedp.CSS("[data-cancel]")), chromedp.WaitVisible(chromedp.CSS("body")))
+	if body := text("body"); !strings.Contains(body, "nothing was linked") {
+		t.Errorf("after cancelling: %q", body)
+	}
+	if _, ok := w.f.RoleConnection(w.bob.ID); ok {
+		t.Fatal("linked after a cancel")
+	}
+	run("open the page again", chromedp.Navigate(verify), chromedp.WaitVisible(chromedp.CSS("[data-authorize]")))
+	run("authorize", chromedp.Click(chromedp.CSS("[data-authorize]")))
+	w.waitFor("bob's role connection", func() bool { _, ok := w.f.RoleConnection(w.bob.ID); return ok })
+	if body := text("body"); !strings.Contains(body, "Linked") {
+		t.Errorf("Gambit's page after the consent: %q", body)
+	}
+	if conn, _ := w.f.RoleConnection(w.bob.ID); conn.PlatformName != "Gambit" || conn.Metadata[linkedroles.KeyGames] != "0" {
+		t.Errorf("the role connection pushed: %+v", conn)
+	}
 }

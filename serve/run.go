@@ -52,6 +52,9 @@ type Deps struct {
 	// ShutdownTimeout bounds the wait for in-flight interactions and queued posts at
 	// shutdown (default 10 s).
 	ShutdownTimeout time.Duration
+	// AuthorizeURL is Discord's OAuth2 authorization page, where the Linked Roles
+	// verification page sends a browser (default Discord's; the tests give the fake's).
+	AuthorizeURL string
 }
 
 // withDefaults fills in the production values of what d leaves unset.
@@ -246,7 +249,7 @@ func Run(ctx context.Context, cfg config.Config, deps Deps) error {
 		if pdb, ok := db.(*pg.DB); ok {
 			fanout = pgFanout{pdb} // the other processes' moves reach this one's pages
 		}
-		rw, err := startWeb(cfg, db, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, dc.AppID, log)
+		rw, err := startWeb(cfg, db, svcs, deps.Clock.Now, fanout, deps.ShutdownTimeout, dc.AppID, deps.AuthorizeURL, log)
 		if err != nil {
 			return err
 		}

@@ -58,8 +58,8 @@ type runningWeb struct {
 // startWeb builds the web server on the services, listens on web.address and serves
 // until stop (which waits for it, up to timeout). fanout is nil with bbolt.
 // appID is the application's id, which the Activity (on with discord.client_secret)
-// needs.
-func startWeb(cfg config.Config, db storage.Store, svcs *services, clk func() time.Time, fanout web.Fanout, timeout time.Duration, appID string, log *slog.Logger) (*runningWeb, error) {
+// needs; authorize is Discord's authorization page ("": Discord's own).
+func startWeb(cfg config.Config, db storage.Store, svcs *services, clk func() time.Time, fanout web.Fanout, timeout time.Duration, appID, authorize string, log *slog.Logger) (*runningWeb, error) {
 	ln, err := net.Listen("tcp", cfg.Web.Address)
 	if err != nil {
 		return nil, fmt.Errorf("web: listen on %s: %w", cfg.Web.Address, err)
@@ -68,7 +68,7 @@ func startWeb(cfg config.Config, db storage.Store, svcs *services, clk func() ti
 	if cfg.Web.PublicURL == "" {
 		base = "http://" + ln.Addr().String() // the port bound, when web.address asks for any
 	}
-	linked, linkedPage, err := linkedRoles(cfg, db, base, appID, clk, log)
+	linked, linkedPage, err := linkedRoles(cfg, db, base, appID, authorize, clk, log)
 	if err != nil {
 		ln.Close()
 		return nil, err

@@ -164,6 +164,12 @@ func (f *Fake) handler() http.Handler {
 		case strings.HasPrefix(r.URL.Path, "/attachments/"):
 			f.serveAttachment(w, r)
 			return
+		case r.URL.Path == "/oauth2/authorize": // a page for browsers, beside the API
+			f.serveAuthorize(w, r)
+			return
+		case r.URL.Path == "/.fake/signin":
+			f.serveSignIn(w, r)
+			return
 		}
 		sw := &statusWriter{ResponseWriter: w}
 		rel, ok := discordnet.APIRelativePath(r.URL.EscapedPath())
