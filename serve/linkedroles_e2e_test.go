@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -153,6 +154,25 @@ func TestLinkedRolesVerificationPageInABrowser(t *testing.T) {
 		return eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent`, sel))
 	}
 
+	// landed waits until the browser is back on Gambit's callback page and it says want
+	// (a click navigates: the old page's body may still be there when the click returns).
+	landed := func(what, want string) {
+		t.Helper()
+		cond := fmt.Sprintf(`location.pathname.endsWith('/linked-roles/callback') && document.readyState === 'complete' && document.body !== null && document.body.textContent.includes(%q)`, want)
+		// Asked again and again rather than polled in the page: a poll dies with the
+		// document the navigation replaces.
+		for deadline := time.Now().Add(hangGuard); ; {
+			if ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](cond)); err == nil && ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				body, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`location.href + ' | ' + (document.body ? document.body.textContent : '')`))
+				t.Fatalf("%s: want a page saying %q, have %q", what, want, body)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
 	run("sign in to Discord", chromedp.Navigate(w.f.SignInURL(w.bob.ID)))
 	run("open the verification page", chromedp.Navigate(verify), chromedp.WaitVisible(chromedp.CSS("[data-authorize]")))
 	if u := text("[data-user]"); u != w.bob.ID {
@@ -161,19 +181,15 @@ func TestLinkedRolesVerificationPageInABrowser(t *testing.T) {
 	if scopes := text("ul"); !strings.Contains(scopes, "role_connections.write") || !strings.Contains(scopes, "identify") {
 		t.Errorf("Discord's page asks for %q", scopes)
 	}
-	run("cancel", chromedp.Click(chromedp.CSS("[data-cancel]")), chromedp.WaitVisible(chromedp.CSS("body")))
-	if body := text("body"); !strings.Contains(body, "nothing was linked") {
-		t.Errorf("after cancelling: %q", body)
-	}
+	run("cancel", chromedp.Click(chromedp.CSS("[data-cancel]")))
+	landed("after cancelling", "nothing was linked")
 	if _, ok := w.f.RoleConnection(w.bob.ID); ok {
 		t.Fatal("linked after a cancel")
 	}
 	run("open the page again", chromedp.Navigate(verify), chromedp.WaitVisible(chromedp.CSS("[data-authorize]")))
 	run("authorize", chromedp.Click(chromedp.CSS("[data-authorize]")))
 	w.waitFor("bob's role connection", func() bool { _, ok := w.f.RoleConnection(w.bob.ID); return ok })
-	if body := text("body"); !strings.Contains(body, "Linked") {
-		t.Errorf("Gambit's page after the consent: %q", body)
-	}
+	landed("Gambit's page after the consent", "Linked")
 	if conn, _ := w.f.RoleConnection(w.bob.ID); conn.PlatformName != "Gambit" || conn.Metadata[linkedroles.KeyGames] != "0" {
 		t.Errorf("the role connection pushed: %+v", conn)
 	}

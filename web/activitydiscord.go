@@ -69,27 +69,37 @@ func (a *activityInstance) has(user string) bool {
 // discordCall sends req and decodes a 2xx answer into out; what names the call in
 // errors.
 func (s *Server) discordCall(req *http.Request, what string, out any) error {
-	res, err := s.activity.client.Do(req)
+	status, body, err := discordSend(s.activity.client, req, what)
 	if err != nil {
-		return fmt.Errorf("web: discord %s: %w", what, errors.Unwrap(err)) // url.Error would repeat the URL
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxDiscordBody))
-	if err != nil {
-		return fmt.Errorf("web: discord %s: read the answer: %w", what, err)
+		return err
 	}
 	switch {
-	case res.StatusCode == http.StatusNotFound:
+	case status == http.StatusNotFound:
 		return fmt.Errorf("web: discord %s: %w", what, errNoInstance)
-	case res.StatusCode >= 400 && res.StatusCode < 500 && res.StatusCode != http.StatusTooManyRequests:
-		return fmt.Errorf("web: discord %s: status %d: %w", what, res.StatusCode, errDiscordRefused)
-	case res.StatusCode/100 != 2:
-		return fmt.Errorf("web: discord %s: status %d", what, res.StatusCode)
+	case status >= 400 && status < 500 && status != http.StatusTooManyRequests:
+		return fmt.Errorf("web: discord %s: status %d: %w", what, status, errDiscordRefused)
+	case status/100 != 2:
+		return fmt.Errorf("web: discord %s: status %d", what, status)
 	}
 	if err := json.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("web: discord %s: decode the answer: %w", what, err)
 	}
 	return nil
+}
+
+// discordSend sends req to Discord's API and returns the answer's status and body (at
+// most maxDiscordBody); what names the call in errors. The callers read the status.
+func discordSend(c *http.Client, req *http.Request, what string) (int, []byte, error) {
+	res, err := c.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("web: discord %s: %w", what, errors.Unwrap(err)) // url.Error would repeat the URL
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxDiscordBody))
+	if err != nil {
+		return 0, nil, fmt.Errorf("web: discord %s: read the answer: %w", what, err)
+	}
+	return res.StatusCode, body, nil
 }
 
 // exchangeCode trades an authorization code for an access token at Discord's token

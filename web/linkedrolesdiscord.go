@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -48,20 +47,15 @@ func (d *LinkedRolesDiscord) do(req *http.Request, what string, out any) error {
 	if c == nil {
 		c = &http.Client{Timeout: 10 * time.Second}
 	}
-	res, err := c.Do(req)
+	status, body, err := discordSend(c, req, what)
 	if err != nil {
-		return fmt.Errorf("web: discord %s: %w", what, errors.Unwrap(err)) // url.Error would repeat the URL
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxDiscordBody))
-	if err != nil {
-		return fmt.Errorf("web: discord %s: read the answer: %w", what, err)
+		return err
 	}
 	switch {
-	case res.StatusCode == http.StatusUnauthorized || (res.StatusCode >= 400 && res.StatusCode < 500 && strings.Contains(string(body), "invalid_grant")):
-		return fmt.Errorf("web: discord %s: status %d: %w", what, res.StatusCode, linkedroles.ErrRefused)
-	case res.StatusCode/100 != 2:
-		return fmt.Errorf("web: discord %s: status %d", what, res.StatusCode)
+	case status == http.StatusUnauthorized || (status >= 400 && status < 500 && strings.Contains(string(body), "invalid_grant")):
+		return fmt.Errorf("web: discord %s: status %d: %w", what, status, linkedroles.ErrRefused)
+	case status/100 != 2:
+		return fmt.Errorf("web: discord %s: status %d", what, status)
 	}
 	if out == nil {
 		return nil

@@ -170,16 +170,26 @@ func (f *Fake) listEvents(w http.ResponseWriter, r *http.Request) {
 func (f *Fake) getEvent(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	gid := r.PathValue("guild")
-	if !f.eventGuildLocked(w, gid, false) {
+	ev, ok := f.requestedEventLocked(w, r, false)
+	if !ok {
 		return
+	}
+	writeJSON(w, http.StatusOK, copyEvent(ev))
+}
+
+// requestedEventLocked returns the event a request's path names, once its guild allows
+// the call (write: a change); otherwise it has answered the request and reports false.
+func (f *Fake) requestedEventLocked(w http.ResponseWriter, r *http.Request, write bool) (*discordgo.GuildScheduledEvent, bool) {
+	gid := r.PathValue("guild")
+	if !f.eventGuildLocked(w, gid, write) {
+		return nil, false
 	}
 	ev := f.eventLocked(gid, r.PathValue("event"))
 	if ev == nil {
 		fail(w, http.StatusNotFound, codeUnknownScheduledEvent, "Unknown Guild Scheduled Event")
-		return
+		return nil, false
 	}
-	writeJSON(w, http.StatusOK, copyEvent(ev))
+	return ev, true
 }
 
 func (f *Fake) eventLocked(guildID, id string) *discordgo.GuildScheduledEvent {
@@ -293,13 +303,8 @@ func (f *Fake) patchEvent(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	gid := r.PathValue("guild")
-	if !f.eventGuildLocked(w, gid, true) {
-		return
-	}
-	cur := f.eventLocked(gid, r.PathValue("event"))
-	if cur == nil {
-		fail(w, http.StatusNotFound, codeUnknownScheduledEvent, "Unknown Guild Scheduled Event")
+	cur, ok := f.requestedEventLocked(w, r, true)
+	if !ok {
 		return
 	}
 	e := &formErrors{}
